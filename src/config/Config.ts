@@ -1,0 +1,24 @@
+/** How the service reaches Azure Storage: a connection string locally, a managed identity in Azure. */
+export type StorageConnection =
+  | { readonly kind: 'connectionString'; readonly connectionString: string }
+  | {
+      readonly kind: 'identity';
+      readonly blobServiceUri: string;
+      readonly queueServiceUri: string;
+      readonly tableServiceUri: string;
+      /** Client id of the user-assigned identity; absent for a system-assigned one. */
+      readonly clientId: string | undefined;
+    };
+
+/** The service's whole configuration, read once at start-up and frozen. */
+export interface Config {
+  readonly storage: StorageConnection;
+  /** Delay between a daily close and its reconciliation (contract: about 15 minutes). */
+  readonly reconcileDelaySeconds: number;
+  /** Largest accepted request body (contract: 5 MB). */
+  readonly maxRequestBodyBytes: number;
+  /** Default /trade-records calls per partner per minute; HQ may set a partner's own limit. */
+  readonly rateLimitPerMinute: number;
+  /** How long after a push the background sweep checks that the batch was committed. */
+  readonly batchSweepDelaySeconds: number;
+}

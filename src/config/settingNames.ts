@@ -1,0 +1,35 @@
+/**
+ * Names of every setting the service reads. The same names appear in
+ * `local.settings.sample.json` and in the app settings of `infra/`; a test keeps the three in step.
+ */
+export const settingNames = {
+  /** Functions storage connection: a connection string locally (`UseDevelopmentStorage=true`). */
+  storage: 'AzureWebJobsStorage',
+  /** Identity-based form of the same connection, used in Azure (no keys). */
+  storageBlobServiceUri: 'AzureWebJobsStorage__blobServiceUri',
+  storageQueueServiceUri: 'AzureWebJobsStorage__queueServiceUri',
+  storageTableServiceUri: 'AzureWebJobsStorage__tableServiceUri',
+  storageCredential: 'AzureWebJobsStorage__credential',
+  storageClientId: 'AzureWebJobsStorage__clientId',
+  reconcileDelaySeconds: 'RECONCILE_DELAY_SECONDS',
+  maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
+  rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
+  batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
+} as const;
+
+/** Tunables every environment sets explicitly (local sample file and Bicep app settings alike). */
+export const tunableSettingNames = [
+  settingNames.reconcileDelaySeconds,
+  settingNames.maxRequestBodyBytes,
+  settingNames.rateLimitPerMinute,
+  settingNames.batchSweepDelaySeconds,
+] as const;
+
+/** Settings the identity-based storage connection needs in Azure. */
+export const identityStorageSettingNames = [
+  settingNames.storageBlobServiceUri,
+  settingNames.storageQueueServiceUri,
+  settingNames.storageTableServiceUri,
+  settingNames.storageCredential,
+  settingNames.storageClientId,
+] as const;

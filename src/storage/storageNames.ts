@@ -1,0 +1,37 @@
+/**
+ * Every table, blob container and queue the service uses. Infrastructure (`infra/`) creates
+ * exactly these; a test fails when the two drift apart.
+ */
+export const tableNames = {
+  partners: 'partners',
+  apiKeys: 'apikeys',
+  storeRegistrations: 'storeregistrations',
+  stores: 'stores',
+  products: 'products',
+  modifierGroups: 'modifiergroups',
+  mappings: 'mappings',
+  batchLedger: 'batchledger',
+  tradeRecords: 'traderecords',
+  dailyCloses: 'dailycloses',
+  reconciliations: 'reconciliations',
+  paymentDirections: 'paymentdirections',
+  rateLimits: 'ratelimits',
+  unmappedUsage: 'unmappedusage',
+} as const;
+
+export const containerNames = {
+  /** Exact bytes of every accepted push, one blob per (partner, batch_id). */
+  rawBatches: 'raw-batches',
+} as const;
+
+export const queueNames = {
+  /** Daily closes waiting for reconciliation (sent with a visibility delay). */
+  reconcile: 'reconcile-requests',
+  /** Pushes whose commit is checked later, so a batch cut off mid-write is finished. */
+  batchSweep: 'batch-sweep',
+} as const;
+
+/** The Functions host moves a message here after the fifth failed dequeue. */
+export function poisonQueueName(queueName: string): string {
+  return `${queueName}-poison`;
+}
