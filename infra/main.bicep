@@ -1,0 +1,271 @@
+// POS Ingestion Service: one environment (test or production) in one resource group.
+// Function app on the Flex Consumption plan (Linux, Node.js 22) running as a user-assigned
+// managed identity; storage, Application Insights and the deployment package are all reached with
+// that identity, so no key or connection string with a secret is stored anywhere.
+
+targetScope = 'resourceGroup'
+
+@description('Short lowercase name prefix for every resource (letters and digits, 2-9 characters), e.g. "posing".')
+@minLength(2)
+@maxLength(9)
+param prefix string
+
+@description('Environment this deployment serves; used in tags only.')
+@allowed([
+  'test'
+  'production'
+])
+param environmentName string
+
+@description('Azure region of every resource. Must offer the Flex Consumption plan (az functionapp list-flexconsumption-locations).')
+param location string = resourceGroup().location
+
+@description('Upper bound of instances the app scales out to.')
+@minValue(1)
+@maxValue(1000)
+param maximumInstanceCount int = 40
+
+@description('Concurrent HTTP requests one instance handles before the platform adds another.')
+@minValue(1)
+@maxValue(1000)
+param httpPerInstanceConcurrency int = 16
+
+@description('Seconds between the receipt of a daily close and its reconciliation (RECONCILE_DELAY_SECONDS).')
+@minValue(0)
+param reconcileDelaySeconds int = 900
+
+@description('Default number of /trade-records requests a partner may make per minute, when HQ has set no limit of its own (RATE_LIMIT_PER_MINUTE).')
+@minValue(1)
+param rateLimitPerMinute int = 600
+
+@description('Seconds after a push at which the background sweep checks that its batch was committed (BATCH_SWEEP_DELAY_SECONDS).')
+@minValue(1)
+param batchSweepDelaySeconds int = 300
+
+@description('Replication of the storage account that holds raw batches, tables and queues.')
+@allowed([
+  'Standard_LRS'
+  'Standard_ZRS'
+  'Standard_GRS'
+  'Standard_GZRS'
+])
+param storageSkuName string = 'Standard_LRS'
+
+@description('Days a deleted blob can still be restored.')
+@minValue(1)
+@maxValue(365)
+param blobSoftDeleteDays int = 7
+
+@description('Days Log Analytics keeps logs and telemetry.')
+@minValue(30)
+@maxValue(730)
+param logRetentionDays int = 30
+
+// The contract's body limit (5 MB); not an environment choice.
+var maxRequestBodyBytes = 5242880
+
+var suffix = uniqueString(resourceGroup().id)
+var compactPrefix = toLower(replace(prefix, '-', ''))
+var names = {
+  identity: '${prefix}-id-${suffix}'
+  logAnalytics: '${prefix}-log-${suffix}'
+  appInsights: '${prefix}-appi-${suffix}'
+  plan: '${prefix}-plan-${suffix}'
+  functionApp: '${prefix}-func-${suffix}'
+  storageAccount: take('${compactPrefix}st${suffix}', 24)
+  deploymentContainer: 'app-package'
+}
+var tags = {
+  service: 'pos-ingestion'
+  environment: environmentName
+}
+
+// Built-in role that lets the identity send telemetry to Application Insights with Entra ID auth.
+var monitoringMetricsPublisherRoleId = '3913510d-42f4-4e42-8a64-420c390055eb'
+
+resource identity 'Microsoft.ManagedIdentity/userAssignedIdentities@2023-01-31' = {
+  name: names.identity
+  location: location
+  tags: tags
+}
+
+module storage 'modules/storage.bicep' = {
+  name: 'storage'
+  params: {
+    storageAccountName: names.storageAccount
+    location: location
+    tags: tags
+    skuName: storageSkuName
+    deploymentContainerName: names.deploymentContainer
+    blobSoftDeleteDays: blobSoftDeleteDays
+    principalId: identity.properties.principalId
+  }
+}
+
+resource logAnalytics 'Microsoft.OperationalInsights/workspaces@2023-09-01' = {
+  name: names.logAnalytics
+  location: location
+  tags: tags
+  properties: {
+    sku: {
+      name: 'PerGB2018'
+    }
+    retentionInDays: logRetentionDays
+  }
+}
+
+resource appInsights 'Microsoft.Insights/components@2020-02-02' = {
+  name: names.appInsights
+  location: location
+  tags: tags
+  kind: 'web'
+  properties: {
+    Application_Type: 'web'
+    WorkspaceResourceId: logAnalytics.id
+    // Telemetry is accepted only from callers authenticated with Entra ID (the app identity).
+    DisableLocalAuth: true
+  }
+}
+
+resource metricsPublisher 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(appInsights.id, identity.id, monitoringMetricsPublisherRoleId)
+  scope: appInsights
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', monitoringMetricsPublisherRoleId)
+    principalId: identity.properties.principalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+resource plan 'Microsoft.Web/serverfarms@2024-11-01' = {
+  name: names.plan
+  location: location
+  tags: tags
+  kind: 'functionapp'
+  sku: {
+    name: 'FC1'
+    tier: 'FlexConsumption'
+  }
+  properties: {
+    // Linux.
+    reserved: true
+  }
+}
+
+resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
+  name: names.functionApp
+  location: location
+  tags: tags
+  kind: 'functionapp,linux'
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: {
+      '${identity.id}': {}
+    }
+  }
+  properties: {
+    serverFarmId: plan.id
+    httpsOnly: true
+    publicNetworkAccess: 'Enabled'
+    siteConfig: {
+      minTlsVersion: '1.2'
+      scmMinTlsVersion: '1.2'
+      ftpsState: 'Disabled'
+      appSettings: [
+        // Storage used by the Functions host and by the service itself: identity-based, no keys.
+        {
+          name: 'AzureWebJobsStorage__blobServiceUri'
+          value: storage.outputs.blobServiceUri
+        }
+        {
+          name: 'AzureWebJobsStorage__queueServiceUri'
+          value: storage.outputs.queueServiceUri
+        }
+        {
+          name: 'AzureWebJobsStorage__tableServiceUri'
+          value: storage.outputs.tableServiceUri
+        }
+        {
+          name: 'AzureWebJobsStorage__credential'
+          value: 'managedidentity'
+        }
+        {
+          name: 'AzureWebJobsStorage__clientId'
+          value: identity.properties.clientId
+        }
+        // Telemetry, sent with the app identity (local authentication is disabled).
+        {
+          name: 'APPLICATIONINSIGHTS_CONNECTION_STRING'
+          value: appInsights.properties.ConnectionString
+        }
+        {
+          name: 'APPLICATIONINSIGHTS_AUTHENTICATION_STRING'
+          value: 'ClientId=${identity.properties.clientId};Authorization=AAD'
+        }
+        // Tunables: every one is set explicitly; the app refuses to start without them.
+        {
+          name: 'RECONCILE_DELAY_SECONDS'
+          value: string(reconcileDelaySeconds)
+        }
+        {
+          name: 'MAX_REQUEST_BODY_BYTES'
+          value: string(maxRequestBodyBytes)
+        }
+        {
+          name: 'RATE_LIMIT_PER_MINUTE'
+          value: string(rateLimitPerMinute)
+        }
+        {
+          name: 'BATCH_SWEEP_DELAY_SECONDS'
+          value: string(batchSweepDelaySeconds)
+        }
+      ]
+    }
+    functionAppConfig: {
+      deployment: {
+        storage: {
+          type: 'blobContainer'
+          value: storage.outputs.deploymentContainerUrl
+          authentication: {
+            type: 'UserAssignedIdentity'
+            userAssignedIdentityResourceId: identity.id
+          }
+        }
+      }
+      scaleAndConcurrency: {
+        maximumInstanceCount: maximumInstanceCount
+        instanceMemoryMB: 2048
+        triggers: {
+          http: {
+            perInstanceConcurrency: httpPerInstanceConcurrency
+          }
+        }
+      }
+      runtime: {
+        name: 'node'
+        version: '22'
+      }
+    }
+  }
+  dependsOn: [
+    metricsPublisher
+  ]
+}
+
+@description('Name of the function app (for publishing the code and setting partner host keys).')
+output functionAppName string = functionApp.name
+
+@description('Base URL partners call: every route lives below it.')
+output baseUrl string = 'https://${functionApp.properties.defaultHostName}/pos/v1'
+
+@description('Name of the storage account.')
+output storageAccountName string = storage.outputs.name
+
+@description('Table service endpoint, for running the HQ tool against this environment.')
+output tableServiceUri string = storage.outputs.tableServiceUri
+
+@description('Blob service endpoint, for running the HQ tool against this environment.')
+output blobServiceUri string = storage.outputs.blobServiceUri
+
+@description('Queue service endpoint, for running the HQ tool against this environment.')
+output queueServiceUri string = storage.outputs.queueServiceUri

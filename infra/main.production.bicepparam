@@ -1,0 +1,14 @@
+// Production environment: higher scale-out ceiling, zone-redundant storage for the raw batches
+// (the durable source of truth), longer restore and log retention windows.
+using 'main.bicep'
+
+param prefix = 'posprod'
+param environmentName = 'production'
+param maximumInstanceCount = 100
+param httpPerInstanceConcurrency = 16
+param reconcileDelaySeconds = 900
+param rateLimitPerMinute = 600
+param batchSweepDelaySeconds = 300
+param storageSkuName = 'Standard_ZRS'
+param blobSoftDeleteDays = 30
+param logRetentionDays = 90

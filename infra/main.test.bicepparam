@@ -1,0 +1,13 @@
+// Test environment: small scale-out ceiling, locally redundant storage.
+using 'main.bicep'
+
+param prefix = 'postest'
+param environmentName = 'test'
+param maximumInstanceCount = 40
+param httpPerInstanceConcurrency = 16
+param reconcileDelaySeconds = 900
+param rateLimitPerMinute = 600
+param batchSweepDelaySeconds = 300
+param storageSkuName = 'Standard_LRS'
+param blobSoftDeleteDays = 7
+param logRetentionDays = 30

@@ -1,0 +1,42 @@
+// Every table, blob container and queue the service uses. This is the only place in the
+// infrastructure that spells these names; it mirrors src/storage/storageNames.ts key for key,
+// and test/infra/infraConsistency.test.ts fails when the two drift apart.
+
+@export()
+@description('Tables of the service (partners, keys, stores, master data, ledger, indexes, results).')
+var tableNames = {
+  partners: 'partners'
+  apiKeys: 'apikeys'
+  storeRegistrations: 'storeregistrations'
+  stores: 'stores'
+  products: 'products'
+  modifierGroups: 'modifiergroups'
+  mappings: 'mappings'
+  batchLedger: 'batchledger'
+  tradeRecords: 'traderecords'
+  dailyCloses: 'dailycloses'
+  reconciliations: 'reconciliations'
+  paymentDirections: 'paymentdirections'
+  rateLimits: 'ratelimits'
+  unmappedUsage: 'unmappedusage'
+}
+
+@export()
+@description('Blob containers of the service: the exact bytes of every accepted push.')
+var containerNames = {
+  rawBatches: 'raw-batches'
+}
+
+@export()
+@description('Queues the service sends to and triggers on.')
+var queueNames = {
+  reconcile: 'reconcile-requests'
+  batchSweep: 'batch-sweep'
+}
+
+@export()
+@description('Where the Functions host moves a message after its fifth failed dequeue (queue name + "-poison"). Created up front so operators can watch them.')
+var poisonQueueNames = {
+  reconcile: 'reconcile-requests-poison'
+  batchSweep: 'batch-sweep-poison'
+}
