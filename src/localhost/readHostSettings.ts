@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The parts of `host.json` the local host honours, with the Functions host's defaults filled in. */
+export interface HostSettings {
+  /** `extensions.http.routePrefix`, without surrounding slashes ('' when routes have no prefix). */
+  readonly routePrefix: string;
+  /** `extensions.queues.maxDequeueCount`: failed dequeues before a message goes to the poison queue. */
+  readonly maxDequeueCount: number;
+  /** `extensions.queues.batchSize`: messages fetched and run in parallel per queue. */
+  readonly queueBatchSize: number;
+  /** `extensions.queues.visibilityTimeout` in seconds: how long a failed message stays hidden. */
+  readonly queueVisibilityTimeoutSeconds: number;
+}
+
+/** Reads `host.json` (by default the one in the current working directory, as the Functions host does). */
+export function readHostSettings(hostJsonPath: string = path.resolve('host.json')): HostSettings {
+  const parsed = JSON.parse(readFileSync(hostJsonPath, 'utf8')) as unknown;
+  const extensions = objectAt(parsed, 'extensions');
+  const http = objectAt(extensions, 'http');
+  const queues = objectAt(extensions, 'queues');
+
+  const prefix = http?.['routePrefix'];
+  const routePrefix = typeof prefix === 'string' ? prefix.replace(/^\/+|\/+$/g, '') : 'api';
+
+  const dequeue = queues?.['maxDequeueCount'];
+  const batch = queues?.['batchSize'];
+  const visibility = queues?.['visibilityTimeout'];
+
+  return Object.freeze({
+    routePrefix,
+    maxDequeueCount: positiveInteger(dequeue) ?? 5,
+    queueBatchSize: Math.min(positiveInteger(batch) ?? 16, 32),
+    queueVisibilityTimeoutSeconds: typeof visibility === 'string' ? timeSpanSeconds(visibility) : 0,
+  });
+}
+
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const inner = (value as Record<string, unknown>)[key];
+  return typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : undefined;
+}
+
+function positiveInteger(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/** Parses a .NET TimeSpan such as `00:00:30` or `1.00:00:00` into whole seconds. */
+function timeSpanSeconds(value: string): number {
+  const match = /^(?:(\d+)\.)?(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?$/.exec(value.trim());
+  if (!match) throw new Error(`host.json: "${value}" is not a time span (hh:mm:ss).`);
+  const [, days, hours, minutes, seconds] = match;
+  return ((Number(days ?? 0) * 24 + Number(hours)) * 60 + Number(minutes)) * 60 + Number(seconds);
+}
