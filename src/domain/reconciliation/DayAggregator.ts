@@ -1,0 +1,171 @@
+import Big from 'big.js';
+import { standardTransactionTypes, type StandardTransactionType } from '../reference/standardTransactionTypes.js';
+import type { ControlTotals } from './ControlTotals.js';
+import { currencyDigits, formatAmount } from './formatAmount.js';
+import { paymentDirection, type PaymentDirection } from './paymentDirection.js';
+import type { TradeRecordSummary } from './TradeRecordSummary.js';
+
+export interface DayAggregatorOptions {
+  /** The store's currency; every amount of the result has exactly its minor-unit digits. */
+  readonly currency: string;
+  /** The partner's mapping: source_transaction_type → standard code. */
+  readonly mapping: ReadonlyMap<string, string>;
+  /** The standard list that says which standard codes are revenue; the bundled list by default. */
+  readonly standardTypes?: readonly StandardTransactionType[];
+  /** Directions HQ registered for the partner's own payment_type codes. */
+  readonly paymentDirections?: ReadonlyMap<string, PaymentDirection>;
+  /** Most distinct batch_seq numbers remembered; later ones only set batch_seqs_truncated. */
+  readonly maxBatchSeqs?: number;
+  /** Most distinct unmapped codes, and most distinct unknown payment types, counted by name. */
+  readonly maxDistinctCodes?: number;
+}
+
+/** What the day's figures do not show by themselves; input for the diagnosis of a result. */
+export interface DayDiagnostics {
+  /** Transactions whose mapped standard type is revenue (the ones in the three sales amounts). */
+  readonly revenue_trade_record_count: number;
+  /**
+   * Source codes with no mapping, or mapped to a code that is not in the standard list, with the
+   * number of transactions: counted, but not revenue.
+   */
+  readonly unmapped_transaction_types: ReadonlyMap<string, number>;
+  /** Transactions with an unmapped code beyond maxDistinctCodes distinct codes. */
+  readonly unmapped_overflow_transaction_count: number;
+  /** payment_type codes with no known direction, with the number of payment rows: left out of the total. */
+  readonly unknown_payment_types: ReadonlyMap<string, number>;
+  /** Payment rows of unknown types beyond maxDistinctCodes distinct types. */
+  readonly unknown_payment_overflow_count: number;
+  /** Distinct batch_seq numbers that delivered the transactions, ascending. */
+  readonly batch_seqs: readonly number[];
+  readonly batch_seqs_truncated: boolean;
+  /** Transactions in another currency than the store's: counted, their amounts left out. */
+  readonly other_currency_trade_record_count: number;
+}
+
+export interface DayResult {
+  readonly actual: ControlTotals;
+  readonly diagnostics: DayDiagnostics;
+}
+
+/**
+ * Recomputes a store-day's control totals from the latest version of each transaction, fed one
+ * index row at a time. Memory stays flat in the number of transactions: running sums and counters,
+ * plus maps bounded by distinct codes and batch numbers. Feed each transaction once.
+ */
+export class DayAggregator {
+  private readonly currency: string;
+  private readonly digits: number;
+  private readonly mapping: ReadonlyMap<string, string>;
+  private readonly revenueByCode: ReadonlyMap<string, boolean>;
+  private readonly paymentDirections: ReadonlyMap<string, PaymentDirection> | undefined;
+  private readonly maxBatchSeqs: number;
+  private readonly maxDistinctCodes: number;
+
+  private tradeRecordCount = 0;
+  private itemRowCount = 0;
+  private paymentRowCount = 0;
+  private revenueTradeRecordCount = 0;
+  private otherCurrencyCount = 0;
+  private netSales = new Big(0);
+  private tax = new Big(0);
+  private tip = new Big(0);
+  private paymentTotal = new Big(0);
+  private readonly unmapped = new Map<string, number>();
+  private unmappedOverflow = 0;
+  private readonly unknownPayments = new Map<string, number>();
+  private unknownPaymentOverflow = 0;
+  private readonly batchSeqs = new Set<number>();
+  private batchSeqsTruncated = false;
+
+  constructor(options: DayAggregatorOptions) {
+    this.currency = options.currency;
+    this.digits = currencyDigits(options.currency);
+    this.mapping = options.mapping;
+    this.revenueByCode = new Map(
+      (options.standardTypes ?? standardTransactionTypes.data).map((t) => [t.code, t.is_revenue]),
+    );
+    this.paymentDirections = options.paymentDirections;
+    this.maxBatchSeqs = options.maxBatchSeqs ?? 10_000;
+    this.maxDistinctCodes = options.maxDistinctCodes ?? 1_000;
+  }
+
+  /** Adds the latest version of one transaction. */
+  add(summary: TradeRecordSummary): void {
+    this.tradeRecordCount += 1;
+    this.itemRowCount += summary.item_row_count;
+    this.paymentRowCount += summary.payment_row_count;
+    this.noteBatchSeq(summary.batch_seq);
+
+    const standardCode = this.mapping.get(summary.source_transaction_type);
+    const isRevenue = standardCode === undefined ? undefined : this.revenueByCode.get(standardCode);
+    if (isRevenue === undefined) this.noteUnmapped(summary.source_transaction_type);
+
+    if (summary.currency !== this.currency) {
+      this.otherCurrencyCount += 1;
+      return;
+    }
+    if (isRevenue === true) {
+      this.revenueTradeRecordCount += 1;
+      const tax = new Big(summary.tax_amount);
+      const tip = new Big(summary.tip_amount);
+      this.netSales = this.netSales.plus(new Big(summary.total_amount).minus(tax).minus(tip));
+      this.tax = this.tax.plus(tax);
+      this.tip = this.tip.plus(tip);
+    }
+    for (const payment of summary.payments) {
+      const direction = paymentDirection(payment.payment_type, this.paymentDirections);
+      if (direction === undefined) {
+        this.noteUnknownPayment(payment.payment_type);
+      } else if (direction !== 0) {
+        const amount = new Big(payment.amount);
+        this.paymentTotal = direction === 1 ? this.paymentTotal.plus(amount) : this.paymentTotal.minus(amount);
+      }
+    }
+  }
+
+  /** The day's figures so far, amounts with exactly the currency's minor-unit digits. */
+  result(): DayResult {
+    const amount = (value: Big): string => formatAmount(value, this.digits);
+    return {
+      actual: {
+        trade_record_count: this.tradeRecordCount,
+        item_row_count: this.itemRowCount,
+        payment_row_count: this.paymentRowCount,
+        net_sales_amount: amount(this.netSales),
+        tax_amount: amount(this.tax),
+        tip_amount: amount(this.tip),
+        payment_total_amount: amount(this.paymentTotal),
+      },
+      diagnostics: {
+        revenue_trade_record_count: this.revenueTradeRecordCount,
+        unmapped_transaction_types: new Map(this.unmapped),
+        unmapped_overflow_transaction_count: this.unmappedOverflow,
+        unknown_payment_types: new Map(this.unknownPayments),
+        unknown_payment_overflow_count: this.unknownPaymentOverflow,
+        batch_seqs: [...this.batchSeqs].sort((a, b) => a - b),
+        batch_seqs_truncated: this.batchSeqsTruncated,
+        other_currency_trade_record_count: this.otherCurrencyCount,
+      },
+    };
+  }
+
+  private noteBatchSeq(seq: number): void {
+    if (!Number.isSafeInteger(seq) || this.batchSeqs.has(seq)) return;
+    if (this.batchSeqs.size < this.maxBatchSeqs) this.batchSeqs.add(seq);
+    else this.batchSeqsTruncated = true;
+  }
+
+  private noteUnmapped(code: string): void {
+    const count = this.unmapped.get(code);
+    if (count !== undefined) this.unmapped.set(code, count + 1);
+    else if (this.unmapped.size < this.maxDistinctCodes) this.unmapped.set(code, 1);
+    else this.unmappedOverflow += 1;
+  }
+
+  private noteUnknownPayment(paymentType: string): void {
+    const count = this.unknownPayments.get(paymentType);
+    if (count !== undefined) this.unknownPayments.set(paymentType, count + 1);
+    else if (this.unknownPayments.size < this.maxDistinctCodes) this.unknownPayments.set(paymentType, 1);
+    else this.unknownPaymentOverflow += 1;
+  }
+}

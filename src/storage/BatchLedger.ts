@@ -1,0 +1,136 @@
+import type { TableClient } from '@azure/data-tables';
+import type { Warning } from '../domain/model/Warning.js';
+import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
+import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
+import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
+
+export type BatchKind = 'tradeRecords' | 'dailyClose' | 'stores' | 'products' | 'mappings';
+
+/** What the partner was told when the batch was committed; repeats answer with the same. */
+export interface BatchReceipt {
+  readonly recordCount: number;
+  readonly warnings: readonly Warning[];
+}
+
+export type LedgerEntry =
+  | { readonly state: 'PENDING'; readonly kind: BatchKind; readonly bodyHash: string; readonly createdAt: string; readonly etag: string }
+  | {
+      readonly state: 'COMMITTED';
+      readonly kind: BatchKind;
+      readonly bodyHash: string;
+      readonly createdAt: string;
+      readonly committedAt: string;
+      readonly receipt: BatchReceipt;
+      readonly etag: string;
+    };
+
+interface LedgerEntity {
+  partitionKey: string;
+  rowKey: string;
+  state: 'PENDING' | 'COMMITTED';
+  kind: BatchKind;
+  bodyHash: string;
+  createdAt: string;
+  committedAt?: string;
+  recordCount?: number;
+  [chunk: string]: unknown;
+}
+
+/**
+ * One row per (partner, batch_id): PENDING from the first receipt, COMMITTED once every write
+ * of the batch is done. Only the request whose commit succeeds answers ACCEPTED.
+ */
+export class BatchLedger {
+  constructor(private readonly table: TableClient) {}
+
+  async get(partnerId: string, batchId: string): Promise<LedgerEntry | undefined> {
+    try {
+      return toEntry(await this.table.getEntity<LedgerEntity>(encodeKeyPart(partnerId), encodeKeyPart(batchId)));
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Creates the PENDING entry; undefined when another request created one first. */
+  async createPending(
+    partnerId: string,
+    batchId: string,
+    kind: BatchKind,
+    bodyHash: string,
+    now: Date,
+  ): Promise<LedgerEntry | undefined> {
+    try {
+      const createdAt = now.toISOString();
+      const response = await this.table.createEntity<LedgerEntity>({
+        partitionKey: encodeKeyPart(partnerId),
+        rowKey: encodeKeyPart(batchId),
+        state: 'PENDING',
+        kind,
+        bodyHash,
+        createdAt,
+      });
+      return { state: 'PENDING', kind, bodyHash, createdAt, etag: response.etag ?? '*' };
+    } catch (error) {
+      if (isConflict(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Marks the batch committed if the entry is still the PENDING one read; false when another request won. */
+  async commit(partnerId: string, batchId: string, pending: LedgerEntry, receipt: BatchReceipt, now: Date): Promise<boolean> {
+    try {
+      await this.table.updateEntity(
+        {
+          partitionKey: encodeKeyPart(partnerId),
+          rowKey: encodeKeyPart(batchId),
+          state: 'COMMITTED',
+          kind: pending.kind,
+          bodyHash: pending.bodyHash,
+          createdAt: pending.createdAt,
+          committedAt: now.toISOString(),
+          recordCount: receipt.recordCount,
+          ...toChunkedProperties('warnings', receipt.warnings),
+        },
+        'Replace',
+        { etag: pending.etag },
+      );
+      return true;
+    } catch (error) {
+      if (isPreconditionFailed(error) || isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Drops a PENDING entry whose body was never stored (never acknowledged, nothing to finish). */
+  async deleteAbandoned(partnerId: string, batchId: string, pending: LedgerEntry): Promise<boolean> {
+    try {
+      await this.table.deleteEntity(encodeKeyPart(partnerId), encodeKeyPart(batchId), { etag: pending.etag });
+      return true;
+    } catch (error) {
+      if (isPreconditionFailed(error) || isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Every PENDING entry (HQ tool and tests: a scan). */
+  async *listPending(): AsyncIterable<{ partnerId: string; batchId: string; createdAt: string }> {
+    for await (const entity of this.table.listEntities<LedgerEntity>({ queryOptions: { filter: "state eq 'PENDING'" } })) {
+      yield { partnerId: decodeKeyPart(entity.partitionKey), batchId: decodeKeyPart(entity.rowKey), createdAt: entity.createdAt };
+    }
+  }
+}
+
+function toEntry(entity: LedgerEntity & { etag: string }): LedgerEntry {
+  const base = { kind: entity.kind, bodyHash: entity.bodyHash, createdAt: entity.createdAt, etag: entity.etag };
+  if (entity.state === 'PENDING') return { state: 'PENDING', ...base };
+  return {
+    state: 'COMMITTED',
+    ...base,
+    committedAt: entity.committedAt ?? entity.createdAt,
+    receipt: {
+      recordCount: entity.recordCount ?? 0,
+      warnings: fromChunkedProperties<Warning[]>('warnings', entity) ?? [],
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { ContainerClient } from '@azure/storage-blob';
+import { isConflict, isNotFound } from './storageErrors.js';
+import { encodeKeyPart } from './tableKey.js';
+
+/**
+ * The exact bytes of every push, one blob per (partner, batch_id), written once with
+ * `If-None-Match: *`. The blob is the durable source of truth a retry or the sweep completes from.
+ */
+export class RawBatchStore {
+  constructor(private readonly container: ContainerClient) {}
+
+  /** Stores the body unless a blob for this batch exists already; returns whether it was new. */
+  async putOnce(partnerId: string, batchId: string, body: Uint8Array, bodyHash: string): Promise<boolean> {
+    try {
+      await this.blob(partnerId, batchId).uploadData(body, {
+        conditions: { ifNoneMatch: '*' },
+        metadata: { sha256: bodyHash },
+        blobHTTPHeaders: { blobContentType: 'application/json' },
+      });
+      return true;
+    } catch (error) {
+      if (isConflict(error) || (error as { statusCode?: number }).statusCode === 412) return false;
+      throw error;
+    }
+  }
+
+  async get(partnerId: string, batchId: string): Promise<Buffer | undefined> {
+    try {
+      return await this.blob(partnerId, batchId).downloadToBuffer();
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private blob(partnerId: string, batchId: string) {
+    return this.container.getBlockBlobClient(`${encodeKeyPart(partnerId)}/${encodeKeyPart(batchId)}.json`);
+  }
+}

@@ -1,0 +1,133 @@
+import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
+import {
+  compactPayments,
+  expandPayments,
+  type TradeRecordSummary,
+} from '../domain/reconciliation/TradeRecordSummary.js';
+import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
+import { writeVersionedRows } from './writeVersionedRows.js';
+
+/** A batch that delivered transactions for the day, kept beside them for the diagnosis. */
+export interface DayBatch {
+  readonly batchId: string;
+  readonly batchSeq: number;
+  readonly receivedAt: string;
+  readonly recordCount: number;
+}
+
+export type DayRow = { readonly type: 'transaction'; readonly summary: TradeRecordSummary } | { readonly type: 'batch'; readonly batch: DayBatch };
+
+interface SummaryEntity {
+  version: number;
+  lastModifiedAt: string;
+  sourceType: string;
+  currency: string;
+  total: string;
+  tax: string;
+  tip: string;
+  itemRows: number;
+  paymentRows: number;
+  payments: string;
+  batchSeq: number;
+  batchId: string;
+}
+
+/** Batch rows sort before every transaction row: `!` is below any character an encoded id uses. */
+const batchRowPrefix = '!batch|';
+
+/**
+ * The trade-record index: one partition per (partner, store, business date), one row per
+ * trade_record_id holding its latest version's figures, plus one row per batch of the day.
+ * A store-day is reconciled by listing its partition once.
+ */
+export class TradeRecordIndex {
+  constructor(private readonly table: TableClient) {}
+
+  /** Writes the batch's transactions under the version rule; returns the ids that were stale. */
+  async applyBatch(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    summaries: readonly TradeRecordSummary[],
+    batch: DayBatch,
+  ): Promise<Set<string>> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    const rows = summaries.map((s) => ({
+      rowKey: encodeKeyPart(s.trade_record_id),
+      version: s.version,
+      last_modified_at: s.last_modified_at,
+      properties: toEntity(s) as unknown as Record<string, unknown>,
+    }));
+    const batchRow: TransactionAction = [
+      'upsert',
+      {
+        partitionKey,
+        rowKey: batchRowPrefix + encodeKeyPart(batch.batchId),
+        batchSeq: batch.batchSeq,
+        receivedAt: batch.receivedAt,
+        recordCount: batch.recordCount,
+      },
+      'Replace',
+    ];
+    const { staleRowKeys } = await writeVersionedRows(this.table, partitionKey, rows, [batchRow]);
+    return new Set([...staleRowKeys].map(decodeKeyPart));
+  }
+
+  /** Every row of the store-day, page by page: memory stays flat however large the day is. */
+  async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    for await (const entity of this.table.listEntities<SummaryEntity & { batchSeq: number; receivedAt?: string; recordCount?: number }>({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+    })) {
+      const rowKey = entity.rowKey ?? '';
+      if (rowKey.startsWith(batchRowPrefix)) {
+        yield {
+          type: 'batch',
+          batch: {
+            batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
+            batchSeq: entity.batchSeq,
+            receivedAt: entity.receivedAt ?? '',
+            recordCount: entity.recordCount ?? 0,
+          },
+        };
+      } else {
+        yield { type: 'transaction', summary: fromEntity(decodeKeyPart(rowKey), entity) };
+      }
+    }
+  }
+}
+
+function toEntity(s: TradeRecordSummary): SummaryEntity {
+  return {
+    version: s.version,
+    lastModifiedAt: s.last_modified_at,
+    sourceType: s.source_transaction_type,
+    currency: s.currency,
+    total: s.total_amount,
+    tax: s.tax_amount,
+    tip: s.tip_amount,
+    itemRows: s.item_row_count,
+    paymentRows: s.payment_row_count,
+    payments: compactPayments(s.payments),
+    batchSeq: s.batch_seq,
+    batchId: s.batch_id,
+  };
+}
+
+function fromEntity(tradeRecordId: string, e: SummaryEntity): TradeRecordSummary {
+  return {
+    trade_record_id: tradeRecordId,
+    version: Number(e.version),
+    last_modified_at: e.lastModifiedAt,
+    source_transaction_type: e.sourceType,
+    currency: e.currency,
+    total_amount: e.total,
+    tax_amount: e.tax,
+    tip_amount: e.tip,
+    item_row_count: Number(e.itemRows),
+    payment_row_count: Number(e.paymentRows),
+    payments: expandPayments(e.payments),
+    batch_seq: Number(e.batchSeq),
+    batch_id: e.batchId,
+  };
+}

@@ -1,0 +1,110 @@
+import type { TableClient, TableEntity, TransactionAction } from '@azure/data-tables';
+import { compareVersions, type Versioned } from '../domain/reconciliation/isNewerVersion.js';
+import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
+
+/**
+ * One row to write under the version rule. `properties` must carry the stamp as `version` and
+ * `lastModifiedAt`, and must not use partitionKey/rowKey.
+ */
+export interface VersionedRow extends Versioned {
+  readonly rowKey: string;
+  readonly properties: Record<string, unknown>;
+}
+
+export interface VersionedWriteResult {
+  /** Rows not written because the stored version is newer. */
+  readonly staleRowKeys: ReadonlySet<string>;
+}
+
+/** Entity group transactions hold at most 100 operations. */
+const maxActionsPerTransaction = 100;
+const maxAttempts = 8;
+
+/**
+ * Writes rows of one partition so that the highest version always wins, even with concurrent
+ * writers. The common case (rows not stored yet) costs one transaction per 100 rows. When a
+ * transaction meets rows that exist, those rows are read and the chunk is retried with `If-Match`
+ * on each existing row's ETag, so a concurrent newer write is never overwritten.
+ * `extraActions` (idempotent upserts in the same partition) ride along in the last chunk with room.
+ */
+export async function writeVersionedRows(
+  table: TableClient,
+  partitionKey: string,
+  rows: readonly VersionedRow[],
+  extraActions: readonly TransactionAction[] = [],
+): Promise<VersionedWriteResult> {
+  const chunks: { rows: VersionedRow[]; extra: TransactionAction[] }[] = [];
+  for (let i = 0; i < rows.length; i += maxActionsPerTransaction) {
+    chunks.push({ rows: rows.slice(i, i + maxActionsPerTransaction), extra: [] });
+  }
+  const last = chunks[chunks.length - 1];
+  if (extraActions.length > 0) {
+    if (last && last.rows.length + extraActions.length <= maxActionsPerTransaction) last.extra.push(...extraActions);
+    else chunks.push({ rows: [], extra: [...extraActions] });
+  }
+  const stale = new Set<string>();
+  await Promise.all(chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, stale)));
+  return { staleRowKeys: stale };
+}
+
+async function writeChunk(
+  table: TableClient,
+  partitionKey: string,
+  rows: VersionedRow[],
+  extra: TransactionAction[],
+  stale: Set<string>,
+): Promise<void> {
+  const entity = (row: VersionedRow): TableEntity => ({ ...row.properties, partitionKey, rowKey: row.rowKey });
+  // Optimistic first try: every row is new.
+  let actions: TransactionAction[] = [...rows.map((row): TransactionAction => ['create', entity(row)]), ...extra];
+  for (let attempt = 1; ; attempt++) {
+    if (actions.length === 0) return;
+    try {
+      await table.submitTransaction(actions);
+      return;
+    } catch (error) {
+      if (!(isConflict(error) || isPreconditionFailed(error) || isNotFound(error)) || attempt >= maxAttempts) throw error;
+    }
+    actions = [...(await guardedActions(table, partitionKey, rows, entity, stale)), ...extra];
+  }
+}
+
+/** Reads the stored rows and builds the actions the version rule allows, each guarded by ETag. */
+async function guardedActions(
+  table: TableClient,
+  partitionKey: string,
+  rows: VersionedRow[],
+  entity: (row: VersionedRow) => TableEntity,
+  stale: Set<string>,
+): Promise<TransactionAction[]> {
+  const stored = await Promise.all(rows.map((row) => readStamp(table, partitionKey, row.rowKey)));
+  const actions: TransactionAction[] = [];
+  rows.forEach((row, i) => {
+    const current = stored[i];
+    if (!current) {
+      actions.push(['create', entity(row)]);
+      return;
+    }
+    const order = compareVersions(row, current);
+    if (order > 0) actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
+    else if (order < 0) stale.add(row.rowKey);
+    // order === 0: the same version is stored already; nothing to do.
+  });
+  return actions;
+}
+
+async function readStamp(
+  table: TableClient,
+  partitionKey: string,
+  rowKey: string,
+): Promise<(Versioned & { etag: string }) | undefined> {
+  try {
+    const e = await table.getEntity<{ version: number; lastModifiedAt: string }>(partitionKey, rowKey, {
+      queryOptions: { select: ['version', 'lastModifiedAt'] },
+    });
+    return { version: Number(e.version), last_modified_at: e.lastModifiedAt, etag: e.etag };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
