@@ -20,8 +20,8 @@ param environmentName string
 @description('Azure region of every resource. Must offer the Flex Consumption plan (az functionapp list-flexconsumption-locations).')
 param location string = resourceGroup().location
 
-@description('Upper bound of instances the app scales out to.')
-@minValue(1)
+@description('Upper bound of instances the app scales out to (the plan accepts 40 to 1000).')
+@minValue(40)
 @maxValue(1000)
 param maximumInstanceCount int = 40
 
