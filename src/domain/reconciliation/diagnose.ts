@@ -1,0 +1,178 @@
+import { compareInstants } from './compareInstants.js';
+import { BUILT_IN_PAYMENT_DIRECTIONS } from './paymentDirection.js';
+
+/** One /trade-records batch HQ received for the store-day. */
+export interface BatchReceipt {
+  readonly batch_seq: number;
+  /** When HQ received it; batches without a time are not judged against the close. */
+  readonly received_at?: string | null;
+}
+
+export interface DiagnosisInput {
+  /** batch_count declared by the daily close. */
+  readonly batch_count: number;
+  /**
+   * The batches received for the store-day. The batch ledger is the exact source; the batch_seq
+   * numbers of the index rows also work, but a batch whose every transaction was later replaced by a
+   * newer version in another batch then looks missing.
+   */
+  readonly batches: Iterable<BatchReceipt>;
+  /** When HQ received the daily close being reconciled. */
+  readonly close_received_at?: string | null;
+  /** Source codes with no usable mapping, with their transaction counts. */
+  readonly unmapped_transaction_types: Iterable<readonly [string, number]>;
+  /** payment_type codes with no known direction, with their payment row counts. */
+  readonly unknown_payment_types: Iterable<readonly [string, number]>;
+  /** Transactions in another currency than the store's. */
+  readonly other_currency_trade_record_count?: number;
+  /** Fields that differ, when already known: a generic hint is given if nothing else explains them. */
+  readonly differences?: readonly string[];
+}
+
+/** Additive `diagnosis` field of a reconciliation result: why the figures may differ and what to resend. */
+export interface Diagnosis {
+  /** batch_seq numbers 1..batch_count not received, ascending (at most MAX_LISTED_BATCH_SEQS). */
+  missing_batch_seqs: number[];
+  /** How many of 1..batch_count were not received (the list above may be cut short). */
+  missing_batch_count: number;
+  /** batch_seq numbers above batch_count that were received, ascending (at most MAX_LISTED_BATCH_SEQS). */
+  unexpected_batch_seqs: number[];
+  /** Batches received after the daily close. */
+  batches_after_close: number;
+  /** Most frequent first (at most MAX_LISTED_CODES). */
+  unmapped_transaction_types: { source_code: string; transaction_count: number }[];
+  /** Most frequent first (at most MAX_LISTED_CODES). */
+  unknown_payment_types: { payment_type: string; payment_count: number }[];
+  /** Plain-English advice to the partner. */
+  hints: string[];
+}
+
+export const MAX_LISTED_BATCH_SEQS = 500;
+export const MAX_LISTED_CODES = 50;
+const MAX_NAMED_IN_HINT = 10;
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** "a", "a and b", "a, b and c", "a, b, … and 7 more". */
+function listing(parts: readonly string[], total = parts.length): string {
+  const shown = parts.slice(0, MAX_NAMED_IN_HINT);
+  const more = total - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more`;
+  if (shown.length <= 1) return shown.join('');
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+function byCountThenName(entries: Iterable<readonly [string, number]>): [string, number][] {
+  return [...entries]
+    .map(([name, count]): [string, number] => [name, count])
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+function isAfter(receivedAt: string, closeReceivedAt: string): boolean {
+  try {
+    return compareInstants(receivedAt, closeReceivedAt) > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Explains a store-day's reconciliation beyond the contract's fields. Pure; input is not modified. */
+export function diagnose(input: DiagnosisInput): Diagnosis {
+  const batchCount = Number.isSafeInteger(input.batch_count) && input.batch_count > 0 ? input.batch_count : 0;
+  const seen = new Set<number>();
+  let batchesAfterClose = 0;
+  for (const batch of input.batches) {
+    if (Number.isSafeInteger(batch.batch_seq)) seen.add(batch.batch_seq);
+    if (batch.received_at && input.close_received_at && isAfter(batch.received_at, input.close_received_at)) {
+      batchesAfterClose += 1;
+    }
+  }
+
+  let seenWithinCount = 0;
+  const unexpected: number[] = [];
+  for (const seq of seen) {
+    if (seq >= 1 && seq <= batchCount) seenWithinCount += 1;
+    else if (seq > batchCount) unexpected.push(seq);
+  }
+  unexpected.sort((a, b) => a - b);
+  const missingCount = batchCount - seenWithinCount;
+  const missing: number[] = [];
+  for (let seq = 1; seq <= batchCount && missing.length < Math.min(missingCount, MAX_LISTED_BATCH_SEQS); seq += 1) {
+    if (!seen.has(seq)) missing.push(seq);
+  }
+
+  const unmapped = byCountThenName(input.unmapped_transaction_types);
+  const unknown = byCountThenName(input.unknown_payment_types);
+  const hints: string[] = [];
+
+  if (missingCount > 0) {
+    const names = missing.map(String);
+    hints.push(
+      missingCount === 1
+        ? `Batch ${names[0]} of ${batchCount} was not received: send it, then resend the daily close with a new batch_id.`
+        : `Batches ${listing(names, missingCount)} of ${batchCount} were not received: send them, then resend the daily close with a new batch_id.`,
+    );
+  }
+  if (unexpected.length > 0) {
+    const names = unexpected.map(String);
+    hints.push(
+      unexpected.length === 1
+        ? `Batch ${names[0]} was received but the daily close declares ${plural(batchCount, 'batch', 'batches')}: if it belongs to this business date, resend the daily close with the right batch_count and a new batch_id.`
+        : `Batches ${listing(names)} were received but the daily close declares ${plural(batchCount, 'batch', 'batches')}: if they belong to this business date, resend the daily close with the right batch_count and a new batch_id.`,
+    );
+  }
+  if (batchesAfterClose > 0) {
+    hints.push(
+      `${batchesAfterClose === 1 ? '1 batch was' : `${batchesAfterClose} batches were`} received after the daily close: ` +
+        'send the daily close only after the last batch of the business date; if its totals leave these transactions out, resend it with a new batch_id.',
+    );
+  }
+  if (unmapped.length > 0) {
+    const names = unmapped.map(([code, n]) => `${JSON.stringify(code)} (${plural(n, 'transaction', 'transactions')})`);
+    const one = unmapped.length === 1;
+    hints.push(
+      `${one ? 'Transaction type' : 'Transaction types'} ${listing(names)} ${one ? 'is' : 'are'} not in your mapping, ` +
+        `so ${one ? 'it does' : 'they do'} not count as revenue: upload the complete mapping with ${one ? 'it' : 'them'} included ` +
+        '(PUT /mappings/transaction-types); the business dates concerned are then reconciled again.',
+    );
+  }
+  if (unknown.length > 0) {
+    const names = unknown.map(([type, n]) => `${JSON.stringify(type)} (${plural(n, 'payment', 'payments')})`);
+    const one = unknown.length === 1;
+    hints.push(
+      `${one ? 'Payment type' : 'Payment types'} ${listing(names)} ${one ? 'has' : 'have'} no known direction, ` +
+        `so ${one ? 'it is' : 'they are'} left out of payment_total_amount: tell HQ the meaning and direction of each, ` +
+        `or resend those transactions with version + 1 using a suggested payment_type (${[...BUILT_IN_PAYMENT_DIRECTIONS.keys()].join(', ')}).`,
+    );
+  }
+  const otherCurrency = input.other_currency_trade_record_count ?? 0;
+  if (otherCurrency > 0) {
+    hints.push(
+      `${plural(otherCurrency, 'transaction is', 'transactions are')} in another currency than the store's, so ` +
+        'their amounts are left out: resend them in the store currency with version + 1.',
+    );
+  }
+  if (hints.length === 0 && input.differences && input.differences.length > 0) {
+    hints.push(
+      `The daily close and the received transactions differ in ${listing([...input.differences])}: ` +
+        'send any missing transactions or resend changed ones with version + 1 in a new batch, ' +
+        'then resend the daily close with a new batch_id.',
+    );
+  }
+
+  return {
+    missing_batch_seqs: missing,
+    missing_batch_count: missingCount,
+    unexpected_batch_seqs: unexpected.slice(0, MAX_LISTED_BATCH_SEQS),
+    batches_after_close: batchesAfterClose,
+    unmapped_transaction_types: unmapped
+      .slice(0, MAX_LISTED_CODES)
+      .map(([source_code, transaction_count]) => ({ source_code, transaction_count })),
+    unknown_payment_types: unknown
+      .slice(0, MAX_LISTED_CODES)
+      .map(([payment_type, payment_count]) => ({ payment_type, payment_count })),
+    hints,
+  };
+}
