@@ -1,0 +1,257 @@
+/**
+ * Runs the captured queue-triggered functions locally the way the Functions queue trigger does:
+ * polls each queue, decodes base64 message text (JSON when it is JSON, else the string), calls the
+ * handler, deletes the message on success, leaves it to reappear on failure, and moves it to
+ * `<queue>-poison` once it has been dequeued `maxDequeueCount` times.
+ */
+import { randomUUID } from 'node:crypto';
+import { InvocationContext } from '@azure/functions';
+import type { QueueClient, QueueServiceClient, ReceivedMessageItem } from '@azure/storage-queue';
+import { poisonQueueName } from '../storage/storageNames.js';
+import type { CapturedFunction, CapturedQueueFunction } from './functionsCoreStandIn.js';
+import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
+import type { LocalHostLogger } from './LocalHostLogger.js';
+import { readHostSettings } from './readHostSettings.js';
+
+export interface QueuePollerOptions {
+  /** Captured registrations; only the queue-triggered ones are run. */
+  readonly functions: readonly CapturedFunction[];
+  /** Client for the storage account behind every function's `connection` setting. */
+  readonly queueServiceClient: QueueServiceClient;
+  readonly logger: LocalHostLogger;
+  /** Default: host.json `extensions.queues.maxDequeueCount` (5). */
+  readonly maxDequeueCount?: number;
+  /** Messages fetched and run in parallel per poll. Default: host.json `extensions.queues.batchSize`. */
+  readonly batchSize?: number;
+  /**
+   * How long a received message stays hidden; a failed message reappears after at most this long.
+   * Default: host.json `extensions.queues.visibilityTimeout`, else 30 s. Tests use 1 s.
+   */
+  readonly visibilityTimeoutSeconds?: number;
+  /** Pause between polls of an empty queue. Default 200 ms. */
+  readonly idlePollIntervalMs?: number;
+}
+
+/** Pause after a failed poll (storage unreachable), growing up to this bound. */
+const maxErrorBackoffMs = 5_000;
+
+export class QueuePoller {
+  readonly #functions: readonly CapturedQueueFunction[];
+  readonly #service: QueueServiceClient;
+  readonly #logger: LocalHostLogger;
+  readonly #maxDequeueCount: number;
+  readonly #batchSize: number;
+  readonly #visibilityTimeoutSeconds: number;
+  readonly #idlePollIntervalMs: number;
+  #running = false;
+  #loops: Promise<void>[] = [];
+  readonly #wakers = new Set<() => void>();
+
+  constructor(options: QueuePollerOptions) {
+    this.#functions = options.functions.filter((fn): fn is CapturedQueueFunction => fn.kind === 'queue');
+    this.#service = options.queueServiceClient;
+    this.#logger = options.logger;
+    const needsHostJson =
+      options.maxDequeueCount === undefined || options.batchSize === undefined || options.visibilityTimeoutSeconds === undefined;
+    const hostSettings = needsHostJson ? readHostSettings() : undefined;
+    this.#maxDequeueCount = options.maxDequeueCount ?? hostSettings!.maxDequeueCount;
+    this.#batchSize = Math.min(Math.max(options.batchSize ?? hostSettings!.queueBatchSize, 1), 32);
+    this.#visibilityTimeoutSeconds = Math.max(
+      options.visibilityTimeoutSeconds ?? (hostSettings!.queueVisibilityTimeoutSeconds || 30),
+      1,
+    );
+    this.#idlePollIntervalMs = options.idlePollIntervalMs ?? 200;
+  }
+
+  /** Creates the polled queues and their poison queues when missing, then starts polling. */
+  async start(): Promise<void> {
+    if (this.#running) return;
+    const queueNames = new Set(this.#functions.map((fn) => fn.queueName));
+    for (const queueName of queueNames) {
+      await this.#service.getQueueClient(queueName).createIfNotExists();
+      await this.#service.getQueueClient(poisonQueueName(queueName)).createIfNotExists();
+    }
+    this.#running = true;
+    this.#loops = this.#functions.map((fn) => this.#pollLoop(fn));
+  }
+
+  /** Stops polling and resolves once every running handler has finished. */
+  async stop(): Promise<void> {
+    this.#running = false;
+    for (const wake of this.#wakers) wake();
+    await Promise.all(this.#loops);
+    this.#loops = [];
+  }
+
+  async #pollLoop(fn: CapturedQueueFunction): Promise<void> {
+    const queue = this.#service.getQueueClient(fn.queueName);
+    let consecutiveFailures = 0;
+    while (this.#running) {
+      let messages: ReceivedMessageItem[];
+      try {
+        const response = await queue.receiveMessages({
+          numberOfMessages: this.#batchSize,
+          visibilityTimeout: this.#visibilityTimeoutSeconds,
+        });
+        messages = response.receivedMessageItems;
+        if (consecutiveFailures > 0) this.#logger.info(`Queue ${fn.queueName} is reachable again.`);
+        consecutiveFailures = 0;
+      } catch (error) {
+        if (consecutiveFailures === 0) {
+          this.#logger.warn(`Polling queue ${fn.queueName} failed: ${describeStorageFailure(error)}; retrying.`);
+        }
+        consecutiveFailures += 1;
+        await this.#sleep(Math.min(250 * 2 ** consecutiveFailures, maxErrorBackoffMs));
+        continue;
+      }
+      if (messages.length === 0) {
+        await this.#sleep(this.#idlePollIntervalMs);
+        continue;
+      }
+      await Promise.all(messages.map((message) => this.#process(fn, queue, message)));
+    }
+  }
+
+  async #process(fn: CapturedQueueFunction, queue: QueueClient, message: ReceivedMessageItem): Promise<void> {
+    const where = `message ${message.messageId} on queue ${fn.queueName}`;
+    try {
+      // A message already dequeued more often than allowed (a run cut short earlier) is not run again.
+      if (message.dequeueCount > this.#maxDequeueCount) {
+        await this.#moveToPoison(fn, queue, message, message.popReceipt);
+        return;
+      }
+      const renewal = this.#keepInvisible(queue, message);
+      let succeeded: boolean;
+      try {
+        succeeded = await this.#invoke(fn, message);
+      } finally {
+        renewal.stop();
+      }
+      const popReceipt = await renewal.popReceipt();
+      if (succeeded) {
+        await queue.deleteMessage(message.messageId, popReceipt);
+      } else if (message.dequeueCount >= this.#maxDequeueCount) {
+        await this.#moveToPoison(fn, queue, message, popReceipt);
+      }
+      // Otherwise the message stays hidden until its visibility timeout ends, then is retried.
+    } catch (error) {
+      this.#logger.warn(`Completing ${where} failed: ${describeStorageFailure(error)}.`);
+    }
+  }
+
+  /** Runs the handler; true when it succeeded. */
+  async #invoke(fn: CapturedQueueFunction, message: ReceivedMessageItem): Promise<boolean> {
+    const invocationId = randomUUID();
+    const decoded = decodeMessageText(message.messageText);
+    if (decoded === undefined) {
+      this.#logger.error(
+        `Function ${fn.name} (invocation ${invocationId}): message ${message.messageId} on queue ${fn.queueName} ` +
+          `is not base64-encoded (dequeue ${message.dequeueCount} of ${this.#maxDequeueCount}).`,
+      );
+      return false;
+    }
+    const context = new InvocationContext({
+      invocationId,
+      functionName: fn.name,
+      logHandler: invocationLogHandler(this.#logger, fn.name),
+      triggerMetadata: {
+        id: message.messageId,
+        dequeueCount: message.dequeueCount,
+        insertionTime: message.insertedOn.toISOString(),
+        expirationTime: message.expiresOn.toISOString(),
+        nextVisibleTime: message.nextVisibleOn.toISOString(),
+        popReceipt: message.popReceipt,
+        queueTrigger: decoded.text,
+      },
+      options: { trigger: { ...fn.triggerBinding, name: fn.triggerBindingName } },
+    });
+    try {
+      await fn.handler(decoded.value, context);
+      return true;
+    } catch (error) {
+      this.#logger.error(
+        `Function ${fn.name} (invocation ${invocationId}) failed on message ${message.messageId} ` +
+          `from queue ${fn.queueName} (dequeue ${message.dequeueCount} of ${this.#maxDequeueCount}): ${describeFailure(error)}`,
+      );
+      return false;
+    }
+  }
+
+  async #moveToPoison(fn: CapturedQueueFunction, queue: QueueClient, message: ReceivedMessageItem, popReceipt: string): Promise<void> {
+    const poisonName = poisonQueueName(fn.queueName);
+    await this.#service.getQueueClient(poisonName).sendMessage(message.messageText);
+    await queue.deleteMessage(message.messageId, popReceipt);
+    this.#logger.error(
+      `Message ${message.messageId} from queue ${fn.queueName} moved to ${poisonName} ` +
+        `after ${message.dequeueCount} dequeues (limit ${this.#maxDequeueCount}).`,
+    );
+  }
+
+  /**
+   * While a handler runs, pushes the message's visibility out every half timeout so a slow run is
+   * not picked up a second time. Each update yields a new pop receipt.
+   */
+  #keepInvisible(queue: QueueClient, message: ReceivedMessageItem): { stop(): void; popReceipt(): Promise<string> } {
+    let current = message.popReceipt;
+    let pending: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => {
+      pending = pending.then(async () => {
+        try {
+          const updated = await queue.updateMessage(message.messageId, current, undefined, this.#visibilityTimeoutSeconds);
+          if (updated.popReceipt) current = updated.popReceipt;
+        } catch (error) {
+          this.#logger.warn(`Extending visibility of message ${message.messageId} failed: ${describeStorageFailure(error)}.`);
+        }
+      });
+    }, (this.#visibilityTimeoutSeconds * 1000) / 2);
+    return {
+      stop: () => clearInterval(timer),
+      popReceipt: async () => {
+        await pending;
+        return current;
+      },
+    };
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.#running) return resolve();
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#wakers.add(wake);
+    });
+  }
+}
+
+/**
+ * Decodes message text as the queue trigger does with its default base64 encoding: the decoded
+ * string, parsed when it is a JSON object or array. Undefined when the text is not base64.
+ */
+export function decodeMessageText(messageText: string): { text: string; value: unknown } | undefined {
+  const compact = messageText.replace(/\s+/g, '');
+  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return undefined;
+  const text = Buffer.from(compact, 'base64').toString('utf8');
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return { text, value: JSON.parse(text) as unknown };
+    } catch {
+      // Not JSON after all: handed over as the string, like the trigger does.
+    }
+  }
+  return { text, value: text };
+}
+
+/** Status code and error code of a storage failure, without request details. */
+function describeStorageFailure(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const { statusCode, code, name } = error as { statusCode?: unknown; code?: unknown; name?: unknown };
+    const parts = [name, statusCode, code].filter((part) => part !== undefined).map(String);
+    if (parts.length > 0) return parts.join(' ');
+  }
+  return describeFailure(error);
+}

@@ -1,0 +1,213 @@
+/**
+ * Runs Azurite (the local Azure Storage emulator, a dev dependency) as a child process for the
+ * local host and the integration tests.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+
+/** The emulator's fixed account name and key (public, documented by Microsoft for Azurite). */
+export const devStoreAccountName = 'devstoreaccount1';
+export const devStoreAccountKey =
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+
+export interface AzuritePorts {
+  readonly blobPort: number;
+  readonly queuePort: number;
+  readonly tablePort: number;
+}
+
+export interface AzuriteOptions {
+  /** 0 or undefined: a free port is picked. */
+  readonly blobPort?: number;
+  readonly queuePort?: number;
+  readonly tablePort?: number;
+  /** Keep data in memory only (default). When false, data lives in `location`. */
+  readonly inMemory?: boolean;
+  /** Folder for persisted data; default `<projectRoot>/.azurite` (git-ignored). */
+  readonly location?: string;
+  /** Folder holding node_modules; default the current working directory. */
+  readonly projectRoot?: string;
+  /** How long to wait for the three services to accept connections; default 20 s. */
+  readonly startTimeoutMs?: number;
+}
+
+export interface RunningAzurite extends AzuritePorts {
+  /** Explicit connection string for blob, queue and table on the bound ports. */
+  readonly connectionString: string;
+  /** Stops the emulator and resolves when the process has exited. */
+  stop(): Promise<void>;
+}
+
+/** The explicit connection string for the emulator account on the given ports of 127.0.0.1. */
+export function azuriteConnectionString(ports: AzuritePorts, host = '127.0.0.1'): string {
+  return [
+    'DefaultEndpointsProtocol=http',
+    `AccountName=${devStoreAccountName}`,
+    `AccountKey=${devStoreAccountKey}`,
+    `BlobEndpoint=http://${host}:${ports.blobPort}/${devStoreAccountName}`,
+    `QueueEndpoint=http://${host}:${ports.queuePort}/${devStoreAccountName}`,
+    `TableEndpoint=http://${host}:${ports.tablePort}/${devStoreAccountName}`,
+  ].join(';') + ';';
+}
+
+/**
+ * Turns `UseDevelopmentStorage=true` into the explicit connection string for the emulator's
+ * default ports (10000/10001/10002); any other connection string is returned unchanged.
+ */
+export function expandDevelopmentStorage(connectionString: string): string {
+  const isDevelopmentStorage = connectionString
+    .split(';')
+    .some((part) => part.trim().toLowerCase() === 'usedevelopmentstorage=true');
+  return isDevelopmentStorage
+    ? azuriteConnectionString({ blobPort: 10000, queuePort: 10001, tablePort: 10002 })
+    : connectionString;
+}
+
+/**
+ * Starts Azurite and resolves once blob, queue and table all accept connections. Rejects with
+ * Azurite's output when it exits early. When ports are picked here and one was taken in the
+ * meantime by another process, it tries again with new ports.
+ */
+export async function startAzurite(options: AzuriteOptions = {}): Promise<RunningAzurite> {
+  const picksPorts = !options.blobPort || !options.queuePort || !options.tablePort;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startAzuriteOnce(options);
+    } catch (error) {
+      const portTaken = error instanceof Error && error.message.includes('EADDRINUSE');
+      if (!picksPorts || !portTaken || attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite> {
+  const projectRoot = options.projectRoot ?? process.cwd();
+  const ports: AzuritePorts = {
+    blobPort: options.blobPort || (await freePort()),
+    queuePort: options.queuePort || (await freePort()),
+    tablePort: options.tablePort || (await freePort()),
+  };
+  const inMemory = options.inMemory ?? true;
+  const args = [
+    azuriteEntryPoint(projectRoot),
+    '--skipApiVersionCheck',
+    '--loose',
+    '--silent',
+    '--disableTelemetry',
+    '--blobHost', '127.0.0.1',
+    '--queueHost', '127.0.0.1',
+    '--tableHost', '127.0.0.1',
+    '--blobPort', String(ports.blobPort),
+    '--queuePort', String(ports.queuePort),
+    '--tablePort', String(ports.tablePort),
+  ];
+  if (inMemory) {
+    args.push('--inMemoryPersistence');
+  } else {
+    const location = options.location ?? path.join(projectRoot, '.azurite');
+    await mkdir(location, { recursive: true });
+    args.push('--location', location);
+  }
+
+  const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let hasExited = false;
+  void exited.then(() => {
+    hasExited = true;
+  });
+
+  const stop = async (): Promise<void> => {
+    if (!hasExited) {
+      child.kill('SIGTERM');
+      const forced = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      forced.unref();
+      await exited;
+      clearTimeout(forced);
+    }
+  };
+
+  const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
+  const spawnFailed = new Promise<never>((_, reject) => {
+    child.once('error', (error) => reject(new Error(`Azurite could not be started: ${error.message}`)));
+    void exited.then(() =>
+      reject(new Error(`Azurite exited before it was ready (code ${child.exitCode}): ${output.trim()}`)),
+    );
+  });
+  try {
+    await Promise.race([
+      Promise.all(
+        [ports.blobPort, ports.queuePort, ports.tablePort].map((port) =>
+          waitForPort(port, deadline, () =>
+            hasExited ? new Error(`Azurite exited before it was ready (code ${child.exitCode}): ${output.trim()}`) : undefined,
+          ),
+        ),
+      ),
+      spawnFailed,
+    ]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  // From here on an exit is reported by stop(), not by this promise.
+  spawnFailed.catch(() => undefined);
+
+  return { ...ports, connectionString: azuriteConnectionString(ports), stop };
+}
+
+/** Path of Azurite's command-line script, found through its package.json `bin` entry. */
+function azuriteEntryPoint(projectRoot: string): string {
+  const requireFromProject = createRequire(path.join(projectRoot, 'package.json'));
+  const manifestPath = requireFromProject.resolve('azurite/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> | string };
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.['azurite'];
+  if (!bin) throw new Error('The azurite package declares no "azurite" command.');
+  return path.resolve(path.dirname(manifestPath), bin);
+}
+
+/** A port that was free a moment ago: bind port 0, read what the system chose, release it. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, deadline: number, exitError: () => Error | undefined): Promise<void> {
+  for (;;) {
+    if (await canConnect(port)) return;
+    const error = exitError();
+    if (error) throw error;
+    if (Date.now() > deadline) throw new Error(`Azurite did not open port ${port} in time.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
