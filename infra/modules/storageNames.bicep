@@ -2,8 +2,8 @@
 // infrastructure that spells these names; it mirrors src/storage/storageNames.ts key for key,
 // and test/infra/infraConsistency.test.ts fails when the two drift apart.
 
+// Tables of the service (partners, keys, stores, master data, ledger, indexes, results).
 @export()
-@description('Tables of the service (partners, keys, stores, master data, ledger, indexes, results).')
 var tableNames = {
   partners: 'partners'
   apiKeys: 'apikeys'
@@ -21,21 +21,21 @@ var tableNames = {
   unmappedUsage: 'unmappedusage'
 }
 
+// Blob containers of the service: the exact bytes of every accepted push.
 @export()
-@description('Blob containers of the service: the exact bytes of every accepted push.')
 var containerNames = {
   rawBatches: 'raw-batches'
 }
 
+// Queues the service sends to and triggers on.
 @export()
-@description('Queues the service sends to and triggers on.')
 var queueNames = {
   reconcile: 'reconcile-requests'
   batchSweep: 'batch-sweep'
 }
 
+// Where the Functions host moves a message after its fifth failed dequeue (queue name + "-poison"). Created up front so operators can watch them.
 @export()
-@description('Where the Functions host moves a message after its fifth failed dequeue (queue name + "-poison"). Created up front so operators can watch them.')
 var poisonQueueNames = {
   reconcile: 'reconcile-requests-poison'
   batchSweep: 'batch-sweep-poison'
