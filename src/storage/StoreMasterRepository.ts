@@ -1,0 +1,37 @@
+import type { TableClient } from '@azure/data-tables';
+import type { Store } from '../domain/model/payloads.js';
+import { isNotFound } from './storageErrors.js';
+import { encodeKeyPart } from './tableKey.js';
+import { writeVersionedRows } from './writeVersionedRows.js';
+
+/**
+ * Store master data per partner. Stores carry no version, so the later last_modified_at wins
+ * (version 0 for all, which reduces the version rule to that comparison).
+ */
+export class StoreMasterRepository {
+  constructor(private readonly table: TableClient) {}
+
+  async get(partnerId: string, storeId: string): Promise<Store | undefined> {
+    try {
+      const entity = await this.table.getEntity<{ body: string }>(encodeKeyPart(partnerId), encodeKeyPart(storeId), {
+        queryOptions: { select: ['body'] },
+      });
+      return JSON.parse(entity.body) as Store;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Upserts stores; returns the store_ids not written because a later copy is stored. */
+  async upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>> {
+    const rows = stores.map((store) => ({
+      rowKey: encodeKeyPart(store.store_id),
+      version: 0,
+      last_modified_at: store.last_modified_at,
+      properties: { version: 0, lastModifiedAt: store.last_modified_at, body: JSON.stringify(store), currency: store.currency },
+    }));
+    const { staleRowKeys } = await writeVersionedRows(this.table, encodeKeyPart(partnerId), rows);
+    return new Set(stores.filter((s) => staleRowKeys.has(encodeKeyPart(s.store_id))).map((s) => s.store_id));
+  }
+}

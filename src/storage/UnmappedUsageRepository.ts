@@ -1,0 +1,38 @@
+import type { TableClient } from '@azure/data-tables';
+import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
+
+/** A closed store-day that had transactions with a source code that was not mapped. */
+export interface UnmappedUsage {
+  readonly sourceCode: string;
+  readonly storeId: string;
+  readonly businessDate: string;
+}
+
+/**
+ * Remembers which closed days used unmapped source codes, so that a mapping upload that maps
+ * one of them can have those days reconciled again (contract §4.2: "re-mapped automatically").
+ */
+export class UnmappedUsageRepository {
+  constructor(private readonly table: TableClient) {}
+
+  async record(partnerId: string, storeId: string, businessDate: string, sourceCodes: Iterable<string>): Promise<void> {
+    const actions = [...sourceCodes].map(
+      (code) =>
+        ['upsert', { partitionKey: encodeKeyPart(partnerId), rowKey: tableKey(code, storeId, businessDate) }, 'Replace'] as const,
+    );
+    for (let i = 0; i < actions.length; i += 100) await this.table.submitTransaction(actions.slice(i, i + 100) as never);
+  }
+
+  async listForPartner(partnerId: string): Promise<UnmappedUsage[]> {
+    const usages: UnmappedUsage[] = [];
+    for await (const e of this.table.listEntities({ queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey'] } })) {
+      const [code, storeId, businessDate] = (e.rowKey ?? '').split('|').map(decodeKeyPart);
+      usages.push({ sourceCode: code ?? '', storeId: storeId ?? '', businessDate: businessDate ?? '' });
+    }
+    return usages;
+  }
+
+  async remove(partnerId: string, usage: UnmappedUsage): Promise<void> {
+    await this.table.deleteEntity(encodeKeyPart(partnerId), tableKey(usage.sourceCode, usage.storeId, usage.businessDate)).catch(() => undefined);
+  }
+}
