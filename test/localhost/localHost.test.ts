@@ -1,0 +1,399 @@
+import { app } from '@azure/functions';
+import type { InvocationContext } from '@azure/functions';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.js';
+import type { CapturedFunction } from '../../src/localhost/functionsCoreStandIn.js';
+import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
+import { QueuePoller } from '../../src/localhost/QueuePoller.js';
+import { readHostSettings } from '../../src/localhost/readHostSettings.js';
+import { startAzurite } from '../../src/localhost/startAzurite.js';
+import type { RunningAzurite } from '../../src/localhost/startAzurite.js';
+import { startLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
+import type { RunningLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
+
+const key = 'sample-key-7f3a';
+const secretBodyText = 'body-text-that-must-not-be-logged';
+const maxBodyBytes = 1024;
+
+interface RecordedMessage {
+  readonly value: unknown;
+  readonly metadata: Record<string, unknown>;
+  readonly at: number;
+}
+
+class RecordingLogger implements LocalHostLogger {
+  readonly lines: { level: 'info' | 'warn' | 'error'; line: string }[] = [];
+  info(line: string): void {
+    this.lines.push({ level: 'info', line });
+  }
+  warn(line: string): void {
+    this.lines.push({ level: 'warn', line });
+  }
+  error(line: string): void {
+    this.lines.push({ level: 'error', line });
+  }
+  text(): string {
+    return this.lines.map((entry) => `${entry.level} ${entry.line}`).join('\n');
+  }
+}
+
+/** A small function table of the test's own, registered through the real `app.*` calls. */
+function registerSampleTable(calls: { echo: number; failing: number; flaky: number }, received: RecordedMessage[], flakyReceived: RecordedMessage[]): void {
+  app.http('ping', {
+    route: 'ping',
+    methods: ['GET'],
+    authLevel: 'anonymous',
+    handler: async () => ({ status: 200, headers: { 'x-sample': 'yes' }, jsonBody: { pong: true } }),
+  });
+  app.http('getItem', {
+    route: 'stores/{storeId}/items/{id}',
+    methods: ['GET'],
+    authLevel: 'function',
+    handler: async (request) => ({
+      jsonBody: { route: 'item', params: request.params, q: request.query.get('q'), hasKeyHeader: request.headers.has('x-functions-key') },
+    }),
+  });
+  app.http('getLatestItem', {
+    route: 'stores/{storeId}/items/latest',
+    methods: ['GET'],
+    authLevel: 'function',
+    handler: async (request) => ({ jsonBody: { route: 'latest', storeId: request.params['storeId'] } }),
+  });
+  app.http('echoLength', {
+    route: 'echo',
+    methods: ['POST'],
+    authLevel: 'function',
+    handler: async (request, context) => {
+      calls.echo += 1;
+      const bytes = Buffer.from(await request.arrayBuffer());
+      context.log(`echo received ${bytes.length} bytes`);
+      return { status: 201, jsonBody: { length: bytes.length } };
+    },
+  });
+  app.http('boom', {
+    route: 'boom',
+    methods: ['GET', 'POST'],
+    authLevel: 'anonymous',
+    handler: async () => {
+      throw new Error(`failed while handling ${secretBodyText}`);
+    },
+  });
+  app.http('plainText', {
+    route: 'text',
+    methods: ['GET'],
+    authLevel: 'anonymous',
+    handler: async () => ({ body: 'hello', headers: { 'content-type': 'text/plain' } }),
+  });
+  app.storageQueue('recordWork', {
+    queueName: 'sample-work',
+    connection: 'AzureWebJobsStorage',
+    handler: async (message: unknown, context: InvocationContext) => {
+      received.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
+    },
+  });
+  app.storageQueue('alwaysFails', {
+    queueName: 'sample-failing',
+    connection: 'AzureWebJobsStorage',
+    handler: async () => {
+      calls.failing += 1;
+      throw new Error(`cannot process ${secretBodyText}`);
+    },
+  });
+  app.storageQueue('failsTwice', {
+    queueName: 'sample-flaky',
+    connection: 'AzureWebJobsStorage',
+    handler: async (message: unknown, context: InvocationContext) => {
+      calls.flaky += 1;
+      if (calls.flaky <= 2) throw new Error('not yet');
+      flakyReceived.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
+    },
+  });
+}
+
+function base64Json(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('local host', () => {
+  let azurite: RunningAzurite;
+  let server: RunningLocalHttpServer;
+  let poller: QueuePoller;
+  let queues: QueueServiceClient;
+  let functions: CapturedFunction[];
+  const logger = new RecordingLogger();
+  const calls = { echo: 0, failing: 0, flaky: 0 };
+  const received: RecordedMessage[] = [];
+  const flakyReceived: RecordedMessage[] = [];
+  const url = (path: string): string => `${server.baseUrl}/pos/v1/${path}`;
+
+  beforeAll(async () => {
+    azurite = await startAzurite({ inMemory: true });
+    queues = QueueServiceClient.fromConnectionString(azurite.connectionString);
+    functions = captureRegistrations(() => registerSampleTable(calls, received, flakyReceived));
+    server = await startLocalHttpServer({
+      functions,
+      routePrefix: readHostSettings().routePrefix,
+      maxBodyBytes,
+      logger,
+      port: 0,
+    });
+    poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
+    await poller.start();
+  }, 30_000);
+
+  afterAll(async () => {
+    await poller?.stop();
+    await server?.close();
+    await azurite?.stop();
+  });
+
+  describe('captured registrations', () => {
+    it('parses what app.http / app.storageQueue hand to the worker', () => {
+      const item = functions.find((fn) => fn.name === 'getItem');
+      expect(item).toMatchObject({
+        kind: 'http',
+        route: 'stores/{storeId}/items/{id}',
+        methods: ['GET'],
+        authLevel: 'function',
+        metadata: { name: 'getItem', bindings: { $return: { type: 'http', direction: 'out' } } },
+      });
+      expect(item?.triggerBinding).toMatchObject({ type: 'httpTrigger', direction: 'in' });
+      expect(functions.find((fn) => fn.name === 'recordWork')).toMatchObject({
+        kind: 'queue',
+        queueName: 'sample-work',
+        connection: 'AzureWebJobsStorage',
+      });
+    });
+
+    it('captures the same names again in a later capture', () => {
+      const again = captureRegistrations(() => registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], []));
+      expect(again.map((fn) => fn.name)).toEqual(functions.map((fn) => fn.name));
+    });
+
+    it('refuses registrations made outside a capture', () => {
+      expect(() => app.http('stray', { handler: async () => ({}) })).toThrow(/outside captureRegistrations/);
+    });
+  });
+
+  describe('HTTP', () => {
+    it('serves an anonymous route with headers and a JSON body', async () => {
+      const response = await fetch(url('ping'));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('x-sample')).toBe('yes');
+      expect(await response.json()).toEqual({ pong: true });
+    });
+
+    it('keeps a content type the handler chose', async () => {
+      const response = await fetch(url('text'));
+      expect(response.headers.get('content-type')).toBe('text/plain');
+      expect(await response.text()).toBe('hello');
+    });
+
+    it('matches literal segments case-insensitively', async () => {
+      const response = await fetch(`${server.baseUrl}/POS/V1/Ping`);
+      expect(response.status).toBe(200);
+    });
+
+    it('decodes route parameters and passes the query', async () => {
+      const response = await fetch(url('stores/S%2F1/items/a%20b?q=x'), { headers: { 'x-functions-key': key } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ route: 'item', params: { storeId: 'S/1', id: 'a b' }, q: 'x', hasKeyHeader: true });
+    });
+
+    it('prefers a literal segment over a parameter', async () => {
+      const response = await fetch(url('stores/S1/items/latest'), { headers: { 'x-functions-key': key } });
+      expect(await response.json()).toEqual({ route: 'latest', storeId: 'S1' });
+    });
+
+    it('answers 404 for unknown routes and outside the prefix', async () => {
+      for (const path of [url('nope'), `${server.baseUrl}/api/ping`, url('stores/S1/items'), url('ping/extra')]) {
+        const response = await fetch(path);
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+      }
+    });
+
+    it('answers 405 for a known route with another method', async () => {
+      const response = await fetch(url('ping'), { method: 'DELETE' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET');
+      expect(await response.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: expect.any(String) } });
+    });
+
+    it('answers 401 on a function-level route without a key, before the handler runs', async () => {
+      const before = calls.echo;
+      for (const headers of [{}, { 'x-functions-key': '' }, { 'x-functions-key': '   ' }]) {
+        const response = await fetch(url('echo'), { method: 'POST', headers, body: 'x' });
+        expect(response.status).toBe(401);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(await response.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+      }
+      expect(calls.echo).toBe(before);
+    });
+
+    it('accepts the key in the code query parameter', async () => {
+      const response = await fetch(url(`stores/S1/items/7?code=${key}`));
+      expect(response.status).toBe(200);
+    });
+
+    it('runs a POST under the cap and returns its status', async () => {
+      const response = await fetch(url('echo'), { method: 'POST', headers: { 'x-functions-key': key }, body: 'a'.repeat(maxBodyBytes) });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toEqual({ length: maxBodyBytes });
+    });
+
+    it('answers 413 at once when Content-Length is over the cap', async () => {
+      const before = calls.echo;
+      const response = await fetch(url('echo'), {
+        method: 'POST',
+        headers: { 'x-functions-key': key, 'content-type': 'application/json' },
+        body: Buffer.alloc(maxBodyBytes * 4, 0x61),
+      });
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+      expect(calls.echo).toBe(before);
+    });
+
+    it('answers 413 when a chunked body grows past the cap', async () => {
+      const before = calls.echo;
+      let sent = 0;
+      const chunk = new Uint8Array(512).fill(0x62);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 64 * 1024) return controller.close();
+          sent += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      const response = await fetch(url('echo'), {
+        method: 'POST',
+        headers: { 'x-functions-key': key },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+      expect(calls.echo).toBe(before);
+      // The server stays usable afterwards.
+      expect((await fetch(url('ping'))).status).toBe(200);
+    });
+
+    it('accepts a chunked body under the cap', async () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(300));
+          controller.enqueue(new Uint8Array(200));
+          controller.close();
+        },
+      });
+      const response = await fetch(url('echo'), { method: 'POST', headers: { 'x-functions-key': key }, body, duplex: 'half' } as RequestInit);
+      expect(await response.json()).toEqual({ length: 500 });
+    });
+
+    it('answers 500 when a handler throws, and logs without the body', async () => {
+      const response = await fetch(url('boom'), { method: 'POST', body: secretBodyText });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: expect.any(String) } });
+      expect(logger.lines.some((entry) => entry.level === 'error' && entry.line.includes('boom'))).toBe(true);
+    });
+
+    it('routes handler log calls to the logger and logs its own answers without keys or bodies', async () => {
+      expect(logger.lines).toContainEqual({ level: 'info', line: '[echoLength] echo received 1024 bytes' });
+      expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 401 \d+ms$/.test(entry.line))).toBe(true);
+      expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 413 \d+ms$/.test(entry.line))).toBe(true);
+      expect(logger.lines.some((entry) => /^DELETE \/pos\/v1\/ping 405 \d+ms$/.test(entry.line))).toBe(true);
+      expect(logger.text()).not.toContain(key);
+      expect(logger.text()).not.toContain(secretBodyText);
+    });
+
+    it('asks the injected key check and serves a second capture on its own port', async () => {
+      const second = await startLocalHttpServer({
+        functions: captureRegistrations(() => registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], [])),
+        routePrefix: 'pos/v1',
+        maxBodyBytes,
+        logger: new RecordingLogger(),
+        isValidHostKey: async (candidate) => candidate === 'good',
+      });
+      try {
+        expect(second.port).not.toBe(server.port);
+        const bad = await fetch(`${second.baseUrl}/pos/v1/stores/S1/items/1`, { headers: { 'x-functions-key': 'bad' } });
+        expect(bad.status).toBe(401);
+        const good = await fetch(`${second.baseUrl}/pos/v1/stores/S1/items/1`, { headers: { 'x-functions-key': 'good' } });
+        expect(good.status).toBe(200);
+      } finally {
+        await second.close();
+      }
+    });
+  });
+
+  describe('queues', () => {
+    it('delivers a base64 JSON message decoded, with trigger metadata', async () => {
+      const sent = await queues.getQueueClient('sample-work').sendMessage(base64Json({ kind: 'first', n: 1 }));
+      await waitFor(() => received.some((message) => message.metadata['id'] === sent.messageId), 5_000);
+      const message = received.find((entry) => entry.metadata['id'] === sent.messageId)!;
+      expect(message.value).toEqual({ kind: 'first', n: 1 });
+      expect(message.metadata).toMatchObject({ dequeueCount: 1, popReceipt: expect.any(String), insertionTime: expect.any(String) });
+      expect(message.metadata['expirationTime']).toEqual(expect.any(String));
+      expect(message.metadata['nextVisibleTime']).toEqual(expect.any(String));
+      // Deleted after success.
+      await waitFor(async () => (await queues.getQueueClient('sample-work').getProperties()).approximateMessagesCount === 0, 3_000);
+    });
+
+    it('hands over a non-JSON message as the decoded string', async () => {
+      const sent = await queues.getQueueClient('sample-work').sendMessage(Buffer.from('plain words').toString('base64'));
+      await waitFor(() => received.some((message) => message.metadata['id'] === sent.messageId), 5_000);
+      expect(received.find((entry) => entry.metadata['id'] === sent.messageId)!.value).toBe('plain words');
+    });
+
+    it('does not deliver a message before its visibility delay', async () => {
+      const sentAt = Date.now();
+      const sent = await queues.getQueueClient('sample-work').sendMessage(base64Json({ kind: 'delayed' }), { visibilityTimeout: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(received.some((message) => message.metadata['id'] === sent.messageId)).toBe(false);
+      await waitFor(() => received.some((message) => message.metadata['id'] === sent.messageId), 4_000);
+      const message = received.find((entry) => entry.metadata['id'] === sent.messageId)!;
+      expect(message.at - sentAt).toBeGreaterThanOrEqual(1_900);
+    }, 10_000);
+
+    it('retries a failing handler and delivers once it succeeds', async () => {
+      await queues.getQueueClient('sample-flaky').sendMessage(base64Json({ kind: 'flaky' }));
+      await waitFor(() => flakyReceived.length === 1, 8_000);
+      expect(calls.flaky).toBe(3);
+      expect(flakyReceived[0]!.metadata['dequeueCount']).toBe(3);
+      const poison = await queues.getQueueClient('sample-flaky-poison').peekMessages();
+      expect(poison.peekedMessageItems).toHaveLength(0);
+    }, 10_000);
+
+    it('moves a message to the poison queue after 5 failed dequeues and logs an error', async () => {
+      const text = base64Json({ kind: 'doomed', note: secretBodyText });
+      const sent = await queues.getQueueClient('sample-failing').sendMessage(text);
+      const poisonQueue = queues.getQueueClient('sample-failing-poison');
+      await waitFor(async () => (await poisonQueue.peekMessages()).peekedMessageItems.length === 1, 12_000);
+      expect(calls.failing).toBe(5);
+      const [poisoned] = (await poisonQueue.peekMessages()).peekedMessageItems;
+      expect(poisoned!.messageText).toBe(text);
+      expect((await queues.getQueueClient('sample-failing').getProperties()).approximateMessagesCount).toBe(0);
+      expect(
+        logger.lines.some(
+          (entry) =>
+            entry.level === 'error' &&
+            entry.line.includes(sent.messageId) &&
+            entry.line.includes('sample-failing') &&
+            entry.line.includes('sample-failing-poison'),
+        ),
+      ).toBe(true);
+      expect(logger.text()).not.toContain(secretBodyText);
+      expect(logger.text()).not.toContain(text);
+    }, 15_000);
+  });
+});
