@@ -1,0 +1,25 @@
+/**
+ * JSON Pointer (RFC 6901) helpers for problem paths. A path may name a property that came from
+ * the request (an unknown field, a duplicate key); such a name is shown only when it is short and
+ * made of harmless characters, so that a path never carries arbitrary submitted text.
+ */
+
+const displaySafeName = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Whether a property name taken from a request may appear in a problem path. */
+export function isDisplaySafeName(name: string): boolean {
+  return displaySafeName.test(name);
+}
+
+/** One reference token, escaped (`~` → `~0`, `/` → `~1`). */
+export function escapePointerToken(token: string | number): string {
+  if (typeof token === 'number') return String(token);
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A pointer built from tokens: `['trade_records', 3, 'items']` → `/trade_records/3/items`. */
+export function toPointer(tokens: ReadonlyArray<string | number>): string {
+  let pointer = '';
+  for (const token of tokens) pointer += '/' + escapePointerToken(token);
+  return pointer;
+}
