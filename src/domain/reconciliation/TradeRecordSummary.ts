@@ -73,8 +73,12 @@ export function compactPayments(payments: readonly PaymentSummary[]): string {
   const rows = encode(payments);
   if (rows.length <= MAX_COMPACT_PAYMENTS_LENGTH) return rows;
   const sums = new Map<string, Big>();
-  for (const p of payments) sums.set(p.payment_type, (sums.get(p.payment_type) ?? new Big(0)).plus(p.amount));
-  const merged = encode([...sums].map(([payment_type, sum]) => ({ payment_type, amount: sum.toFixed() })));
+  let places = 0;
+  for (const p of payments) {
+    sums.set(p.payment_type, (sums.get(p.payment_type) ?? new Big(0)).plus(p.amount));
+    places = Math.max(places, p.amount.split('.')[1]?.length ?? 0);
+  }
+  const merged = encode([...sums].map(([payment_type, sum]) => ({ payment_type, amount: sum.toFixed(places) })));
   if (merged.length > MAX_COMPACT_PAYMENTS_LENGTH) {
     throw new RangeError(`payments do not fit in ${MAX_COMPACT_PAYMENTS_LENGTH} characters even merged by payment_type`);
   }

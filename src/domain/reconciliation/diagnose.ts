@@ -150,8 +150,9 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   const otherCurrency = input.other_currency_trade_record_count ?? 0;
   if (otherCurrency > 0) {
     hints.push(
-      `${plural(otherCurrency, 'transaction is', 'transactions are')} in another currency than the store's, so ` +
-        'their amounts are left out: resend them in the store currency with version + 1.',
+      otherCurrency === 1
+        ? "1 transaction is in another currency than the store's, so its amounts are left out: resend it in the store currency with version + 1."
+        : `${otherCurrency} transactions are in another currency than the store's, so their amounts are left out: resend them in the store currency with version + 1.`,
     );
   }
   if (hints.length === 0 && input.differences && input.differences.length > 0) {
