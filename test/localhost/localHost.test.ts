@@ -232,7 +232,8 @@ describe('local host', () => {
 
     it('answers 401 on a function-level route without a key, before the handler runs', async () => {
       const before = calls.echo;
-      for (const headers of [{}, { 'x-functions-key': '' }, { 'x-functions-key': '   ' }]) {
+      const keyHeaders: Record<string, string>[] = [{}, { 'x-functions-key': '' }, { 'x-functions-key': '   ' }];
+      for (const headers of keyHeaders) {
         const response = await fetch(url('echo'), { method: 'POST', headers, body: 'x' });
         expect(response.status).toBe(401);
         expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import '../../src/localhost/functionsCoreStandIn.js';
+import { decodeMessageText } from '../../src/localhost/QueuePoller.js';
+import { readHostSettings } from '../../src/localhost/readHostSettings.js';
+import { expandDevelopmentStorage, startAzurite } from '../../src/localhost/startAzurite.js';
+
+describe('decodeMessageText', () => {
+  it('parses base64 JSON objects and arrays, hands other text over as a string', () => {
+    const encode = (text: string): string => Buffer.from(text, 'utf8').toString('base64');
+    expect(decodeMessageText(encode('{"a":1}'))?.value).toEqual({ a: 1 });
+    expect(decodeMessageText(encode('[1,2]'))?.value).toEqual([1, 2]);
+    expect(decodeMessageText(encode('{not json'))?.value).toBe('{not json');
+    expect(decodeMessageText(encode('42'))?.value).toBe('42');
+    expect(decodeMessageText('not base64!')).toBeUndefined();
+  });
+});
+
+describe('readHostSettings', () => {
+  it("reads the project's host.json", () => {
+    expect(readHostSettings()).toEqual({
+      routePrefix: 'pos/v1',
+      maxDequeueCount: 5,
+      queueBatchSize: 8,
+      queueVisibilityTimeoutSeconds: 30,
+    });
+  });
+
+  it('fills in the Functions host defaults', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'host-json-'));
+    writeFileSync(path.join(dir, 'host.json'), JSON.stringify({ version: '2.0' }));
+    expect(readHostSettings(path.join(dir, 'host.json'))).toEqual({
+      routePrefix: 'api',
+      maxDequeueCount: 5,
+      queueBatchSize: 16,
+      queueVisibilityTimeoutSeconds: 0,
+    });
+  });
+});
+
+describe('expandDevelopmentStorage', () => {
+  it('spells out the emulator endpoints on the default ports', () => {
+    const expanded = expandDevelopmentStorage('UseDevelopmentStorage=true');
+    expect(expanded).toContain('AccountName=devstoreaccount1;');
+    expect(expanded).toContain('BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;');
+    expect(expanded).toContain('QueueEndpoint=http://127.0.0.1:10001/devstoreaccount1;');
+    expect(expanded).toContain('TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;');
+    expect(expandDevelopmentStorage('AccountName=x;AccountKey=y')).toBe('AccountName=x;AccountKey=y');
+  });
+});
+
+describe('startAzurite', () => {
+  it('rejects with the emulator output when it cannot start', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as net.AddressInfo).port;
+    try {
+      await expect(startAzurite({ blobPort: taken, queuePort: taken + 1, tablePort: taken + 2 })).rejects.toThrow(
+        /exited before it was ready.*EADDRINUSE/s,
+      );
+    } finally {
+      blocker.close();
+    }
+  }, 20_000);
+});
+
+describe('functions-core stand-in under vitest', () => {
+  it('is seen by @azure/functions loaded through Node\'s own require', async () => {
+    await import('@azure/functions');
+    const cache = (Module as unknown as { _cache: Record<string, unknown> })._cache;
+    const libraryPath = path.join('@azure', 'functions', 'dist', 'azure-functions.js');
+    expect(Object.keys(cache).some((file) => file.endsWith(libraryPath))).toBe(true);
+  });
+});
