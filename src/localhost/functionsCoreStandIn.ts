@@ -72,45 +72,62 @@ interface RawRegistration {
   readonly handler: unknown;
 }
 
-/** Registrations collected by the capture that is running, or undefined outside a capture. */
-let currentCapture: RawRegistration[] | undefined;
-/** Whether `@azure/functions` has asked for the stand-in in this process. */
-let standInRequested = false;
-
 interface Disposable {
   dispose(): void;
 }
 
 const noopDisposable: Disposable = { dispose() {} };
 
-/** The object `require('@azure/functions-core')` returns. Members follow the worker's core API. */
-const coreStandIn = {
-  /** Tells `@azure/functions` it is talking to a host new enough for every feature it checks. */
-  hostVersion: '4.1000.0',
-  setProgrammingModel(_model: unknown): void {
-    // The local host calls handlers directly; the programming model object is not needed.
-  },
-  getProgrammingModel(): undefined {
-    return undefined;
-  },
-  registerFunction(metadata: CoreFunctionMetadata, handler: unknown): Disposable {
-    if (!currentCapture) {
-      throw new Error(
-        `Function "${metadata.name}" was registered outside captureRegistrations(); ` +
-          'the local host only sees registrations made inside its register callback.',
-      );
-    }
-    currentCapture.push({ metadata, handler });
-    return noopDisposable;
-  },
-  registerHook(_hookName: string, _callback: unknown): Disposable {
-    // App and invocation hooks are not run by the local host.
-    return noopDisposable;
-  },
-  log(_level: string, _category: string, _message: string): void {
-    // Library system messages (e.g. "discarding a GET body") are not surfaced locally.
-  },
-};
+/**
+ * State shared by every copy of this file loaded in the process. `@azure/functions` keeps the first
+ * stand-in object it receives for good, so a second copy of this file (a test runner may evaluate
+ * source files more than once) must reuse that object and its capture list, not make its own.
+ */
+interface StandInState {
+  /** Registrations collected by the capture that is running, or undefined outside a capture. */
+  currentCapture: RawRegistration[] | undefined;
+  /** Whether `@azure/functions` has asked for the stand-in in this process. */
+  requested: boolean;
+  installed: boolean;
+  readonly coreStandIn: object;
+}
+
+const stateKey = Symbol.for('pos-ingestion-service.localhost.functionsCoreStandIn');
+const globalSlot = globalThis as { [stateKey]?: StandInState };
+
+function createState(): StandInState {
+  const state: StandInState = {
+    currentCapture: undefined,
+    requested: false,
+    installed: false,
+    /** The object `require('@azure/functions-core')` returns. Members follow the worker's core API. */
+    coreStandIn: {
+      setProgrammingModel(_model: unknown): void {
+        // The local host calls handlers directly; the programming model object is not needed.
+      },
+      registerFunction(metadata: CoreFunctionMetadata, handler: unknown): Disposable {
+        if (!state.currentCapture) {
+          throw new Error(
+            `Function "${metadata.name}" was registered outside captureRegistrations(); ` +
+              'the local host only sees registrations made inside its register callback.',
+          );
+        }
+        state.currentCapture.push({ metadata, handler });
+        return noopDisposable;
+      },
+      registerHook(_hookName: string, _callback: unknown): Disposable {
+        // App and invocation hooks are not run by the local host.
+        return noopDisposable;
+      },
+      log(_level: string, _category: string, _message: string): void {
+        // Library system messages (e.g. "discarding a GET body") are not surfaced locally.
+      },
+    },
+  };
+  return state;
+}
+
+const state: StandInState = (globalSlot[stateKey] ??= createState());
 
 /** The module id the Functions worker provides. */
 const coreModuleId = '@azure/functions-core';
@@ -123,34 +140,32 @@ interface ModuleInternals {
   new (id: string): { filename: string | null; loaded: boolean; exports: unknown };
 }
 
-let installed = false;
-
 /**
  * Makes `require('@azure/functions-core')` return the stand-in for the rest of the process.
  * Idempotent; called when this file is imported.
  */
 export function installFunctionsCoreStandIn(): void {
-  if (installed) return;
+  if (state.installed) return;
   const internals = Module as unknown as ModuleInternals;
 
   // An already-loaded module record: Module._load returns its exports without reading any file.
   const record = new internals(virtualFileName);
   record.filename = virtualFileName;
   record.loaded = true;
-  record.exports = coreStandIn;
+  record.exports = state.coreStandIn;
   internals._cache[virtualFileName] = record;
 
   const originalResolve = internals._resolveFilename;
   internals._resolveFilename = function resolveWithStandIn(this: unknown, request: string, ...rest: unknown[]) {
     if (request === coreModuleId) {
-      standInRequested = true;
+      state.requested = true;
       // The record may have been evicted by code that clears require.cache; put it back.
       internals._cache[virtualFileName] = record;
       return virtualFileName;
     }
     return originalResolve.call(this, request, ...rest);
   };
-  installed = true;
+  state.installed = true;
 }
 
 installFunctionsCoreStandIn();
@@ -161,17 +176,17 @@ installFunctionsCoreStandIn();
  */
 export function captureRegistrations(register: () => void): CapturedFunction[] {
   installFunctionsCoreStandIn();
-  if (currentCapture) {
+  if (state.currentCapture) {
     throw new Error('captureRegistrations() cannot be nested.');
   }
   const captured: RawRegistration[] = [];
-  currentCapture = captured;
+  state.currentCapture = captured;
   try {
     register();
   } finally {
-    currentCapture = undefined;
+    state.currentCapture = undefined;
   }
-  if (captured.length === 0 && !standInRequested) {
+  if (captured.length === 0 && !state.requested) {
     throw new Error(
       'No function registrations were captured. Either the register callback made no app.* call, ' +
         'or @azure/functions was used before the local host stand-in was installed ' +
