@@ -29,10 +29,15 @@ const schemaFileByKind: Readonly<Record<BodyKind, string>> = {
  * share the result: compiling takes tens of milliseconds, validating is fast.
  */
 export function createBodyValidator(schemaFolder: string = path.join(findProjectRoot(), 'schemas')): BodyValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, messages: false });
+  // verbose: errors carry the schema object that failed, which names the shared definition and
+  // so chooses the message. The submitted data the errors also carry is never read.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, messages: false, verbose: true });
   addFormats(ajv, ['date', 'date-time', 'uuid']);
+  const definitionNames = new WeakMap<object, string>();
   for (const file of readdirSync(schemaFolder).filter((name) => name.endsWith('.schema.json')).sort()) {
-    ajv.addSchema(JSON.parse(readFileSync(path.join(schemaFolder, file), 'utf8')) as object);
+    const schema = JSON.parse(readFileSync(path.join(schemaFolder, file), 'utf8')) as { $defs?: Record<string, object> };
+    for (const [name, definition] of Object.entries(schema.$defs ?? {})) definitionNames.set(definition, name);
+    ajv.addSchema(schema);
   }
   const validators = new Map<BodyKind, ValidateFunction>();
   for (const [kind, file] of Object.entries(schemaFileByKind) as [BodyKind, string][]) {
@@ -45,17 +50,17 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
       const validator = validators.get(kind);
       if (validator === undefined) throw new Error(`No schema for body kind ${String(kind)}.`);
       if (validator(body)) return [];
-      return toProblems(validator.errors ?? []);
+      return toProblems(validator.errors ?? [], definitionNames);
     },
   };
 }
 
 /** One problem per location: the first error ajv reports there (later ones repeat it). */
-function toProblems(errors: readonly ErrorObject[]): ProblemDetail[] {
+function toProblems(errors: readonly ErrorObject[], definitionNames: WeakMap<object, string>): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    const problem = toProblem(error);
+    const problem = toProblem(error, definitionNames);
     if (problem === undefined || seen.has(problem.path)) continue;
     seen.add(problem.path);
     problems.push(problem);
@@ -116,7 +121,7 @@ function safeInstancePath(instancePath: string): string {
   return path;
 }
 
-function toProblem(error: ErrorObject): ProblemDetail | undefined {
+function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>): ProblemDetail | undefined {
   const at = safeInstancePath(error.instancePath);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -157,15 +162,16 @@ function toProblem(error: ErrorObject): ProblemDetail | undefined {
           message: isDisplaySafeName(key) ? 'key must be a BCP 47 locale tag such as en-US' : 'holds a key that is not a BCP 47 locale tag',
         };
       }
-      return { path: at, message: describeConstraint(error, at) };
+      const parent = error.parentSchema;
+      const definition = typeof parent === 'object' && parent !== null ? definitionNames.get(parent) : undefined;
+      return { path: at, message: describeConstraint(error, at, definition) };
     }
     default:
       return { path: at, message: 'is invalid' };
   }
 }
 
-function describeConstraint(error: ErrorObject, at: string): string {
-  const definition = /\$defs\/([A-Za-z0-9]+)\/[A-Za-z]+$/.exec(error.schemaPath)?.[1];
+function describeConstraint(error: ErrorObject, at: string, definition: string | undefined): string {
   if (definition !== undefined && messageByDefinition[definition] !== undefined) return messageByDefinition[definition];
   const field = at.slice(at.lastIndexOf('/') + 1);
   const byField = messageByField[field];

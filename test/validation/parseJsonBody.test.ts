@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { maxJsonDepth, parseJsonBody } from '../../src/validation/parseJsonBody.js';
+import { buildTradeRecordBatch, toBytes } from '../fixtures/tradeRecordFixtures.js';
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+const parse = (text: string) => parseJsonBody(encode(text));
+
+function problemsOf(text: string | Uint8Array) {
+  const result = typeof text === 'string' ? parse(text) : parseJsonBody(text);
+  if (result.ok) throw new Error('expected the body to be refused');
+  return result.problems;
+}
+
+describe('parseJsonBody', () => {
+  it('parses a realistic body', () => {
+    const body = buildTradeRecordBatch({ currency: 'JPY' });
+    const result = parseJsonBody(toBytes(body));
+    expect(result).toEqual({ ok: true, value: body });
+  });
+
+  it('accepts whitespace, escapes, surrogate pairs and every literal', () => {
+    const text = ' \r\n\t{ "a" : [ 1, -0.5e-3, 2E+2, true, false, null, "x\\"y\\\\z\\/\\b\\f\\n\\r\\t", "\\u00e9\\ud83d\\ude00😀" ], "b": {} , "c": [] }\n';
+    const result = parse(text);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.value).toEqual(JSON.parse(text));
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    const bytes = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]);
+    expect(problemsOf(bytes)[0]?.message).toMatch(/not valid UTF-8/);
+  });
+
+  it('refuses UTF-8-encoded surrogates (CESU-8)', () => {
+    const bytes = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]);
+    expect(problemsOf(bytes)[0]?.message).toMatch(/not valid UTF-8/);
+  });
+
+  it('refuses a leading byte order mark', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encode('{}')]);
+    expect(problemsOf(bytes)[0]?.message).toMatch(/byte order mark/);
+  });
+
+  it('refuses an empty body and one holding only whitespace', () => {
+    expect(problemsOf('')[0]?.message).toMatch(/empty/);
+    expect(problemsOf('  \n ')[0]?.message).toMatch(/empty/);
+  });
+
+  it.each([['[]'], ['"text"'], ['42'], ['null'], ['true']])('refuses the top-level value %s', (text) => {
+    expect(problemsOf(text)[0]?.message).toMatch(/must be a JSON object/);
+  });
+
+  it.each([
+    ['{"a":1,}'],
+    ['{"a" 1}'],
+    ['{a:1}'],
+    ["{'a':1}"],
+    ['{"a":[1,]}'],
+    ['{"a":[1 2]}'],
+    ['{"a":01}'],
+    ['{"a":1.}'],
+    ['{"a":.5}'],
+    ['{"a":+1}'],
+    ['{"a":1e}'],
+    ['{"a":-}'],
+    ['{"a":NaN}'],
+    ['{"a":Infinity}'],
+    ['{"a":tru}'],
+    ['{"a":"\\x41"}'],
+    ['{"a":"\\u12G4"}'],
+    ['{"a":"unterminated}'],
+    ['{"a":1'],
+    ['{"a":1}}'],
+    ['{"a":1} {"b":2}'],
+    ['{"a":1}x'],
+    ['{"a":[}'],
+    ['{"a":{]}'],
+    ['{"a":"tab\there"}'],
+    ['{"a":"line\nbreak"}'],
+  ])('refuses malformed JSON %s without echoing it', (text) => {
+    const problems = problemsOf(text);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.message).not.toContain(text);
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it('gives the line and column of a syntax error and the path to it', () => {
+    const problems = problemsOf('{\n  "trade_records": [\n    {"a": 1},\n    {"b": tru}\n  ]\n}');
+    expect(problems[0]).toEqual({ path: '/trade_records/1/b', message: 'Expected a JSON value. (line 4, column 11)' });
+  });
+
+  it(`accepts nesting of exactly ${maxJsonDepth} levels and refuses one more`, () => {
+    const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+    expect(parse(nested(maxJsonDepth)).ok).toBe(true);
+    expect(problemsOf(nested(maxJsonDepth + 1))[0]?.message).toMatch(/nested deeper than 32/);
+  });
+
+  it('refuses a 100,000-deep document quickly, without a stack overflow', () => {
+    const text = '{"a":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
+    const started = performance.now();
+    expect(problemsOf(text)[0]?.message).toMatch(/nested deeper/);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('does not count brackets inside strings as nesting', () => {
+    const text = JSON.stringify({ a: '[[[[{{{{'.repeat(100), b: '\\"[{' });
+    expect(parse(text).ok).toBe(true);
+  });
+
+  it('refuses a duplicate key and points at it', () => {
+    expect(problemsOf('{"batch_id":"x","store_id":"a","store_id":"b"}')[0]).toMatchObject({
+      path: '/store_id',
+      message: expect.stringMatching(/^Duplicate key/),
+    });
+    expect(problemsOf('{"trade_records":[{"items":[{"line_no":1,"line_no":2}]}]}')[0]?.path).toBe(
+      '/trade_records/0/items/0/line_no',
+    );
+  });
+
+  it('finds a duplicate key written with escapes', () => {
+    expect(problemsOf('{"ab":1,"a\\u0062":2}')[0]?.message).toMatch(/Duplicate key/);
+  });
+
+  it('finds a duplicate among many keys (Set mode)', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`);
+    expect(parse(`{${keys.join(',')}}`).ok).toBe(true);
+    expect(problemsOf(`{${keys.join(',')},"k7":0}`)[0]?.path).toBe('/k7');
+  });
+
+  it('allows the same key in sibling and nested objects', () => {
+    expect(parse('{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}],"c":{"a":1}}').ok).toBe(true);
+  });
+
+  it('does not show an unsafe duplicate key name in the path', () => {
+    const problem = problemsOf('{"x":{"<script>":1,"<script>":2}}')[0];
+    expect(problem?.path).toBe('/x');
+    expect(JSON.stringify(problem)).not.toContain('script');
+  });
+
+  it.each([
+    ['a lone high surrogate', '{"a":"\\ud800"}'],
+    ['a lone high surrogate followed by text', '{"a":"\\ud83dabc"}'],
+    ['a high surrogate followed by a non-surrogate escape', '{"a":"\\ud83d\\u0041"}'],
+    ['a lone low surrogate', '{"a":"\\udc00"}'],
+    ['two high surrogates', '{"a":"\\ud83d\\ud83d"}'],
+    ['a lone surrogate in a key', '{"\\udfff":1}'],
+  ])('refuses %s', (_, text) => {
+    expect(problemsOf(text)[0]?.message).toMatch(/unpaired surrogate/);
+  });
+
+  it.each([['1e400'], ['-1e400'], ['1' + '0'.repeat(400)], ['123.4e999']])('refuses a number overflowing to Infinity (#%#)', (n) => {
+    expect(problemsOf(`{"a":${n}}`)[0]?.message).toMatch(/too large/);
+  });
+
+  it('accepts a number that underflows to zero and a large finite one', () => {
+    expect(parse('{"a":1e-400,"b":1.7976931348623157e308}').ok).toBe(true);
+  });
+
+  it('keeps __proto__ and constructor as plain own properties', () => {
+    const result = parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const value = result.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect((Object.prototype as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('never quotes the submitted values in messages', () => {
+    const secret = 'SECRET VALUE 1234';
+    const texts = [`{"${secret}":1,"${secret}":2}`, `{"a":"${secret}",}`, `{"a":"${secret}\\ud800"}`, `{"a":${secret}}`];
+    for (const text of texts) expect(JSON.stringify(problemsOf(text))).not.toContain(secret);
+  });
+});
