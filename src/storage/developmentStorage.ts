@@ -25,9 +25,12 @@ export function developmentConnectionString(
   ].join(';');
 }
 
+/** Whether a connection string is the `UseDevelopmentStorage=true` shorthand. */
+export function isDevelopmentStorage(connectionString: string): boolean {
+  return /^\s*UseDevelopmentStorage\s*=\s*true\s*;?\s*$/i.test(connectionString);
+}
+
 /** Replaces the `UseDevelopmentStorage=true` shorthand with the explicit connection string. */
 export function expandConnectionString(connectionString: string): string {
-  return /^\s*UseDevelopmentStorage\s*=\s*true\s*;?\s*$/i.test(connectionString)
-    ? developmentConnectionString()
-    : connectionString;
+  return isDevelopmentStorage(connectionString) ? developmentConnectionString() : connectionString;
 }

@@ -1,0 +1,21 @@
+import { ApiError } from '../../errors/ApiError.js';
+import type { BatchKind } from '../../storage/BatchLedger.js';
+import type { Endpoint } from '../Endpoint.js';
+import { readJsonBody } from '../readJsonBody.js';
+
+/**
+ * POST /trade-records, POST /daily-close, PUT /stores, PUT /products, PUT /mappings/transaction-types:
+ * 202 with the acknowledgement on first receipt, 200 on a repeat (contract §2.2).
+ * /trade-records calls count against the partner's rate limit.
+ */
+export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean }): Endpoint {
+  return async ({ request, services, partner }) => {
+    if (options.rateLimited) {
+      const decision = await services.rateLimiter.take(partner.partnerId, services.rateLimitFor(partner), services.clock());
+      if (!decision.allowed) throw new ApiError('RATE_LIMITED', undefined, [], decision.retryAfterSeconds);
+    }
+    const bytes = await readJsonBody(request, services.config.maxRequestBodyBytes);
+    const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], bytes);
+    return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm start`: the service on this machine. Starts an embedded storage emulator when the storage
+ * setting is the development shorthand, serves http://localhost:7071/pos/v1 (PORT overrides), and
+ * stops everything it started on Ctrl-C.
+ */
+import { startLocalService } from './startLocalService.js';
+import path from 'node:path';
+import { settingNames } from '../config/settingNames.js';
+import { ConfigError } from '../config/ConfigError.js';
+import { developmentConnectionString, developmentPorts, isDevelopmentStorage } from '../storage/developmentStorage.js';
+import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { consoleLogger } from './LocalHostLogger.js';
+import { resolveLocalSettings } from './resolveLocalSettings.js';
+import { startAzurite, type RunningAzurite } from './startAzurite.js';
+
+async function main(): Promise<void> {
+  const root = findProjectRoot();
+  const settings = { ...resolveLocalSettings(process.env, root) };
+  const port = Number(process.env.PORT ?? 7071);
+
+  let azurite: RunningAzurite | undefined;
+  const storage = settings[settingNames.storage];
+  if (storage && isDevelopmentStorage(storage)) {
+    consoleLogger.info(`starting the storage emulator on ports ${Object.values(developmentPorts).join(', ')} (data in .azurite/)`);
+    azurite = await startAzurite({
+      blobPort: developmentPorts.blob,
+      queuePort: developmentPorts.queue,
+      tablePort: developmentPorts.table,
+      inMemory: false,
+      location: path.join(root, '.azurite'),
+      projectRoot: root,
+    });
+    settings[settingNames.storage] = developmentConnectionString();
+  }
+
+  const service = await startLocalService({ settings, port });
+  consoleLogger.info(`POS ingestion service listening on ${service.baseUrl.replace('127.0.0.1', 'localhost')}`);
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    consoleLogger.info('stopping');
+    await service.stop();
+    await azurite?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) consoleLogger.error(error.message);
+  else consoleLogger.error(`could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Settings } from '../config/loadConfig.js';
+
+/**
+ * Local settings in the Functions host's order: environment variables first, then the `Values`
+ * of `local.settings.json` if present, then the documented local defaults of
+ * `local.settings.sample.json`.
+ */
+export function resolveLocalSettings(env: Settings, projectRoot: string): Settings {
+  const values = (file: string): Settings => {
+    const full = path.join(projectRoot, file);
+    if (!existsSync(full)) return {};
+    const parsed = JSON.parse(readFileSync(full, 'utf8')) as { Values?: Record<string, string> };
+    return parsed.Values ?? {};
+  };
+  const merged: Record<string, string | undefined> = { ...values('local.settings.sample.json'), ...values('local.settings.json') };
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  return merged;
+}

@@ -1,0 +1,78 @@
+// The stand-in must be in place before anything loads '@azure/functions' and registers.
+import { captureRegistrations } from './functionsCoreStandIn.js';
+import path from 'node:path';
+import { loadConfig, type Settings } from '../config/loadConfig.js';
+import { functionTable } from '../functions/functionTable.js';
+import { registerFunctions } from '../functions/registerFunctions.js';
+import type { AppServices } from '../services/AppServices.js';
+import { createAppServices, type AppServicesOptions } from '../services/createAppServices.js';
+import { hashApiKey } from '../services/hashApiKey.js';
+import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
+import { ensureStorage } from '../storage/StorageClients.js';
+import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { consoleLogger, type LocalHostLogger } from './LocalHostLogger.js';
+import { QueuePoller } from './QueuePoller.js';
+import { readHostSettings } from './readHostSettings.js';
+import { startLocalHttpServer } from './startLocalHttpServer.js';
+
+export interface LocalServiceOptions {
+  /** Settings as the Functions host would see them (already merged). */
+  readonly settings: Settings;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly logger?: LocalHostLogger;
+  /** How long a failed queue message stays hidden before its retry (host.json's value by default). */
+  readonly queueVisibilityTimeoutSeconds?: number;
+  readonly services?: AppServicesOptions;
+}
+
+export interface RunningLocalService {
+  /** e.g. `http://127.0.0.1:7071/pos/v1` */
+  readonly baseUrl: string;
+  readonly services: AppServices;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the service the way the Functions host would: the same function table, registered through
+ * `@azure/functions`, served over HTTP with the host's key check, and queue functions fed by
+ * polling their queues. Creates the tables, containers and queues first.
+ */
+export async function startLocalService(options: LocalServiceOptions): Promise<RunningLocalService> {
+  const logger = options.logger ?? consoleLogger;
+  const config = loadConfig(options.settings);
+  const services = createAppServices(config, options.services);
+  await ensureStorage(services.storage);
+
+  const functions = captureRegistrations(() => registerFunctions(functionTable, services));
+  const host = readHostSettings(path.join(findProjectRoot(), 'host.json'));
+  const keys = new ApiKeyRepository(services.storage.tables.apiKeys);
+
+  const server = await startLocalHttpServer({
+    functions,
+    routePrefix: host.routePrefix,
+    maxBodyBytes: config.maxRequestBodyBytes,
+    logger,
+    port: options.port,
+    // Like the Functions host with its host keys: only a key HQ issued and has not revoked passes.
+    isValidHostKey: async (key) => {
+      const record = await keys.findByHash(hashApiKey(key));
+      return record?.status === 'ACTIVE' && (!record.expiresAt || Date.parse(record.expiresAt) > services.clock().getTime());
+    },
+  });
+  const poller = new QueuePoller({
+    functions,
+    queueServiceClient: services.storage.queueService,
+    logger,
+    ...(options.queueVisibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: options.queueVisibilityTimeoutSeconds } : {}),
+  });
+  await poller.start();
+
+  return {
+    baseUrl: `${server.baseUrl}/${host.routePrefix}`,
+    services,
+    async stop() {
+      await Promise.all([server.close(), poller.stop()]);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
+
+/**
+ * The thin adapter around every queue function: the message arrives decoded (base64 JSON), the
+ * outcome is logged by name only, and a failure is rethrown so the host retries the message and
+ * moves it to the poison queue after the fifth dequeue.
+ */
+export function createQueueHandler<T>(
+  name: string,
+  isMessage: (value: unknown) => value is T,
+  handle: (message: T) => Promise<string>,
+): StorageQueueHandler {
+  return async (value: unknown, context: InvocationContext): Promise<void> => {
+    const dequeueCount = Number(context.triggerMetadata?.dequeueCount ?? 1);
+    try {
+      // A malformed message fails every time and so ends in the poison queue, where HQ sees it.
+      if (!isMessage(value)) throw new Error('the message is not of the expected shape');
+      const outcome = await handle(value);
+      context.info(`${name}: ${outcome} (dequeue ${dequeueCount})`);
+    } catch (error) {
+      context.warn(`${name}: failed on dequeue ${dequeueCount}: ${error instanceof Error ? error.message.split('\n')[0] : typeof error}`);
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,31 @@
+import type { Config } from '../config/Config.js';
+import type { Partner } from '../storage/PartnerRepository.js';
+import type { TableRateLimiter } from '../storage/TableRateLimiter.js';
+import type { StorageClients } from '../storage/StorageClients.js';
+import type { BatchKind } from '../storage/BatchLedger.js';
+import type { Authenticator } from './Authenticator.js';
+import type { BatchSweeper } from './BatchSweeper.js';
+import type { DayReconciler } from './DayReconciler.js';
+import type { HealthCheck } from './HealthCheck.js';
+import type { MappingQuery } from './MappingQuery.js';
+import type { BatchIngestion } from './push/BatchIngestion.js';
+import type { BatchProcessor } from './push/BatchProcessor.js';
+import type { ReconciliationQuery } from './ReconciliationQuery.js';
+
+/** Everything the function handlers need, built once per process by `createAppServices`. */
+export interface AppServices {
+  readonly config: Config;
+  readonly clock: () => Date;
+  readonly storage: StorageClients;
+  readonly authenticator: Authenticator;
+  readonly rateLimiter: TableRateLimiter;
+  readonly ingestion: BatchIngestion;
+  readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>;
+  readonly reconciliationQuery: ReconciliationQuery;
+  readonly mappingQuery: MappingQuery;
+  readonly reconciler: DayReconciler;
+  readonly sweeper: BatchSweeper;
+  readonly health: HealthCheck;
+  /** /trade-records calls a partner may make per minute. */
+  readonly rateLimitFor: (partner: Partner) => number;
+}

@@ -1,0 +1,73 @@
+import { compareTotals } from '../domain/reconciliation/compareTotals.js';
+import { DayAggregator } from '../domain/reconciliation/DayAggregator.js';
+import { diagnose, type BatchReceipt } from '../domain/reconciliation/diagnose.js';
+import type { DayCloseRepository } from '../storage/DayCloseRepository.js';
+import type { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
+import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import type { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
+import type { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
+import type { MappingCatalog } from './catalog/MappingCatalog.js';
+import { controlTotalsOf } from './push/dailyCloseProcessor.js';
+import type { ReconcileMessage } from './ReconcileMessage.js';
+
+export interface DayReconcilerDependencies {
+  readonly closes: DayCloseRepository;
+  readonly index: TradeRecordIndex;
+  readonly results: ReconciliationRepository;
+  readonly mappings: MappingCatalog;
+  readonly paymentDirections: PaymentDirectionRepository;
+  readonly unmappedUsage: UnmappedUsageRepository;
+  readonly clock: () => Date;
+}
+
+export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
+
+/**
+ * Reconciles one store-day against the close a message names (contract §2.12, DESIGN §6).
+ * Safe to run any number of times: it recomputes from the index and writes the result only
+ * while that close is still the one in effect. The day's partition is read once, a page at a
+ * time, into running totals.
+ */
+export class DayReconciler {
+  constructor(private readonly deps: DayReconcilerDependencies) {}
+
+  async reconcile(message: ReconcileMessage): Promise<ReconcileOutcome> {
+    const { partnerId, storeId, businessDate, closeBatchId } = message;
+    const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
+    if (!stored || stored.close.batch_id !== closeBatchId) return 'superseded';
+
+    const [mapping, directions] = await Promise.all([
+      this.deps.mappings.current(partnerId),
+      this.deps.paymentDirections.listForPartner(partnerId),
+    ]);
+    const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
+    const batches: BatchReceipt[] = [];
+    for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
+      if (row.type === 'transaction') aggregator.add(row.summary);
+      else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+    }
+    const { actual, diagnostics } = aggregator.result();
+    const expected = controlTotalsOf(stored.close);
+    const { status, differences } = compareTotals(expected, actual, stored.close.currency);
+    const diagnosis = diagnose({
+      batch_count: stored.close.batch_count,
+      batches,
+      close_received_at: stored.receivedAt,
+      unmapped_transaction_types: diagnostics.unmapped_transaction_types,
+      unknown_payment_types: diagnostics.unknown_payment_types,
+      other_currency_trade_record_count: diagnostics.other_currency_trade_record_count,
+      differences,
+    });
+    if (diagnostics.unmapped_transaction_types.size > 0) {
+      await this.deps.unmappedUsage.record(partnerId, storeId, businessDate, diagnostics.unmapped_transaction_types.keys());
+    }
+    const saved = await this.deps.results.saveResult(partnerId, storeId, businessDate, closeBatchId, {
+      status,
+      checkedAt: this.deps.clock().toISOString(),
+      actual,
+      differences,
+      diagnosis,
+    });
+    return saved ? status : 'superseded';
+  }
+}

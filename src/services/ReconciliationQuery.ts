@@ -1,0 +1,58 @@
+import { ApiError } from '../errors/ApiError.js';
+import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
+import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import type { TenantGuard } from './TenantGuard.js';
+
+/** GET /daily-close/{store_id}/{business_date} body: contract §2.12 plus the additive `diagnosis`. */
+export interface ReconciliationResultBody {
+  readonly store_id: string;
+  readonly business_date: string;
+  readonly status: 'NOT_RECEIVED' | 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
+  readonly checked_at: string | null;
+  readonly expected: ControlTotals | null;
+  readonly actual: ControlTotals | null;
+  readonly differences: readonly string[];
+  /** Beyond the contract: why the figures differ and what to resend; null until reconciled. */
+  readonly diagnosis: unknown;
+}
+
+const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Reads a store-day's reconciliation state for the partner that owns the store. */
+export class ReconciliationQuery {
+  constructor(
+    private readonly tenants: TenantGuard,
+    private readonly results: ReconciliationRepository,
+  ) {}
+
+  async get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationResultBody> {
+    if (!isCalendarDate(businessDate)) {
+      throw new ApiError('INVALID_PAYLOAD', 'business_date must be a calendar date YYYY-MM-DD.', [
+        { path: '/business_date', message: 'must be a calendar date YYYY-MM-DD' },
+      ]);
+    }
+    await this.tenants.requireStores(partnerId, [storeId]);
+    const record = await this.results.get(partnerId, storeId, businessDate);
+    if (!record) {
+      return { store_id: storeId, business_date: businessDate, status: 'NOT_RECEIVED', checked_at: null, expected: null, actual: null, differences: [], diagnosis: null };
+    }
+    return {
+      store_id: storeId,
+      business_date: businessDate,
+      status: record.status,
+      checked_at: record.status === 'RECEIVED' ? null : record.checkedAt,
+      expected: record.expected,
+      actual: record.status === 'RECEIVED' ? null : record.actual,
+      differences: record.status === 'RECEIVED' ? [] : record.differences,
+      diagnosis: record.status === 'RECEIVED' ? null : record.diagnosis,
+    };
+  }
+}
+
+function isCalendarDate(text: string): boolean {
+  const m = datePattern.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}

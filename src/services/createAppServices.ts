@@ -1,0 +1,111 @@
+import type { Config } from '../config/Config.js';
+import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
+import { BatchLedger } from '../storage/BatchLedger.js';
+import { DayCloseRepository } from '../storage/DayCloseRepository.js';
+import { JsonQueue } from '../storage/JsonQueue.js';
+import { MappingRepository } from '../storage/MappingRepository.js';
+import { PartnerRepository } from '../storage/PartnerRepository.js';
+import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
+import { ProductRepository } from '../storage/ProductRepository.js';
+import { RawBatchStore } from '../storage/RawBatchStore.js';
+import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import { createStorageClients, type StorageClientOptions, type StorageClients } from '../storage/StorageClients.js';
+import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
+import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
+import { TableRateLimiter } from '../storage/TableRateLimiter.js';
+import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
+import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
+import { createBodyValidator } from '../validation/createBodyValidator.js';
+import type { AppServices } from './AppServices.js';
+import { Authenticator } from './Authenticator.js';
+import { BatchSweeper } from './BatchSweeper.js';
+import { MappingCatalog } from './catalog/MappingCatalog.js';
+import { ProductCatalog } from './catalog/ProductCatalog.js';
+import { ClosedDayRemapper } from './ClosedDayRemapper.js';
+import { DayReconciler } from './DayReconciler.js';
+import { HealthCheck } from './HealthCheck.js';
+import { MappingQuery } from './MappingQuery.js';
+import { BatchIngestion, type BatchSweepMessage, type PushStep } from './push/BatchIngestion.js';
+import { dailyCloseProcessor } from './push/dailyCloseProcessor.js';
+import { mappingsProcessor } from './push/mappingsProcessor.js';
+import { productsProcessor } from './push/productsProcessor.js';
+import { storesProcessor } from './push/storesProcessor.js';
+import { tradeRecordsProcessor } from './push/tradeRecordsProcessor.js';
+import type { ReconcileMessage } from './ReconcileMessage.js';
+import { ReconciliationQuery } from './ReconciliationQuery.js';
+import { TenantGuard } from './TenantGuard.js';
+
+export interface AppServicesOptions extends StorageClientOptions {
+  readonly clock?: () => Date;
+  /** Ready-made clients (shared by several service instances in one process). */
+  readonly storage?: StorageClients;
+  /** Called between the write steps of every push; tests crash pushes there. */
+  readonly onPushStep?: (step: PushStep, batchId: string) => Promise<void> | void;
+  readonly abandonedAfterMs?: number;
+}
+
+/** Wires repositories and services for one configuration. No I/O happens here. */
+export function createAppServices(config: Config, options: AppServicesOptions = {}): AppServices {
+  const clock = options.clock ?? (() => new Date());
+  const storage = options.storage ?? createStorageClients(config.storage, options);
+  const t = storage.tables;
+
+  const partners = new PartnerRepository(t.partners);
+  const registrations = new StoreRegistrationRepository(t.storeRegistrations);
+  const stores = new StoreMasterRepository(t.stores);
+  const products = new ProductRepository(t.products, t.modifierGroups);
+  const ledger = new BatchLedger(t.batchLedger);
+  const rawBatches = new RawBatchStore(storage.rawBatches);
+  const index = new TradeRecordIndex(t.tradeRecords);
+  const closes = new DayCloseRepository(t.dailyCloses);
+  const results = new ReconciliationRepository(t.reconciliations);
+  const paymentDirections = new PaymentDirectionRepository(t.paymentDirections);
+  const unmappedUsage = new UnmappedUsageRepository(t.unmappedUsage);
+  const reconcileQueue = new JsonQueue<ReconcileMessage>(storage.queues.reconcile);
+  const sweepQueue = new JsonQueue<BatchSweepMessage>(storage.queues.batchSweep);
+
+  const tenants = new TenantGuard(registrations);
+  const mappingCatalog = new MappingCatalog(new MappingRepository(t.mappings), rawBatches);
+  const productCatalog = new ProductCatalog(products, clock);
+  const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
+
+  const processors = {
+    tradeRecords: tradeRecordsProcessor({ stores, index, closes, mappings: mappingCatalog, products: productCatalog, paymentDirections }),
+    dailyClose: dailyCloseProcessor({ stores, closes, results, reconcileQueue, reconcileDelaySeconds: config.reconcileDelaySeconds }),
+    stores: storesProcessor(stores),
+    products: productsProcessor(products, productCatalog),
+    mappings: mappingsProcessor({
+      pointers: new MappingRepository(t.mappings),
+      remapClosedDays: (partnerId, codes) => remapper.remap(partnerId, codes),
+      clock,
+    }),
+  } as AppServices['processors'];
+
+  const ingestion = new BatchIngestion({
+    validator: createBodyValidator(),
+    tenants,
+    ledger,
+    rawBatches,
+    sweepQueue,
+    sweepDelaySeconds: config.batchSweepDelaySeconds,
+    clock,
+    abandonedAfterMs: options.abandonedAfterMs,
+    onStep: options.onPushStep,
+  });
+
+  return {
+    config,
+    clock,
+    storage,
+    authenticator: new Authenticator(new ApiKeyRepository(t.apiKeys), partners, clock),
+    rateLimiter: new TableRateLimiter(t.rateLimits),
+    ingestion,
+    processors,
+    reconciliationQuery: new ReconciliationQuery(tenants, results),
+    mappingQuery: new MappingQuery(mappingCatalog),
+    reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock }),
+    sweeper: new BatchSweeper(ledger, ingestion, processors),
+    health: new HealthCheck(t.partners),
+    rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
+  };
+}

@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../errors/ApiError.js';
+import type { Warning } from '../../domain/model/Warning.js';
+import type { BodyKind, BodyValidator } from '../../validation/createBodyValidator.js';
+import { parseJsonBody } from '../../validation/parseJsonBody.js';
+import type { BatchLedger, LedgerEntry } from '../../storage/BatchLedger.js';
+import type { JsonQueue } from '../../storage/JsonQueue.js';
+import type { RawBatchStore } from '../../storage/RawBatchStore.js';
+import type { TenantGuard } from '../TenantGuard.js';
+import type { BatchAcknowledgement } from './BatchAcknowledgement.js';
+import type { BatchProcessor } from './BatchProcessor.js';
+
+/** Message of the batch-sweep queue: check later that this batch was committed. */
+export interface BatchSweepMessage {
+  readonly partnerId: string;
+  readonly batchId: string;
+}
+
+/** Hooks between the write steps of a push; the fault-injection tests crash the push there. */
+export type PushStep = 'ledger-created' | 'blob-stored' | 'applied' | 'committed';
+
+export interface BatchIngestionOptions {
+  readonly validator: BodyValidator;
+  readonly tenants: TenantGuard;
+  readonly ledger: BatchLedger;
+  readonly rawBatches: RawBatchStore;
+  readonly sweepQueue: JsonQueue<BatchSweepMessage>;
+  readonly sweepDelaySeconds: number;
+  readonly clock: () => Date;
+  /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
+  readonly abandonedAfterMs?: number;
+  readonly onStep?: (step: PushStep, batchId: string) => Promise<void> | void;
+}
+
+const kindToBody: Record<string, BodyKind> = {
+  tradeRecords: 'tradeRecords',
+  dailyClose: 'dailyClose',
+  stores: 'stores',
+  products: 'products',
+  mappings: 'mappings',
+};
+
+/**
+ * The one pipeline every push goes through (DESIGN §5): parse → schema → limits → tenancy →
+ * semantic checks → ledger → raw blob → apply → commit. Nothing is acknowledged before the commit
+ * mark; a crash between any two writes leaves a state that a retry or the sweep completes from
+ * the stored blob, and only the request whose commit succeeds answers ACCEPTED.
+ */
+export class BatchIngestion {
+  private readonly abandonedAfterMs: number;
+
+  constructor(private readonly options: BatchIngestionOptions) {
+    this.abandonedAfterMs = options.abandonedAfterMs ?? 30_000;
+  }
+
+  /** Validates a push; throws ApiError for every reason to reject it. */
+  async validate<T extends { batch_id: string }>(partnerId: string, processor: BatchProcessor<T>, bytes: Uint8Array): Promise<T> {
+    const parsed = parseJsonBody(bytes);
+    if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
+    const body = parsed.value as Record<string, unknown>;
+    if (processor.collection) {
+      const records = body[processor.collection.field];
+      if (Array.isArray(records) && records.length > processor.collection.max) {
+        throw new ApiError(
+          'BATCH_TOO_LARGE',
+          `${processor.collection.field} holds ${records.length} entries; at most ${processor.collection.max} are allowed per batch.`,
+        );
+      }
+    }
+    const schemaProblems = this.options.validator.validate(kindToBody[processor.kind] as BodyKind, body);
+    if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
+    const typed = body as unknown as T;
+    await this.options.tenants.requireStores(partnerId, processor.storeIdsOf(typed));
+    // The semantic checks include the scan for card numbers and identifying personal data.
+    const check = await processor.check(partnerId, typed);
+    if (check.problems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body breaks validation rules.', check.problems);
+    if (check.unknownStandardCodes && check.unknownStandardCodes.length > 0) {
+      throw new ApiError('UNKNOWN_STANDARD_CODE', undefined, check.unknownStandardCodes);
+    }
+    return typed;
+  }
+
+  /** Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request. */
+  async push<T extends { batch_id: string }>(
+    partnerId: string,
+    processor: BatchProcessor<T>,
+    bytes: Uint8Array,
+  ): Promise<BatchAcknowledgement> {
+    const body = await this.validate(partnerId, processor, bytes);
+    const batchId = body.batch_id;
+    const bodyHash = createHash('sha256').update(bytes).digest('hex');
+    const { ledger, rawBatches } = this.options;
+
+    for (;;) {
+      let entry = await ledger.get(partnerId, batchId);
+      if (!entry) {
+        // The sweep is scheduled before anything is written, so no crash can leave a stored
+        // batch that nobody comes back to.
+        await this.options.sweepQueue.send({ partnerId, batchId }, this.options.sweepDelaySeconds);
+        entry = await ledger.createPending(partnerId, batchId, processor.kind, bodyHash, this.options.clock());
+        if (!entry) continue;
+        await this.step('ledger-created', batchId);
+      }
+      if (entry.state === 'COMMITTED') return alreadyReceived(batchId, entry, bodyHash);
+
+      if (entry.bodyHash !== bodyHash) {
+        const outcome = await this.resolveForeignPending(partnerId, batchId, entry, processor);
+        if (outcome === 'retry') continue;
+        return outcome;
+      }
+
+      await rawBatches.putOnce(partnerId, batchId, bytes, bodyHash);
+      await this.step('blob-stored', batchId);
+      const warnings = await processor.apply({ partnerId, body, receivedAt: entry.createdAt });
+      await this.step('applied', batchId);
+      const receipt = { recordCount: processor.recordCount(body), warnings };
+      if (await ledger.commit(partnerId, batchId, entry, receipt, this.options.clock())) {
+        await this.step('committed', batchId);
+        return { batch_id: batchId, status: 'ACCEPTED', record_count: receipt.recordCount, warnings };
+      }
+      // Another copy of this batch committed first: answer as a repeat.
+    }
+  }
+
+  /**
+   * Completes a PENDING batch from its stored blob (used by the sweep and by a request that finds
+   * a batch of the same id with another body in flight). Returns false when there is no blob.
+   */
+  async completeFromBlob<T extends { batch_id: string }>(
+    partnerId: string,
+    batchId: string,
+    entry: LedgerEntry,
+    processor: BatchProcessor<T>,
+  ): Promise<boolean> {
+    const stored = await this.options.rawBatches.get(partnerId, batchId);
+    if (!stored) return false;
+    const parsed = parseJsonBody(stored);
+    if (!parsed.ok) throw new Error(`Stored body of a batch cannot be parsed (${processor.kind}).`);
+    const body = parsed.value as T;
+    const warnings = await processor.apply({ partnerId, body, receivedAt: entry.createdAt });
+    await this.options.ledger.commit(partnerId, batchId, entry, { recordCount: processor.recordCount(body), warnings }, this.options.clock());
+    return true;
+  }
+
+  /** Drops a PENDING entry that has no stored body once it is old enough to be abandoned. */
+  async dropIfAbandoned(partnerId: string, batchId: string, entry: LedgerEntry): Promise<boolean> {
+    const age = this.options.clock().getTime() - Date.parse(entry.createdAt);
+    if (age < this.abandonedAfterMs) return false;
+    return this.options.ledger.deleteAbandoned(partnerId, batchId, entry);
+  }
+
+  /**
+   * The batch_id is PENDING with another body: the first body wins if it was stored (it is
+   * finished from the blob, and this request is told the id was reused); an entry abandoned
+   * before its body was stored is dropped so this body can take the id.
+   */
+  private async resolveForeignPending<T extends { batch_id: string }>(
+    partnerId: string,
+    batchId: string,
+    entry: LedgerEntry,
+    processor: BatchProcessor<T>,
+  ): Promise<BatchAcknowledgement | 'retry'> {
+    if (await this.completeFromBlob(partnerId, batchId, entry, processor)) return 'retry';
+    if (await this.dropIfAbandoned(partnerId, batchId, entry)) return 'retry';
+    throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
+  }
+
+  private async step(step: PushStep, batchId: string): Promise<void> {
+    await this.options.onStep?.(step, batchId);
+  }
+}
+
+function alreadyReceived(batchId: string, entry: Extract<LedgerEntry, { state: 'COMMITTED' }>, bodyHash: string): BatchAcknowledgement {
+  const warnings: Warning[] = [...entry.receipt.warnings];
+  if (entry.bodyHash !== bodyHash) {
+    warnings.push({
+      code: 'BATCH_ID_REUSED',
+      path: 'batch_id',
+      message: 'This batch_id was first received with a different body; the new body was not applied. Use a new batch_id for new data.',
+    });
+  }
+  return { batch_id: batchId, status: 'ALREADY_RECEIVED', record_count: entry.receipt.recordCount, warnings };
+}

@@ -1,0 +1,37 @@
+import type { ProblemDetail } from '../../errors/ProblemDetail.js';
+import type { Warning } from '../../domain/model/Warning.js';
+import type { BatchKind } from '../../storage/BatchLedger.js';
+
+/** Where and when a validated batch is being applied. */
+export interface ApplyContext<T> {
+  readonly partnerId: string;
+  readonly body: T;
+  /** When HQ first received the batch (its ledger entry): orders corrections of the same thing. */
+  readonly receivedAt: string;
+}
+
+/** Outcome of the checks a schema cannot express. */
+export interface SemanticCheck {
+  readonly problems: readonly ProblemDetail[];
+  /** Mapping uploads only: standard codes outside the standard list (400 UNKNOWN_STANDARD_CODE). */
+  readonly unknownStandardCodes?: readonly ProblemDetail[];
+}
+
+/**
+ * What differs between the push endpoints. The pipeline around it (parse, schema, limits,
+ * tenancy, ledger, raw blob, commit) is the same for all of them: `BatchIngestion`.
+ */
+export interface BatchProcessor<T extends { batch_id: string }> {
+  readonly kind: BatchKind;
+  /** The array whose length is limited, and its limits (contract §8). */
+  readonly collection?: { readonly field: string; readonly max: number };
+  /** Stores the body names: every one must be registered for the partner. */
+  storeIdsOf(body: T): string[];
+  check(partnerId: string, body: T): Promise<SemanticCheck>;
+  recordCount(body: T): number;
+  /**
+   * Applies the batch to the index and master data. Must be idempotent: a retry or the sweep may
+   * apply the same batch again after a crash. Returns the warnings of the acknowledgement.
+   */
+  apply(context: ApplyContext<T>): Promise<Warning[]>;
+}

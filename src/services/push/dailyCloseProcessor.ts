@@ -1,0 +1,61 @@
+import type { DailyClose } from '../../domain/model/payloads.js';
+import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
+import { checkDailyClose } from '../../domain/validation/checkDailyClose.js';
+import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
+import type { JsonQueue } from '../../storage/JsonQueue.js';
+import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
+import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { ReconcileMessage } from '../ReconcileMessage.js';
+import type { BatchProcessor } from './BatchProcessor.js';
+
+export interface DailyCloseDependencies {
+  readonly stores: StoreMasterRepository;
+  readonly closes: DayCloseRepository;
+  readonly results: ReconciliationRepository;
+  readonly reconcileQueue: JsonQueue<ReconcileMessage>;
+  readonly reconcileDelaySeconds: number;
+}
+
+/**
+ * POST /daily-close (contract §4.3): the last close received counts; each receipt sets the day to
+ * RECEIVED and schedules its reconciliation `reconcileDelaySeconds` later.
+ */
+export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcessor<DailyClose> {
+  return {
+    kind: 'dailyClose',
+    storeIdsOf: (body) => [body.store_id],
+    recordCount: () => 1,
+
+    async check(partnerId, body) {
+      const store = await deps.stores.get(partnerId, body.store_id);
+      return { problems: checkDailyClose(body, store?.currency) };
+    },
+
+    async apply({ partnerId, body, receivedAt }) {
+      const inEffect = await deps.closes.putIfLatest(partnerId, { close: body, receivedAt });
+      if (!inEffect) return [];
+      await deps.results.markReceived(partnerId, body.store_id, body.business_date, {
+        batchId: body.batch_id,
+        receivedAt,
+        expected: controlTotalsOf(body),
+      });
+      await deps.reconcileQueue.send(
+        { partnerId, storeId: body.store_id, businessDate: body.business_date, closeBatchId: body.batch_id },
+        deps.reconcileDelaySeconds,
+      );
+      return [];
+    },
+  };
+}
+
+export function controlTotalsOf(close: DailyClose): ControlTotals {
+  return {
+    trade_record_count: close.trade_record_count,
+    item_row_count: close.item_row_count,
+    payment_row_count: close.payment_row_count,
+    net_sales_amount: close.net_sales_amount,
+    tax_amount: close.tax_amount,
+    tip_amount: close.tip_amount,
+    payment_total_amount: close.payment_total_amount,
+  };
+}

@@ -1,0 +1,39 @@
+import type { MappingBatch } from '../../domain/model/payloads.js';
+import { standardTransactionTypes } from '../../domain/reference/standardTransactionTypes.js';
+import { checkMappingBatch } from '../../domain/validation/checkMappingBatch.js';
+import type { MappingRepository } from '../../storage/MappingRepository.js';
+import type { BatchProcessor } from './BatchProcessor.js';
+
+export interface MappingsDependencies {
+  readonly pointers: MappingRepository;
+  /** Schedules reconciliation again for closed days whose unmapped codes this mapping maps. */
+  readonly remapClosedDays: (partnerId: string, mapped: ReadonlySet<string>) => Promise<void>;
+  readonly clock: () => Date;
+}
+
+const standardCodes: ReadonlySet<string> = new Set(standardTransactionTypes.data.map((t) => t.code));
+
+/**
+ * PUT /mappings/transaction-types (contract §4.7): full replacement. The upload's body, kept in
+ * the raw batch store, is the mapping; a pointer row switches to it in one write.
+ */
+export function mappingsProcessor(deps: MappingsDependencies): BatchProcessor<MappingBatch> {
+  return {
+    kind: 'mappings',
+    storeIdsOf: () => [],
+    recordCount: (body) => body.mappings.length,
+    check: async (_partnerId, body) => checkMappingBatch(body, standardCodes),
+
+    async apply({ partnerId, body, receivedAt }) {
+      const outcome = await deps.pointers.switchTo(partnerId, {
+        batchId: body.batch_id,
+        receivedAt,
+        updatedAt: deps.clock().toISOString(),
+      });
+      if (outcome === 'applied') {
+        await deps.remapClosedDays(partnerId, new Set(body.mappings.map((m) => m.source_code)));
+      }
+      return [];
+    },
+  };
+}

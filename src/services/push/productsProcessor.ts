@@ -1,0 +1,29 @@
+import type { ProductBatch } from '../../domain/model/payloads.js';
+import { checkProductBatch } from '../../domain/validation/checkProductBatch.js';
+import type { ProductRepository } from '../../storage/ProductRepository.js';
+import type { ProductCatalog } from '../catalog/ProductCatalog.js';
+import type { BatchProcessor } from './BatchProcessor.js';
+
+/** PUT /products (contract §4.6): products by version rule, modifier groups upserted by group_id. */
+export function productsProcessor(products: ProductRepository, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
+  return {
+    kind: 'products',
+    collection: { field: 'products', max: 500 },
+    storeIdsOf: (body) => body.products.flatMap((p) => (p.store_id ? [p.store_id] : [])),
+    recordCount: (body) => body.products.length,
+    check: async (_partnerId, body) => ({ problems: checkProductBatch(body) }),
+
+    async apply({ partnerId, body }) {
+      const [stale] = await Promise.all([
+        products.upsertProducts(partnerId, body.products),
+        products.upsertModifierGroups(partnerId, body.modifier_groups ?? []),
+      ]);
+      catalog.forget(partnerId);
+      return [...stale].sort((a, b) => a - b).map((index) => ({
+        code: 'STALE_VERSION' as const,
+        path: `products[${index}]`,
+        message: 'A newer version of this product is already stored; this one was ignored.',
+      }));
+    },
+  };
+}

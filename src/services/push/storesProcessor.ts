@@ -1,0 +1,24 @@
+import type { StoreBatch } from '../../domain/model/payloads.js';
+import { checkStoreBatch } from '../../domain/validation/checkStoreBatch.js';
+import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { BatchProcessor } from './BatchProcessor.js';
+
+/** PUT /stores (contract §4.5): upsert by store_id; the later last_modified_at wins. */
+export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<StoreBatch> {
+  return {
+    kind: 'stores',
+    collection: { field: 'stores', max: 500 },
+    storeIdsOf: (body) => body.stores.map((s) => s.store_id),
+    recordCount: (body) => body.stores.length,
+    check: async (_partnerId, body) => ({ problems: checkStoreBatch(body) }),
+
+    async apply({ partnerId, body }) {
+      const stale = await stores.upsert(partnerId, body.stores);
+      return body.stores.flatMap((store, index) =>
+        stale.has(store.store_id)
+          ? [{ code: 'STALE_VERSION' as const, path: `stores[${index}]`, message: 'A copy of this store with a later last_modified_at is already stored; this one was ignored.' }]
+          : [],
+      );
+    },
+  };
+}
