@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The parts of `host.json` the local host honours, with the Functions host's defaults filled in. */
@@ -13,8 +13,11 @@ export interface HostSettings {
   readonly queueVisibilityTimeoutSeconds: number;
 }
 
-/** Reads `host.json` (by default the one in the current working directory, as the Functions host does). */
-export function readHostSettings(hostJsonPath: string = path.resolve('host.json')): HostSettings {
+/**
+ * Reads `host.json`. By default the one in the current working directory (the Functions host's
+ * script root), else the nearest one in a parent folder.
+ */
+export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd())): HostSettings {
   const parsed = JSON.parse(readFileSync(hostJsonPath, 'utf8')) as unknown;
   const extensions = objectAt(parsed, 'extensions');
   const http = objectAt(extensions, 'http');
@@ -51,4 +54,12 @@ function timeSpanSeconds(value: string): number {
   if (!match) throw new Error(`host.json: "${value}" is not a time span (hh:mm:ss).`);
   const [, days, hours, minutes, seconds] = match;
   return ((Number(days ?? 0) * 24 + Number(hours)) * 60 + Number(minutes)) * 60 + Number(seconds);
+}
+
+function findHostJson(start: string): string {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'host.json');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(start, 'host.json');
+  }
 }
