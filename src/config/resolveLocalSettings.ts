@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Settings } from '../config/loadConfig.js';
+import type { Settings } from './loadConfig.js';
 
 /**
  * Local settings in the Functions host's order: environment variables first, then the `Values`

@@ -10,7 +10,7 @@ import { ConfigError } from '../config/ConfigError.js';
 import { developmentConnectionString, developmentPorts, isDevelopmentStorage } from '../storage/developmentStorage.js';
 import { findProjectRoot } from '../validation/findProjectRoot.js';
 import { consoleLogger } from './LocalHostLogger.js';
-import { resolveLocalSettings } from './resolveLocalSettings.js';
+import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { startAzurite, type RunningAzurite } from './startAzurite.js';
 
 async function main(): Promise<void> {

@@ -8,12 +8,9 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { developmentConnectionString } from '../storage/developmentStorage.js';
 
 /** The emulator's fixed account name and key (public, documented by Microsoft for Azurite). */
-export const devStoreAccountName = 'devstoreaccount1';
-export const devStoreAccountKey =
-  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
-
 export interface AzuritePorts {
   readonly blobPort: number;
   readonly queuePort: number;
@@ -40,31 +37,6 @@ export interface RunningAzurite extends AzuritePorts {
   readonly connectionString: string;
   /** Stops the emulator and resolves when the process has exited. */
   stop(): Promise<void>;
-}
-
-/** The explicit connection string for the emulator account on the given ports of 127.0.0.1. */
-export function azuriteConnectionString(ports: AzuritePorts, host = '127.0.0.1'): string {
-  return [
-    'DefaultEndpointsProtocol=http',
-    `AccountName=${devStoreAccountName}`,
-    `AccountKey=${devStoreAccountKey}`,
-    `BlobEndpoint=http://${host}:${ports.blobPort}/${devStoreAccountName}`,
-    `QueueEndpoint=http://${host}:${ports.queuePort}/${devStoreAccountName}`,
-    `TableEndpoint=http://${host}:${ports.tablePort}/${devStoreAccountName}`,
-  ].join(';') + ';';
-}
-
-/**
- * Turns `UseDevelopmentStorage=true` into the explicit connection string for the emulator's
- * default ports (10000/10001/10002); any other connection string is returned unchanged.
- */
-export function expandDevelopmentStorage(connectionString: string): string {
-  const isDevelopmentStorage = connectionString
-    .split(';')
-    .some((part) => part.trim().toLowerCase() === 'usedevelopmentstorage=true');
-  return isDevelopmentStorage
-    ? azuriteConnectionString({ blobPort: 10000, queuePort: 10001, tablePort: 10002 })
-    : connectionString;
 }
 
 /**
@@ -162,7 +134,7 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
   // From here on an exit is reported by stop(), not by this promise.
   spawnFailed.catch(() => undefined);
 
-  return { ...ports, connectionString: azuriteConnectionString(ports), stop };
+  return { ...ports, connectionString: developmentConnectionString({ blob: ports.blobPort, queue: ports.queuePort, table: ports.tablePort }), stop };
 }
 
 /** Path of Azurite's command-line script, found through its package.json `bin` entry. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import '../../src/localhost/functionsCoreStandIn.js';
 import { decodeMessageText } from '../../src/localhost/QueuePoller.js';
 import { readHostSettings } from '../../src/localhost/readHostSettings.js';
-import { expandDevelopmentStorage, startAzurite } from '../../src/localhost/startAzurite.js';
+import { startAzurite } from '../../src/localhost/startAzurite.js';
 
 describe('decodeMessageText', () => {
   it('parses base64 JSON objects and arrays, hands other text over as a string', () => {
@@ -39,17 +39,6 @@ describe('readHostSettings', () => {
       queueBatchSize: 16,
       queueVisibilityTimeoutSeconds: 0,
     });
-  });
-});
-
-describe('expandDevelopmentStorage', () => {
-  it('spells out the emulator endpoints on the default ports', () => {
-    const expanded = expandDevelopmentStorage('UseDevelopmentStorage=true');
-    expect(expanded).toContain('AccountName=devstoreaccount1;');
-    expect(expanded).toContain('BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;');
-    expect(expanded).toContain('QueueEndpoint=http://127.0.0.1:10001/devstoreaccount1;');
-    expect(expanded).toContain('TableEndpoint=http://127.0.0.1:10002/devstoreaccount1;');
-    expect(expandDevelopmentStorage('AccountName=x;AccountKey=y')).toBe('AccountName=x;AccountKey=y');
   });
 });
 

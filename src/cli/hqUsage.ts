@@ -1,0 +1,19 @@
+export const hqUsage = `HQ tool of the POS ingestion service. Uses the same storage settings as the service
+(AzureWebJobsStorage, or the identity-based AzureWebJobsStorage__* settings with az login).
+
+Usage: npm run hq -- <command>
+
+  partner create <partner_id> [--name "<name>"]
+  partner deactivate <partner_id>
+  partner activate <partner_id>
+  partner set-rate-limit <partner_id> <calls per minute>
+  partner list
+  key issue <partner_id> [--expires <ISO date>]   prints the new key alone on the last line
+  key revoke <partner_id> <key_id>
+  key list <partner_id>                            ids, created, expiry, status; never the key
+  store register <partner_id> <store_id> [<store_id> ...]
+  store list <partner_id>
+  payment-type set-direction <partner_id> <payment_type> <1|-1|0>
+  reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+
+Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;

@@ -1,0 +1,42 @@
+/** `npm run hq -- <command>`: the HQ operator's tool, on the service's own storage settings. */
+import { loadConfig } from '../config/loadConfig.js';
+import { ConfigError } from '../config/ConfigError.js';
+import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
+import { createStorageClients, ensureStorage } from '../storage/StorageClients.js';
+import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { HqTool } from './HqTool.js';
+
+async function main(): Promise<number> {
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  let storage;
+  try {
+    storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())).storage);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  const argv = process.argv.slice(2);
+  if (argv.length > 0 && !argv.includes('--help') && !argv.includes('-h')) {
+    try {
+      await ensureStorage(storage);
+    } catch (error) {
+      io.err(
+        `error: cannot reach storage (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). ` +
+          'Locally, start the service with `npm start` first; it runs the storage emulator.',
+      );
+      return 1;
+    }
+  }
+  return new HqTool(storage, io).run(argv);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { findSensitiveData } from '../../../src/domain/validation/findSensitiveData.js';
+import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
+
+describe('findSensitiveData', () => {
+  it('finds nothing in the fixtures', () => {
+    expect(findSensitiveData(buildTradeRecordBatch({ recordCount: 20 }))).toEqual([]);
+    expect(findSensitiveData(buildTradeRecordBatch({ currency: 'JPY', recordCount: 20 }))).toEqual([]);
+  });
+
+  it('finds a card number in any string field, with an escaped JSON Pointer and without the digits', () => {
+    const body = { a: [{ 'x/y~z': 'paid with 5555-5555-5555-4444' }], b: { c: ['ok', '378282246310005'] } };
+    const problems = findSensitiveData(body);
+    expect(problems.map((p) => p.path)).toEqual(['/a/0/x~1y~0z', '/b/c/1']);
+    expect(JSON.stringify(problems)).not.toMatch(/5555|3782/);
+  });
+
+  it('ignores card_last4 and non-string values', () => {
+    expect(findSensitiveData({ card_last4: '4111111111111111', n: 4111111111111111, t: true, z: null })).toEqual([]);
+  });
+
+  it('applies the member_id rule only to member_id', () => {
+    expect(findSensitiveData({ member_id: 'alice@example.com', note: 'alice@example.com' })).toEqual([
+      { path: '/member_id', message: expect.stringMatching(/not an e-mail address/) },
+    ]);
+    expect(findSensitiveData({ member_id: '4111111111111111' })[0]?.message).toMatch(/not a payment card number/);
+    expect(findSensitiveData({ member_id: 'M-000123' })).toEqual([]);
+  });
+
+  it('walks very deep values without recursion', () => {
+    let deep: unknown = '4111111111111111';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(findSensitiveData({ deep })[0]?.path.length).toBeGreaterThan(100_000);
+  });
+});
