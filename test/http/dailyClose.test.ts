@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
+import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { jpyStore, newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+const resultFields = ['actual', 'business_date', 'checked_at', 'diagnosis', 'differences', 'expected', 'status', 'store_id'];
+
+function close(currency: 'USD' | 'JPY' = 'USD'): any {
+  return { ...buildDailyClose(currency), batch_id: newBatchId() };
+}
+
+async function sendClose(partner: TestPartner, body: unknown) {
+  return service.call(partner, 'POST', 'daily-close', body);
+}
+
+function expectInvalid(response: { status: number; body: any }, path: string): void {
+  expect(response.status).toBe(400);
+  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+}
+
+describe('POST /daily-close', () => {
+  it('answers 202 with record_count 1, then 200 ALREADY_RECEIVED with the same receipt', async () => {
+    const partner = await partnerWithStores(service);
+    const body = close();
+    const first = await sendClose(partner, body);
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ batch_id: body.batch_id, status: 'ACCEPTED', record_count: 1, warnings: [] });
+    const again = await sendClose(partner, body);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+  });
+
+  it('rejects a missing field, a wrong type and a bad timestamp with INVALID_PAYLOAD', async () => {
+    const partner = await partnerWithStores(service);
+    const missing = close();
+    delete missing.trade_record_count;
+    const response = await sendClose(partner, missing);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+
+    const wrongType = close();
+    wrongType.batch_count = '1';
+    expectInvalid(await sendClose(partner, wrongType), '/batch_count');
+
+    const badTime = close();
+    badTime.closed_at = 'tonight';
+    expectInvalid(await sendClose(partner, badTime), '/closed_at');
+  });
+
+  it('rejects amounts with the wrong decimal places for USD and for JPY', async () => {
+    const partner = await partnerWithStores(service);
+    const usd = close('USD');
+    usd.net_sales_amount = '35.9';
+    expectInvalid(await sendClose(partner, usd), '/net_sales_amount');
+    const jpy = close('JPY');
+    jpy.tax_amount = '210.00';
+    expectInvalid(await sendClose(partner, jpy), '/tax_amount');
+    expect((await sendClose(partner, close('JPY'))).status).toBe(202);
+  });
+
+  it("rejects a currency differing from the store's", async () => {
+    const partner = await partnerWithStores(service);
+    const body = close('JPY');
+    body.store_id = usdStore;
+    expectInvalid(await sendClose(partner, body), '/currency');
+  });
+
+  it('refuses a store not registered for the partner', async () => {
+    const partner = await partnerWithStores(service);
+    const body = close();
+    body.store_id = 'LAX-0404';
+    const response = await sendClose(partner, body);
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+  });
+});
+
+describe('GET /daily-close/{store_id}/{business_date}', () => {
+  it('answers NOT_RECEIVED before any daily close, with the contract fields only', async () => {
+    const partner = await partnerWithStores(service);
+    const response = await service.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      store_id: usdStore,
+      business_date: fixtureBusinessDate,
+      status: 'NOT_RECEIVED',
+      checked_at: null,
+      expected: null,
+      actual: null,
+      differences: [],
+      diagnosis: null,
+    });
+  });
+
+  it('rejects a malformed business_date with INVALID_PAYLOAD', async () => {
+    const partner = await partnerWithStores(service);
+    for (const date of ['2026-3-1', '20260301', '2026-02-30', 'yesterday']) {
+      const response = await service.call(partner, 'GET', `daily-close/${usdStore}/${date}`);
+      expect(response.status, date).toBe(400);
+      expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    }
+  });
+
+  it('refuses a store not registered for the partner', async () => {
+    const partner = await partnerWithStores(service);
+    const response = await service.call(partner, 'GET', `daily-close/LAX-0404/${fixtureBusinessDate}`);
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+  });
+
+  it('reconciles to MATCHED when the transactions agree with the control totals', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+    // Three USD fixture records: each nets 12.97 (total 16.12 less tax 1.15 and tip 2.00).
+    const body = { ...close(), net_sales_amount: '38.91', payment_total_amount: '48.36' };
+    expect((await sendClose(partner, body)).status).toBe(202);
+    const result = await reconciled(service, partner, usdStore, fixtureBusinessDate);
+    expect(Object.keys(result).sort()).toEqual(resultFields);
+    expect(result.status).toBe('MATCHED');
+    expect(result.differences).toEqual([]);
+    expect(Date.parse(result.checked_at)).not.toBeNaN();
+    expect(result.checked_at).toMatch(/Z$/);
+    expect(result.expected).toMatchObject({ trade_record_count: 3, net_sales_amount: body.net_sales_amount });
+    expect(result.actual).toEqual({ ...result.expected });
+  });
+
+  it('reconciles to MISMATCHED naming the fields that differ; the last close counts', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    expect((await service.call(partner, 'POST', 'trade-records', tradeBatch({ currency: 'JPY' }))).status).toBe(202);
+    const wrong = close('JPY');
+    wrong.trade_record_count = 4;
+    wrong.tip_amount = '5';
+    expect((await sendClose(partner, wrong)).status).toBe(202);
+    const mismatched = await reconciled(service, partner, jpyStore, fixtureBusinessDate);
+    expect(mismatched.status).toBe('MISMATCHED');
+    expect(mismatched.differences).toEqual(expect.arrayContaining(['trade_record_count', 'tip_amount']));
+    expect(mismatched.differences).not.toContain('item_row_count');
+
+    const corrected = close('JPY');
+    expect((await sendClose(partner, corrected)).status).toBe(202);
+    const matched = await reconciled(service, partner, jpyStore, fixtureBusinessDate);
+    expect(matched.status).toBe('MATCHED');
+    expect(matched.expected.trade_record_count).toBe(3);
+  });
+});
+
+describe('GET /daily-close while reconciliation has not run', () => {
+  let slow: TestService;
+  beforeAll(async () => {
+    slow = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '600' } });
+  });
+  afterAll(async () => {
+    await slow.stop();
+  });
+
+  it('answers RECEIVED with the control totals right after a close', async () => {
+    const partner = await slow.createPartner({ stores: [usdStore] });
+    const body = close();
+    expect((await slow.call(partner, 'POST', 'daily-close', body)).status).toBe(202);
+    const response = await slow.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`);
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body).sort()).toEqual(resultFields);
+    expect(response.body).toMatchObject({ store_id: usdStore, business_date: fixtureBusinessDate, status: 'RECEIVED', checked_at: null, actual: null, differences: [] });
+    expect(response.body.expected).toEqual({
+      trade_record_count: body.trade_record_count,
+      item_row_count: body.item_row_count,
+      payment_row_count: body.payment_row_count,
+      net_sales_amount: body.net_sales_amount,
+      tax_amount: body.tax_amount,
+      tip_amount: body.tip_amount,
+      payment_total_amount: body.payment_total_amount,
+    });
+  });
+});
