@@ -2,7 +2,8 @@
 import { loadConfig } from '../config/loadConfig.js';
 import { ConfigError } from '../config/ConfigError.js';
 import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
-import { createStorageClients, ensureStorage } from '../storage/StorageClients.js';
+import { HealthCheck } from '../services/HealthCheck.js';
+import { createStorageClients } from '../storage/StorageClients.js';
 import { findProjectRoot } from '../validation/findProjectRoot.js';
 import { HqTool } from './HqTool.js';
 
@@ -20,13 +21,10 @@ async function main(): Promise<number> {
   }
   const argv = process.argv.slice(2);
   if (argv.length > 0 && !argv.includes('--help') && !argv.includes('-h')) {
-    try {
-      await ensureStorage(storage);
-    } catch (error) {
-      io.err(
-        `error: cannot reach storage (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). ` +
-          'Locally, start the service with `npm start` first; it runs the storage emulator.',
-      );
+    // The service creates the tables (locally at start-up, in Azure the templates do); the tool
+    // only needs to reach them, which keeps an operator's role to Table Data Contributor.
+    if (!(await new HealthCheck(storage.tables.partners).isHealthy())) {
+      io.err('error: cannot reach storage. Locally, start the service with `npm start` first; it runs the storage emulator.');
       return 1;
     }
   }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Settings } from './loadConfig.js';
+import { settingNames } from './settingNames.js';
 
 /**
  * Local settings in the Functions host's order: environment variables first, then the `Values`
@@ -15,6 +16,9 @@ export function resolveLocalSettings(env: Settings, projectRoot: string): Settin
     return parsed.Values ?? {};
   };
   const merged: Record<string, string | undefined> = { ...values('local.settings.sample.json'), ...values('local.settings.json') };
+  // An operator who exports the identity-based storage settings means Azure: the file's
+  // development connection string must not win over them.
+  if (env[settingNames.storageTableServiceUri] && env[settingNames.storage] === undefined) delete merged[settingNames.storage];
   for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
   return merged;
 }

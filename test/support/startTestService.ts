@@ -85,7 +85,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
-      body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
     });
     const text = await response.text();
     let parsed: unknown = text;
