@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProductBatch } from '../fixtures/masterDataFixtures.js';
+import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { jpyStore, newBatchId, partnerWithStores } from '../support/httpScenario.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+function productBatch(): any {
+  return { ...buildProductBatch(), batch_id: newBatchId() };
+}
+
+function product(product_id: string, overrides: Record<string, unknown> = {}): any {
+  return {
+    product_id,
+    name: { 'en-US': product_id },
+    unit_price: '1.00',
+    currency: 'USD',
+    status: 'ACTIVE',
+    version: 1,
+    last_modified_at: '2026-02-25T08:00:00-05:00',
+    product_type: 'SINGLE',
+    ...overrides,
+  };
+}
+
+async function put(partner: TestPartner, body: unknown) {
+  return service.call(partner, 'PUT', 'products', body);
+}
+
+function expectInvalid(response: { status: number; body: any }, path: string): void {
+  expect(response.status).toBe(400);
+  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+}
+
+describe('PUT /products', () => {
+  it('answers 202 with record_count = products, then 200 ALREADY_RECEIVED with the same receipt', async () => {
+    const partner = await partnerWithStores(service);
+    const body = productBatch();
+    const first = await put(partner, body);
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ batch_id: body.batch_id, status: 'ACCEPTED', record_count: body.products.length, warnings: [] });
+    expect(first.body.record_count).toBe(5);
+    const again = await put(partner, body);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+  });
+
+  it('accepts an empty products list that only updates modifier groups (record_count 0)', async () => {
+    const partner = await partnerWithStores(service);
+    const body = productBatch();
+    body.products = [];
+    const response = await put(partner, body);
+    expect(response.status).toBe(202);
+    expect(response.body.record_count).toBe(0);
+  });
+
+  it('rejects a wrong type, a missing field, a bad enum and bad codes with INVALID_PAYLOAD', async () => {
+    const partner = await partnerWithStores(service);
+    const wrongType = productBatch();
+    wrongType.products[1].version = '2';
+    expectInvalid(await put(partner, wrongType), '/products/1/version');
+
+    const missing = productBatch();
+    delete missing.products[2].unit_price;
+    const response = await put(partner, missing);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+
+    const badType = productBatch();
+    badType.products[0].product_type = 'MEAL';
+    expectInvalid(await put(partner, badType), '/products/0/product_type');
+
+    const badTax = productBatch();
+    badTax.products[0].tax_category = 'LUXURY';
+    expectInvalid(await put(partner, badTax), '/products/0/tax_category');
+
+    const badCurrency = productBatch();
+    badCurrency.products[3].currency = 'ABC';
+    expectInvalid(await put(partner, badCurrency), '/products/3/currency');
+
+    const noName = productBatch();
+    noName.products[3].name = {};
+    expectInvalid(await put(partner, noName), '/products/3/name');
+  });
+
+  it('rejects a unit_price with the wrong decimal places for USD and for JPY', async () => {
+    const partner = await partnerWithStores(service);
+    expectInvalid(await put(partner, { batch_id: newBatchId(), products: [product('P-1', { unit_price: '9.9' })] }), '/products/0/unit_price');
+    expectInvalid(
+      await put(partner, { batch_id: newBatchId(), products: [product('P-2', { currency: 'JPY', unit_price: '120.5' })] }),
+      '/products/0/unit_price',
+    );
+    const jpy = await put(partner, { batch_id: newBatchId(), products: [product('P-3', { currency: 'JPY', unit_price: '120' })] });
+    expect(jpy.status).toBe(202);
+  });
+
+  it('rejects a substitutable combo component without substitute_group_id', async () => {
+    const partner = await partnerWithStores(service);
+    const body = productBatch();
+    delete body.products[0].combo_components[2].substitute_group_id;
+    expectInvalid(await put(partner, body), '/products/0/combo_components/2/substitute_group_id');
+  });
+
+  it('refuses 501 products with BATCH_TOO_LARGE', async () => {
+    const partner = await partnerWithStores(service);
+    const products = Array.from({ length: 501 }, (_, i) => product(`P-${i}`));
+    const response = await put(partner, { batch_id: newBatchId(), products });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('BATCH_TOO_LARGE');
+  });
+
+  it('refuses a store-specific product of a store not registered for the partner', async () => {
+    const partner = await service.createPartner({ stores: [jpyStore] });
+    const body = productBatch(); // holds a store-specific product of NYC-0001
+    const response = await put(partner, body);
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+    const shared = await put(partner, { batch_id: newBatchId(), products: [product('P-SHARED', { store_id: null })] });
+    expect(shared.status).toBe(202);
+    const own = await put(partner, { batch_id: newBatchId(), products: [product('P-OWN', { store_id: jpyStore, currency: 'JPY', unit_price: '300' })] });
+    expect(own.status).toBe(202);
+  });
+});

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildJpyStore, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { jpyStore, newBatchId, usdStore } from '../support/httpScenario.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+function storeBatch(stores: any[] = [buildUsdStore(usdStore), buildJpyStore(jpyStore)]): any {
+  return { batch_id: newBatchId(), stores };
+}
+
+async function put(partner: TestPartner, body: unknown) {
+  return service.call(partner, 'PUT', 'stores', body);
+}
+
+function expectInvalid(response: { status: number; body: any }, path: string): void {
+  expect(response.status).toBe(400);
+  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+}
+
+describe('PUT /stores', () => {
+  it('answers 202 with record_count = stores, then 200 ALREADY_RECEIVED with the same receipt', async () => {
+    const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
+    const body = storeBatch();
+    const first = await put(partner, body);
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ batch_id: body.batch_id, status: 'ACCEPTED', record_count: 2, warnings: [] });
+    const again = await put(partner, body);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+  });
+
+  it('rejects a wrong type, a missing field and a bad enum with INVALID_PAYLOAD', async () => {
+    const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
+    const wrongType = storeBatch();
+    wrongType.stores[0].prices_include_tax = 'no';
+    expectInvalid(await put(partner, wrongType), '/stores/0/prices_include_tax');
+
+    const missing = storeBatch();
+    delete missing.stores[1].time_zone;
+    const response = await put(partner, missing);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(response.body.error.details.some((d: { path: string }) => d.path.startsWith('/stores/1'))).toBe(true);
+
+    const badEnum = storeBatch();
+    badEnum.stores[1].status = 'CLOSED';
+    expectInvalid(await put(partner, badEnum), '/stores/1/status');
+  });
+
+  it('rejects bad formats: workday_start, country, currency, time zone, locale, timestamp', async () => {
+    const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
+    const cases: [string, unknown][] = [
+      ['workday_start', '4am'],
+      ['country_code', 'XQ'],
+      ['currency', 'DOLLAR'],
+      ['time_zone', 'Mars/Olympus_Mons'],
+      ['locale', 'english please'],
+      ['last_modified_at', '2026-02-20'],
+    ];
+    for (const [field, value] of cases) {
+      const body = storeBatch();
+      body.stores[0][field] = value;
+      expectInvalid(await put(partner, body), `/stores/0/${field}`);
+    }
+  });
+
+  it('rejects a store_id twice in one batch and an empty list', async () => {
+    const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
+    expectInvalid(await put(partner, storeBatch([buildUsdStore(usdStore), buildUsdStore(usdStore)])), '/stores/1/store_id');
+    const empty = await put(partner, storeBatch([]));
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.code).toBe('INVALID_PAYLOAD');
+  });
+
+  it('refuses 501 stores with BATCH_TOO_LARGE', async () => {
+    const partner = await service.createPartner({ stores: [usdStore] });
+    const stores = Array.from({ length: 501 }, (_, i) => buildUsdStore(`S-${String(i).padStart(4, '0')}`));
+    const response = await put(partner, storeBatch(stores));
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('BATCH_TOO_LARGE');
+  });
+
+  it('refuses the whole batch with STORE_NOT_ALLOWED when one store is not registered', async () => {
+    const partner = await service.createPartner({ stores: [usdStore] });
+    const refused = storeBatch([buildUsdStore(usdStore), buildJpyStore(jpyStore)]);
+    const response = await put(partner, refused);
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+    // Nothing of the refused batch was recorded: its batch_id is still free.
+    const ok = await put(partner, { batch_id: refused.batch_id, stores: [buildUsdStore(usdStore)] });
+    expect(ok.status).toBe(202);
+    expect(ok.body.status).toBe('ACCEPTED');
+  });
+
+  it("makes the uploaded currency the one the store's daily close must use", async () => {
+    const partner = await service.createPartner({ stores: ['OSA-0001'] });
+    expect((await put(partner, storeBatch([buildJpyStore('OSA-0001')]))).status).toBe(202);
+    const close = {
+      batch_id: newBatchId(),
+      store_id: 'OSA-0001',
+      business_date: '2026-03-01',
+      batch_count: 0,
+      trade_record_count: 0,
+      item_row_count: 0,
+      payment_row_count: 0,
+      net_sales_amount: '0.00',
+      tax_amount: '0.00',
+      tip_amount: '0.00',
+      payment_total_amount: '0.00',
+      currency: 'USD',
+      closed_at: '2026-03-02T04:00:00+09:00',
+    };
+    const response = await service.call(partner, 'POST', 'daily-close', close);
+    expect(response.status).toBe(400);
+    expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain('/currency');
+  });
+});
