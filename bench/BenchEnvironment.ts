@@ -1,0 +1,170 @@
+import { HqTool } from '../src/cli/HqTool.js';
+import type { Product, ProductBatch, StoreBatch } from '../src/domain/model/payloads.js';
+import type { LocalHostLogger } from '../src/localhost/LocalHostLogger.js';
+import { startAzurite, type RunningAzurite } from '../src/localhost/startAzurite.js';
+import { startLocalService, type RunningLocalService } from '../src/localhost/startLocalService.js';
+import { benchMenu } from './tradeRecordGenerator.js';
+import { RequestCounter, type StoragePorts } from './RequestCounter.js';
+
+export interface BenchPartner {
+  readonly partnerId: string;
+  readonly key: string;
+  readonly storeIds: readonly string[];
+}
+
+export interface BenchEnvironment {
+  readonly connectionString: string;
+  readonly ports: StoragePorts;
+  readonly service: RunningLocalService;
+  readonly counter: RequestCounter;
+  /** Error lines the service logged (a healthy run has none). */
+  readonly errors: string[];
+  createPartner(partnerId: string, storeIds: readonly string[]): Promise<BenchPartner>;
+  /** POST/PUT a body below /pos/v1 with the partner's key; returns status and parsed body. */
+  send(partner: BenchPartner, method: string, path: string, body: Uint8Array | string): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+}
+
+export const benchBusinessDate = '2026-03-01';
+
+/**
+ * Starts the storage emulator (unless a connection string is given) and the local service on a
+ * free port, with a request counter on every storage client of the service.
+ */
+export async function startBenchEnvironment(options: { connectionString?: string } = {}): Promise<BenchEnvironment> {
+  let azurite: RunningAzurite | undefined;
+  let connectionString = options.connectionString;
+  if (!connectionString) {
+    azurite = await startAzurite({ inMemory: true });
+    connectionString = azurite.connectionString;
+  }
+  const ports = portsOf(connectionString);
+  const counter = new RequestCounter(ports);
+  const errors: string[] = [];
+  const logger: LocalHostLogger = { info: () => undefined, warn: () => undefined, error: (line) => errors.push(line) };
+  let service: RunningLocalService;
+  try {
+    service = await startLocalService({
+      settings: {
+        AzureWebJobsStorage: connectionString,
+        RECONCILE_DELAY_SECONDS: '1',
+        MAX_REQUEST_BODY_BYTES: '5242880',
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        BATCH_SWEEP_DELAY_SECONDS: '600',
+      },
+      port: 0,
+      logger,
+      services: { policy: counter.policy },
+    });
+  } catch (error) {
+    await azurite?.stop();
+    throw error;
+  }
+
+  const send: BenchEnvironment['send'] = async (partner, method, path, body) => {
+    const response = await fetch(`${service.baseUrl}/${path}`, {
+      method,
+      headers: { 'x-functions-key': partner.key, 'content-type': 'application/json' },
+      body: body as string,
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  const hq = async (...argv: string[]): Promise<string[]> => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }).run(argv);
+    if (code !== 0) throw new Error(`HQ tool "${argv.slice(0, 2).join(' ')}" failed: ${err.join(' ')}`);
+    return out;
+  };
+
+  const createPartner: BenchEnvironment['createPartner'] = async (partnerId, storeIds) => {
+    await hq('partner', 'create', partnerId);
+    const issued = await hq('key', 'issue', partnerId);
+    await hq('store', 'register', partnerId, ...storeIds);
+    const partner: BenchPartner = { partnerId, key: issued[issued.length - 1] as string, storeIds };
+    await expectAccepted(await send(partner, 'PUT', 'stores', JSON.stringify(storeBatch(storeIds))), 'stores');
+    await expectAccepted(await send(partner, 'PUT', 'products', JSON.stringify(productBatch())), 'products');
+    await expectAccepted(
+      await send(partner, 'PUT', 'mappings/transaction-types', JSON.stringify({
+        batch_id: '00000000-0000-4000-8000-0000000000a3',
+        mappings: [
+          { source_code: '01', source_name: 'Sale', standard_code: 'SALE' },
+          { source_code: '02', source_name: 'Refund', standard_code: 'REFUND' },
+        ],
+      })),
+      'mappings',
+    );
+    return partner;
+  };
+
+  return {
+    connectionString,
+    ports,
+    service,
+    counter,
+    errors,
+    createPartner,
+    send,
+    async stop() {
+      await service.stop();
+      await azurite?.stop();
+    },
+  };
+}
+
+export async function expectAccepted(response: { status: number; body: any }, what: string): Promise<void> {
+  if (response.status !== 202 && response.status !== 200) {
+    throw new Error(`${what} push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 600)}`);
+  }
+}
+
+function storeBatch(storeIds: readonly string[]): StoreBatch {
+  return {
+    batch_id: '00000000-0000-4000-8000-0000000000a1',
+    stores: storeIds.map((storeId) => ({
+      store_id: storeId,
+      store_name: `Store ${storeId}`,
+      country_code: 'US',
+      currency: 'USD',
+      time_zone: 'America/New_York',
+      locale: 'en-US',
+      workday_start: '04:00',
+      prices_include_tax: false,
+      status: 'ACTIVE',
+      last_modified_at: '2026-02-20T09:00:00-05:00',
+    })),
+  };
+}
+
+function productBatch(): ProductBatch {
+  const ids = new Map<string, { name: string; type: Product['product_type']; price: number }>();
+  for (const entry of benchMenu) {
+    ids.set(entry.productId, { name: entry.name, type: entry.type, price: entry.priceCents });
+    for (const child of entry.children ?? []) ids.set(child.productId, { name: child.name, type: child.type, price: 0 });
+  }
+  return {
+    batch_id: '00000000-0000-4000-8000-0000000000a2',
+    products: [...ids].map(([productId, p]) => ({
+      product_id: productId,
+      name: { 'en-US': p.name },
+      unit_price: `${Math.floor(p.price / 100)}.${String(p.price % 100).padStart(2, '0')}`,
+      currency: 'USD',
+      status: 'ACTIVE',
+      version: 1,
+      last_modified_at: '2026-02-20T09:00:00-05:00',
+      product_type: p.type,
+    })),
+  };
+}
+
+/** Blob, queue and table ports of an explicit emulator connection string. */
+function portsOf(connectionString: string): StoragePorts {
+  const port = (name: string): number => {
+    const match = new RegExp(`${name}=http://[^:;]+:(\\d+)`, 'i').exec(connectionString);
+    if (!match) throw new Error(`The connection string names no ${name} with a port.`);
+    return Number(match[1]);
+  };
+  return { blobPort: port('BlobEndpoint'), queuePort: port('QueueEndpoint'), tablePort: port('TableEndpoint') };
+}

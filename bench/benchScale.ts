@@ -1,0 +1,44 @@
+/** How big each measurement is. `BENCH_SCALE=smoke` runs tiny sizes that only prove the harness works. */
+export interface BenchScale {
+  readonly name: 'full' | 'smoke';
+  readonly recordsPerBatch: number;
+  readonly latencyWarmup: number;
+  readonly latencyIterations: number;
+  readonly throughputPartners: number;
+  readonly throughputSeconds: number;
+  /** Store-day sizes reconciled, smallest first; the last one is the headline figure. */
+  readonly reconcileDays: readonly number[];
+  readonly reconcileIterations: number;
+  readonly validationSeconds: number;
+}
+
+export const fullScale: BenchScale = {
+  name: 'full',
+  recordsPerBatch: 500,
+  latencyWarmup: 3,
+  latencyIterations: 20,
+  throughputPartners: 4,
+  throughputSeconds: 20,
+  reconcileDays: [5_000, 20_000],
+  reconcileIterations: 3,
+  validationSeconds: 3,
+};
+
+export const smokeScale: BenchScale = {
+  name: 'smoke',
+  recordsPerBatch: 20,
+  latencyWarmup: 1,
+  latencyIterations: 2,
+  throughputPartners: 2,
+  throughputSeconds: 1,
+  reconcileDays: [40, 100],
+  reconcileIterations: 1,
+  validationSeconds: 0.2,
+};
+
+export function scaleFromEnv(env: NodeJS.ProcessEnv = process.env): BenchScale {
+  const name = (env.BENCH_SCALE ?? 'full').toLowerCase();
+  if (name === 'smoke') return smokeScale;
+  if (name === 'full') return fullScale;
+  throw new Error(`BENCH_SCALE must be "full" or "smoke", not "${name}".`);
+}

@@ -1,0 +1,64 @@
+import { performance } from 'node:perf_hooks';
+import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
+import { BatchTemplate } from './BatchTemplate.js';
+import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
+import { PushFloor } from './PushFloor.js';
+import type { BenchScale } from './benchScale.js';
+import { percentile, round } from './stats.js';
+
+export interface PushLatencyResult {
+  readonly bodyBytes: number;
+  readonly records: number;
+  readonly floorTransactions: number;
+  readonly pushP50Ms: number;
+  readonly pushP95Ms: number;
+  readonly floorP50Ms: number;
+  readonly floorP95Ms: number;
+  readonly p50Ratio: number;
+}
+
+/**
+ * One partner pushes batches one at a time over real HTTP; between pushes the floor (the same
+ * blob put and index transactions straight through the SDKs) runs on the same bytes, so drift
+ * of the machine hits both sides alike. Warm-up rounds are not counted.
+ */
+export async function measurePushLatency(env: BenchEnvironment, scale: BenchScale): Promise<PushLatencyResult> {
+  const storeId = 'LAT-0001';
+  const partner = await env.createPartner('bench-latency', [storeId]);
+  const template = new BatchTemplate({ storeId, businessDate: benchBusinessDate, recordCount: scale.recordsPerBatch, seed: 7 });
+  const sample = template.render(0);
+  const floor = new PushFloor(env.connectionString, sample, JSON.parse(sample.toString('utf8')) as TradeRecordBatch);
+
+  const push: number[] = [];
+  const floorTimes: number[] = [];
+  const rounds = scale.latencyWarmup + scale.latencyIterations;
+  for (let i = 0; i < rounds; i++) {
+    const body = template.render(0x10000 + i);
+    const started = performance.now();
+    const response = await env.send(partner, 'POST', 'trade-records', body);
+    const pushMs = performance.now() - started;
+    if (response.status !== 202) throw new Error(`push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 400)}`);
+    if ((response.body?.warnings?.length ?? 0) > 0) throw new Error(`push warned: ${JSON.stringify(response.body.warnings[0])}`);
+
+    const run = floor.prepare(i);
+    const floorStarted = performance.now();
+    await run();
+    const floorMs = performance.now() - floorStarted;
+    if (i >= scale.latencyWarmup) {
+      push.push(pushMs);
+      floorTimes.push(floorMs);
+    }
+  }
+  const pushP50 = percentile(push, 50);
+  const floorP50 = percentile(floorTimes, 50);
+  return {
+    bodyBytes: template.size,
+    records: template.recordCount,
+    floorTransactions: floor.transactionCount,
+    pushP50Ms: round(pushP50, 1),
+    pushP95Ms: round(percentile(push, 95), 1),
+    floorP50Ms: round(floorP50, 1),
+    floorP95Ms: round(percentile(floorTimes, 95), 1),
+    p50Ratio: round(pushP50 / floorP50, 2),
+  };
+}

@@ -1,0 +1,143 @@
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { DailyClose } from '../src/domain/model/payloads.js';
+import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
+import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
+import { generateTradeRecordBatch, emptyDayTotals, money, type DayTotals } from './tradeRecordGenerator.js';
+import { benchBusinessDate, expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
+import type { BenchScale } from './benchScale.js';
+import { runReconcileJob, type ReconcileChildReport, type ReconcileChildRequest } from './runReconcileJob.js';
+import { median, round } from './stats.js';
+
+export interface ReconcileResult {
+  readonly transactions: number;
+  readonly batches: number;
+  readonly loadSeconds: number;
+  /** From the moment the close's queue message became visible to the result being stored. */
+  readonly queueMs: number;
+  readonly queueStatus: string;
+  readonly reconcileMs: number;
+  readonly floorMs: number;
+  readonly ratio: number;
+  readonly outcome: string;
+  readonly rows: number;
+  readonly reconcileRssMb: number;
+  readonly reconcileStartRssMb: number;
+  readonly floorRssMb: number;
+}
+
+const closeDelayMs = 1000;
+
+/**
+ * Loads a store-day of `transactions` through the push endpoint, sends its daily close and times
+ * the queue-triggered reconciliation; then, in child processes so memory is measured alone,
+ * times `reconcile` against listing the same partition with the SDK.
+ */
+export async function measureReconcile(env: BenchEnvironment, scale: BenchScale, partner: BenchPartner, storeId: string, transactions: number, tagBase: number): Promise<ReconcileResult> {
+  const perBatch = Math.min(scale.recordsPerBatch, transactions);
+  const batchCount = Math.ceil(transactions / perBatch);
+  const totals = emptyDayTotals();
+  const loadStarted = performance.now();
+  let next = 0;
+  const pushNext = async (): Promise<void> => {
+    for (let b = next++; b < batchCount; b = next++) {
+      const tag = (tagBase + b).toString(16).padStart(8, '0');
+      const body = generateTradeRecordBatch({
+        batchId: `${tag}-0000-4000-8000-000000000000`,
+        storeId,
+        businessDate: benchBusinessDate,
+        batchSeq: b + 1,
+        recordCount: Math.min(perBatch, transactions - b * perBatch),
+        idPrefix: `T-${tag}`,
+        seed: tagBase + b,
+        totals,
+      });
+      await expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
+    }
+  };
+  await Promise.all([pushNext(), pushNext(), pushNext()]);
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+
+  const closeBatchId = `${(tagBase + 0xfffff).toString(16).padStart(8, '0')}-0000-4000-8000-00000000c105`;
+  const close = dailyClose(closeBatchId, storeId, batchCount, totals);
+  const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
+  await expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
+  const visibleAt = performance.now() + closeDelayMs;
+  let queueStatus = 'RECEIVED';
+  for (;;) {
+    const record = await results.get(partner.partnerId, storeId, benchBusinessDate);
+    if (record && record.closeBatchId === closeBatchId && record.status !== 'RECEIVED') {
+      queueStatus = record.status;
+      break;
+    }
+    if (performance.now() - visibleAt > 120_000) throw new Error('the queued reconciliation did not finish within two minutes');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const queueMs = Math.max(0, performance.now() - visibleAt);
+
+  const message: ReconcileMessage = { partnerId: partner.partnerId, storeId, businessDate: benchBusinessDate, closeBatchId };
+  const floor = await runChild({ connectionString: env.connectionString, mode: 'floor', message, iterations: scale.reconcileIterations });
+  const reconcile = await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations });
+  const reconcileMs = median(reconcile.times);
+  const floorMs = median(floor.times);
+  const mb = (bytes: number) => round(bytes / (1024 * 1024), 0);
+  return {
+    transactions,
+    batches: batchCount,
+    loadSeconds: round(loadSeconds, 1),
+    queueMs: round(queueMs, 0),
+    queueStatus,
+    reconcileMs: round(reconcileMs, 0),
+    floorMs: round(floorMs, 0),
+    ratio: round(reconcileMs / floorMs, 2),
+    outcome: reconcile.outcome,
+    rows: floor.rows,
+    reconcileRssMb: mb(reconcile.peakRssBytes),
+    reconcileStartRssMb: mb(reconcile.startRssBytes),
+    floorRssMb: mb(floor.peakRssBytes),
+  };
+}
+
+function dailyClose(batchId: string, storeId: string, batchCount: number, totals: DayTotals): DailyClose {
+  return {
+    batch_id: batchId,
+    store_id: storeId,
+    business_date: benchBusinessDate,
+    batch_count: batchCount,
+    trade_record_count: totals.tradeRecordCount,
+    item_row_count: totals.itemRowCount,
+    payment_row_count: totals.paymentRowCount,
+    net_sales_amount: money(totals.netSalesCents),
+    tax_amount: money(totals.taxCents),
+    tip_amount: money(totals.tipCents),
+    payment_total_amount: money(totals.paymentTotalCents),
+    currency: 'USD',
+    closed_at: '2026-03-02T03:55:00-05:00',
+  };
+}
+
+/**
+ * Runs the job in a child process of the compiled benchmark. Run from TypeScript sources (the
+ * smoke test) there is no compiled child script: the job then runs in this process, and its
+ * memory figure is this whole process's.
+ */
+function runChild(request: ReconcileChildRequest): Promise<ReconcileChildReport> {
+  const script = path.join(__dirname, 'reconcileChild.js');
+  if (!existsSync(script)) return runReconcileJob(request);
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let settled = false;
+    child.once('message', (reply: { ok: true; report: ReconcileChildReport } | { ok: false; error: string }) => {
+      settled = true;
+      if (reply.ok) resolve(reply.report);
+      else reject(new Error(`reconcile child failed: ${reply.error}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (!settled) reject(new Error(`reconcile child exited with code ${code} before reporting`));
+    });
+    child.send(request);
+  });
+}

@@ -1,0 +1,61 @@
+import { performance } from 'node:perf_hooks';
+import { BatchTemplate } from './BatchTemplate.js';
+import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
+import type { BenchScale } from './benchScale.js';
+import { round } from './stats.js';
+
+export interface ThroughputResult {
+  readonly partners: number;
+  readonly seconds: number;
+  readonly batches: number;
+  readonly records: number;
+  readonly recordsPerSecond: number;
+  readonly failures: number;
+}
+
+/**
+ * Several partners, each pushing batches for its own store back to back (one request in flight
+ * per partner) for a fixed time. Counts records of batches acknowledged ACCEPTED within the window.
+ */
+export async function measureThroughput(env: BenchEnvironment, scale: BenchScale): Promise<ThroughputResult> {
+  const workers = await Promise.all(
+    Array.from({ length: scale.throughputPartners }, async (_, p) => {
+      const storeId = `THR-${String(p + 1).padStart(4, '0')}`;
+      const partner = await env.createPartner(`bench-thr-${p + 1}`, [storeId]);
+      const template = new BatchTemplate({ storeId, businessDate: benchBusinessDate, recordCount: scale.recordsPerBatch, seed: 100 + p });
+      return { partner, template, tagBase: 0x1000000 * (p + 1) };
+    }),
+  );
+  // One unmeasured batch per partner first, so every cache is as warm as in steady state.
+  await Promise.all(workers.map((w) => env.send(w.partner, 'POST', 'trade-records', w.template.render(w.tagBase))));
+
+  let batches = 0;
+  let records = 0;
+  let failures = 0;
+  const started = performance.now();
+  const deadline = started + scale.throughputSeconds * 1000;
+  await Promise.all(
+    workers.map(async (w) => {
+      for (let n = 1; performance.now() < deadline; n++) {
+        const response = await env.send(w.partner, 'POST', 'trade-records', w.template.render(w.tagBase + n));
+        if (performance.now() > deadline) break;
+        if (response.status === 202) {
+          batches += 1;
+          records += w.template.recordCount;
+        } else {
+          failures += 1;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const window = Math.min(seconds, scale.throughputSeconds);
+  return {
+    partners: workers.length,
+    seconds: round(window, 1),
+    batches,
+    records,
+    recordsPerSecond: round(records / window, 0),
+    failures,
+  };
+}
