@@ -45,14 +45,14 @@ export function createStorageClients(connection: StorageConnection, options: Sto
     const tableOptions = { allowInsecureConnection: true, additionalPolicies };
     tableService = TableServiceClient.fromConnectionString(cs, tableOptions);
     makeTable = (name) => TableClient.fromConnectionString(cs, name, tableOptions);
-    blobService = BlobServiceClient.fromConnectionString(cs, { retryOptions, additionalPolicies } as never);
-    queueService = QueueServiceClient.fromConnectionString(cs, { retryOptions, additionalPolicies } as never);
+    blobService = BlobServiceClient.fromConnectionString(cs, storagePipelineOptions(retryOptions, options.policy));
+    queueService = QueueServiceClient.fromConnectionString(cs, storagePipelineOptions(retryOptions, options.policy));
   } else {
     const credential = options.credential ?? identityCredential(connection.clientId);
     tableService = new TableServiceClient(connection.tableServiceUri, credential, { additionalPolicies });
     makeTable = (name) => new TableClient(connection.tableServiceUri, name, credential, { additionalPolicies });
-    blobService = new BlobServiceClient(connection.blobServiceUri, credential, { retryOptions, additionalPolicies } as never);
-    queueService = new QueueServiceClient(connection.queueServiceUri, credential, { retryOptions, additionalPolicies } as never);
+    blobService = new BlobServiceClient(connection.blobServiceUri, credential, storagePipelineOptions(retryOptions, options.policy));
+    queueService = new QueueServiceClient(connection.queueServiceUri, credential, storagePipelineOptions(retryOptions, options.policy));
   }
 
   const tables = Object.fromEntries(
@@ -71,6 +71,32 @@ export function createStorageClients(connection: StorageConnection, options: Sto
     blobService,
   };
 }
+
+/**
+ * Pipeline options of a blob or queue service client. Their clients share one pipeline with every
+ * child client (container, blob, queue), and each client built on it adds the options'
+ * `additionalPolicies` to that shared pipeline again, which the pipeline refuses ("duplicate
+ * policy names") on the first request. So the extra policy is handed out to the first client
+ * only: it is then part of the shared pipeline, runs once per try (after the retry policy), and
+ * reaches every blob and queue request.
+ */
+function storagePipelineOptions(retryOptions: RetryOptions, policy: PipelinePolicy | undefined): StorageOptions {
+  let handedOut = false;
+  const options: StorageOptions = {
+    retryOptions,
+    get additionalPolicies(): AdditionalPolicy[] {
+      if (!policy || handedOut) return [];
+      handedOut = true;
+      return [{ policy, position: 'perRetry' }];
+    },
+  };
+  return options;
+}
+
+type AdditionalPolicy = { policy: PipelinePolicy; position: 'perCall' | 'perRetry' };
+type RetryOptions = { readonly maxTries: number; readonly retryDelayInMs: number; readonly maxRetryDelayInMs: number; readonly tryTimeoutInMs: number };
+/** What the blob and queue packages' StoragePipelineOptions both accept, plus the extra policy. */
+type StorageOptions = { readonly retryOptions: RetryOptions; readonly additionalPolicies: AdditionalPolicy[] };
 
 /** Managed identity in Azure (user-assigned when a client id is set); developer sign-in otherwise. */
 function identityCredential(clientId: string | undefined): TokenCredential {

@@ -1,0 +1,133 @@
+import Big from 'big.js';
+import type { DailyClose, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
+import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
+import { BatchLedger } from '../../../src/storage/BatchLedger.js';
+import { buildUsdTaxExcludedRecord } from '../../fixtures/tradeRecordFixtures.js';
+import { buildMappingBatch, buildUsdStore } from '../../fixtures/masterDataFixtures.js';
+import type { TestPartner, TestService } from '../../support/startTestService.js';
+import { seededUuid } from './random.js';
+
+/** The business date of run `n`: one store-day per run, so runs never share index partitions. */
+export function businessDateOf(n: number): string {
+  return new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A valid USD batch of `count` records with ids unique to `tag`. */
+export function buildDayBatch(random: () => number, storeId: string, businessDate: string, count: number, tag: string): TradeRecordBatch {
+  const records: TradeRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    records.push(buildUsdTaxExcludedRecord({ seq: i, storeId, businessDate, tradeRecordId: `T-${tag}-${i}` }));
+  }
+  return { batch_id: seededUuid(random), store_id: storeId, business_date: businessDate, batch_seq: 1, trade_records: records };
+}
+
+/** The control totals of a set of records, computed here independently of the service. */
+export function expectedTotals(records: readonly TradeRecord[]): Omit<DailyClose, 'batch_id' | 'store_id' | 'business_date' | 'batch_count' | 'currency' | 'closed_at'> {
+  let net = new Big(0);
+  let tax = new Big(0);
+  let tip = new Big(0);
+  let paid = new Big(0);
+  let items = 0;
+  let payments = 0;
+  for (const r of records) {
+    net = net.plus(r.total_amount).minus(r.tax_amount).minus(r.tip_amount);
+    tax = tax.plus(r.tax_amount);
+    tip = tip.plus(r.tip_amount);
+    items += r.items.length;
+    payments += r.payments.length;
+    for (const p of r.payments) paid = p.payment_type === 'REFUND' ? paid.minus(p.amount) : paid.plus(p.amount);
+  }
+  return {
+    trade_record_count: records.length,
+    item_row_count: items,
+    payment_row_count: payments,
+    net_sales_amount: net.toFixed(2),
+    tax_amount: tax.toFixed(2),
+    tip_amount: tip.toFixed(2),
+    payment_total_amount: paid.toFixed(2),
+  };
+}
+
+/** A partner with one USD store, its store master data and the fixture mapping uploaded. */
+export async function preparePartner(service: TestService, random: () => number, storeId = 'NYC-0001'): Promise<TestPartner> {
+  const partner = await service.createPartner({ stores: [storeId] });
+  const stores = await service.call(partner, 'PUT', 'stores', { batch_id: seededUuid(random), stores: [buildUsdStore(storeId)] });
+  if (stores.status !== 202) throw new Error(`store upload answered ${stores.status}`);
+  const mapping = await service.call(partner, 'PUT', 'mappings/transaction-types', { ...buildMappingBatch(), batch_id: seededUuid(random) });
+  if (mapping.status !== 202) throw new Error(`mapping upload answered ${mapping.status}`);
+  return partner;
+}
+
+export interface DayCheck {
+  /** Transaction rows in the index for the day. */
+  readonly indexRows: number;
+  /** Ids expected but missing from the index. */
+  readonly missing: number;
+  /** Rows in the index that were not expected. */
+  readonly unexpected: number;
+  /** The reconciliation of the day against the independently computed totals. */
+  readonly reconciliation: 'MATCHED' | 'MISMATCHED' | 'superseded' | 'skipped';
+  readonly differences: readonly string[];
+}
+
+/**
+ * Checks a store-day after the dust settled: the index holds exactly the expected ids, and a
+ * daily close carrying the independently computed totals reconciles MATCHED.
+ */
+export async function checkDay(
+  service: TestService,
+  partner: TestPartner,
+  random: () => number,
+  storeId: string,
+  businessDate: string,
+  records: readonly TradeRecord[],
+  options: { reconcile: boolean } = { reconcile: true },
+): Promise<DayCheck> {
+  const index = new TradeRecordIndex(service.services.storage.tables.tradeRecords);
+  const seen = new Set<string>();
+  for await (const row of index.listDay(partner.partnerId, storeId, businessDate)) {
+    if (row.type === 'transaction') seen.add(row.summary.trade_record_id);
+  }
+  const wanted = new Set(records.map((r) => r.trade_record_id));
+  const missing = [...wanted].filter((id) => !seen.has(id)).length;
+  const unexpected = [...seen].filter((id) => !wanted.has(id)).length;
+  if (!options.reconcile || records.length === 0) return { indexRows: seen.size, missing, unexpected, reconciliation: 'skipped', differences: [] };
+
+  const close: DailyClose = {
+    batch_id: seededUuid(random),
+    store_id: storeId,
+    business_date: businessDate,
+    batch_count: 1,
+    ...expectedTotals(records),
+    currency: 'USD',
+    closed_at: `${businessDate}T23:59:00-05:00`,
+  };
+  const sent = await service.call(partner, 'POST', 'daily-close', close);
+  if (sent.status !== 202) throw new Error(`daily close answered ${sent.status} ${JSON.stringify(sent.body)}`);
+  const outcome = await service.services.reconciler.reconcile({ partnerId: partner.partnerId, storeId, businessDate, closeBatchId: close.batch_id });
+  const result = await service.services.reconciliationQuery.get(partner.partnerId, storeId, businessDate);
+  return { indexRows: seen.size, missing, unexpected, reconciliation: outcome, differences: result.differences };
+}
+
+/** State of a batch in the ledger: absent, PENDING or COMMITTED. */
+export async function ledgerState(service: TestService, partnerId: string, batchId: string): Promise<'absent' | 'PENDING' | 'COMMITTED'> {
+  const entry = await new BatchLedger(service.services.storage.tables.batchLedger).get(partnerId, batchId);
+  return entry ? entry.state : 'absent';
+}
+
+export interface Figures {
+  attempted: number;
+  acknowledged: number;
+  lost: number;
+  appliedTwice: number;
+  unfinished: number;
+  [extra: string]: number;
+}
+
+export function printFigures(title: string, figures: Figures, extra: Record<string, string | number> = {}): string {
+  const rows = [...Object.entries(figures), ...Object.entries(extra)];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const text = [`== ${title} ==`, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)].join('\n');
+  console.log(text);
+  return text;
+}
