@@ -1,0 +1,187 @@
+/**
+ * The reconcile queue delivers at least once: a message delivered twice gives one correct result,
+ * a failing run is retried until it succeeds, and a message that always fails ends in the poison
+ * queue with an error logged.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functionTable } from '../../src/functions/functionTable.js';
+import { registerFunctions } from '../../src/functions/registerFunctions.js';
+import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.js';
+import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
+import { QueuePoller } from '../../src/localhost/QueuePoller.js';
+import type { AppServices } from '../../src/services/AppServices.js';
+import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
+import { DayReconciler, type DayReconcilerDependencies } from '../../src/services/DayReconciler.js';
+import { DayCloseRepository } from '../../src/storage/DayCloseRepository.js';
+import { MappingRepository } from '../../src/storage/MappingRepository.js';
+import { PaymentDirectionRepository } from '../../src/storage/PaymentDirectionRepository.js';
+import { RawBatchStore } from '../../src/storage/RawBatchStore.js';
+import { ReconciliationRepository } from '../../src/storage/ReconciliationRepository.js';
+import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
+import { UnmappedUsageRepository } from '../../src/storage/UnmappedUsageRepository.js';
+import { eventually, startTestService, type TestService } from '../support/startTestService.js';
+import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
+import { buildRecord, controlTotals, dailyClose, POS_CODES, tradeBatch, USD } from './support/storeDayKit.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+const base64Json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+
+/** The reconciler's dependencies on the test run's storage, each replaceable. */
+function reconcilerDeps(overrides: Partial<DayReconcilerDependencies> = {}): DayReconcilerDependencies {
+  const storage = service.services.storage;
+  const t = storage.tables;
+  return {
+    closes: new DayCloseRepository(t.dailyCloses),
+    index: new TradeRecordIndex(t.tradeRecords),
+    results: new ReconciliationRepository(t.reconciliations),
+    mappings: new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(storage.rawBatches)),
+    paymentDirections: new PaymentDirectionRepository(t.paymentDirections),
+    unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
+    clock: () => new Date(),
+    ...overrides,
+  };
+}
+
+/** A reconciled USD day of two sales; returns it with its totals and the message of its close. */
+async function reconciledDay() {
+  const { partner, days } = await setUpPartner(service, [USD]);
+  const day = days[0]!;
+  const records = [
+    buildRecord(day, { id: 'Q-1', code: 'S01', items: [{ product: 'X1', name: 'Item', qty: 3, unit: 725 }], tip: 250 }),
+    buildRecord(day, { id: 'Q-2', code: 'RT03', items: [{ product: 'X1', name: 'Item', qty: -1, unit: 725 }] }),
+  ];
+  await push(service, partner, tradeBatch(day, 1, records));
+  const totals = controlTotals(USD, records, { mapping: POS_CODES });
+  const close = dailyClose(day, 1, totals);
+  await sendClose(service, partner, close);
+  const message = { partnerId: partner.partnerId, storeId: day.storeId, businessDate: day.businessDate, closeBatchId: close.batch_id };
+  return { partner, day, totals, close, message };
+}
+
+/** Runs the real reconcileDay function on a queue of this test only, with the given reconciler. */
+async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHostLogger) {
+  const definition = functionTable.find((fn) => fn.name === 'reconcileDay');
+  if (!definition || definition.trigger !== 'storageQueue') throw new Error('reconcileDay is not a queue function');
+  const queueName = `e2e-reconcile-${randomUUID().slice(0, 8)}`;
+  const services = { ...service.services, reconciler } as AppServices;
+  const functions = captureRegistrations(() => registerFunctions([{ ...definition, queueName }], services));
+  const poller = new QueuePoller({
+    functions,
+    queueServiceClient: service.services.storage.queueService,
+    logger,
+    maxDequeueCount: 5,
+    batchSize: 8,
+    visibilityTimeoutSeconds: 1,
+    idlePollIntervalMs: 100,
+  });
+  await poller.start();
+  const queue = service.services.storage.queueService.getQueueClient(queueName);
+  const poison = service.services.storage.queueService.getQueueClient(`${queueName}-poison`);
+  return {
+    queue,
+    poison,
+    async stop() {
+      await poller.stop();
+      await Promise.all([queue.deleteIfExists(), poison.deleteIfExists()]);
+    },
+  };
+}
+
+function recordingLogger() {
+  const lines: string[] = [];
+  const logger: LocalHostLogger = {
+    info: (line) => lines.push(`INFO ${line}`),
+    warn: (line) => lines.push(`WARN ${line}`),
+    error: (line) => lines.push(`ERROR ${line}`),
+  };
+  return { lines, logger };
+}
+
+describe('reconcile queue', () => {
+  it('the same message delivered twice more gives one correct result', async () => {
+    const { partner, day, totals, message } = await reconciledDay();
+    // Two extra copies, visible at once: they may run before, beside or after the scheduled one.
+    await service.services.storage.queues.reconcile.sendMessage(base64Json(message));
+    await service.services.storage.queues.reconcile.sendMessage(base64Json(message));
+    const result = await settled(service, partner, day);
+    expect(result.status).toBe('MATCHED');
+    expect(result.actual).toEqual(totals);
+    // Let every copy run, then the day still has one result, the same correct one.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const later = await getResult(service, partner, day);
+    expect(later).toMatchObject({ status: 'MATCHED', expected: totals, actual: totals, differences: [] });
+    const listed = await service.hq('reconciliation', 'list', '--partner', partner.partnerId);
+    expect(listed.out.slice(1)).toHaveLength(1);
+  });
+
+  it('a run that fails is retried from the queue and then succeeds', async () => {
+    const { partner, day, totals, message } = await reconciledDay();
+    await settled(service, partner, day);
+
+    // A results store that fails once, and a clock that marks the results this reconciler writes.
+    const mark = '2030-01-02T03:04:05.000Z';
+    let saves = 0;
+    const results = new ReconciliationRepository(service.services.storage.tables.reconciliations);
+    const flakyResults = Object.assign(Object.create(results) as ReconciliationRepository, {
+      async saveResult(...args: Parameters<ReconciliationRepository['saveResult']>) {
+        saves += 1;
+        if (saves === 1) throw new Error('the results table did not answer');
+        return results.saveResult(...args);
+      },
+    });
+    const reconciler = new DayReconciler(reconcilerDeps({ results: flakyResults, clock: () => new Date(mark) }));
+    const { lines, logger } = recordingLogger();
+    const queue = await privateReconcileQueue(reconciler, logger);
+    try {
+      await queue.queue.sendMessage(base64Json(message));
+      const result = await eventually(() => getResult(service, partner, day), (r) => r.checked_at === mark);
+      expect(result).toMatchObject({ status: 'MATCHED', checked_at: mark, actual: totals });
+      expect(saves).toBe(2);
+      expect(lines.some((l) => l.startsWith('WARN') && /reconcileDay: failed on dequeue 1/.test(l))).toBe(true);
+      expect(lines.some((l) => l.startsWith('ERROR') && /failed on message .* \(dequeue 1 of 5\)/.test(l))).toBe(true);
+      await eventually(async () => lines, (ls) => ls.some((l) => /reconcileDay: MATCHED \(dequeue 2\)/.test(l)), 5_000);
+      expect((await queue.poison.peekMessages()).peekedMessageItems).toHaveLength(0);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('a malformed message fails five times and ends in reconcile-requests-poison', async () => {
+    // Any running service may take it from the shared queue; the poison queue is where it ends.
+    const probe = { probe: randomUUID() };
+    const text = base64Json(probe);
+    await service.services.storage.queues.reconcile.sendMessage(text);
+    const poison = service.services.storage.queueService.getQueueClient('reconcile-requests-poison');
+    const found = await eventually(
+      async () => (await poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.some((m) => m.messageText === text),
+      (yes) => yes,
+      20_000,
+    );
+    expect(found).toBe(true);
+  });
+
+  it('the real reconcileDay function logs each failure and an error when it moves a malformed message to the poison queue', async () => {
+    const { lines, logger } = recordingLogger();
+    const queue = await privateReconcileQueue(service.services.reconciler, logger);
+    try {
+      const text = base64Json({});
+      await queue.queue.sendMessage(text);
+      await eventually(async () => (await queue.poison.peekMessages()).peekedMessageItems, (items) => items.length === 1, 20_000);
+      const [poisoned] = (await queue.poison.peekMessages()).peekedMessageItems;
+      expect(poisoned!.messageText).toBe(text);
+      const failures = lines.filter((l) => /reconcileDay: failed on dequeue \d: the message is not of the expected shape/.test(l));
+      expect(failures).toHaveLength(5);
+      expect(lines.filter((l) => l.startsWith('ERROR') && l.includes(`moved to ${queue.poison.name} after 5 dequeues`))).toHaveLength(1);
+    } finally {
+      await queue.stop();
+    }
+  });
+});
