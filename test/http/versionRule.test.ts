@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDailyClose, buildJpyStore } from '../fixtures/masterDataFixtures.js';
+import { buildUsdTaxExcludedRecord, fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { newBatchId, partnerWithStores, reconciled, usdStore, warningCodes } from '../support/httpScenario.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+/** One USD record; `payments` 1 drops the cash payment so the stored copy is visible in payment_row_count. */
+function record(id: string, version: number, lastModifiedAt: string, payments: 1 | 2): any {
+  const r: any = buildUsdTaxExcludedRecord({ tradeRecordId: id });
+  r.version = version;
+  r.last_modified_at = lastModifiedAt;
+  if (payments === 1) r.payments = r.payments.slice(1);
+  return r;
+}
+
+let seq = 0;
+async function pushRecords(partner: TestPartner, records: any[]) {
+  const body = { batch_id: newBatchId(), store_id: usdStore, business_date: fixtureBusinessDate, batch_seq: ++seq, trade_records: records };
+  const response = await service.call(partner, 'POST', 'trade-records', body);
+  expect(response.status).toBe(202);
+  return response.body;
+}
+
+describe('trade records: highest version wins, then the later last_modified_at', () => {
+  it('ignores older copies with STALE_VERSION and reconciles the newest copy of each transaction', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    // T-1: version 2 (one payment) arrives before version 1 (two payments).
+    expect(warningCodes(await pushRecords(partner, [record('T-1', 2, '2026-03-01T12:30:00-05:00', 1)]))).not.toContain('STALE_VERSION');
+    const older = await pushRecords(partner, [record('T-1', 1, '2026-03-01T12:40:00-05:00', 2)]);
+    expect(older.warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
+
+    // T-2: equal versions; the later last_modified_at (one payment) wins whatever the order.
+    await pushRecords(partner, [record('T-2', 1, '2026-03-01T12:00:00-05:00', 2)]);
+    const later = await pushRecords(partner, [record('T-2', 1, '2026-03-01T12:05:00-05:00', 1)]);
+    expect(warningCodes(later)).not.toContain('STALE_VERSION');
+    const earlier = await pushRecords(partner, [record('T-2', 1, '2026-03-01T11:59:00-05:00', 2)]);
+    expect(earlier.warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
+    // The same instant written with another offset is the same copy: a replay, not stale.
+    const replay = await pushRecords(partner, [record('T-2', 1, '2026-03-01T17:05:00Z', 1)]);
+    expect(warningCodes(replay)).not.toContain('STALE_VERSION');
+
+    const close = { ...buildDailyClose('USD'), batch_id: newBatchId(), trade_record_count: 2, item_row_count: 10, payment_row_count: 2 };
+    expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
+    const result = await reconciled(service, partner, usdStore, fixtureBusinessDate);
+    expect(result.actual).toMatchObject({ trade_record_count: 2, item_row_count: 10, payment_row_count: 2 });
+  });
+});
+
+describe('products: the version rule', () => {
+  function product(version: number, lastModifiedAt: string, storeId?: string): any {
+    return {
+      product_id: 'P-VERSIONED',
+      ...(storeId ? { store_id: storeId } : {}),
+      name: { 'en-US': 'Versioned' },
+      unit_price: '3.00',
+      currency: 'USD',
+      status: 'ACTIVE',
+      version,
+      last_modified_at: lastModifiedAt,
+      product_type: 'SINGLE',
+    };
+  }
+  async function putProducts(partner: TestPartner, products: any[]) {
+    const response = await service.call(partner, 'PUT', 'products', { batch_id: newBatchId(), products });
+    expect(response.status).toBe(202);
+    return response.body;
+  }
+
+  it('warns STALE_VERSION for an older version or an equal version modified earlier', async () => {
+    const partner = await partnerWithStores(service);
+    expect((await putProducts(partner, [product(2, '2026-02-25T08:00:00Z')])).warnings).toEqual([]);
+    const older = await putProducts(partner, [product(3, '2026-02-25T09:00:00Z', usdStore), product(1, '2026-02-26T08:00:00Z')]);
+    // The store-specific copy is a different product; only the shared version 1 is stale.
+    expect(older.warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'products[1]' })]);
+    expect((await putProducts(partner, [product(2, '2026-02-25T08:30:00Z')])).warnings).toEqual([]);
+    const earlier = await putProducts(partner, [product(2, '2026-02-25T08:10:00Z')]);
+    expect(earlier.warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'products[0]' })]);
+    expect((await putProducts(partner, [product(3, '2026-02-20T00:00:00Z')])).warnings).toEqual([]);
+  });
+});
+
+describe('stores: the later last_modified_at wins', () => {
+  it('keeps the newer store copy, which decides the currency transactions must use', async () => {
+    const partner = await partnerWithStores(service);
+    const usdRecords = () => ({
+      batch_id: newBatchId(),
+      store_id: usdStore,
+      business_date: fixtureBusinessDate,
+      batch_seq: 1,
+      trade_records: [buildUsdTaxExcludedRecord()],
+    });
+    // A copy modified before the stored one: ignored with STALE_VERSION, the store stays USD.
+    const stale = { ...buildJpyStore(usdStore), last_modified_at: '2026-02-01T00:00:00Z' };
+    const staleAck = await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [stale] });
+    expect(staleAck.status).toBe(202);
+    expect(staleAck.body.warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'stores[0]' })]);
+    expect((await service.call(partner, 'POST', 'trade-records', usdRecords())).status).toBe(202);
+
+    // A later copy switches the store to JPY: USD transactions are now refused.
+    const newer = { ...buildJpyStore(usdStore), last_modified_at: '2026-03-05T00:00:00Z' };
+    const newerAck = await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [newer] });
+    expect(newerAck.status).toBe(202);
+    expect(newerAck.body.warnings).toEqual([]);
+    const refused = await service.call(partner, 'POST', 'trade-records', usdRecords());
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.map((d: { path: string }) => d.path)).toContain('/trade_records/0/currency');
+  });
+});
