@@ -1,7 +1,8 @@
 import { compareTotals } from '../domain/reconciliation/compareTotals.js';
-import { DayAggregator } from '../domain/reconciliation/DayAggregator.js';
+import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
+import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type BatchReceipt } from '../domain/reconciliation/diagnose.js';
-import type { DayCloseRepository } from '../storage/DayCloseRepository.js';
+import type { DayCloseRepository, StoredClose } from '../storage/DayCloseRepository.js';
 import type { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import type { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
@@ -22,6 +23,9 @@ export interface DayReconcilerDependencies {
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
 
+/** Runs of one message while a mapping upload keeps switching the mapping, before it is retried. */
+const maxPasses = 3;
+
 /**
  * Reconciles one store-day against the close a message names (contract §2.12, DESIGN §6).
  * Safe to run any number of times: it recomputes from the index and writes the result only
@@ -36,17 +40,41 @@ export class DayReconciler {
     const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
     if (!stored || stored.close.batch_id !== closeBatchId) return 'superseded';
 
-    const [mapping, directions] = await Promise.all([
-      this.deps.mappings.current(partnerId),
-      this.deps.paymentDirections.listForPartner(partnerId),
-    ]);
-    const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
-    const batches: BatchReceipt[] = [];
-    for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
-      if (row.type === 'transaction') aggregator.add(row.summary);
-      else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+    for (let pass = 1; ; pass += 1) {
+      const [mapping, directions] = await Promise.all([
+        this.deps.mappings.current(partnerId),
+        this.deps.paymentDirections.listForPartner(partnerId),
+      ]);
+      const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
+      const batches: BatchReceipt[] = [];
+      for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
+        if (row.type === 'transaction') aggregator.add(row.summary);
+        else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+      }
+      const { actual, diagnostics } = aggregator.result();
+      if (diagnostics.unmapped_transaction_types.size > 0) {
+        await this.deps.unmappedUsage.record(partnerId, storeId, businessDate, diagnostics.unmapped_transaction_types.keys());
+        // A mapping upload schedules the days it finds noted here, and it looks only after switching
+        // the mapping. An upload that switched after this run read the mapping may have looked before
+        // the note above: then this run is the one that must use the new mapping.
+        const now = await this.deps.mappings.current(partnerId);
+        if (now.batchId !== mapping.batchId) {
+          if (pass < maxPasses) continue;
+          throw new Error('The mapping kept changing during reconciliation; the message is retried.');
+        }
+      }
+      return this.save(message, stored, actual, diagnostics, batches);
     }
-    const { actual, diagnostics } = aggregator.result();
+  }
+
+  private async save(
+    message: ReconcileMessage,
+    stored: StoredClose,
+    actual: ControlTotals,
+    diagnostics: DayDiagnostics,
+    batches: readonly BatchReceipt[],
+  ): Promise<ReconcileOutcome> {
+    const { partnerId, storeId, businessDate, closeBatchId } = message;
     const expected = controlTotalsOf(stored.close);
     const { status, differences } = compareTotals(expected, actual, stored.close.currency);
     const diagnosis = diagnose({
@@ -58,9 +86,6 @@ export class DayReconciler {
       other_currency_trade_record_count: diagnostics.other_currency_trade_record_count,
       differences,
     });
-    if (diagnostics.unmapped_transaction_types.size > 0) {
-      await this.deps.unmappedUsage.record(partnerId, storeId, businessDate, diagnostics.unmapped_transaction_types.keys());
-    }
     const saved = await this.deps.results.saveResult(partnerId, storeId, businessDate, closeBatchId, {
       status,
       checkedAt: this.deps.clock().toISOString(),

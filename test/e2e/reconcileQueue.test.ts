@@ -22,7 +22,7 @@ import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../../src/storage/UnmappedUsageRepository.js';
 import { eventually, startTestService, type TestService } from '../support/startTestService.js';
 import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
-import { buildRecord, controlTotals, dailyClose, POS_CODES, tradeBatch, USD } from './support/storeDayKit.js';
+import { buildRecord, controlTotals, dailyClose, mappingBody, POS_CODES, tradeBatch, USD } from './support/storeDayKit.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -183,5 +183,50 @@ describe('reconcile queue', () => {
     } finally {
       await queue.stop();
     }
+  });
+
+  it('a mapping upload that lands while a run is aggregating with the old mapping still gets the day reconciled with the new one', async () => {
+    const { partner, days } = await setUpPartner(service, [USD]);
+    const day = days[0]!;
+    const records = [
+      buildRecord(day, { id: 'MR-1', code: 'S01', items: [{ product: 'X1', name: 'Item', qty: 2, unit: 1150 }] }),
+      buildRecord(day, { id: 'MR-2', code: 'CT30', items: [{ product: 'CATER', name: 'Catering', qty: 1, unit: 18_000 }], tip: 1_500 }),
+    ];
+    await push(service, partner, tradeBatch(day, 1, records));
+    const totals = controlTotals(USD, records, { mapping: { ...POS_CODES, CT30: 'SALE' } });
+    const close = dailyClose(day, 1, totals);
+    // The close is stored and the day set to RECEIVED as POST /daily-close does, but its
+    // reconciliation is run below by hand instead of from the queue.
+    const t = service.services.storage.tables;
+    const receivedAt = new Date().toISOString();
+    expect(await new DayCloseRepository(t.dailyCloses).putIfLatest(partner.partnerId, { close, receivedAt })).toBe(true);
+    await new ReconciliationRepository(t.reconciliations).markReceived(partner.partnerId, day.storeId, day.businessDate, {
+      batchId: close.batch_id,
+      receivedAt,
+      expected: totals,
+    });
+
+    // The partner uploads the mapping with CT30 after the run read the old mapping and before it
+    // noted the day's unmapped codes.
+    const usage = new UnmappedUsageRepository(t.unmappedUsage);
+    let uploaded = false;
+    const racingUsage = Object.assign(Object.create(usage) as UnmappedUsageRepository, {
+      async record(...args: Parameters<UnmappedUsageRepository['record']>) {
+        if (!uploaded) {
+          uploaded = true;
+          const upload = await service.call(partner, 'PUT', 'mappings/transaction-types', mappingBody({ ...POS_CODES, CT30: 'SALE' }));
+          expect(upload.status).toBe(202);
+        }
+        return usage.record(...args);
+      },
+    });
+    const reconciler = new DayReconciler(reconcilerDeps({ unmappedUsage: racingUsage }));
+    const message = { partnerId: partner.partnerId, storeId: day.storeId, businessDate: day.businessDate, closeBatchId: close.batch_id };
+    await reconciler.reconcile(message).catch(() => undefined);
+    expect(uploaded).toBe(true);
+
+    const result = await eventually(() => getResult(service, partner, day), (r) => r.status === 'MATCHED', 6_000);
+    expect(result).toMatchObject({ status: 'MATCHED', actual: totals, differences: [] });
+    expect(result.diagnosis.unmapped_transaction_types).toEqual([]);
   });
 });
