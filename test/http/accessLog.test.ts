@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { startTestService, type TestService } from '../support/startTestService.js';
+import { newBatchId, tradeBatch } from '../support/httpScenario.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+const accessLine = /^INFO \[(\w+)\] (GET|POST|PUT) (\/\S+) (\d{3}) (\d+)ms partner=(\S+) batch_id=(\S+)$/;
+
+describe('access log', () => {
+  it('writes one line per request with method, route, status, ms, partner and batch_id; never the key or the body', async () => {
+    const storeId = `LOG-${randomUUID().slice(0, 8)}`;
+    const marker = `BODYMARK${randomUUID().slice(0, 8)}`;
+    const partner = await service.createPartner({ stores: [storeId] });
+    const storesBatch = { batch_id: newBatchId(), stores: [{ ...buildUsdStore(storeId), store_name: marker }] };
+    const trades = tradeBatch({ storeId, recordCount: 2 });
+    trades.trade_records[0].order_source_detail = marker;
+    trades.trade_records[1].employee_id = marker;
+    const bad = tradeBatch({ storeId });
+    bad.trade_records[0].order_type = marker;
+
+    const calls: [string, string, unknown, number][] = [
+      ['PUT', 'stores', storesBatch, 202],
+      ['POST', 'trade-records', trades, 202],
+      ['POST', 'trade-records', trades, 200],
+      ['POST', 'trade-records', bad, 400],
+      ['GET', `daily-close/${storeId}/${fixtureBusinessDate}`, undefined, 200],
+      ['GET', `daily-close/LOG-NOT-MINE/${fixtureBusinessDate}`, undefined, 403],
+      ['GET', 'mappings/transaction-types', undefined, 200],
+    ];
+    for (const [method, path, body, status] of calls) {
+      expect((await service.call(partner, method, path, body)).status, `${method} ${path}`).toBe(status);
+    }
+    // Rejected by the host before any function runs: no partner is known.
+    expect((await service.call({ key: `${partner.key}x` }, 'POST', 'trade-records', trades)).status).toBe(401);
+
+    const mine = service.logs.filter((line) => line.includes(`partner=${partner.partnerId} `));
+    expect(mine).toHaveLength(calls.length);
+    const parsed = mine.map((line) => {
+      const m = accessLine.exec(line);
+      expect(m, line).not.toBeNull();
+      return { fn: m![1], method: m![2], route: m![3], status: Number(m![4]), batchId: m![7] };
+    });
+    expect(parsed.map((p) => `${p.method} ${p.route} ${p.status}`)).toEqual([
+      'PUT /stores 202',
+      'POST /trade-records 202',
+      'POST /trade-records 200',
+      'POST /trade-records 400',
+      'GET /daily-close/{store_id}/{business_date} 200',
+      'GET /daily-close/{store_id}/{business_date} 403',
+      'GET /mappings/transaction-types 200',
+    ]);
+    expect(parsed.map((p) => p.batchId)).toEqual([storesBatch.batch_id, trades.batch_id, trades.batch_id, '-', '-', '-', '-']);
+    expect(parsed[1]!.fn).toBe('pushTradeRecords');
+
+    const hostLine = service.logs.filter((line) => / \/pos\/v1\/trade-records 401 \d+ms/.test(line));
+    expect(hostLine.length).toBeGreaterThanOrEqual(1);
+
+    const everything = service.logs.join('\n');
+    expect(everything).not.toContain(partner.key);
+    expect(everything).not.toContain(marker);
+    expect(everything).not.toContain(storeId);
+  });
+});

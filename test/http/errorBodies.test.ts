@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDailyClose, buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+const marker = 'ZQX-MARKER-93817';
+
+/** Sends a request and returns the raw response text with its status and headers. */
+async function raw(partner: TestPartner | { key: string } | null, method: string, path: string, body?: string, contentType = 'application/json') {
+  const response = await fetch(`${service.baseUrl}/${path}`, {
+    method,
+    headers: { ...(partner ? { 'x-functions-key': partner.key } : {}), ...(body !== undefined ? { 'content-type': contentType } : {}) },
+    body,
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** The error body shape of DESIGN §6; returns the parsed body. */
+function expectErrorShape(response: { status: number; headers: Headers; text: string }, status: number, code: string): any {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = JSON.parse(response.text);
+  expect(Object.keys(body)).toEqual(['error']);
+  for (const key of Object.keys(body.error)) expect(['code', 'message', 'details']).toContain(key);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe('string');
+  expect(body.error.message.length).toBeGreaterThan(0);
+  if (body.error.details !== undefined) {
+    expect(Array.isArray(body.error.details)).toBe(true);
+    for (const detail of body.error.details) {
+      expect(Object.keys(detail).sort()).toEqual(['message', 'path']);
+      expect(detail.path === '' || detail.path.startsWith('/')).toBe(true);
+      expect(typeof detail.message).toBe('string');
+    }
+  }
+  expect(response.text).not.toMatch(/\bat \S+\.(ts|js):\d+/); // no stack trace
+  return body;
+}
+
+describe('error body shape', () => {
+  it('every error code answers {"error":{"code","message","details"?}}', async () => {
+    const partner = await partnerWithStores(service);
+    const json = (value: unknown) => JSON.stringify(value);
+
+    expectErrorShape(await raw(partner, 'POST', 'trade-records', '{"batch_id":'), 400, 'INVALID_PAYLOAD');
+    expectErrorShape(await raw(partner, 'POST', 'trade-records', json(tradeBatch({ recordCount: 501 }))), 400, 'BATCH_TOO_LARGE');
+    const mapping = { ...buildMappingBatch(), batch_id: newBatchId() };
+    mapping.mappings[0]!.standard_code = 'GIVEAWAY';
+    const unknownCode = expectErrorShape(await raw(partner, 'PUT', 'mappings/transaction-types', json(mapping)), 400, 'UNKNOWN_STANDARD_CODE');
+    expect(unknownCode.error.details).toEqual([{ path: '/mappings/0/standard_code', message: expect.any(String) }]);
+    expectErrorShape(await raw(null, 'GET', 'mappings/transaction-types'), 401, 'UNAUTHORIZED');
+    expectErrorShape(await raw({ key: 'unknown-key' }, 'GET', 'mappings/transaction-types'), 401, 'UNAUTHORIZED');
+    expectErrorShape(await raw(partner, 'POST', 'trade-records', json(tradeBatch({ storeId: 'LAX-0404' }))), 403, 'STORE_NOT_ALLOWED');
+    expectErrorShape(await raw(partner, 'GET', 'nowhere'), 404, 'NOT_FOUND');
+    expectErrorShape(await raw(partner, 'DELETE', 'stores'), 405, 'METHOD_NOT_ALLOWED');
+    expectErrorShape(await raw(partner, 'PUT', 'stores', 'x'.repeat(5 * 1024 * 1024 + 1)), 413, 'PAYLOAD_TOO_LARGE');
+    expectErrorShape(await raw(partner, 'PUT', 'stores', json({ batch_id: newBatchId() }), 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+
+    const inactive = await partnerWithStores(service);
+    await service.hq('partner', 'deactivate', inactive.partnerId);
+    expectErrorShape(await raw(inactive, 'GET', 'reference/transaction-types'), 403, 'PARTNER_INACTIVE');
+
+    const limited = await partnerWithStores(service);
+    await service.hq('partner', 'set-rate-limit', limited.partnerId, '1');
+    await raw(limited, 'POST', 'trade-records', '{}');
+    const tooMany = await raw(limited, 'POST', 'trade-records', '{}');
+    if (tooMany.status !== 429) {
+      // The first call fell into the previous minute's window; the next one is limited.
+      expect(tooMany.status).toBe(400);
+      Object.assign(tooMany, await raw(limited, 'POST', 'trade-records', '{}'));
+    }
+    expectErrorShape(tooMany, 429, 'RATE_LIMITED');
+  });
+
+  it('points at the offending value with a JSON Pointer', async () => {
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 4 });
+    batch.trade_records[3].items[0].quantity = 1;
+    const body = expectErrorShape(await raw(partner, 'POST', 'trade-records', JSON.stringify(batch)), 400, 'INVALID_PAYLOAD');
+    expect(body.error.details.map((d: { path: string }) => d.path)).toContain('/trade_records/3/items/0/quantity');
+  });
+
+  it('lists at most 50 details and says how many more there were', async () => {
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 60 });
+    for (const record of batch.trade_records) record.status = 'FINISHED';
+    const body = expectErrorShape(await raw(partner, 'POST', 'trade-records', JSON.stringify(batch)), 400, 'INVALID_PAYLOAD');
+    expect(body.error.details).toHaveLength(50);
+    expect(body.error.details[0].path).toBe('/trade_records/0/status');
+    expect(body.error.message).toMatch(/\b10\b/);
+  });
+});
+
+describe('no submitted value is echoed', () => {
+  it('keeps the marker out of every error response', async () => {
+    const partner = await partnerWithStores(service);
+    const json = (value: unknown) => JSON.stringify(value);
+    const cases: [string, string, string | undefined][] = [];
+
+    const badEnum = tradeBatch();
+    badEnum.trade_records[0].order_type = marker;
+    cases.push(['POST', 'trade-records', json(badEnum)]);
+    const badFormat = tradeBatch();
+    badFormat.trade_records[1].opened_at = marker;
+    badFormat.trade_records[1].items[0].quantity = marker;
+    cases.push(['POST', 'trade-records', json(badFormat)]);
+    const badCurrency = tradeBatch();
+    badCurrency.trade_records[0].currency = 'ZQX';
+    badCurrency.trade_records[0].member_id = `${marker} +1 212 555 0188`;
+    cases.push(['POST', 'trade-records', json(badCurrency)]);
+    cases.push(['POST', 'trade-records', `{"batch_id":"${marker}",`]);
+    cases.push(['POST', 'trade-records', `{"batch_id":"${marker}"}`]);
+    cases.push(['POST', 'trade-records', json({ ...tradeBatch(), batch_seq: marker })]);
+    cases.push(['POST', 'daily-close', json({ ...buildDailyClose('USD'), batch_id: newBatchId(), net_sales_amount: marker })]);
+    cases.push(['POST', 'daily-close', json({ ...buildDailyClose('USD'), batch_id: newBatchId(), store_id: marker })]);
+    cases.push(['PUT', 'stores', json({ batch_id: newBatchId(), stores: [{ ...buildUsdStore(usdStore), time_zone: marker }] })]);
+    cases.push(['PUT', 'stores', json({ batch_id: newBatchId(), stores: [{ ...buildUsdStore(usdStore), store_id: marker }] })]);
+    const products = { ...buildProductBatch(), batch_id: newBatchId() } as any;
+    products.products[0].tax_category = marker;
+    products.products[1].unit_price = marker;
+    cases.push(['PUT', 'products', json(products)]);
+    cases.push(['PUT', 'mappings/transaction-types', json({ batch_id: newBatchId(), mappings: [{ source_code: 'X', standard_code: marker }] })]);
+    cases.push(['PUT', 'mappings/transaction-types', json({ batch_id: newBatchId(), mappings: [{ source_code: marker, standard_code: 'SALE' }, { source_code: marker, standard_code: 'SALE' }] })]);
+    cases.push(['GET', `daily-close/${usdStore}/${marker}`, undefined]);
+    cases.push(['GET', `daily-close/${marker}/${fixtureBusinessDate}`, undefined]);
+    cases.push(['GET', `${marker}`, undefined]);
+
+    for (const [method, path, body] of cases) {
+      const response = await raw(partner, method, path, body);
+      expect(response.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(response.text, `${method} ${path} ${body?.slice(0, 80)}`).not.toContain(marker);
+      expect(response.text).not.toContain('ZQX');
+    }
+    const wrongKey = await raw({ key: marker }, 'GET', 'mappings/transaction-types');
+    expect(wrongKey.status).toBe(401);
+    expect(wrongKey.text).not.toContain(marker);
+  });
+});
