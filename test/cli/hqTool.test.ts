@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
+import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { startTestService, type TestService } from '../support/startTestService.js';
+import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+const freshId = () => `hq-${randomUUID().slice(0, 8)}`;
+const keyShape = /^[A-Za-z0-9_-]{32,}$/;
+
+describe('usage', () => {
+  it('--help prints the commands and exits 0', async () => {
+    for (const argv of [['--help'], ['-h'], ['partner', 'create', '--help']]) {
+      const result = await service.hq(...argv);
+      expect(result.code, argv.join(' ')).toBe(0);
+      const text = result.out.join('\n');
+      for (const command of ['partner create', 'key issue', 'key revoke', 'key list', 'store register', 'payment-type set-direction', 'reconciliation list']) {
+        expect(text).toContain(command);
+      }
+    }
+  });
+
+  it('no command, an unknown command or wrong arguments exit 2', async () => {
+    expect((await service.hq()).code).toBe(2);
+    for (const argv of [
+      ['frobnicate'],
+      ['partner', 'explode', 'x'],
+      ['partner', 'create'],
+      ['partner', 'create', 'has spaces!'],
+      ['key', 'revoke', 'only-one-word'],
+      ['store', 'register', 'p-1'],
+      ['partner', 'set-rate-limit', 'p-1', '0'],
+      ['partner', 'set-rate-limit', 'p-1', 'lots'],
+      ['payment-type', 'set-direction', 'p-1', 'GIFT', '2'],
+      ['reconciliation', 'list', '--status', 'DONE'],
+      ['reconciliation', 'list', '--date', '01/03/2026'],
+      ['key', 'issue', 'p-1', '--expires'],
+    ]) {
+      const result = await service.hq(...argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.err.join('\n')).toMatch(/^error: /);
+    }
+  });
+
+  it('a partner that does not exist exits 1 on every command naming one', async () => {
+    const ghost = freshId();
+    for (const argv of [
+      ['partner', 'deactivate', ghost],
+      ['partner', 'activate', ghost],
+      ['partner', 'set-rate-limit', ghost, '10'],
+      ['key', 'issue', ghost],
+      ['key', 'list', ghost],
+      ['key', 'revoke', ghost, 'key-00000000'],
+      ['store', 'register', ghost, 'S-1'],
+      ['store', 'list', ghost],
+      ['payment-type', 'set-direction', ghost, 'GIFT', '1'],
+    ]) {
+      const result = await service.hq(...argv);
+      expect(result.code, argv.join(' ')).toBe(1);
+      expect(result.err.join('\n')).toContain(ghost);
+    }
+  });
+});
+
+describe('partners', () => {
+  it('create, list, refuse a duplicate, deactivate, activate and set a rate limit', async () => {
+    const id = freshId();
+    const created = await service.hq('partner', 'create', id, '--name', 'Burger Chain East');
+    expect(created.code).toBe(0);
+    expect(created.out.join('\n')).toContain(id);
+    expect((await service.hq('partner', 'create', id)).code).toBe(1);
+
+    const row = async () => (await service.hq('partner', 'list')).out.find((line) => line.startsWith(`${id}\t`));
+    expect(await row()).toBe(`${id}\tACTIVE\tdefault\tBurger Chain East`);
+    expect((await service.hq('partner', 'deactivate', id)).code).toBe(0);
+    expect(await row()).toMatch(new RegExp(`^${id}\\tINACTIVE\\t`));
+    expect((await service.hq('partner', 'activate', id)).code).toBe(0);
+    expect((await service.hq('partner', 'set-rate-limit', id, '25')).code).toBe(0);
+    expect(await row()).toBe(`${id}\tACTIVE\t25\tBurger Chain East`);
+  });
+});
+
+describe('keys', () => {
+  it('key issue prints the key alone on the last line; it works over HTTP; key list never shows it', async () => {
+    const id = freshId();
+    await service.hq('partner', 'create', id);
+    const issued = await service.hq('key', 'issue', id);
+    expect(issued.code).toBe(0);
+    const key = issued.out[issued.out.length - 1]!;
+    expect(key).toMatch(keyShape);
+    expect(issued.out.slice(0, -1).join('\n')).not.toContain(key);
+    const keyId = /\b(key-[0-9a-f]+)\b/.exec(issued.out[0]!)?.[1];
+    expect(keyId).toBeDefined();
+    expect((await service.call({ key }, 'GET', 'mappings/transaction-types')).body.partner_id).toBe(id);
+
+    const expiring = await service.hq('key', 'issue', id, '--expires', new Date(Date.now() + 3_600_000).toISOString());
+    expect(expiring.code).toBe(0);
+    const listed = await service.hq('key', 'list', id);
+    expect(listed.code).toBe(0);
+    const text = listed.out.join('\n');
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(expiring.out[expiring.out.length - 1]!);
+    expect(listed.out[0]).toBe('key_id\tstatus\tcreated\texpires');
+    expect(listed.out.find((line) => line.startsWith(`${keyId}\t`))).toMatch(/\tACTIVE\t.*\tnever$/);
+    expect(listed.out).toHaveLength(3);
+  });
+
+  it('key revoke turns a key off; an unknown key id exits 1; --expires must be a future date', async () => {
+    const id = freshId();
+    await service.hq('partner', 'create', id);
+    const issued = await service.hq('key', 'issue', id);
+    const key = issued.out[issued.out.length - 1]!;
+    const keyId = /\b(key-[0-9a-f]+)\b/.exec(issued.out[0]!)![1]!;
+    expect((await service.hq('key', 'revoke', id, 'key-ffffffff')).code).toBe(1);
+    expect((await service.hq('key', 'revoke', id, keyId)).code).toBe(0);
+    expect((await service.call({ key }, 'GET', 'mappings/transaction-types')).status).toBe(401);
+    expect((await service.hq('key', 'list', id)).out.find((line) => line.startsWith(`${keyId}\t`))).toMatch(/\tREVOKED\t/);
+
+    expect((await service.hq('key', 'issue', id, '--expires', '2020-01-01T00:00:00Z')).code).toBe(2);
+    expect((await service.hq('key', 'issue', id, '--expires', 'next tuesday')).code).toBe(2);
+  });
+
+  it('key list marks a key past its expiry as EXPIRED', async () => {
+    const id = freshId();
+    await service.hq('partner', 'create', id);
+    const expiresAt = Date.now() + 1_200;
+    const issued = await service.hq('key', 'issue', id, `--expires=${new Date(expiresAt).toISOString()}`);
+    expect(issued.code).toBe(0);
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 50));
+    const listed = await service.hq('key', 'list', id);
+    expect(listed.out[1]).toMatch(/\tEXPIRED\t/);
+  });
+});
+
+describe('stores', () => {
+  it('store register is idempotent and store list shows each store once', async () => {
+    const id = freshId();
+    await service.hq('partner', 'create', id);
+    const first = await service.hq('store', 'register', id, 'S-A', 'S-B');
+    expect(first.code).toBe(0);
+    expect(first.out.join('\n')).toMatch(/^2 store\(s\) registered/);
+    const again = await service.hq('store', 'register', id, 'S-B', 'S-C');
+    expect(again.code).toBe(0);
+    expect(again.out.join('\n')).toMatch(/^1 store\(s\) registered.*1 already were/);
+    const list = await service.hq('store', 'list', id);
+    expect(list.code).toBe(0);
+    expect([...list.out].sort()).toEqual(['S-A', 'S-B', 'S-C']);
+    expect((await service.hq('store', 'register', id, 'x'.repeat(129))).code).toBe(2);
+  });
+
+  it('a registered store can be used over HTTP; an unregistered one cannot', async () => {
+    const id = freshId();
+    await service.hq('partner', 'create', id);
+    const issued = await service.hq('key', 'issue', id);
+    const partner = { key: issued.out[issued.out.length - 1]! };
+    const path = `daily-close/${usdStore}/${fixtureBusinessDate}`;
+    expect((await service.call(partner, 'GET', path)).status).toBe(403);
+    await service.hq('store', 'register', id, usdStore);
+    expect((await service.call(partner, 'GET', path)).status).toBe(200);
+  });
+});
+
+describe('payment directions and reconciliation results', () => {
+  it('payment-type set-direction makes a custom payment_type known', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    const custom = () => {
+      const batch = tradeBatch({ recordCount: 1 });
+      batch.trade_records[0].payments[0].payment_type = 'MEAL_VOUCHER';
+      return batch;
+    };
+    expect(warningCodes((await service.call(partner, 'POST', 'trade-records', custom())).body)).toContain('UNKNOWN_PAYMENT_TYPE');
+    const set = await service.hq('payment-type', 'set-direction', partner.partnerId, 'MEAL_VOUCHER', '1');
+    expect(set.code).toBe(0);
+    const batch = custom();
+    batch.trade_records[0].version = 2;
+    expect(warningCodes((await service.call(partner, 'POST', 'trade-records', batch)).body)).not.toContain('UNKNOWN_PAYMENT_TYPE');
+  });
+
+  it('reconciliation list shows results, filtered by partner, status and date', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+    const close = { ...buildDailyClose('USD'), batch_id: newBatchId() }; // amounts differ from the records
+    expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
+    expect((await reconciled(service, partner, usdStore, fixtureBusinessDate)).status).toBe('MISMATCHED');
+
+    const listed = await service.hq('reconciliation', 'list', '--partner', partner.partnerId);
+    expect(listed.code).toBe(0);
+    expect(listed.out[0]).toBe('partner\tstore\tbusiness_date\tstatus\tchecked_at\tdifferences');
+    expect(listed.out.slice(1)).toEqual([
+      expect.stringMatching(new RegExp(`^${partner.partnerId}\\t${usdStore}\\t${fixtureBusinessDate}\\tMISMATCHED\\t\\S+\\tnet_sales_amount,payment_total_amount$`)),
+    ]);
+    const filtered = await service.hq('reconciliation', 'list', '--partner', partner.partnerId, '--status', 'MATCHED');
+    expect(filtered.out).toHaveLength(1);
+    const byDate = await service.hq('reconciliation', 'list', '--partner', partner.partnerId, '--status', 'MISMATCHED', '--date', fixtureBusinessDate);
+    expect(byDate.out).toHaveLength(2);
+  });
+});
