@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import { startLocalService, type RunningLocalService } from '../../src/localhost/startLocalService.js';
+import { startAzurite } from '../../src/localhost/startAzurite.js';
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import type { AppServicesOptions } from '../../src/services/createAppServices.js';
 import { HqTool } from '../../src/cli/HqTool.js';
@@ -33,10 +33,12 @@ export interface TestServiceOptions {
 }
 
 /**
- * Starts the local service (the same function table and host as `npm start`) on a free port,
- * against the test run's storage emulator, with a one-second reconciliation delay.
+ * Starts the local service (the same function table and host as `npm start`) on a free port, on a
+ * storage emulator of its own (so no other test file's service takes its queue messages), with a
+ * one-second reconciliation delay.
  */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const azurite = await startAzurite({ inMemory: true });
   const logs: string[] = [];
   const record = (level: string) => (line: string) => {
     logs.push(`${level} ${line}`);
@@ -44,7 +46,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
   const logger: LocalHostLogger = { info: record('INFO'), warn: record('WARN'), error: record('ERROR') };
   const settings = {
-    AzureWebJobsStorage: inject('azuriteConnectionString'),
+    AzureWebJobsStorage: azurite.connectionString,
     RECONCILE_DELAY_SECONDS: '1',
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '100000',
@@ -57,7 +59,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logger,
     queueVisibilityTimeoutSeconds: options.queueVisibilityTimeoutSeconds ?? 1,
     services: options.services,
+  }).catch(async (error: unknown) => {
+    await azurite.stop();
+    throw error;
   });
+  const stop = async (): Promise<void> => {
+    await service.stop();
+    await azurite.stop();
+  };
 
   const hq: TestService['hq'] = async (...argv) => {
     const out: string[] = [];
@@ -97,7 +106,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     return { status: response.status, body: parsed, headers: response.headers };
   };
 
-  return { ...service, logs, hq, createPartner, call };
+  return { ...service, stop, logs, hq, createPartner, call };
 }
 
 function expectOk<T extends { code: number; err: string[] }>(result: T): T {
