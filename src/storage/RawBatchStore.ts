@@ -33,6 +33,17 @@ export class RawBatchStore {
     }
   }
 
+  /** The SHA-256 recorded with the stored body, or undefined when no body is stored. */
+  async storedHash(partnerId: string, batchId: string): Promise<string | undefined> {
+    try {
+      const properties = await this.blob(partnerId, batchId).getProperties();
+      return properties.metadata?.sha256;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
   private blob(partnerId: string, batchId: string) {
     return this.container.getBlockBlobClient(`${encodeKeyPart(partnerId)}/${encodeKeyPart(batchId)}.json`);
   }

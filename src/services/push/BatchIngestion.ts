@@ -109,7 +109,14 @@ export class BatchIngestion {
         return outcome;
       }
 
-      await rawBatches.putOnce(partnerId, batchId, bytes, bodyHash);
+      const isNew = await rawBatches.putOnce(partnerId, batchId, bytes, bodyHash);
+      if (!isNew && (await rawBatches.storedHash(partnerId, batchId)) !== bodyHash) {
+        // Another body holds this batch_id (this request's entry was dropped as abandoned while
+        // it stalled): the stored body is the batch, this one must never be applied.
+        const current = await ledger.get(partnerId, batchId);
+        if (!current || current.bodyHash !== bodyHash) continue;
+        throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
+      }
       await this.step('blob-stored', batchId);
       const warnings = await processor.apply({ partnerId, body, receivedAt: entry.createdAt });
       await this.step('applied', batchId);
@@ -134,6 +141,8 @@ export class BatchIngestion {
   ): Promise<boolean> {
     const stored = await this.options.rawBatches.get(partnerId, batchId);
     if (!stored) return false;
+    // A stored body that is not the entry's was never acknowledged under this entry.
+    if (createHash('sha256').update(stored).digest('hex') !== entry.bodyHash) return false;
     const parsed = parseJsonBody(stored);
     if (!parsed.ok) throw new Error(`Stored body of a batch cannot be parsed (${processor.kind}).`);
     const body = parsed.value as T;

@@ -93,6 +93,21 @@ export async function checkDay(
   const unexpected = [...seen].filter((id) => !wanted.has(id)).length;
   if (!options.reconcile || records.length === 0) return { indexRows: seen.size, missing, unexpected, reconciliation: 'skipped', differences: [] };
 
+  const closeBatchId = await sendClose(service, partner, random, storeId, businessDate, records);
+  const outcome = await service.services.reconciler.reconcile({ partnerId: partner.partnerId, storeId, businessDate, closeBatchId });
+  const result = await service.services.reconciliationQuery.get(partner.partnerId, storeId, businessDate);
+  return { indexRows: seen.size, missing, unexpected, reconciliation: outcome, differences: result.differences };
+}
+
+/** Sends a daily close carrying the independently computed totals of `records`; returns its batch_id. */
+export async function sendClose(
+  service: TestService,
+  partner: TestPartner,
+  random: () => number,
+  storeId: string,
+  businessDate: string,
+  records: readonly TradeRecord[],
+): Promise<string> {
   const close: DailyClose = {
     batch_id: seededUuid(random),
     store_id: storeId,
@@ -104,9 +119,7 @@ export async function checkDay(
   };
   const sent = await service.call(partner, 'POST', 'daily-close', close);
   if (sent.status !== 202) throw new Error(`daily close answered ${sent.status} ${JSON.stringify(sent.body)}`);
-  const outcome = await service.services.reconciler.reconcile({ partnerId: partner.partnerId, storeId, businessDate, closeBatchId: close.batch_id });
-  const result = await service.services.reconciliationQuery.get(partner.partnerId, storeId, businessDate);
-  return { indexRows: seen.size, missing, unexpected, reconciliation: outcome, differences: result.differences };
+  return close.batch_id;
 }
 
 /** State of a batch in the ledger: absent, PENDING or COMMITTED. */

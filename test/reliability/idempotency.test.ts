@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner } from './support/dayScenario.js';
+import { seededRandom, seededUuid } from './support/random.js';
+
+let service: TestService;
+let partner: TestPartner;
+let blockFirstCreation: { batchId: string; release: Promise<void>; reached: () => void } | undefined;
+const random = seededRandom(6);
+
+beforeAll(async () => {
+  service = await startTestService({
+    services: {
+      abandonedAfterMs: 0,
+      onPushStep: async (step, batchId) => {
+        const block = blockFirstCreation;
+        if (block && step === 'ledger-created' && block.batchId === batchId) {
+          blockFirstCreation = undefined;
+          block.reached();
+          await block.release;
+        }
+      },
+    },
+  });
+  partner = await preparePartner(service, random);
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+function day(n: number): string {
+  return businessDateOf(2600 + n);
+}
+
+describe('one batch_id, many sends', () => {
+  it('a retry after a lost response gets 200 ALREADY_RECEIVED with the first record_count and warnings', async () => {
+    // No product data was sent, so the batch carries UNKNOWN_PRODUCT warnings worth repeating.
+    const batch = buildDayBatch(random, 'NYC-0001', day(1), 3, 'lost-response');
+    const first = await service.call(partner, 'POST', 'trade-records', batch);
+    expect(first.status).toBe(202);
+    expect(first.body.warnings.length).toBeGreaterThan(0);
+    const again = await service.call(partner, 'POST', 'trade-records', batch);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+  });
+
+  it('50 concurrent copies of one batch: exactly one 202, the rest 200 with the same receipt', async () => {
+    const batch = buildDayBatch(random, 'NYC-0001', day(2), 4, 'fifty');
+    const answers = await Promise.all(Array.from({ length: 50 }, () => service.call(partner, 'POST', 'trade-records', batch)));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(49);
+    const accepted = answers.find((a) => a.status === 202)!.body;
+    for (const a of answers) expect(a.body).toEqual({ ...accepted, status: a.status === 202 ? 'ACCEPTED' : 'ALREADY_RECEIVED' });
+    const check = await checkDay(service, partner, random, 'NYC-0001', day(2), batch.trade_records);
+    expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
+  });
+
+  it('the same batch_id with another body is not applied and is answered BATCH_ID_REUSED', async () => {
+    const first = buildDayBatch(random, 'NYC-0001', day(3), 2, 'reuse-first');
+    const other = { ...buildDayBatch(random, 'NYC-0001', day(3), 3, 'reuse-other'), batch_id: first.batch_id };
+    expect((await service.call(partner, 'POST', 'trade-records', first)).status).toBe(202);
+    const reused = await service.call(partner, 'POST', 'trade-records', other);
+    expect(reused.status).toBe(200);
+    expect(reused.body.status).toBe('ALREADY_RECEIVED');
+    expect(reused.body.record_count).toBe(2);
+    expect(reused.body.warnings.map((w: { code: string }) => w.code)).toContain('BATCH_ID_REUSED');
+    const check = await checkDay(service, partner, random, 'NYC-0001', day(3), first.trade_records);
+    expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
+  });
+
+  it("another partner's batch_id is that partner's own new batch", async () => {
+    const other = await preparePartner(service, random);
+    const batch = buildDayBatch(random, 'NYC-0001', day(4), 2, 'cross-partner');
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
+    const theirs = await service.call(other, 'POST', 'trade-records', batch);
+    expect(theirs.status).toBe(202);
+    expect(theirs.body.status).toBe('ACCEPTED');
+    expect(theirs.body.warnings.map((w: { code: string }) => w.code)).not.toContain('BATCH_ID_REUSED');
+  });
+
+  it('a writer stalled before storing its body never applies it once another body took the batch_id', async () => {
+    const stalled = buildDayBatch(random, 'NYC-0001', day(5), 2, 'stalled');
+    const winner = { ...buildDayBatch(random, 'NYC-0001', day(5), 3, 'winner'), batch_id: stalled.batch_id };
+    let reached!: () => void;
+    const reachedPromise = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    blockFirstCreation = { batchId: stalled.batch_id, release: new Promise<void>((r) => (release = r)), reached };
+    const stalledAnswer = service.call(partner, 'POST', 'trade-records', stalled);
+    await reachedPromise;
+    // The stalled entry is older than `abandonedAfterMs` and has no body: the other send takes the id.
+    const won = await service.call(partner, 'POST', 'trade-records', winner);
+    expect(won.status).toBe(202);
+    release();
+    const late = await stalledAnswer;
+    expect([200, 503]).toContain(late.status);
+    if (late.status === 200) expect(late.body.warnings.map((w: { code: string }) => w.code)).toContain('BATCH_ID_REUSED');
+    expect(await ledgerState(service, partner.partnerId, stalled.batch_id)).toBe('COMMITTED');
+    const check = await checkDay(service, partner, random, 'NYC-0001', day(5), winner.trade_records);
+    expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
+  });
+});
+
+void seededUuid;
