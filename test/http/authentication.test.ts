@@ -66,7 +66,7 @@ describe('API key', () => {
 
   it('expired: works until its expiry, then 401', async () => {
     const partner = await partnerWithStores(service);
-    const expiresAt = Date.now() + 2_500;
+    const expiresAt = Date.now() + 1_500;
     const issued = await service.hq('key', 'issue', partner.partnerId, '--expires', new Date(expiresAt).toISOString());
     expect(issued.code).toBe(0);
     const shortLived = { key: issued.out[issued.out.length - 1] as string };

@@ -6,7 +6,8 @@ import { jpyStore, newBatchId, partnerWithStores, reconciled, tradeBatch, usdSto
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  // Reconcile as soon as a daily close arrives.
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
 });
 afterAll(async () => {
   await service.stop();

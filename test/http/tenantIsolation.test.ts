@@ -7,7 +7,8 @@ import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warnin
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  // Reconcile as soon as a daily close arrives.
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
 });
 afterAll(async () => {
   await service.stop();
