@@ -1,9 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
 import { startLocalService, type RunningLocalService } from '../../src/localhost/startLocalService.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import type { AppServicesOptions } from '../../src/services/createAppServices.js';
 import { HqTool } from '../../src/cli/HqTool.js';
+import { hashApiKey } from '../../src/services/hashApiKey.js';
+import { appendRunLog, appendRunSecrets } from './runLogs.js';
+
+/** The run's log folder (absent when a config without the global setup runs this file). */
+const runLogDir: string | undefined = (() => {
+  try {
+    return inject('testLogDir');
+  } catch {
+    return undefined;
+  }
+})();
 
 export interface TestService extends RunningLocalService {
   /** Every log line the service wrote (for assertions, and for the scan for secrets). */
@@ -43,6 +55,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const record = (level: string) => (line: string) => {
     logs.push(`${level} ${line}`);
     capturedLogs.push(`${level} ${line}`);
+    appendRunLog(runLogDir, `${level} ${line}`);
   };
   const logger: LocalHostLogger = { info: record('INFO'), warn: record('WARN'), error: record('ERROR') };
   const settings = {
@@ -72,6 +85,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const out: string[] = [];
     const err: string[] = [];
     const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }).run(argv);
+    if (argv[0] === 'key' && argv[1] === 'issue' && code === 0) {
+      const key = out[out.length - 1] as string;
+      appendRunSecrets(runLogDir, key, hashApiKey(key));
+    }
     return { code, out, err };
   };
 
