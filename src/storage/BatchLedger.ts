@@ -45,7 +45,7 @@ export class BatchLedger {
 
   async get(partnerId: string, batchId: string): Promise<LedgerEntry | undefined> {
     try {
-      return toEntry(await this.table.getEntity<LedgerEntity>(encodeKeyPart(partnerId), encodeKeyPart(batchId)));
+      return toEntry(await this.table.getEntity<LedgerEntity>(encodeKeyPart(partnerId), batchKey(batchId)));
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -64,7 +64,7 @@ export class BatchLedger {
       const createdAt = now.toISOString();
       const response = await this.table.createEntity<LedgerEntity>({
         partitionKey: encodeKeyPart(partnerId),
-        rowKey: encodeKeyPart(batchId),
+        rowKey: batchKey(batchId),
         state: 'PENDING',
         kind,
         bodyHash,
@@ -83,7 +83,7 @@ export class BatchLedger {
       await this.table.updateEntity(
         {
           partitionKey: encodeKeyPart(partnerId),
-          rowKey: encodeKeyPart(batchId),
+          rowKey: batchKey(batchId),
           state: 'COMMITTED',
           kind: pending.kind,
           bodyHash: pending.bodyHash,
@@ -105,7 +105,7 @@ export class BatchLedger {
   /** Drops a PENDING entry whose body was never stored (never acknowledged, nothing to finish). */
   async deleteAbandoned(partnerId: string, batchId: string, pending: LedgerEntry): Promise<boolean> {
     try {
-      await this.table.deleteEntity(encodeKeyPart(partnerId), encodeKeyPart(batchId), { etag: pending.etag });
+      await this.table.deleteEntity(encodeKeyPart(partnerId), batchKey(batchId), { etag: pending.etag });
       return true;
     } catch (error) {
       if (isPreconditionFailed(error) || isNotFound(error)) return false;
@@ -119,6 +119,11 @@ export class BatchLedger {
       yield { partnerId: decodeKeyPart(entity.partitionKey), batchId: decodeKeyPart(entity.rowKey), createdAt: entity.createdAt };
     }
   }
+}
+
+/** A UUID names the same batch in upper or lower case: the ledger keys it in lower case. */
+function batchKey(batchId: string): string {
+  return encodeKeyPart(batchId.toLowerCase());
 }
 
 function toEntry(entity: LedgerEntity & { etag: string }): LedgerEntry {

@@ -45,6 +45,7 @@ export class RawBatchStore {
   }
 
   private blob(partnerId: string, batchId: string) {
-    return this.container.getBlockBlobClient(`${encodeKeyPart(partnerId)}/${encodeKeyPart(batchId)}.json`);
+    // A UUID names the same batch in upper or lower case, as in the batch ledger.
+    return this.container.getBlockBlobClient(`${encodeKeyPart(partnerId)}/${encodeKeyPart(batchId.toLowerCase())}.json`);
   }
 }

@@ -52,6 +52,16 @@ describe('POST /trade-records acceptance', () => {
     expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
   });
 
+  it('treats the same batch_id in upper case as a repeat, not a second batch', async () => {
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 2 });
+    expect((await push(partner, batch)).status).toBe(202);
+    const upper = { ...tradeBatch({ recordCount: 3 }), batch_id: batch.batch_id.toUpperCase() };
+    const again = await push(partner, upper);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ batch_id: upper.batch_id, status: 'ALREADY_RECEIVED', record_count: 2 });
+  });
+
   it('answers with no warnings when mapping, products and amounts are all in order', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     expect((await service.call(partner, 'PUT', 'products', fullProductBatch())).status).toBe(202);
