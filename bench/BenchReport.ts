@@ -16,6 +16,8 @@ export interface MachineInfo {
   readonly cores: number;
   readonly node: string;
   readonly cpu: string;
+  /** Load of the machine from other work, which the figures share the cores with. */
+  readonly loadAverage?: string;
 }
 
 export function machineInfo(): MachineInfo {
@@ -40,7 +42,7 @@ export function target(value: number, bound: { max?: number; min?: number }, uni
 /** The human-readable table, then one `BENCH <name> <value> <unit>` line per figure, last. */
 export function formatReport(figures: readonly Figure[], machine: MachineInfo, scale: string, breakdown: readonly string[]): string[] {
   const lines: string[] = [];
-  lines.push(`POS ingestion benchmark (${scale}) — ${machine.date}, ${machine.cores} cores, ${machine.cpu}, node ${machine.node}`);
+  lines.push(`POS ingestion benchmark (${scale}) — ${machine.date}, ${machine.cores} cores, ${machine.cpu}, node ${machine.node}${machine.loadAverage ? `, load average ${machine.loadAverage}` : ''}`);
   lines.push('');
   const rows = figures.map((f) => [f.label, `${f.value} ${f.unit}`, f.target ? `${f.target.text} ${f.target.met ? 'met' : 'MISSED'}` : '']);
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => (r[c] as string).length), ['figure', 'value', 'target'][c]!.length));

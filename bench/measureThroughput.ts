@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { BatchTemplate } from './BatchTemplate.js';
 import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
 import type { BenchScale } from './benchScale.js';
+import { childPidMatching, cpuSecondsOf, ownCpuSeconds } from './processCpu.js';
 import { round } from './stats.js';
 
 export interface ThroughputResult {
@@ -11,6 +12,10 @@ export interface ThroughputResult {
   readonly records: number;
   readonly recordsPerSecond: number;
   readonly failures: number;
+  /** CPU this process (the service and the benchmark's HTTP client) spent per accepted batch. */
+  readonly serviceCpuMsPerBatch: number;
+  /** CPU the storage emulator spent per accepted batch; NaN when its process is not a child of this one. */
+  readonly storageCpuMsPerBatch: number;
 }
 
 /**
@@ -32,6 +37,9 @@ export async function measureThroughput(env: BenchEnvironment, scale: BenchScale
   let batches = 0;
   let records = 0;
   let failures = 0;
+  const storagePid = childPidMatching('azurite');
+  const storageCpuAtStart = storagePid === undefined ? undefined : cpuSecondsOf(storagePid);
+  const ownCpuAtStart = ownCpuSeconds();
   const started = performance.now();
   const deadline = started + scale.throughputSeconds * 1000;
   await Promise.all(
@@ -49,6 +57,10 @@ export async function measureThroughput(env: BenchEnvironment, scale: BenchScale
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const ownCpu = ownCpuSeconds() - ownCpuAtStart;
+  const storageCpuAtEnd = storagePid === undefined ? undefined : cpuSecondsOf(storagePid);
+  const storageCpu = storageCpuAtStart === undefined || storageCpuAtEnd === undefined ? Number.NaN : storageCpuAtEnd - storageCpuAtStart;
+  const perBatch = (cpuSeconds: number) => round((cpuSeconds * 1000) / Math.max(1, batches), 0);
   const window = Math.min(seconds, scale.throughputSeconds);
   return {
     partners: workers.length,
@@ -57,5 +69,7 @@ export async function measureThroughput(env: BenchEnvironment, scale: BenchScale
     records,
     recordsPerSecond: round(records / window, 0),
     failures,
+    serviceCpuMsPerBatch: perBatch(ownCpu),
+    storageCpuMsPerBatch: perBatch(storageCpu),
   };
 }

@@ -30,7 +30,7 @@ export async function runReconcileJob(request: ReconcileChildRequest): Promise<R
   let peak = startRssBytes;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
-  }, 5);
+  }, 50);
   const services = createAppServices(loadConfig({
     AzureWebJobsStorage: request.connectionString,
     RECONCILE_DELAY_SECONDS: '1',

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { runBench } from '../../bench/runBench.js';
+import { smokeScale } from '../../bench/benchScale.js';
+
+describe('npm run bench at smoke size', () => {
+  it('produces every figure as a finite BENCH line, after the table', async () => {
+    const lines: string[] = [];
+    const { figures } = await runBench({ scale: smokeScale, out: (line) => lines.push(line), progress: () => undefined, resultsPath: null });
+
+    const benchLines = lines.filter((line) => line.startsWith('BENCH '));
+    expect(benchLines.length).toBe(figures.length);
+    // The machine-readable lines come last.
+    expect(lines.slice(-benchLines.length)).toEqual(benchLines);
+    for (const line of benchLines) {
+      const [, name, value, unit] = line.split(' ');
+      expect(name, line).toMatch(/^[a-z0-9_]+$/);
+      expect(Number.isFinite(Number(value)), line).toBe(true);
+      expect(unit, line).toBeTruthy();
+    }
+    const names = new Set(benchLines.map((line) => line.split(' ')[1]));
+    for (const name of [
+      'push_p50',
+      'push_p95',
+      'push_floor_p50',
+      'push_p50_ratio',
+      'push_throughput',
+      'storage_ops_per_batch',
+      'storage_blob_ops',
+      'storage_table_transactions',
+      'validate_throughput',
+      ...smokeScale.reconcileDays.flatMap((n) => [`reconcile_${n}_ms`, `reconcile_${n}_ratio`, `reconcile_${n}_rss`, `reconcile_${n}_queue_ms`]),
+    ]) {
+      expect(names, name).toContain(name);
+    }
+    // Every day reconciled to the totals its generator computed.
+    expect(lines.filter((line) => line.includes('(MATCHED)')).length).toBe(smokeScale.reconcileDays.length * 2);
+    // One raw-body blob per push, and the index written in transactions.
+    expect(figures.find((f) => f.name === 'storage_blob_ops')?.value).toBe(1);
+    expect(figures.find((f) => f.name === 'storage_table_transactions')?.value).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+});
