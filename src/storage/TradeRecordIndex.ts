@@ -73,25 +73,45 @@ export class TradeRecordIndex {
     return new Set([...staleRowKeys].map(decodeKeyPart));
   }
 
-  /** Every row of the store-day, page by page: memory stays flat however large the day is. */
+  /**
+   * Every row of the store-day, page by page: memory stays flat however large the day is (at
+   * most two pages are held). The next page is requested as soon as one arrives, so storage
+   * produces it while the caller works through the current one.
+   */
   async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
-    for await (const entity of this.table.listEntities<SummaryEntity & { batchSeq: number; receivedAt?: string; recordCount?: number }>({
-      queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
-    })) {
-      const rowKey = entity.rowKey ?? '';
-      if (rowKey.startsWith(batchRowPrefix)) {
-        yield {
-          type: 'batch',
-          batch: {
-            batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
-            batchSeq: entity.batchSeq,
-            receivedAt: entity.receivedAt ?? '',
-            recordCount: entity.recordCount ?? 0,
-          },
-        };
-      } else {
-        yield { type: 'transaction', summary: fromEntity(decodeKeyPart(rowKey), entity) };
+    const pages = this.table
+      .listEntities<SummaryEntity & { batchSeq: number; receivedAt?: string; recordCount?: number }>({
+        queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+      })
+      .byPage()
+      [Symbol.asyncIterator]();
+    const fetchNext = () => {
+      const next = pages.next();
+      // Awaited below; this only keeps an abandoned listing from reporting an unhandled rejection.
+      next.catch(() => undefined);
+      return next;
+    };
+    let pending = fetchNext();
+    for (;;) {
+      const { value: page, done } = await pending;
+      if (done) return;
+      pending = fetchNext();
+      for (const entity of page) {
+        const rowKey = entity.rowKey ?? '';
+        if (rowKey.startsWith(batchRowPrefix)) {
+          yield {
+            type: 'batch',
+            batch: {
+              batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
+              batchSeq: entity.batchSeq,
+              receivedAt: entity.receivedAt ?? '',
+              recordCount: entity.recordCount ?? 0,
+            },
+          };
+        } else {
+          yield { type: 'transaction', summary: fromEntity(decodeKeyPart(rowKey), entity) };
+        }
       }
     }
   }

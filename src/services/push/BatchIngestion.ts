@@ -70,9 +70,16 @@ export class BatchIngestion {
     const schemaProblems = this.options.validator.validate(kindToBody[processor.kind] as BodyKind, body);
     if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
     const typed = body as unknown as T;
-    await this.options.tenants.requireStores(partnerId, processor.storeIdsOf(typed));
-    // The semantic checks include the scan for card numbers and identifying personal data.
-    const check = await processor.check(partnerId, typed);
+    // The tenancy check and the semantic checks (which read the store master, then scan for card
+    // numbers and identifying personal data) run side by side; a store that is not registered
+    // is refused first all the same.
+    const [tenancy, checked] = await Promise.allSettled([
+      this.options.tenants.requireStores(partnerId, processor.storeIdsOf(typed)),
+      processor.check(partnerId, typed),
+    ]);
+    if (tenancy.status === 'rejected') throw tenancy.reason;
+    if (checked.status === 'rejected') throw checked.reason;
+    const check = checked.value;
     if (check.problems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body breaks validation rules.', check.problems);
     if (check.unknownStandardCodes && check.unknownStandardCodes.length > 0) {
       throw new ApiError('UNKNOWN_STANDARD_CODE', undefined, check.unknownStandardCodes);
@@ -91,15 +98,24 @@ export class BatchIngestion {
     const bodyHash = createHash('sha256').update(bytes).digest('hex');
     const { ledger, rawBatches } = this.options;
 
+    // Most pushes are first receipts: the entry is created without reading it first, and only a
+    // create that finds an entry already there reads it.
+    let createFirst = true;
     for (;;) {
-      let entry = await ledger.get(partnerId, batchId);
-      if (!entry) {
+      let entry: LedgerEntry | undefined;
+      if (createFirst) {
+        createFirst = false;
         // The sweep is scheduled before anything is written, so no crash can leave a stored
         // batch that nobody comes back to.
         await this.options.sweepQueue.send({ partnerId, batchId }, this.options.sweepDelaySeconds);
         entry = await ledger.createPending(partnerId, batchId, processor.kind, bodyHash, this.options.clock());
-        if (!entry) continue;
-        await this.step('ledger-created', batchId);
+        if (entry) await this.step('ledger-created', batchId);
+      }
+      entry ??= await ledger.get(partnerId, batchId);
+      if (!entry) {
+        // The entry was dropped (abandoned) between the create and the read: create it anew.
+        createFirst = true;
+        continue;
       }
       if (entry.state === 'COMMITTED') return alreadyReceived(batchId, entry, bodyHash);
 

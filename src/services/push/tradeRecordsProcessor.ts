@@ -35,19 +35,20 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
     },
 
     async apply({ partnerId, body, receivedAt }) {
-      const [mapping, knownProducts, directions, close] = await Promise.all([
+      // The reads only shape the warnings, so they run while the index is written.
+      const summaries = body.trade_records.map((record) => summarizeTradeRecord(record, body));
+      const [mapping, knownProducts, directions, close, stale] = await Promise.all([
         deps.mappings.current(partnerId),
         deps.products.knownIds(partnerId),
         deps.paymentDirections.listForPartner(partnerId),
         deps.closes.get(partnerId, body.store_id, body.business_date),
+        deps.index.applyBatch(partnerId, body.store_id, body.business_date, summaries, {
+          batchId: body.batch_id,
+          batchSeq: body.batch_seq,
+          receivedAt,
+          recordCount: body.trade_records.length,
+        }),
       ]);
-      const summaries = body.trade_records.map((record) => summarizeTradeRecord(record, body));
-      const stale = await deps.index.applyBatch(partnerId, body.store_id, body.business_date, summaries, {
-        batchId: body.batch_id,
-        batchSeq: body.batch_seq,
-        receivedAt,
-        recordCount: body.trade_records.length,
-      });
 
       const warnings: Warning[] = [];
       body.trade_records.forEach((record, index) => {
