@@ -37,14 +37,16 @@ export class DayReconciler {
 
   async reconcile(message: ReconcileMessage): Promise<ReconcileOutcome> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
+    const readInputs = () => Promise.all([this.deps.mappings.current(partnerId), this.deps.paymentDirections.listForPartner(partnerId)]);
+    // The first pass's mapping and payment directions are read alongside the close; a superseded
+    // message leaves them unused.
+    const firstInputs = readInputs();
+    firstInputs.catch(() => undefined);
     const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
     if (!stored || stored.close.batch_id !== closeBatchId) return 'superseded';
 
     for (let pass = 1; ; pass += 1) {
-      const [mapping, directions] = await Promise.all([
-        this.deps.mappings.current(partnerId),
-        this.deps.paymentDirections.listForPartner(partnerId),
-      ]);
+      const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
       const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
       const batches: BatchReceipt[] = [];
       for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
