@@ -138,7 +138,7 @@ export async function runOneCrash(h: CrashHarness, partnerId: string, partnerKey
 }
 
 export interface CrashRecoveryReport {
-  readonly figures: Figures;
+  readonly figures: Figures<'crashed' | 'acceptedAnswers' | 'finishedBySweep'>;
   readonly byPoint: Record<string, number>;
   readonly failures: string[];
   readonly seconds: number;
@@ -149,7 +149,7 @@ export async function runCrashRecovery(runs: number, seed: number): Promise<Cras
   const h = await startCrashHarness();
   try {
     const partner = await preparePartner(h.service, seededRandom(seed));
-    const figures: Figures = { attempted: 0, acknowledged: 0, lost: 0, appliedTwice: 0, unfinished: 0, crashed: 0, acceptedAnswers: 0, finishedBySweep: 0 };
+    const figures: Figures<'crashed' | 'acceptedAnswers' | 'finishedBySweep'> = { attempted: 0, acknowledged: 0, lost: 0, appliedTwice: 0, unfinished: 0, crashed: 0, acceptedAnswers: 0, finishedBySweep: 0 };
     const byPoint: Record<string, number> = {};
     const failures: string[] = [];
     for (let run = 0; run < runs; run++) {

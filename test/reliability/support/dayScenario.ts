@@ -128,16 +128,16 @@ export async function ledgerState(service: TestService, partnerId: string, batch
   return entry ? entry.state : 'absent';
 }
 
-export interface Figures {
+/** The figures every chaos scenario reports, plus the scenario's own counters. */
+export type Figures<Extra extends string = never> = {
   attempted: number;
   acknowledged: number;
   lost: number;
   appliedTwice: number;
   unfinished: number;
-  [extra: string]: number;
-}
+} & Record<Extra, number>;
 
-export function printFigures(title: string, figures: Figures, extra: Record<string, string | number> = {}): string {
+export function printFigures(title: string, figures: Figures<string>, extra: Record<string, string | number> = {}): string {
   const rows = [...Object.entries(figures), ...Object.entries(extra)];
   const width = Math.max(...rows.map(([k]) => k.length));
   const text = [`== ${title} ==`, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)].join('\n');
