@@ -188,7 +188,8 @@ describe('payment directions and reconciliation results', () => {
   it('reconciliation list shows results, filtered by partner, status and date', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
-    const close = { ...buildDailyClose('USD'), batch_id: newBatchId() }; // amounts differ from the records
+    // Two amounts 3.00 off the records' totals.
+    const close = { ...buildDailyClose('USD'), batch_id: newBatchId(), net_sales_amount: '35.91', payment_total_amount: '45.36' };
     expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
     expect((await reconciled(service, partner, usdStore, fixtureBusinessDate)).status).toBe('MISMATCHED');
 
