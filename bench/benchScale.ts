@@ -8,6 +8,9 @@ export interface BenchScale {
   readonly throughputSeconds: number;
   /** Store-day sizes reconciled, smallest first; the last one is the headline figure. */
   readonly reconcileDays: readonly number[];
+  /** Child processes per side (floor, reconciliation), taking turns. */
+  readonly reconcileRounds: number;
+  /** Counted runs in each child, after one warm-up run. */
   readonly reconcileIterations: number;
   readonly validationSeconds: number;
 }
@@ -16,10 +19,11 @@ export const fullScale: BenchScale = {
   name: 'full',
   recordsPerBatch: 500,
   latencyWarmup: 3,
-  latencyIterations: 20,
+  latencyIterations: 30,
   throughputPartners: 4,
   throughputSeconds: 20,
   reconcileDays: [5_000, 20_000],
+  reconcileRounds: 2,
   reconcileIterations: 3,
   validationSeconds: 3,
 };
@@ -32,6 +36,7 @@ export const smokeScale: BenchScale = {
   throughputPartners: 2,
   throughputSeconds: 1,
   reconcileDays: [40, 100],
+  reconcileRounds: 1,
   reconcileIterations: 1,
   validationSeconds: 0.2,
 };

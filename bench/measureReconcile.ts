@@ -78,10 +78,18 @@ export async function measureReconcile(env: BenchEnvironment, scale: BenchScale,
   const queueMs = Math.max(0, performance.now() - visibleAt);
 
   const message: ReconcileMessage = { partnerId: partner.partnerId, storeId, businessDate: benchBusinessDate, closeBatchId };
-  const floor = await runChild({ connectionString: env.connectionString, mode: 'floor', message, iterations: scale.reconcileIterations });
-  const reconcile = await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations });
-  const reconcileMs = median(reconcile.times);
-  const floorMs = median(floor.times);
+  // Floor and reconciliation take turns, a fresh process each, so drift of the machine hits both alike.
+  const floors: ReconcileChildReport[] = [];
+  const reconciles: ReconcileChildReport[] = [];
+  for (let round = 0; round < scale.reconcileRounds; round++) {
+    floors.push(await runChild({ connectionString: env.connectionString, mode: 'floor', message, iterations: scale.reconcileIterations }));
+    reconciles.push(await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations }));
+  }
+  const reconcileMs = median(reconciles.flatMap((r) => r.times));
+  const floorMs = median(floors.flatMap((r) => r.times));
+  const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));
+  const reconcile = { outcome: reconciles.every((r) => r.outcome === reconciles[0]?.outcome) ? (reconciles[0]?.outcome ?? '') : 'VARIED', peakRssBytes: peak(reconciles), startRssBytes: Math.min(...reconciles.map((r) => r.startRssBytes)) };
+  const floor = { rows: floors[0]?.rows ?? 0, peakRssBytes: peak(floors) };
   const mb = (bytes: number) => round(bytes / (1024 * 1024), 0);
   return {
     transactions,
