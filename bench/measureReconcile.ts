@@ -26,9 +26,14 @@ export interface ReconcileResult {
   readonly reconcileRssMb: number;
   readonly reconcileStartRssMb: number;
   readonly floorRssMb: number;
+  /** Peak RSS of a reconciliation whose old-generation heap was capped at {@link cappedOldSpaceMb} MB. */
+  readonly cappedRssMb: number;
+  readonly cappedOutcome: string;
 }
 
 const closeDelayMs = 1000;
+/** Old-generation heap limit of the capped reconciliation run. */
+export const cappedOldSpaceMb = 40;
 
 /**
  * Loads a store-day of `transactions` through the push endpoint, sends its daily close and times
@@ -85,6 +90,9 @@ export async function measureReconcile(env: BenchEnvironment, scale: BenchScale,
     floors.push(await runChild({ connectionString: env.connectionString, mode: 'floor', message, iterations: scale.reconcileIterations }));
     reconciles.push(await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations }));
   }
+  // Memory that does not grow with the day: the same reconciliation with V8's old generation
+  // capped well below the day's size (a process that needed more would abort).
+  const capped = await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [`--max-old-space-size=${cappedOldSpaceMb}`]);
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));
   const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));
@@ -105,6 +113,8 @@ export async function measureReconcile(env: BenchEnvironment, scale: BenchScale,
     reconcileRssMb: mb(reconcile.peakRssBytes),
     reconcileStartRssMb: mb(reconcile.startRssBytes),
     floorRssMb: mb(floor.peakRssBytes),
+    cappedRssMb: mb(capped.peakRssBytes),
+    cappedOutcome: capped.outcome,
   };
 }
 
@@ -131,11 +141,11 @@ function dailyClose(batchId: string, storeId: string, batchCount: number, totals
  * smoke test) there is no compiled child script: the job then runs in this process, and its
  * memory figure is this whole process's.
  */
-function runChild(request: ReconcileChildRequest): Promise<ReconcileChildReport> {
+function runChild(request: ReconcileChildRequest, execArgv: readonly string[] = []): Promise<ReconcileChildReport> {
   const script = path.join(__dirname, 'reconcileChild.js');
   if (!existsSync(script)) return runReconcileJob(request);
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(script, [], { execArgv: [...process.execArgv, ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
     child.once('message', (reply: { ok: true; report: ReconcileChildReport } | { ok: false; error: string }) => {
       settled = true;

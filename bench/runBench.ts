@@ -12,7 +12,7 @@ import { formatReport, machineInfo, target, type Figure } from './BenchReport.js
 import { startBenchEnvironment } from './BenchEnvironment.js';
 import { scaleFromEnv, type BenchScale } from './benchScale.js';
 import { measurePushLatency } from './measurePushLatency.js';
-import { measureReconcile, type ReconcileResult } from './measureReconcile.js';
+import { cappedOldSpaceMb, measureReconcile, type ReconcileResult } from './measureReconcile.js';
 import { measureStorageOps } from './measureStorageOps.js';
 import { measureThroughput } from './measureThroughput.js';
 import { measureValidation } from './measureValidation.js';
@@ -98,6 +98,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
       add(`reconcile_${tag}_ratio`, 'reconcile / list', r.ratio, 'x', { max: 1.2 });
       add(`reconcile_${tag}_rss`, 'reconcile peak RSS (own process)', r.reconcileRssMb, 'MB', { max: 150 });
       add(`reconcile_${tag}_floor_rss`, 'list peak RSS (own process)', r.floorRssMb, 'MB');
+      add(`reconcile_${tag}_capped_rss`, `reconcile peak RSS, heap capped at ${cappedOldSpaceMb} MB (${r.cappedOutcome})`, r.cappedRssMb, 'MB');
       add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
     }
     add('validate_throughput', 'parse + schema + semantic checks, one core', validation.recordsPerSecond, 'records/s');
