@@ -15,6 +15,21 @@ import { QueuePoller } from './QueuePoller.js';
 import { readHostSettings } from './readHostSettings.js';
 import { startLocalHttpServer } from './startLocalHttpServer.js';
 
+const hostKeyMemoryMs = 5_000;
+
+/** Remembers keys found valid for `ms` (by hash); invalid keys are looked up every time. */
+function rememberValid(check: (keyHash: string) => Promise<boolean>, ms: number): (key: string) => Promise<boolean> {
+  const validUntil = new Map<string, number>();
+  return async (key) => {
+    const hash = hashApiKey(key);
+    if ((validUntil.get(hash) ?? 0) > Date.now()) return true;
+    const valid = await check(hash);
+    if (valid) validUntil.set(hash, Date.now() + ms);
+    else validUntil.delete(hash);
+    return valid;
+  };
+}
+
 export interface LocalServiceOptions {
   /** Settings as the Functions host would see them (already merged). */
   readonly settings: Settings;
@@ -54,11 +69,13 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     maxBodyBytes: config.maxRequestBodyBytes,
     logger,
     port: options.port,
-    // Like the Functions host with its host keys: only a key HQ issued and has not revoked passes.
-    isValidHostKey: async (key) => {
-      const record = await keys.findByHash(hashApiKey(key));
+    // Like the Functions host with its host keys: only a key HQ issued passes. The host keeps its
+    // keys in memory; here a key seen valid is trusted for a few seconds. The service itself still
+    // resolves every key on every request, so a revoked or expired key is refused at once.
+    isValidHostKey: rememberValid(async (keyHash) => {
+      const record = await keys.findByHash(keyHash);
       return record?.status === 'ACTIVE' && (!record.expiresAt || Date.parse(record.expiresAt) > services.clock().getTime());
-    },
+    }, hostKeyMemoryMs),
   });
   const poller = new QueuePoller({
     functions,

@@ -1,5 +1,7 @@
 import { ApiError } from '../../errors/ApiError.js';
 import type { BatchKind } from '../../storage/BatchLedger.js';
+import type { AppServices } from '../../services/AppServices.js';
+import type { Partner } from '../../storage/PartnerRepository.js';
 import type { Endpoint } from '../Endpoint.js';
 import { readJsonBody } from '../readJsonBody.js';
 
@@ -10,12 +12,22 @@ import { readJsonBody } from '../readJsonBody.js';
  */
 export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean }): Endpoint {
   return async ({ request, services, partner }) => {
-    if (options.rateLimited) {
-      const decision = await services.rateLimiter.take(partner.partnerId, services.rateLimitFor(partner), services.clock());
-      if (!decision.allowed) throw new ApiError('RATE_LIMITED', undefined, [], decision.retryAfterSeconds);
+    // The rate-limit decision (two storage round trips) is taken while the body is read and
+    // validated; the push waits for it before its first write, and a refusal wins over any other
+    // error, so a limited call is answered 429 and never writes, exactly as if it were checked first.
+    const admission = options.rateLimited ? admit(services, partner) : Promise.resolve();
+    try {
+      const bytes = await readJsonBody(request, services.config.maxRequestBodyBytes);
+      const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], bytes, admission);
+      return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
+    } catch (error) {
+      await admission;
+      throw error;
     }
-    const bytes = await readJsonBody(request, services.config.maxRequestBodyBytes);
-    const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], bytes);
-    return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
   };
+}
+
+async function admit(services: AppServices, partner: Partner): Promise<void> {
+  const decision = await services.rateLimiter.take(partner.partnerId, services.rateLimitFor(partner), services.clock());
+  if (!decision.allowed) throw new ApiError('RATE_LIMITED', undefined, [], decision.retryAfterSeconds);
 }

@@ -87,13 +87,18 @@ export class BatchIngestion {
     return typed;
   }
 
-  /** Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request. */
+  /**
+   * Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request.
+   * `admission` (the rate-limit decision, taken meanwhile) must resolve before anything is written.
+   */
   async push<T extends { batch_id: string }>(
     partnerId: string,
     processor: BatchProcessor<T>,
     bytes: Uint8Array,
+    admission: Promise<void> = Promise.resolve(),
   ): Promise<BatchAcknowledgement> {
     const body = await this.validate(partnerId, processor, bytes);
+    await admission;
     const batchId = body.batch_id;
     const bodyHash = createHash('sha256').update(bytes).digest('hex');
     const { ledger, rawBatches } = this.options;
@@ -105,10 +110,14 @@ export class BatchIngestion {
       let entry: LedgerEntry | undefined;
       if (createFirst) {
         createFirst = false;
-        // The sweep is scheduled before anything is written, so no crash can leave a stored
-        // batch that nobody comes back to.
-        await this.options.sweepQueue.send({ partnerId, batchId }, this.options.sweepDelaySeconds);
-        entry = await ledger.createPending(partnerId, batchId, processor.kind, bodyHash, this.options.clock());
+        // The sweep is scheduled alongside the ledger entry and both are awaited before the body is
+        // stored, so no crash can leave a stored batch that nobody comes back to (an entry without
+        // a body was never acknowledged and is dropped as abandoned).
+        const [, created] = await Promise.all([
+          this.options.sweepQueue.send({ partnerId, batchId }, this.options.sweepDelaySeconds),
+          ledger.createPending(partnerId, batchId, processor.kind, bodyHash, this.options.clock()),
+        ]);
+        entry = created;
         if (entry) await this.step('ledger-created', batchId);
       }
       entry ??= await ledger.get(partnerId, batchId);
