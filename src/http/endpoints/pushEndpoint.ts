@@ -16,6 +16,8 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
     // validated; the push waits for it before its first write, and a refusal wins over any other
     // error, so a limited call is answered 429 and never writes, exactly as if it were checked first.
     const admission = options.rateLimited ? admit(services, partner) : Promise.resolve();
+    // A refusal may arrive before anyone awaits it; it is awaited below, so it is not unhandled.
+    admission.catch(() => undefined);
     try {
       const bytes = await readJsonBody(request, services.config.maxRequestBodyBytes);
       const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], bytes, admission);
