@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { TableEntity, TransactionAction } from '@azure/data-tables';
 import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
-import { compactPayments, summarizeTradeRecord } from '../src/domain/reconciliation/TradeRecordSummary.js';
+import { summarizeTradeRecord } from '../src/domain/reconciliation/TradeRecordSummary.js';
+import { toIndexEntity } from '../src/storage/TradeRecordIndex.js';
 import { createStorageClients, type StorageClients } from '../src/storage/StorageClients.js';
 
 const rowsPerTransaction = 100;
@@ -20,23 +21,9 @@ export class PushFloor {
   constructor(connectionString: string, private readonly bytes: Buffer, body: TradeRecordBatch) {
     this.clients = createStorageClients({ kind: 'connectionString', connectionString });
     this.bodyHash = createHash('sha256').update(bytes).digest('hex');
-    this.baseEntities = body.trade_records.map((record) => {
-      const s = summarizeTradeRecord(record, body);
-      return {
-        version: s.version,
-        lastModifiedAt: s.last_modified_at,
-        sourceType: s.source_transaction_type,
-        currency: s.currency,
-        total: s.total_amount,
-        tax: s.tax_amount,
-        tip: s.tip_amount,
-        itemRows: s.item_row_count,
-        paymentRows: s.payment_row_count,
-        payments: compactPayments(s.payments),
-        batchSeq: s.batch_seq,
-        batchId: s.batch_id,
-      };
-    });
+    this.baseEntities = body.trade_records.map(
+      (record) => ({ ...toIndexEntity(summarizeTradeRecord(record, body)) }) as Record<string, unknown>,
+    );
   }
 
   get transactionCount(): number {

@@ -17,7 +17,7 @@ export interface DayBatch {
 
 export type DayRow = { readonly type: 'transaction'; readonly summary: TradeRecordSummary } | { readonly type: 'batch'; readonly batch: DayBatch };
 
-interface SummaryEntity {
+export interface SummaryEntity {
   version: number;
   lastModifiedAt: string;
   sourceType: string;
@@ -56,7 +56,7 @@ export class TradeRecordIndex {
       rowKey: encodeKeyPart(s.trade_record_id),
       version: s.version,
       last_modified_at: s.last_modified_at,
-      properties: toEntity(s) as unknown as Record<string, unknown>,
+      properties: toIndexEntity(s) as unknown as Record<string, unknown>,
     }));
     const batchRow: TransactionAction = [
       'upsert',
@@ -117,7 +117,8 @@ export class TradeRecordIndex {
   }
 }
 
-function toEntity(s: TradeRecordSummary): SummaryEntity {
+/** The index row of a transaction (also what the benchmark's storage floor writes). */
+export function toIndexEntity(s: TradeRecordSummary): SummaryEntity {
   return {
     version: s.version,
     lastModifiedAt: s.last_modified_at,
