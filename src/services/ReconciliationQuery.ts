@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/ApiError.js';
+import { isCalendarDate } from '../domain/validation/isCalendarDate.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import type { TenantGuard } from './TenantGuard.js';
@@ -15,8 +16,6 @@ export interface ReconciliationResultBody {
   /** Beyond the contract: why the figures differ and what to resend; null until reconciled. */
   readonly diagnosis: unknown;
 }
-
-const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Reads a store-day's reconciliation state for the partner that owns the store. */
 export class ReconciliationQuery {
@@ -47,12 +46,4 @@ export class ReconciliationQuery {
       diagnosis: record.status === 'RECEIVED' ? null : record.diagnosis,
     };
   }
-}
-
-function isCalendarDate(text: string): boolean {
-  const m = datePattern.exec(text);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
