@@ -64,8 +64,9 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const reconcileQueue = new JsonQueue<ReconcileMessage>(storage.queues.reconcile);
   const sweepQueue = new JsonQueue<BatchSweepMessage>(storage.queues.batchSweep);
 
+  const mappingPointers = new MappingRepository(t.mappings);
   const tenants = new TenantGuard(registrations);
-  const mappingCatalog = new MappingCatalog(new MappingRepository(t.mappings), rawBatches);
+  const mappingCatalog = new MappingCatalog(mappingPointers, rawBatches);
   const productCatalog = new ProductCatalog(products, clock);
   const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
 
@@ -75,7 +76,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     stores: storesProcessor(stores),
     products: productsProcessor(products, productCatalog),
     mappings: mappingsProcessor({
-      pointers: new MappingRepository(t.mappings),
+      pointers: mappingPointers,
       remapClosedDays: (partnerId, codes) => remapper.remap(partnerId, codes),
       clock,
     }),
