@@ -1,4 +1,5 @@
 import type { TableClient } from '@azure/data-tables';
+import { isNotFound } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 
 /** A closed store-day that had transactions with a source code that was not mapped. */
@@ -32,7 +33,12 @@ export class UnmappedUsageRepository {
     return usages;
   }
 
+  /** Forgets a usage; one already gone (another upload removed it) is fine. */
   async remove(partnerId: string, usage: UnmappedUsage): Promise<void> {
-    await this.table.deleteEntity(encodeKeyPart(partnerId), tableKey(usage.sourceCode, usage.storeId, usage.businessDate)).catch(() => undefined);
+    try {
+      await this.table.deleteEntity(encodeKeyPart(partnerId), tableKey(usage.sourceCode, usage.storeId, usage.businessDate));
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
   }
 }
