@@ -83,17 +83,22 @@ export async function startBenchEnvironment(options: { connectionString?: string
     await hq('partner', 'create', partnerId);
     const issued = await hq('key', 'issue', partnerId);
     await hq('store', 'register', partnerId, ...storeIds);
-    const partner: BenchPartner = { partnerId, key: issued[issued.length - 1] as string, storeIds };
+    const partner: BenchPartner = { partnerId, key: issued[issued.length - 1]!, storeIds };
     await expectAccepted(await send(partner, 'PUT', 'stores', JSON.stringify(storeBatch(storeIds))), 'stores');
     await expectAccepted(await send(partner, 'PUT', 'products', JSON.stringify(productBatch())), 'products');
     await expectAccepted(
-      await send(partner, 'PUT', 'mappings/transaction-types', JSON.stringify({
-        batch_id: '00000000-0000-4000-8000-0000000000a3',
-        mappings: [
-          { source_code: '01', source_name: 'Sale', standard_code: 'SALE' },
-          { source_code: '02', source_name: 'Refund', standard_code: 'REFUND' },
-        ],
-      })),
+      await send(
+        partner,
+        'PUT',
+        'mappings/transaction-types',
+        JSON.stringify({
+          batch_id: '00000000-0000-4000-8000-0000000000a3',
+          mappings: [
+            { source_code: '01', source_name: 'Sale', standard_code: 'SALE' },
+            { source_code: '02', source_name: 'Refund', standard_code: 'REFUND' },
+          ],
+        }),
+      ),
       'mappings',
     );
     return partner;

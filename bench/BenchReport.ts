@@ -8,7 +8,7 @@ export interface Figure {
   /** Human label for the table. */
   readonly label: string;
   /** Target as text (e.g. "≤ 1.25") and whether it was met; absent when the figure has none. */
-  readonly target?: { readonly text: string; readonly met: boolean };
+  readonly target?: { readonly text: string; readonly met: boolean } | undefined;
 }
 
 export interface MachineInfo {
@@ -23,7 +23,9 @@ export interface MachineInfo {
 export function machineInfo(): MachineInfo {
   let cpu = cpus()[0]?.model ?? 'unknown';
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) cpu = line.split(':')[1]?.trim() ?? cpu;
   } catch {
     // Not Linux: the model from os.cpus() stands.
@@ -42,11 +44,17 @@ export function target(value: number, bound: { max?: number; min?: number }, uni
 /** The human-readable table, then one `BENCH <name> <value> <unit>` line per figure, last. */
 export function formatReport(figures: readonly Figure[], machine: MachineInfo, scale: string, breakdown: readonly string[]): string[] {
   const lines: string[] = [];
-  lines.push(`POS ingestion benchmark (${scale}) — ${machine.date}, ${machine.cores} cores, ${machine.cpu}, node ${machine.node}${machine.loadAverage ? `, load average ${machine.loadAverage}` : ''}`);
+  lines.push(
+    `POS ingestion benchmark (${scale}) — ${machine.date}, ${machine.cores} cores, ${machine.cpu}, node ${machine.node}${machine.loadAverage ? `, load average ${machine.loadAverage}` : ''}`,
+  );
   lines.push('');
   const rows = figures.map((f) => [f.label, `${f.value} ${f.unit}`, f.target ? `${f.target.text} ${f.target.met ? 'met' : 'MISSED'}` : '']);
-  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => (r[c] as string).length), ['figure', 'value', 'target'][c]!.length));
-  const pad = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c] as number)).join('  ').trimEnd();
+  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c]!.length), ['figure', 'value', 'target'][c]!.length));
+  const pad = (r: string[]) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   lines.push(pad(['figure', 'value', 'target']));
   lines.push(pad(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) lines.push(pad(row));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TableEntity, TransactionAction } from '@azure/data-tables';
+import type { TransactionAction } from '@azure/data-tables';
 import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
 import { summarizeTradeRecord } from '../src/domain/reconciliation/TradeRecordSummary.js';
 import { toIndexEntity } from '../src/storage/TradeRecordIndex.js';
@@ -18,12 +18,14 @@ export class PushFloor {
   private readonly baseEntities: Record<string, unknown>[];
   private readonly bodyHash: string;
 
-  constructor(connectionString: string, private readonly bytes: Buffer, body: TradeRecordBatch) {
+  constructor(
+    connectionString: string,
+    private readonly bytes: Buffer,
+    body: TradeRecordBatch,
+  ) {
     this.clients = createStorageClients({ kind: 'connectionString', connectionString });
     this.bodyHash = createHash('sha256').update(bytes).digest('hex');
-    this.baseEntities = body.trade_records.map(
-      (record) => ({ ...toIndexEntity(summarizeTradeRecord(record, body)) }) as Record<string, unknown>,
-    );
+    this.baseEntities = body.trade_records.map((record) => ({ ...toIndexEntity(summarizeTradeRecord(record, body)) }));
   }
 
   get transactionCount(): number {
@@ -37,10 +39,9 @@ export class PushFloor {
     const chunks: TransactionAction[][] = [];
     for (let i = 0; i < this.baseEntities.length; i += rowsPerTransaction) {
       chunks.push(
-        this.baseEntities.slice(i, i + rowsPerTransaction).map((e, k): TransactionAction => [
-          'create',
-          { ...e, partitionKey, rowKey: `${tag}-${String(i + k).padStart(6, '0')}` } as TableEntity,
-        ]),
+        this.baseEntities
+          .slice(i, i + rowsPerTransaction)
+          .map((e, k): TransactionAction => ['create', { ...e, partitionKey, rowKey: `${tag}-${String(i + k).padStart(6, '0')}` }]),
       );
     }
     const blob = this.clients.rawBatches.getBlockBlobClient(`bench-floor/${tag}.json`);

@@ -36,7 +36,8 @@ export class RequestCounter {
   private label(method: string, url: string): string {
     const parsed = new URL(url);
     const port = Number(parsed.port);
-    const service = port === this.ports.tablePort ? 'table' : port === this.ports.blobPort ? 'blob' : port === this.ports.queuePort ? 'queue' : 'other';
+    const service =
+      port === this.ports.tablePort ? 'table' : port === this.ports.blobPort ? 'blob' : port === this.ports.queuePort ? 'queue' : 'other';
     // Path: /<account>/<resource>...
     const parts = decodeURIComponent(parsed.pathname).split('/').filter(Boolean).slice(1);
     const first = parts[0] ?? '';

@@ -40,7 +40,14 @@ export const cappedOldSpaceMb = 40;
  * the queue-triggered reconciliation; then, in child processes so memory is measured alone,
  * times `reconcile` against listing the same partition with the SDK.
  */
-export async function measureReconcile(env: BenchEnvironment, scale: BenchScale, partner: BenchPartner, storeId: string, transactions: number, tagBase: number): Promise<ReconcileResult> {
+export async function measureReconcile(
+  env: BenchEnvironment,
+  scale: BenchScale,
+  partner: BenchPartner,
+  storeId: string,
+  transactions: number,
+  tagBase: number,
+): Promise<ReconcileResult> {
   const perBatch = Math.min(scale.recordsPerBatch, transactions);
   const batchCount = Math.ceil(transactions / perBatch);
   const totals = emptyDayTotals();
@@ -88,15 +95,23 @@ export async function measureReconcile(env: BenchEnvironment, scale: BenchScale,
   const reconciles: ReconcileChildReport[] = [];
   for (let round = 0; round < scale.reconcileRounds; round++) {
     floors.push(await runChild({ connectionString: env.connectionString, mode: 'floor', message, iterations: scale.reconcileIterations }));
-    reconciles.push(await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations }));
+    reconciles.push(
+      await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations }),
+    );
   }
   // Memory that does not grow with the day: the same reconciliation with V8's old generation
   // capped well below the day's size (a process that needed more would abort).
-  const capped = await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [`--max-old-space-size=${cappedOldSpaceMb}`]);
+  const capped = await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [
+    `--max-old-space-size=${cappedOldSpaceMb}`,
+  ]);
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));
   const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));
-  const reconcile = { outcome: reconciles.every((r) => r.outcome === reconciles[0]?.outcome) ? (reconciles[0]?.outcome ?? '') : 'VARIED', peakRssBytes: peak(reconciles), startRssBytes: Math.min(...reconciles.map((r) => r.startRssBytes)) };
+  const reconcile = {
+    outcome: reconciles.every((r) => r.outcome === reconciles[0]?.outcome) ? (reconciles[0]?.outcome ?? '') : 'VARIED',
+    peakRssBytes: peak(reconciles),
+    startRssBytes: Math.min(...reconciles.map((r) => r.startRssBytes)),
+  };
   const floor = { rows: floors[0]?.rows ?? 0, peakRssBytes: peak(floors) };
   const mb = (bytes: number) => round(bytes / (1024 * 1024), 0);
   return {

@@ -31,16 +31,21 @@ export function measureValidation(scale: BenchScale): ValidationResult {
     const check = checkTradeRecordBatch(parsed.value as TradeRecordBatch, 'USD');
     if (check.problems.length > 0) throw new Error(`generated body failed the checks: ${JSON.stringify(check.problems[0])}`);
   };
-  for (let i = 0; i < 3; i++) once(bodies[i % bodies.length] as Buffer);
+  for (let i = 0; i < 3; i++) once(bodies[i % bodies.length]!);
 
   let batches = 0;
   const started = performance.now();
   const until = started + scale.validationSeconds * 1000;
   while (performance.now() < until || batches === 0) {
-    once(bodies[batches % bodies.length] as Buffer);
+    once(bodies[batches % bodies.length]!);
     batches += 1;
   }
   const seconds = (performance.now() - started) / 1000;
   const records = batches * template.recordCount;
-  return { records, seconds: round(seconds, 2), recordsPerSecond: round(records / seconds, 0), msPerBatch: round((seconds * 1000) / batches, 1) };
+  return {
+    records,
+    seconds: round(seconds, 2),
+    recordsPerSecond: round(records / seconds, 0),
+    msPerBatch: round((seconds * 1000) / batches, 1),
+  };
 }

@@ -63,7 +63,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
     const throughput = await measureThroughput(env, scale);
 
     const reconciles: ReconcileResult[] = [];
-    const partner = await env.createPartner('bench-reconcile', scale.reconcileDays.map((n) => `RCN-${n}`));
+    const partner = await env.createPartner(
+      'bench-reconcile',
+      scale.reconcileDays.map((n) => `RCN-${n}`),
+    );
     for (const [i, transactions] of scale.reconcileDays.entries()) {
       progress(`reconciliation of a ${transactions}-transaction store-day (load, queue, then child processes)`);
       reconciles.push(await measureReconcile(env, scale, partner, `RCN-${transactions}`, transactions, 0x40000000 + i * 0x100000));
@@ -77,12 +80,23 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
     add('push_floor_p50', `floor p50 (blob put + ${latency.floorTransactions} transactions)`, latency.floorP50Ms, 'ms');
     add('push_floor_p95', 'floor p95', latency.floorP95Ms, 'ms');
     add('push_p50_ratio', 'push / floor at p50', latency.p50Ratio, 'x', { max: 1.25 });
-    add('push_throughput', `push throughput (${throughput.partners} partners, ${throughput.seconds} s)`, throughput.recordsPerSecond, 'records/s', { min: 2000 });
+    add(
+      'push_throughput',
+      `push throughput (${throughput.partners} partners, ${throughput.seconds} s)`,
+      throughput.recordsPerSecond,
+      'records/s',
+      { min: 2000 },
+    );
     add('push_service_cpu_per_batch', 'service CPU per accepted batch (throughput run)', throughput.serviceCpuMsPerBatch, 'ms');
     if (Number.isFinite(throughput.storageCpuMsPerBatch)) {
       add('push_storage_cpu_per_batch', 'storage emulator CPU per accepted batch', throughput.storageCpuMsPerBatch, 'ms');
       const cpuPerRecord = (throughput.serviceCpuMsPerBatch + throughput.storageCpuMsPerBatch) / scale.recordsPerBatch;
-      add('push_throughput_cpu_bound', 'throughput if both cores were ours alone (derived)', round((cpus().length * 1000) / cpuPerRecord, 0), 'records/s');
+      add(
+        'push_throughput_cpu_bound',
+        'throughput if both cores were ours alone (derived)',
+        round((cpus().length * 1000) / cpuPerRecord, 0),
+        'records/s',
+      );
     }
     add('push_throughput_failures', 'pushes not accepted during throughput', throughput.failures, 'requests');
     const opsTarget = 1 + Math.ceil(ops.records / 100) + 2;
@@ -98,7 +112,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
       add(`reconcile_${tag}_ratio`, 'reconcile / list', r.ratio, 'x', { max: 1.2 });
       add(`reconcile_${tag}_rss`, 'reconcile peak RSS (own process)', r.reconcileRssMb, 'MB', { max: 150 });
       add(`reconcile_${tag}_floor_rss`, 'list peak RSS (own process)', r.floorRssMb, 'MB');
-      add(`reconcile_${tag}_capped_rss`, `reconcile peak RSS, heap capped at ${cappedOldSpaceMb} MB (${r.cappedOutcome})`, r.cappedRssMb, 'MB');
+      add(
+        `reconcile_${tag}_capped_rss`,
+        `reconcile peak RSS, heap capped at ${cappedOldSpaceMb} MB (${r.cappedOutcome})`,
+        r.cappedRssMb,
+        'MB',
+      );
       add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
     }
     add('validate_throughput', 'parse + schema + semantic checks, one core', validation.recordsPerSecond, 'records/s');
@@ -112,7 +131,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
   for (const line of lines) out(line);
   const resultsPath = options.resultsPath === undefined ? path.join(findProjectRoot(), 'bench', 'results.json') : options.resultsPath;
   if (resultsPath) {
-    const json = { machine, scale: scale.name, figures: figures.map(({ name, value, unit, target: t }) => ({ name, value, unit, ...(t ? { target: t } : {}) })), storageRequestsOfOnePush: breakdown.map((b) => b.trim()) };
+    const json = {
+      machine,
+      scale: scale.name,
+      figures: figures.map(({ name, value, unit, target: t }) => ({ name, value, unit, ...(t ? { target: t } : {}) })),
+      storageRequestsOfOnePush: breakdown.map((b) => b.trim()),
+    };
     writeFileSync(resultsPath, `${JSON.stringify(json, null, 2)}\n`);
   }
   return { figures, lines };
@@ -123,7 +147,7 @@ if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.m
   runBench().then(
     () => process.exit(0),
     (error: unknown) => {
-      process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     },
   );

@@ -32,13 +32,15 @@ export async function runReconcileJob(request: ReconcileChildRequest): Promise<R
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 100);
-  const services = createAppServices(loadConfig({
-    AzureWebJobsStorage: request.connectionString,
-    RECONCILE_DELAY_SECONDS: '1',
-    MAX_REQUEST_BODY_BYTES: '5242880',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    BATCH_SWEEP_DELAY_SECONDS: '600',
-  }));
+  const services = createAppServices(
+    loadConfig({
+      AzureWebJobsStorage: request.connectionString,
+      RECONCILE_DELAY_SECONDS: '1',
+      MAX_REQUEST_BODY_BYTES: '5242880',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      BATCH_SWEEP_DELAY_SECONDS: '600',
+    }),
+  );
   const { partnerId, storeId, businessDate } = request.message;
   const table = services.storage.tables.tradeRecords;
   const partitionKey = tableKey(partnerId, storeId, businessDate);
@@ -80,4 +82,3 @@ function peakRssOfThisProcess(): number | undefined {
     return undefined;
   }
 }
-

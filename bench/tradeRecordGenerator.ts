@@ -17,7 +17,10 @@ interface MenuEntry {
 
 export const benchMenu: readonly MenuEntry[] = [
   {
-    productId: 'P-COMBO-BURGER', name: 'Cheeseburger Combo', type: 'COMBO', priceCents: 1049,
+    productId: 'P-COMBO-BURGER',
+    name: 'Cheeseburger Combo',
+    type: 'COMBO',
+    priceCents: 1049,
     children: [
       { productId: 'P-CHEESEBURGER', name: 'Cheeseburger', type: 'SINGLE' },
       { productId: 'P-FRIES-M', name: 'Medium Fries', type: 'SIDE' },
@@ -25,7 +28,10 @@ export const benchMenu: readonly MenuEntry[] = [
     ],
   },
   {
-    productId: 'P-COMBO-CHICKEN', name: 'Crispy Chicken Combo', type: 'COMBO', priceCents: 1129,
+    productId: 'P-COMBO-CHICKEN',
+    name: 'Crispy Chicken Combo',
+    type: 'COMBO',
+    priceCents: 1129,
     children: [
       { productId: 'P-CHICKEN-SANDWICH', name: 'Crispy Chicken Sandwich', type: 'SINGLE' },
       { productId: 'P-ONION-RINGS', name: 'Onion Rings', type: 'SIDE' },
@@ -33,7 +39,10 @@ export const benchMenu: readonly MenuEntry[] = [
     ],
   },
   {
-    productId: 'P-COMBO-KIDS', name: 'Kids Meal', type: 'COMBO', priceCents: 649,
+    productId: 'P-COMBO-KIDS',
+    name: 'Kids Meal',
+    type: 'COMBO',
+    priceCents: 649,
     children: [
       { productId: 'P-NUGGETS-6', name: '6 Chicken Nuggets', type: 'SINGLE' },
       { productId: 'P-APPLE-SLICES', name: 'Apple Slices', type: 'SIDE' },
@@ -120,7 +129,19 @@ function generateRecord(id: string, seq: number, options: GeneratedBatchOptions,
     items.push(item(comboLine, null, combo.productId, combo.name, combo.type, quantity, unitCents, 0, modifiers));
     for (const child of combo.children ?? []) {
       const childModifiers = child.type === 'SINGLE' && random() < 0.5 ? [pick(modifierChoices.slice(1, 3))] : [];
-      items.push(item(items.length + 1, comboLine, child.productId, child.name, child.type, quantity, 0, 0, childModifiers.map((m) => ({ ...m, deltaCents: 0 }))));
+      items.push(
+        item(
+          items.length + 1,
+          comboLine,
+          child.productId,
+          child.name,
+          child.type,
+          quantity,
+          0,
+          0,
+          childModifiers.map((m) => ({ ...m, deltaCents: 0 })),
+        ),
+      );
     }
   }
   for (let s = 0; s < singleCount; s++) {
@@ -134,7 +155,13 @@ function generateRecord(id: string, seq: number, options: GeneratedBatchOptions,
   const voided = random() < 0.1;
   if (voided) {
     const single = pick(singles);
-    items.push({ ...item(items.length + 1, null, single.productId, single.name, single.type, 1, single.priceCents, 0, []), is_voided: true, line_amount: '0.00', quantity: '0', discount_amount: '0.00' });
+    items.push({
+      ...item(items.length + 1, null, single.productId, single.name, single.type, 1, single.priceCents, 0, []),
+      is_voided: true,
+      line_amount: '0.00',
+      quantity: '0',
+      discount_amount: '0.00',
+    });
   }
 
   const subtotal = items.reduce((sum, line) => sum + toCents(line.line_amount), 0);
@@ -196,7 +223,14 @@ function splitPayments(id: string, totalCents: number, tipCents: number, count: 
   left -= cash;
   if (count === 3 && left - tipCents > 200) {
     const gift = 200;
-    payments.push({ payment_id: `${id}-P2`, payment_type: 'SALE', payment_method: 'GIFT_CARD', payment_method_detail: 'STORE_GIFT', amount: money(gift), paid_at: time(11) });
+    payments.push({
+      payment_id: `${id}-P2`,
+      payment_type: 'SALE',
+      payment_method: 'GIFT_CARD',
+      payment_method_detail: 'STORE_GIFT',
+      amount: money(gift),
+      paid_at: time(11),
+    });
     left -= gift;
   }
   payments.push(card(id, payments.length + 1, left, tipCents, time));
@@ -239,7 +273,13 @@ function item(
     discount_amount: money(discountCents),
     line_amount: money(quantity * unitCents - discountCents),
     tax_category: 'STANDARD',
-    modifiers: modifiers.map((m) => ({ group_id: m.group_id, option_id: m.option_id, option_name: m.option_name, quantity: '1', price_delta: money(m.deltaCents) })),
+    modifiers: modifiers.map((m) => ({
+      group_id: m.group_id,
+      option_id: m.option_id,
+      option_name: m.option_name,
+      quantity: '1',
+      price_delta: money(m.deltaCents),
+    })),
     is_voided: false,
   };
 }

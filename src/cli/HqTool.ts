@@ -29,7 +29,11 @@ export class HqTool {
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
 
-  constructor(storage: StorageClients, private readonly io: HqOutput, private readonly clock: () => Date = () => new Date()) {
+  constructor(
+    storage: StorageClients,
+    private readonly io: HqOutput,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
     const t = storage.tables;
     this.partners = new PartnerRepository(t.partners);
     this.keys = new ApiKeyRepository(t.apiKeys);
@@ -111,7 +115,8 @@ export class HqTool {
   private async setRateLimit(rest: string[]): Promise<void> {
     const [partnerId, limitText] = exactly(rest, ['partner_id', 'calls per minute']);
     const limit = Number(limitText);
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new UsageError('the rate limit must be a whole number of calls per minute, at least 1');
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new UsageError('the rate limit must be a whole number of calls per minute, at least 1');
     if (!(await this.partners.update(partnerId, { rateLimitPerMinute: limit }))) throw new Refusal(`partner ${partnerId} does not exist`);
     this.io.out(`partner ${partnerId} may call /trade-records ${limit} times per minute`);
   }
@@ -135,7 +140,9 @@ export class HqTool {
     const keyId = `key-${randomBytes(4).toString('hex')}`;
     await this.keys.create({ keyHash: hashApiKey(key), keyId, partnerId, createdAt: this.clock().toISOString(), expiresAt });
     this.io.out(`key ${keyId} issued for partner ${partnerId}${expiresAt ? `, expires ${expiresAt}` : ''}.`);
-    this.io.out('It is shown once and stored only as a hash. Hand it over through a secure channel; in Azure also set it as a host key named after the partner.');
+    this.io.out(
+      'It is shown once and stored only as a hash. Hand it over through a secure channel; in Azure also set it as a host key named after the partner.',
+    );
     this.io.out(key);
   }
 

@@ -8,7 +8,14 @@ import { findProjectRoot } from '../validation/findProjectRoot.js';
 import { HqTool } from './HqTool.js';
 
 async function main(): Promise<number> {
-  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  const io = {
+    out: (line: string) => {
+      console.log(line);
+    },
+    err: (line: string) => {
+      console.error(line);
+    },
+  };
   let storage;
   try {
     storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())).storage);

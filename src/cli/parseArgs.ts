@@ -10,7 +10,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const options: Record<string, string> = {};
   let help = false;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
+    const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') help = true;
     else if (arg.startsWith('--')) {
       const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];

@@ -11,7 +11,13 @@ import { isBatchSweepMessage, isReconcileMessage } from '../queue/messageGuards.
 import { queueNames } from '../storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
-function http(name: string, method: HttpMethod, route: string, endpoint: Endpoint, authLevel: 'function' | 'anonymous' = 'function'): HttpFunctionDefinition {
+function http(
+  name: string,
+  method: HttpMethod,
+  route: string,
+  endpoint: Endpoint,
+  authLevel: 'function' | 'anonymous' = 'function',
+): HttpFunctionDefinition {
   return {
     name,
     trigger: 'http',

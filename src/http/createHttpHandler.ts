@@ -24,7 +24,7 @@ export function createHttpHandler(services: AppServices, endpoint: Endpoint, opt
     let response: HttpResponseInit;
     try {
       if (options.authenticate) partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
-      const result = await endpoint({ request, services, partner: partner as Partner });
+      const result = await endpoint({ request, services, partner: partner! });
       batchId = result.batchId;
       response = { status: result.status, jsonBody: result.body, headers: result.headers ?? {} };
     } catch (error) {

@@ -10,9 +10,15 @@ export interface LocalHostLogger {
 
 /** Writes to the console with a timestamp. */
 export const consoleLogger: LocalHostLogger = {
-  info: (line) => console.log(`${new Date().toISOString()} ${line}`),
-  warn: (line) => console.warn(`${new Date().toISOString()} WARN ${line}`),
-  error: (line) => console.error(`${new Date().toISOString()} ERROR ${line}`),
+  info: (line) => {
+    console.log(`${new Date().toISOString()} ${line}`);
+  },
+  warn: (line) => {
+    console.warn(`${new Date().toISOString()} WARN ${line}`);
+  },
+  error: (line) => {
+    console.error(`${new Date().toISOString()} ERROR ${line}`);
+  },
 };
 
 /** Routes an InvocationContext's log calls to the logger, by level, tagged with the function name. */

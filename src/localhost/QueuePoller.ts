@@ -56,10 +56,7 @@ export class QueuePoller {
     const hostSettings = needsHostJson ? readHostSettings() : undefined;
     this.#maxDequeueCount = options.maxDequeueCount ?? hostSettings!.maxDequeueCount;
     this.#batchSize = Math.min(Math.max(options.batchSize ?? hostSettings!.queueBatchSize, 1), 32);
-    this.#visibilityTimeoutSeconds = Math.max(
-      options.visibilityTimeoutSeconds ?? (hostSettings!.queueVisibilityTimeoutSeconds || 30),
-      1,
-    );
+    this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? (hostSettings!.queueVisibilityTimeoutSeconds || 30), 1);
     this.#idlePollIntervalMs = options.idlePollIntervalMs ?? 200;
   }
 
@@ -194,18 +191,23 @@ export class QueuePoller {
   #keepInvisible(queue: QueueClient, message: ReceivedMessageItem): { stop(): void; popReceipt(): Promise<string> } {
     let current = message.popReceipt;
     let pending: Promise<void> = Promise.resolve();
-    const timer = setInterval(() => {
-      pending = pending.then(async () => {
-        try {
-          const updated = await queue.updateMessage(message.messageId, current, undefined, this.#visibilityTimeoutSeconds);
-          if (updated.popReceipt) current = updated.popReceipt;
-        } catch (error) {
-          this.#logger.warn(`Extending visibility of message ${message.messageId} failed: ${describeStorageFailure(error)}.`);
-        }
-      });
-    }, (this.#visibilityTimeoutSeconds * 1000) / 2);
+    const timer = setInterval(
+      () => {
+        pending = pending.then(async () => {
+          try {
+            const updated = await queue.updateMessage(message.messageId, current, undefined, this.#visibilityTimeoutSeconds);
+            if (updated.popReceipt) current = updated.popReceipt;
+          } catch (error) {
+            this.#logger.warn(`Extending visibility of message ${message.messageId} failed: ${describeStorageFailure(error)}.`);
+          }
+        });
+      },
+      (this.#visibilityTimeoutSeconds * 1000) / 2,
+    );
     return {
-      stop: () => clearInterval(timer),
+      stop: () => {
+        clearInterval(timer);
+      },
       popReceipt: async () => {
         await pending;
         return current;
@@ -215,7 +217,10 @@ export class QueuePoller {
 
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      if (!this.#running) return resolve();
+      if (!this.#running) {
+        resolve();
+        return;
+      }
       const wake = (): void => {
         clearTimeout(timer);
         this.#wakers.delete(wake);

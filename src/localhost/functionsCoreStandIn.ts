@@ -18,11 +18,7 @@
  * therefore be installed before the first `app.*` call: importing this file installs it.
  */
 import Module from 'node:module';
-import type {
-  HttpHandler,
-  HttpMethod,
-  StorageQueueHandler,
-} from '@azure/functions';
+import type { HttpHandler, HttpMethod, StorageQueueHandler } from '@azure/functions';
 
 /** One binding as `@azure/functions` describes it to the worker. */
 export interface CoreBindingMetadata {
@@ -219,26 +215,24 @@ function parseRegistration({ metadata, handler }: RawRegistration): CapturedFunc
 
   switch (triggerBinding.type) {
     case 'httpTrigger': {
-      const route = typeof triggerBinding['route'] === 'string' ? triggerBinding['route'] : metadata.name;
-      const rawMethods = Array.isArray(triggerBinding['methods']) ? (triggerBinding['methods'] as unknown[]) : [];
+      const route = typeof triggerBinding.route === 'string' ? triggerBinding.route : metadata.name;
+      const rawMethods = Array.isArray(triggerBinding.methods) ? (triggerBinding.methods as unknown[]) : [];
       const methods = rawMethods.map((method) => String(method).toUpperCase() as HttpMethod);
-      const authLevel = String(triggerBinding['authLevel'] ?? 'anonymous').toLowerCase();
+      const authLevel = String(triggerBinding.authLevel ?? 'anonymous').toLowerCase();
       if (authLevel !== 'anonymous' && authLevel !== 'function' && authLevel !== 'admin') {
         throw new Error(`Function "${metadata.name}" has an unknown authLevel "${authLevel}".`);
       }
       return { ...base, kind: 'http', handler: handler as HttpHandler, route, methods, authLevel };
     }
     case 'queueTrigger': {
-      const queueName = triggerBinding['queueName'];
+      const queueName = triggerBinding.queueName;
       if (typeof queueName !== 'string' || queueName === '') {
         throw new Error(`Function "${metadata.name}" has no queueName.`);
       }
-      const connection = typeof triggerBinding['connection'] === 'string' ? triggerBinding['connection'] : undefined;
+      const connection = typeof triggerBinding.connection === 'string' ? triggerBinding.connection : undefined;
       return { ...base, kind: 'queue', handler: handler as StorageQueueHandler, queueName, connection };
     }
     default:
-      throw new Error(
-        `Function "${metadata.name}" uses trigger "${triggerBinding.type}", which the local host cannot run.`,
-      );
+      throw new Error(`Function "${metadata.name}" uses trigger "${triggerBinding.type}", which the local host cannot run.`);
   }
 }

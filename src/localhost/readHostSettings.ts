@@ -23,12 +23,12 @@ export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd
   const http = objectAt(extensions, 'http');
   const queues = objectAt(extensions, 'queues');
 
-  const prefix = http?.['routePrefix'];
+  const prefix = http?.routePrefix;
   const routePrefix = typeof prefix === 'string' ? prefix.replace(/^\/+|\/+$/g, '') : 'api';
 
-  const dequeue = queues?.['maxDequeueCount'];
-  const batch = queues?.['batchSize'];
-  const visibility = queues?.['visibilityTimeout'];
+  const dequeue = queues?.maxDequeueCount;
+  const batch = queues?.batchSize;
+  const visibility = queues?.visibilityTimeout;
 
   return Object.freeze({
     routePrefix,

@@ -70,12 +70,18 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
     '--loose',
     '--silent',
     '--disableTelemetry',
-    '--blobHost', '127.0.0.1',
-    '--queueHost', '127.0.0.1',
-    '--tableHost', '127.0.0.1',
-    '--blobPort', String(ports.blobPort),
-    '--queuePort', String(ports.queuePort),
-    '--tablePort', String(ports.tablePort),
+    '--blobHost',
+    '127.0.0.1',
+    '--queueHost',
+    '127.0.0.1',
+    '--tableHost',
+    '127.0.0.1',
+    '--blobPort',
+    String(ports.blobPort),
+    '--queuePort',
+    String(ports.queuePort),
+    '--tablePort',
+    String(ports.tablePort),
   ];
   if (inMemory) {
     args.push('--inMemoryPersistence');
@@ -93,7 +99,11 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
 
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
   let hasExited = false;
   void exited.then(() => {
     hasExited = true;
@@ -111,10 +121,12 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
   const spawnFailed = new Promise<never>((_, reject) => {
-    child.once('error', (error) => reject(new Error(`Azurite could not be started: ${error.message}`)));
-    void exited.then(() =>
-      reject(new Error(`Azurite exited before it was ready (code ${child.exitCode}): ${output.trim()}`)),
-    );
+    child.once('error', (error) => {
+      reject(new Error(`Azurite could not be started: ${error.message}`));
+    });
+    void exited.then(() => {
+      reject(new Error(`Azurite exited before it was ready (code ${child.exitCode}): ${output.trim()}`));
+    });
   });
   try {
     await Promise.race([
@@ -134,7 +146,11 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
   // From here on an exit is reported by stop(), not by this promise.
   spawnFailed.catch(() => undefined);
 
-  return { ...ports, connectionString: developmentConnectionString({ blob: ports.blobPort, queue: ports.queuePort, table: ports.tablePort }), stop };
+  return {
+    ...ports,
+    connectionString: developmentConnectionString({ blob: ports.blobPort, queue: ports.queuePort, table: ports.tablePort }),
+    stop,
+  };
 }
 
 /** Path of Azurite's command-line script, found through its package.json `bin` entry. */
@@ -142,7 +158,7 @@ function azuriteEntryPoint(projectRoot: string): string {
   const requireFromProject = createRequire(path.join(projectRoot, 'package.json'));
   const manifestPath = requireFromProject.resolve('azurite/package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> | string };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.['azurite'];
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.azurite;
   if (!bin) throw new Error('The azurite package declares no "azurite" command.');
   return path.resolve(path.dirname(manifestPath), bin);
 }
@@ -155,7 +171,9 @@ export function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
+      probe.close(() => {
+        resolve(port);
+      });
     });
   });
 }

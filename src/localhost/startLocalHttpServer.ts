@@ -166,7 +166,9 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
     baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+        }, closeGraceMs);
         timer.unref();
         server.close(() => {
           clearTimeout(timer);
@@ -242,7 +244,9 @@ function readBodyCapped(req: http.IncomingMessage, maxBytes: number): Promise<Bu
 function drainThenClose(req: http.IncomingMessage, res: http.ServerResponse): void {
   const timer = setTimeout(() => req.socket.destroy(), drainGraceMs);
   timer.unref();
-  const finish = (): void => clearTimeout(timer);
+  const finish = (): void => {
+    clearTimeout(timer);
+  };
   req.once('end', finish);
   req.once('close', finish);
   res.once('close', finish);
@@ -282,7 +286,7 @@ async function writeHandlerResponse(res: http.ServerResponse, result: unknown): 
     res.end();
     return;
   }
-  const response = result instanceof HttpResponse ? result : new HttpResponse(withJsonCharset(result as HttpResponseInit));
+  const response = result instanceof HttpResponse ? result : new HttpResponse(withJsonCharset(result));
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -298,7 +302,7 @@ async function writeHandlerResponse(res: http.ServerResponse, result: unknown): 
 /** A jsonBody answer is labelled `application/json; charset=utf-8` unless the handler set a type. */
 function withJsonCharset(init: HttpResponseInit): HttpResponseInit {
   if (init.jsonBody === undefined) return init;
-  const headers = new Headers(init.headers as ConstructorParameters<typeof Headers>[0]);
+  const headers = new Headers(init.headers);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
   return { ...init, headers };
 }

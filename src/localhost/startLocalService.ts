@@ -38,7 +38,7 @@ export interface LocalServiceOptions {
   readonly logger?: LocalHostLogger;
   /** How long a failed queue message stays hidden before its retry (host.json's value by default). */
   readonly queueVisibilityTimeoutSeconds?: number;
-  readonly services?: AppServicesOptions;
+  readonly services?: AppServicesOptions | undefined;
 }
 
 export interface RunningLocalService {
@@ -59,7 +59,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
   const services = createAppServices(config, options.services);
   await ensureStorage(services.storage);
 
-  const functions = captureRegistrations(() => registerFunctions(functionTable, services));
+  const functions = captureRegistrations(() => {
+    registerFunctions(functionTable, services);
+  });
   const host = readHostSettings(path.join(findProjectRoot(), 'host.json'));
   const keys = new ApiKeyRepository(services.storage.tables.apiKeys);
 

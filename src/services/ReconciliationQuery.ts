@@ -33,7 +33,16 @@ export class ReconciliationQuery {
     await this.tenants.requireStores(partnerId, [storeId]);
     const record = await this.results.get(partnerId, storeId, businessDate);
     if (!record) {
-      return { store_id: storeId, business_date: businessDate, status: 'NOT_RECEIVED', checked_at: null, expected: null, actual: null, differences: [], diagnosis: null };
+      return {
+        store_id: storeId,
+        business_date: businessDate,
+        status: 'NOT_RECEIVED',
+        checked_at: null,
+        expected: null,
+        actual: null,
+        differences: [],
+        diagnosis: null,
+      };
     }
     return {
       store_id: storeId,

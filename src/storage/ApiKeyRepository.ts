@@ -66,10 +66,7 @@ export class ApiKeyRepository {
   async revoke(partnerId: string, keyId: string, now: Date): Promise<boolean> {
     const key = (await this.listForPartner(partnerId)).find((k) => k.keyId === keyId);
     if (!key) return false;
-    await this.table.updateEntity(
-      { partitionKey: key.keyHash, rowKey: '', status: 'REVOKED', revokedAt: now.toISOString() },
-      'Merge',
-    );
+    await this.table.updateEntity({ partitionKey: key.keyHash, rowKey: '', status: 'REVOKED', revokedAt: now.toISOString() }, 'Merge');
     return true;
   }
 }

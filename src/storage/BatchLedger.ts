@@ -53,13 +53,7 @@ export class BatchLedger {
   }
 
   /** Creates the PENDING entry; undefined when another request created one first. */
-  async createPending(
-    partnerId: string,
-    batchId: string,
-    kind: BatchKind,
-    bodyHash: string,
-    now: Date,
-  ): Promise<LedgerEntry | undefined> {
+  async createPending(partnerId: string, batchId: string, kind: BatchKind, bodyHash: string, now: Date): Promise<LedgerEntry | undefined> {
     try {
       const createdAt = now.toISOString();
       const response = await this.table.createEntity<LedgerEntity>({

@@ -15,7 +15,7 @@ export class ProductRepository {
   async upsertProducts(partnerId: string, products: readonly Product[]): Promise<Set<number>> {
     const rowKeys = products.map((p) => tableKey(p.product_id, p.store_id ?? ''));
     const rows = products.map((product, i) => ({
-      rowKey: rowKeys[i] as string,
+      rowKey: rowKeys[i]!,
       version: product.version,
       last_modified_at: product.last_modified_at,
       properties: {
@@ -33,11 +33,13 @@ export class ProductRepository {
   async upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {
     for (let i = 0; i < groups.length; i += 100) {
       await this.modifierGroups.submitTransaction(
-        groups.slice(i, i + 100).map((group) => [
-          'upsert',
-          { partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(group.group_id), ...toChunkedProperties('body', group) },
-          'Replace',
-        ]),
+        groups
+          .slice(i, i + 100)
+          .map((group) => [
+            'upsert',
+            { partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(group.group_id), ...toChunkedProperties('body', group) },
+            'Replace',
+          ]),
       );
     }
   }

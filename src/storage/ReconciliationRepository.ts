@@ -37,9 +37,9 @@ interface ResultEntity {
 }
 
 export interface ReconciliationFilter {
-  readonly partnerId?: string;
-  readonly status?: ReconciliationStatus;
-  readonly businessDate?: string;
+  readonly partnerId?: string | undefined;
+  readonly status?: ReconciliationStatus | undefined;
+  readonly businessDate?: string | undefined;
 }
 
 /** One row per (partner, store, business date): RECEIVED when a close arrives, then the result. */
@@ -83,7 +83,13 @@ export class ReconciliationRepository {
     storeId: string,
     businessDate: string,
     closeBatchId: string,
-    result: { status: 'MATCHED' | 'MISMATCHED'; checkedAt: string; actual: ControlTotals; differences: readonly string[]; diagnosis: unknown },
+    result: {
+      status: 'MATCHED' | 'MISMATCHED';
+      checkedAt: string;
+      actual: ControlTotals;
+      differences: readonly string[];
+      diagnosis: unknown;
+    },
   ): Promise<boolean> {
     return writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
       if (!current || current.closeBatchId !== closeBatchId) return undefined;

@@ -12,9 +12,9 @@ export type QueueKey = keyof typeof queueNames;
 
 /** Every storage client the service uses, built once per process. */
 export interface StorageClients {
-  readonly tables: { readonly [K in TableKey]: TableClient };
+  readonly tables: Readonly<Record<TableKey, TableClient>>;
   readonly rawBatches: ContainerClient;
-  readonly queues: { readonly [K in QueueKey]: QueueClient };
+  readonly queues: Readonly<Record<QueueKey, QueueClient>>;
   readonly tableService: TableServiceClient;
   readonly queueService: QueueServiceClient;
   readonly blobService: BlobServiceClient;
@@ -55,12 +55,14 @@ export function createStorageClients(connection: StorageConnection, options: Sto
     queueService = new QueueServiceClient(connection.queueServiceUri, credential, storagePipelineOptions(retryOptions, options.policy));
   }
 
-  const tables = Object.fromEntries(
-    Object.entries(tableNames).map(([key, name]) => [key, makeTable(name)]),
-  ) as { [K in TableKey]: TableClient };
-  const queues = Object.fromEntries(
-    Object.entries(queueNames).map(([key, name]) => [key, queueService.getQueueClient(name)]),
-  ) as { [K in QueueKey]: QueueClient };
+  const tables = Object.fromEntries(Object.entries(tableNames).map(([key, name]) => [key, makeTable(name)])) as Record<
+    TableKey,
+    TableClient
+  >;
+  const queues = Object.fromEntries(Object.entries(queueNames).map(([key, name]) => [key, queueService.getQueueClient(name)])) as Record<
+    QueueKey,
+    QueueClient
+  >;
 
   return {
     tables,
@@ -93,10 +95,21 @@ function storagePipelineOptions(retryOptions: RetryOptions, policy: PipelinePoli
   return options;
 }
 
-type AdditionalPolicy = { policy: PipelinePolicy; position: 'perCall' | 'perRetry' };
-type RetryOptions = { readonly maxTries: number; readonly retryDelayInMs: number; readonly maxRetryDelayInMs: number; readonly tryTimeoutInMs: number };
+interface AdditionalPolicy {
+  policy: PipelinePolicy;
+  position: 'perCall' | 'perRetry';
+}
+interface RetryOptions {
+  readonly maxTries: number;
+  readonly retryDelayInMs: number;
+  readonly maxRetryDelayInMs: number;
+  readonly tryTimeoutInMs: number;
+}
 /** What the blob and queue packages' StoragePipelineOptions both accept, plus the extra policy. */
-type StorageOptions = { readonly retryOptions: RetryOptions; readonly additionalPolicies: AdditionalPolicy[] };
+interface StorageOptions {
+  readonly retryOptions: RetryOptions;
+  readonly additionalPolicies: AdditionalPolicy[];
+}
 
 /** Managed identity in Azure (user-assigned when a client id is set); developer sign-in otherwise. */
 function identityCredential(clientId: string | undefined): TokenCredential {

@@ -1,9 +1,5 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
-import {
-  compactPayments,
-  expandPayments,
-  type TradeRecordSummary,
-} from '../domain/reconciliation/TradeRecordSummary.js';
+import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
 
@@ -15,7 +11,8 @@ export interface DayBatch {
   readonly recordCount: number;
 }
 
-export type DayRow = { readonly type: 'transaction'; readonly summary: TradeRecordSummary } | { readonly type: 'batch'; readonly batch: DayBatch };
+export type DayRow =
+  { readonly type: 'transaction'; readonly summary: TradeRecordSummary } | { readonly type: 'batch'; readonly batch: DayBatch };
 
 export interface SummaryEntity {
   version: number;

@@ -18,15 +18,16 @@ export class UnmappedUsageRepository {
 
   async record(partnerId: string, storeId: string, businessDate: string, sourceCodes: Iterable<string>): Promise<void> {
     const actions = [...sourceCodes].map(
-      (code) =>
-        ['upsert', { partitionKey: encodeKeyPart(partnerId), rowKey: tableKey(code, storeId, businessDate) }, 'Replace'] as const,
+      (code) => ['upsert', { partitionKey: encodeKeyPart(partnerId), rowKey: tableKey(code, storeId, businessDate) }, 'Replace'] as const,
     );
     for (let i = 0; i < actions.length; i += 100) await this.table.submitTransaction(actions.slice(i, i + 100) as never);
   }
 
   async listForPartner(partnerId: string): Promise<UnmappedUsage[]> {
     const usages: UnmappedUsage[] = [];
-    for await (const e of this.table.listEntities({ queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey'] } })) {
+    for await (const e of this.table.listEntities({
+      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey'] },
+    })) {
       const [code, storeId, businessDate] = (e.rowKey ?? '').split('|').map(decodeKeyPart);
       usages.push({ sourceCode: code ?? '', storeId: storeId ?? '', businessDate: businessDate ?? '' });
     }

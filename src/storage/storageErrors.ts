@@ -22,7 +22,10 @@ export function toServiceUnavailable(error: unknown): ApiError | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   const transient =
     (status !== undefined && (status >= 500 || status === 408 || status === 429)) ||
-    code === 'REQUEST_SEND_ERROR' || code === 'ECONNRESET' || code === 'ECONNREFUSED' || code === 'ETIMEDOUT' ||
+    code === 'REQUEST_SEND_ERROR' ||
+    code === 'ECONNRESET' ||
+    code === 'ECONNREFUSED' ||
+    code === 'ETIMEDOUT' ||
     (error as { name?: unknown } | null)?.name === 'AbortError';
   return transient ? new ApiError('SERVICE_UNAVAILABLE', undefined, [], 5) : undefined;
 }

@@ -16,7 +16,7 @@ export async function writeIfCurrent<T extends object>(
   for (;;) {
     let current: (T & { etag: string }) | undefined;
     try {
-      current = (await table.getEntity<T>(partitionKey, rowKey)) as T & { etag: string };
+      current = await table.getEntity<T>(partitionKey, rowKey);
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

@@ -93,11 +93,7 @@ async function guardedActions(
   return actions;
 }
 
-async function readStamp(
-  table: TableClient,
-  partitionKey: string,
-  rowKey: string,
-): Promise<(Versioned & { etag: string }) | undefined> {
+async function readStamp(table: TableClient, partitionKey: string, rowKey: string): Promise<(Versioned & { etag: string }) | undefined> {
   try {
     const e = await table.getEntity<{ version: number; lastModifiedAt: string }>(partitionKey, rowKey, {
       queryOptions: { select: ['version', 'lastModifiedAt'] },

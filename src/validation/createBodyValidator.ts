@@ -34,7 +34,9 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
   const ajv = new Ajv2020({ allErrors: true, strict: true, messages: false, verbose: true });
   addFormats(ajv, ['date', 'date-time', 'uuid']);
   const definitionNames = new WeakMap<object, string>();
-  for (const file of readdirSync(schemaFolder).filter((name) => name.endsWith('.schema.json')).sort()) {
+  for (const file of readdirSync(schemaFolder)
+    .filter((name) => name.endsWith('.schema.json'))
+    .sort()) {
     const schema = JSON.parse(readFileSync(path.join(schemaFolder, file), 'utf8')) as { $defs?: Record<string, object> };
     for (const [name, definition] of Object.entries(schema.$defs ?? {})) definitionNames.set(definition, name);
     ajv.addSchema(schema);
@@ -126,9 +128,9 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return { path: at + '/' + escapePointerToken(String(params['missingProperty'])), message: 'is required' };
+      return { path: at + '/' + escapePointerToken(String(params.missingProperty)), message: 'is required' };
     case 'additionalProperties': {
-      const name = String(params['additionalProperty']);
+      const name = String(params.additionalProperty);
       return isDisplaySafeName(name)
         ? { path: at + '/' + escapePointerToken(name), message: 'unknown field; fields not in the contract are rejected' }
         : { path: at, message: 'holds an unknown field whose name cannot be shown; fields not in the contract are rejected' };
@@ -136,17 +138,19 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
     case 'propertyNames':
       return undefined; // the nested error names the key and is reported instead
     case 'type': {
-      const wanted = String(params['type']).split(',').map((name) => typeNames[name] ?? name);
+      const wanted = String(params.type)
+        .split(',')
+        .map((name) => typeNames[name] ?? name);
       return { path: at, message: `must be ${wanted.join(' or ')}` };
     }
     case 'enum': {
-      const allowed = (params['allowedValues'] as unknown[]).map(String).join(', ');
+      const allowed = (params.allowedValues as unknown[]).map(String).join(', ');
       return { path: at, message: `must be one of: ${allowed}` };
     }
     case 'minItems':
-      return { path: at, message: `must hold at least ${String(params['limit'])} item(s)` };
+      return { path: at, message: `must hold at least ${String(params.limit)} item(s)` };
     case 'maxItems':
-      return { path: at, message: `must hold at most ${String(params['limit'])} items` };
+      return { path: at, message: `must hold at most ${String(params.limit)} items` };
     case 'minProperties':
     case 'maxProperties':
     case 'pattern':
@@ -176,7 +180,7 @@ function describeConstraint(error: ErrorObject, at: string, definition: string |
   const field = at.slice(at.lastIndexOf('/') + 1);
   const byField = messageByField[field];
   if (byField !== undefined) return byField;
-  const limit = String((error.params as Record<string, unknown>)['limit']);
+  const limit = String((error.params as Record<string, unknown>).limit);
   switch (error.keyword) {
     case 'minLength':
       return `must be at least ${limit} character(s)`;

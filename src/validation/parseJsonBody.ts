@@ -5,8 +5,7 @@ import { escapePointerToken, isDisplaySafeName } from '../domain/validation/json
 export const maxJsonDepth = 32;
 
 export type ParseJsonBodyResult =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly problems: ProblemDetail[] };
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: ProblemDetail[] };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -218,7 +217,7 @@ class JsonScanner {
       set.add(key);
       return;
     }
-    const list = this.keyLists[depth] as string[];
+    const list = this.keyLists[depth]!;
     for (let i = 0; i < list.length; i++) if (list[i] === key) this.duplicate(start);
     list.push(key);
     if (list.length > linearKeyLimit) this.keySets[depth] = new Set(list);

@@ -5,7 +5,12 @@ import { smokeScale } from '../../bench/benchScale.js';
 describe('npm run bench at smoke size', () => {
   it('produces every figure as a finite BENCH line, after the table', async () => {
     const lines: string[] = [];
-    const { figures } = await runBench({ scale: smokeScale, out: (line) => lines.push(line), progress: () => undefined, resultsPath: null });
+    const { figures } = await runBench({
+      scale: smokeScale,
+      out: (line) => lines.push(line),
+      progress: () => undefined,
+      resultsPath: null,
+    });
 
     const benchLines = lines.filter((line) => line.startsWith('BENCH '));
     expect(benchLines.length).toBe(figures.length);
@@ -28,7 +33,12 @@ describe('npm run bench at smoke size', () => {
       'storage_blob_ops',
       'storage_table_transactions',
       'validate_throughput',
-      ...smokeScale.reconcileDays.flatMap((n) => [`reconcile_${n}_ms`, `reconcile_${n}_ratio`, `reconcile_${n}_rss`, `reconcile_${n}_queue_ms`]),
+      ...smokeScale.reconcileDays.flatMap((n) => [
+        `reconcile_${n}_ms`,
+        `reconcile_${n}_ratio`,
+        `reconcile_${n}_rss`,
+        `reconcile_${n}_queue_ms`,
+      ]),
     ]) {
       expect(names, name).toContain(name);
     }

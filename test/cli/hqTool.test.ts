@@ -23,7 +23,15 @@ describe('usage', () => {
       const result = await service.hq(...argv);
       expect(result.code, argv.join(' ')).toBe(0);
       const text = result.out.join('\n');
-      for (const command of ['partner create', 'key issue', 'key revoke', 'key list', 'store register', 'payment-type set-direction', 'reconciliation list']) {
+      for (const command of [
+        'partner create',
+        'key issue',
+        'key revoke',
+        'key list',
+        'store register',
+        'payment-type set-direction',
+        'reconciliation list',
+      ]) {
         expect(text).toContain(command);
       }
     }
@@ -197,11 +205,24 @@ describe('payment directions and reconciliation results', () => {
     expect(listed.code).toBe(0);
     expect(listed.out[0]).toBe('partner\tstore\tbusiness_date\tstatus\tchecked_at\tdifferences');
     expect(listed.out.slice(1)).toEqual([
-      expect.stringMatching(new RegExp(`^${partner.partnerId}\\t${usdStore}\\t${fixtureBusinessDate}\\tMISMATCHED\\t\\S+\\tnet_sales_amount,payment_total_amount$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^${partner.partnerId}\\t${usdStore}\\t${fixtureBusinessDate}\\tMISMATCHED\\t\\S+\\tnet_sales_amount,payment_total_amount$`,
+        ),
+      ),
     ]);
     const filtered = await service.hq('reconciliation', 'list', '--partner', partner.partnerId, '--status', 'MATCHED');
     expect(filtered.out).toHaveLength(1);
-    const byDate = await service.hq('reconciliation', 'list', '--partner', partner.partnerId, '--status', 'MISMATCHED', '--date', fixtureBusinessDate);
+    const byDate = await service.hq(
+      'reconciliation',
+      'list',
+      '--partner',
+      partner.partnerId,
+      '--status',
+      'MISMATCHED',
+      '--date',
+      fixtureBusinessDate,
+    );
     expect(byDate.out).toHaveLength(2);
   });
 });

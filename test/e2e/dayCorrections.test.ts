@@ -7,7 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { eventually, startTestService, type TestService } from '../support/startTestService.js';
 import { freshBusinessDate, getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
-import { buildRecord, controlTotals, dailyClose, JPY, mappingBody, POS_CODES, shifted, tradeBatch, USD, type StoreDay } from './support/storeDayKit.js';
+import {
+  buildRecord,
+  controlTotals,
+  dailyClose,
+  JPY,
+  mappingBody,
+  POS_CODES,
+  shifted,
+  tradeBatch,
+  USD,
+  type StoreDay,
+} from './support/storeDayKit.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -31,7 +42,12 @@ const ALL_FIELDS = [
 function twoSales(day: StoreDay, prefix: string): TradeRecord[] {
   const usd = day.profile.digits === 2;
   return [
-    buildRecord(day, { id: `${prefix}-1`, code: 'S01', items: [{ product: 'X1', name: 'Item', qty: 2, unit: usd ? 850 : 900 }], tip: usd ? 150 : 100 }),
+    buildRecord(day, {
+      id: `${prefix}-1`,
+      code: 'S01',
+      items: [{ product: 'X1', name: 'Item', qty: 2, unit: usd ? 850 : 900 }],
+      tip: usd ? 150 : 100,
+    }),
     buildRecord(day, { id: `${prefix}-2`, code: 'S01', items: [{ product: 'X2', name: 'Other', qty: 1, unit: usd ? 1275 : 1300 }] }),
   ];
 }
@@ -156,7 +172,10 @@ describe('unmapped source codes', () => {
       buildRecord(day, { id: 'UM-C2', code: 'CT30', items: [{ product: 'CATER', name: 'Catering', qty: 2, unit: 9_900 }] }),
     ];
     const warnings = await push(service, partner, tradeBatch(day, 1, records));
-    expect(warnings.filter((w) => w.code === 'UNMAPPED_TRANSACTION_TYPE').map((w) => w.path)).toEqual(['trade_records[2]', 'trade_records[3]']);
+    expect(warnings.filter((w) => w.code === 'UNMAPPED_TRANSACTION_TYPE').map((w) => w.path)).toEqual([
+      'trade_records[2]',
+      'trade_records[3]',
+    ]);
 
     // The partner's POS counts CT30 as a sale; HQ has no mapping for it yet.
     const partnerTotals = controlTotals(USD, records, { mapping: { ...POS_CODES, CT30: 'SALE' } });

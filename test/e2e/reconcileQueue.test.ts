@@ -72,7 +72,9 @@ async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHos
   if (!definition || definition.trigger !== 'storageQueue') throw new Error('reconcileDay is not a queue function');
   const queueName = `e2e-reconcile-${randomUUID().slice(0, 8)}`;
   const services = { ...service.services, reconciler } as AppServices;
-  const functions = captureRegistrations(() => registerFunctions([{ ...definition, queueName }], services));
+  const functions = captureRegistrations(() => {
+    registerFunctions([{ ...definition, queueName }], services);
+  });
   const poller = new QueuePoller({
     functions,
     queueServiceClient: service.services.storage.queueService,
@@ -142,12 +144,19 @@ describe('reconcile queue', () => {
     const queue = await privateReconcileQueue(reconciler, logger);
     try {
       await queue.queue.sendMessage(base64Json(message));
-      const result = await eventually(() => getResult(service, partner, day), (r) => r.checked_at === mark);
+      const result = await eventually(
+        () => getResult(service, partner, day),
+        (r) => r.checked_at === mark,
+      );
       expect(result).toMatchObject({ status: 'MATCHED', checked_at: mark, actual: totals });
       expect(saves).toBe(2);
-      expect(lines.some((l) => l.startsWith('WARN') && /reconcileDay: failed on dequeue 1/.test(l))).toBe(true);
+      expect(lines.some((l) => l.startsWith('WARN') && l.includes('reconcileDay: failed on dequeue 1'))).toBe(true);
       expect(lines.some((l) => l.startsWith('ERROR') && /failed on message .* \(dequeue 1 of 5\)/.test(l))).toBe(true);
-      await eventually(async () => lines, (ls) => ls.some((l) => /reconcileDay: MATCHED \(dequeue 2\)/.test(l)), 5_000);
+      await eventually(
+        async () => lines,
+        (ls) => ls.some((l) => l.includes('reconcileDay: MATCHED (dequeue 2)')),
+        5_000,
+      );
       expect((await queue.poison.peekMessages()).peekedMessageItems).toHaveLength(0);
     } finally {
       await queue.stop();
@@ -174,7 +183,11 @@ describe('reconcile queue', () => {
     try {
       const text = base64Json({});
       await queue.queue.sendMessage(text);
-      await eventually(async () => (await queue.poison.peekMessages()).peekedMessageItems, (items) => items.length === 1, 20_000);
+      await eventually(
+        async () => (await queue.poison.peekMessages()).peekedMessageItems,
+        (items) => items.length === 1,
+        20_000,
+      );
       const [poisoned] = (await queue.poison.peekMessages()).peekedMessageItems;
       expect(poisoned!.messageText).toBe(text);
       const failures = lines.filter((l) => /reconcileDay: failed on dequeue \d: the message is not of the expected shape/.test(l));
@@ -225,7 +238,11 @@ describe('reconcile queue', () => {
     await reconciler.reconcile(message).catch(() => undefined);
     expect(uploaded).toBe(true);
 
-    const result = await eventually(() => getResult(service, partner, day), (r) => r.status === 'MATCHED', 6_000);
+    const result = await eventually(
+      () => getResult(service, partner, day),
+      (r) => r.status === 'MATCHED',
+      6_000,
+    );
     expect(result).toMatchObject({ status: 'MATCHED', actual: totals, differences: [] });
     expect(result.diagnosis.unmapped_transaction_types).toEqual([]);
   });

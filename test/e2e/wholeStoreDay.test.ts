@@ -8,17 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
-import {
-  buildRecord,
-  controlTotals,
-  dailyClose,
-  JPY,
-  POS_CODES,
-  shifted,
-  tradeBatch,
-  USD,
-  type StoreDay,
-} from './support/storeDayKit.js';
+import { buildRecord, controlTotals, dailyClose, JPY, POS_CODES, shifted, tradeBatch, USD, type StoreDay } from './support/storeDayKit.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -45,64 +35,152 @@ function usdDay(day: StoreDay): TradeRecord[][] {
       id: 'U1',
       code: 'S01',
       items: [
-        { product: 'P-COMBO-DBL', name: 'Double Burger Combo', type: 'COMBO', qty: 1, unit: 1149, modifiers: [{ group: 'MG-DRINK', option: 'OPT-LARGE', name: 'Large drink', delta: 50 }], children: burgerComboChildren },
-        { product: 'P-CHEESE', name: 'Cheeseburger', qty: 2, unit: 624, modifiers: [{ group: 'MG-EXTRAS', option: 'OPT-CHEESE', delta: 75 }] },
+        {
+          product: 'P-COMBO-DBL',
+          name: 'Double Burger Combo',
+          type: 'COMBO',
+          qty: 1,
+          unit: 1149,
+          modifiers: [{ group: 'MG-DRINK', option: 'OPT-LARGE', name: 'Large drink', delta: 50 }],
+          children: burgerComboChildren,
+        },
+        {
+          product: 'P-CHEESE',
+          name: 'Cheeseburger',
+          qty: 2,
+          unit: 624,
+          modifiers: [{ group: 'MG-EXTRAS', option: 'OPT-CHEESE', delta: 75 }],
+        },
       ],
       tip: 300,
     }),
     // Version 1 of a record that is corrected later.
-    r({ id: 'U2', code: 'S01', modifiedAt: t('12:00'), items: [
-      { product: 'P-SALAD', name: 'Caesar Salad', qty: 1, unit: 895 },
-      { product: 'P-TEA', name: 'Iced Tea', qty: 2, unit: 295, discount: 50 },
-    ], orderDiscount: 100, payments: [{ type: 'SALE', method: 'CASH', amount: 'rest' }], rounding: -2 }),
+    r({
+      id: 'U2',
+      code: 'S01',
+      modifiedAt: t('12:00'),
+      items: [
+        { product: 'P-SALAD', name: 'Caesar Salad', qty: 1, unit: 895 },
+        { product: 'P-TEA', name: 'Iced Tea', qty: 2, unit: 295, discount: 50 },
+      ],
+      orderDiscount: 100,
+      payments: [{ type: 'SALE', method: 'CASH', amount: 'rest' }],
+      rounding: -2,
+    }),
     // A void: never revenue, no payments; its rows still count.
-    r({ id: 'U3', code: 'V09', status: 'VOIDED', items: [{ product: 'P-CHEESE', name: 'Cheeseburger', qty: 1, unit: 549, voided: true }], payments: [] }),
+    r({
+      id: 'U3',
+      code: 'V09',
+      status: 'VOIDED',
+      items: [{ product: 'P-CHEESE', name: 'Cheeseburger', qty: 1, unit: 549, voided: true }],
+      payments: [],
+    }),
     // A no-sale: the drawer opened without a sale.
     r({ id: 'U4', code: 'NS10', items: [{ product: 'NO-SALE', name: 'No sale', qty: 1, unit: 0 }], payments: [] }),
   ];
   const batch2 = [
     // Party of eight: service charge and a tip.
-    r({ id: 'U5', code: 'S01', items: [
-      { product: 'P-COMBO-DBL', name: 'Double Burger Combo', type: 'COMBO', qty: 4, unit: 1099, children: burgerComboChildren },
-      { product: 'P-WINGS', name: 'Wings Platter', qty: 2, unit: 1495 },
-      { product: 'P-SHAKE', name: 'Milkshake', qty: 4, unit: 575, discount: 100 },
-    ], serviceCharge: 1449, tip: 1000 }),
+    r({
+      id: 'U5',
+      code: 'S01',
+      items: [
+        { product: 'P-COMBO-DBL', name: 'Double Burger Combo', type: 'COMBO', qty: 4, unit: 1099, children: burgerComboChildren },
+        { product: 'P-WINGS', name: 'Wings Platter', qty: 2, unit: 1495 },
+        { product: 'P-SHAKE', name: 'Milkshake', qty: 4, unit: 575, discount: 100 },
+      ],
+      serviceCharge: 1449,
+      tip: 1000,
+    }),
     // Version 2 of U2: a cookie added, paid by card.
-    r({ id: 'U2', code: 'S01', version: 2, modifiedAt: t('12:10'), items: [
-      { product: 'P-SALAD', name: 'Caesar Salad', qty: 1, unit: 895 },
-      { product: 'P-TEA', name: 'Iced Tea', qty: 2, unit: 295, discount: 50 },
-      { product: 'P-COOKIE', name: 'Cookie', qty: 1, unit: 199 },
-    ], orderDiscount: 100 }),
+    r({
+      id: 'U2',
+      code: 'S01',
+      version: 2,
+      modifiedAt: t('12:10'),
+      items: [
+        { product: 'P-SALAD', name: 'Caesar Salad', qty: 1, unit: 895 },
+        { product: 'P-TEA', name: 'Iced Tea', qty: 2, unit: 295, discount: 50 },
+        { product: 'P-COOKIE', name: 'Cookie', qty: 1, unit: 199 },
+      ],
+      orderDiscount: 100,
+    }),
     // Catering deposit taken in cash: not revenue, money in.
-    r({ id: 'U6', code: 'DP20', items: [{ product: 'P-CATER-DEP', name: 'Catering deposit', qty: 1, unit: 5000 }], tax: 0, payments: [{ type: 'DEPOSIT', method: 'CASH', amount: 5000 }] }),
+    r({
+      id: 'U6',
+      code: 'DP20',
+      items: [{ product: 'P-CATER-DEP', name: 'Catering deposit', qty: 1, unit: 5000 }],
+      tax: 0,
+      payments: [{ type: 'DEPOSIT', method: 'CASH', amount: 5000 }],
+    }),
     // Return of one modified cheeseburger from U1: negative amounts, refunded to the card.
-    r({ id: 'U7', code: 'RT03', original: 'U1', items: [
-      { product: 'P-CHEESE', name: 'Cheeseburger', qty: -1, unit: 624, modifiers: [{ group: 'MG-EXTRAS', option: 'OPT-CHEESE', delta: 75 }] },
-    ] }),
+    r({
+      id: 'U7',
+      code: 'RT03',
+      original: 'U1',
+      items: [
+        {
+          product: 'P-CHEESE',
+          name: 'Cheeseburger',
+          qty: -1,
+          unit: 624,
+          modifiers: [{ group: 'MG-EXTRAS', option: 'OPT-CHEESE', delta: 75 }],
+        },
+      ],
+    }),
   ];
   const batch3 = [
     // Catering pick-up: the deposit applied (not counted again), the rest on the card.
-    r({ id: 'U8', code: 'S01', orderType: 'PICK_UP', items: [{ product: 'P-CATER-TRAY', name: 'Catering Tray', qty: 1, unit: 12000 }], payments: [
-      { type: 'DEPOSIT_APPLIED', method: 'CASH', amount: 5000 },
-      { type: 'SALE', method: 'CREDIT_CARD', amount: 'rest' },
-    ] }),
+    r({
+      id: 'U8',
+      code: 'S01',
+      orderType: 'PICK_UP',
+      items: [{ product: 'P-CATER-TRAY', name: 'Catering Tray', qty: 1, unit: 12000 }],
+      payments: [
+        { type: 'DEPOSIT_APPLIED', method: 'CASH', amount: 5000 },
+        { type: 'SALE', method: 'CREDIT_CARD', amount: 'rest' },
+      ],
+    }),
     // Partial refund of U5 (one milkshake), with the original business date.
-    r({ id: 'U9', code: 'R02', original: 'U5', status: 'COMPLETED', items: [{ product: 'P-SHAKE', name: 'Milkshake', qty: -1, unit: 575, discount: -25 }] }),
+    r({
+      id: 'U9',
+      code: 'R02',
+      original: 'U5',
+      status: 'COMPLETED',
+      items: [{ product: 'P-SHAKE', name: 'Milkshake', qty: -1, unit: 575, discount: -25 }],
+    }),
     // Exchange, new item dearer: the difference collected as SALE.
-    r({ id: 'U10', code: 'EX04', original: 'U1', items: [
-      { product: 'P-FRIES-M', name: 'Medium Fries', qty: -1, unit: 279 },
-      { product: 'P-RINGS', name: 'Onion Rings', qty: 1, unit: 349 },
-    ] }),
+    r({
+      id: 'U10',
+      code: 'EX04',
+      original: 'U1',
+      items: [
+        { product: 'P-FRIES-M', name: 'Medium Fries', qty: -1, unit: 279 },
+        { product: 'P-RINGS', name: 'Onion Rings', qty: 1, unit: 349 },
+      ],
+    }),
     // Exchange at equal price: no payments.
-    r({ id: 'U11', code: 'EX04', original: 'U5', items: [
-      { product: 'P-SHAKE-VAN', name: 'Vanilla Shake', qty: -1, unit: 575 },
-      { product: 'P-SHAKE-CHO', name: 'Chocolate Shake', qty: 1, unit: 575 },
-    ] }),
+    r({
+      id: 'U11',
+      code: 'EX04',
+      original: 'U5',
+      items: [
+        { product: 'P-SHAKE-VAN', name: 'Vanilla Shake', qty: -1, unit: 575 },
+        { product: 'P-SHAKE-CHO', name: 'Chocolate Shake', qty: 1, unit: 575 },
+      ],
+    }),
     // A stale replay of U2 version 1, after version 2: ignored.
-    r({ id: 'U2', code: 'S01', modifiedAt: t('12:00'), items: [
-      { product: 'P-SALAD', name: 'Caesar Salad', qty: 1, unit: 895 },
-      { product: 'P-TEA', name: 'Iced Tea', qty: 2, unit: 295, discount: 50 },
-    ], orderDiscount: 100, payments: [{ type: 'SALE', method: 'CASH', amount: 'rest' }], rounding: -2 }),
+    r({
+      id: 'U2',
+      code: 'S01',
+      modifiedAt: t('12:00'),
+      items: [
+        { product: 'P-SALAD', name: 'Caesar Salad', qty: 1, unit: 895 },
+        { product: 'P-TEA', name: 'Iced Tea', qty: 2, unit: 295, discount: 50 },
+      ],
+      orderDiscount: 100,
+      payments: [{ type: 'SALE', method: 'CASH', amount: 'rest' }],
+      rounding: -2,
+    }),
   ];
   return [batch1, batch2, batch3];
 }
@@ -118,40 +196,84 @@ function jpyDay(day: StoreDay): TradeRecord[][] {
   ];
   const batch1 = [
     // Set with a drink upgrade (+60 yen), paid partly with loyalty points.
-    r({ id: 'J1', code: 'S01', items: [
-      { product: 'J-SET-TERI', name: 'テリヤキバーガーセット', type: 'COMBO', qty: 1, unit: 850, modifiers: [{ group: 'MG-DRINK-SIZE', option: 'OPT-L', name: 'Lサイズ', delta: 60 }], children: setChildren },
-      { product: 'J-NUGGET', name: 'ナゲット', qty: 1, unit: 290, modifiers: [{ group: 'MG-SAUCE', option: 'OPT-MUSTARD', delta: 0 }] },
-    ], payments: [
-      { type: 'SALE', method: 'LOYALTY_POINTS', amount: 100 },
-      { type: 'SALE', method: 'CASH', amount: 'rest' },
-    ] }),
+    r({
+      id: 'J1',
+      code: 'S01',
+      items: [
+        {
+          product: 'J-SET-TERI',
+          name: 'テリヤキバーガーセット',
+          type: 'COMBO',
+          qty: 1,
+          unit: 850,
+          modifiers: [{ group: 'MG-DRINK-SIZE', option: 'OPT-L', name: 'Lサイズ', delta: 60 }],
+          children: setChildren,
+        },
+        { product: 'J-NUGGET', name: 'ナゲット', qty: 1, unit: 290, modifiers: [{ group: 'MG-SAUCE', option: 'OPT-MUSTARD', delta: 0 }] },
+      ],
+      payments: [
+        { type: 'SALE', method: 'LOYALTY_POINTS', amount: 100 },
+        { type: 'SALE', method: 'CASH', amount: 'rest' },
+      ],
+    }),
     // Table service: service charge, a tip, and a rounding discount.
-    r({ id: 'J2', code: 'S01', items: [
-      { product: 'J-KARAAGE', name: 'から揚げ', qty: 2, unit: 320 },
-      { product: 'J-BEER', name: '生ビール', qty: 3, unit: 550, discount: 50 },
-    ], serviceCharge: 215, tip: 200, rounding: -5 }),
+    r({
+      id: 'J2',
+      code: 'S01',
+      items: [
+        { product: 'J-KARAAGE', name: 'から揚げ', qty: 2, unit: 320 },
+        { product: 'J-BEER', name: '生ビール', qty: 3, unit: 550, discount: 50 },
+      ],
+      serviceCharge: 215,
+      tip: 200,
+      rounding: -5,
+    }),
     r({ id: 'J3', code: 'V09', status: 'VOIDED', items: [{ product: 'J-BEER', name: '生ビール', qty: 1, unit: 550 }], payments: [] }),
     r({ id: 'J4', code: 'S01', modifiedAt: t('12:00'), items: [{ product: 'J-CURRY', name: 'カレー', qty: 1, unit: 980 }] }),
   ];
   const batch2 = [
-    r({ id: 'J4', code: 'S01', version: 2, modifiedAt: t('12:05'), items: [
-      { product: 'J-CURRY', name: 'カレー', qty: 1, unit: 980 },
-      { product: 'J-SALAD', name: 'サラダ', qty: 1, unit: 300 },
-    ], orderDiscount: 100 }),
+    r({
+      id: 'J4',
+      code: 'S01',
+      version: 2,
+      modifiedAt: t('12:05'),
+      items: [
+        { product: 'J-CURRY', name: 'カレー', qty: 1, unit: 980 },
+        { product: 'J-SALAD', name: 'サラダ', qty: 1, unit: 300 },
+      ],
+      orderDiscount: 100,
+    }),
     r({ id: 'J5', code: 'RT03', original: 'J1', items: [{ product: 'J-NUGGET', name: 'ナゲット', qty: -1, unit: 290 }] }),
     r({ id: 'J6', code: 'R02', original: 'J2', items: [{ product: 'J-BEER', name: '生ビール', qty: -1, unit: 550, discount: -50 }] }),
     // Exchange, new item cheaper: the difference refunded.
-    r({ id: 'J7', code: 'EX04', original: 'J4', items: [
-      { product: 'J-CURRY', name: 'カレー', qty: -1, unit: 980 },
-      { product: 'J-UDON', name: 'うどん', qty: 1, unit: 680 },
-    ] }),
-    r({ id: 'J8', code: 'DP20', items: [{ product: 'J-PARTY-DEP', name: '予約金', qty: 1, unit: 3000 }], tax: 0, payments: [{ type: 'DEPOSIT', method: 'CASH', amount: 3000 }] }),
+    r({
+      id: 'J7',
+      code: 'EX04',
+      original: 'J4',
+      items: [
+        { product: 'J-CURRY', name: 'カレー', qty: -1, unit: 980 },
+        { product: 'J-UDON', name: 'うどん', qty: 1, unit: 680 },
+      ],
+    }),
+    r({
+      id: 'J8',
+      code: 'DP20',
+      items: [{ product: 'J-PARTY-DEP', name: '予約金', qty: 1, unit: 3000 }],
+      tax: 0,
+      payments: [{ type: 'DEPOSIT', method: 'CASH', amount: 3000 }],
+    }),
   ];
   const batch3 = [
-    r({ id: 'J9', code: 'S01', orderType: 'PICK_UP', items: [{ product: 'J-PARTY', name: 'パーティーセット', qty: 1, unit: 8800 }], payments: [
-      { type: 'DEPOSIT_APPLIED', method: 'CASH', amount: 3000 },
-      { type: 'SALE', method: 'CREDIT_CARD', amount: 'rest' },
-    ] }),
+    r({
+      id: 'J9',
+      code: 'S01',
+      orderType: 'PICK_UP',
+      items: [{ product: 'J-PARTY', name: 'パーティーセット', qty: 1, unit: 8800 }],
+      payments: [
+        { type: 'DEPOSIT_APPLIED', method: 'CASH', amount: 3000 },
+        { type: 'SALE', method: 'CREDIT_CARD', amount: 'rest' },
+      ],
+    }),
     r({ id: 'J10', code: 'NS10', items: [{ product: 'NO-SALE', name: 'ノーセール', qty: 1, unit: 0 }], payments: [] }),
     r({ id: 'J4', code: 'S01', modifiedAt: t('12:00'), items: [{ product: 'J-CURRY', name: 'カレー', qty: 1, unit: 980 }] }),
   ];
@@ -208,13 +330,21 @@ describe('whole store-days', () => {
     const jpyClose = dailyClose(jpy, 3, jpyTotals);
     await Promise.all([sendClose(service, partner, usdClose), sendClose(service, partner, jpyClose)]);
 
-    for (const [day, totals] of [[usd, usdTotals], [jpy, jpyTotals]] as const) {
+    for (const [day, totals] of [
+      [usd, usdTotals],
+      [jpy, jpyTotals],
+    ] as const) {
       const result = await settled(service, partner, day);
       expect(result).toMatchObject({ store_id: day.storeId, business_date: day.businessDate, status: 'MATCHED', differences: [] });
       expect(result.expected).toEqual(totals);
       expect(result.actual).toEqual(result.expected);
       expect(Date.parse(result.checked_at)).not.toBeNaN();
-      expect(result.diagnosis).toMatchObject({ missing_batch_seqs: [], unmapped_transaction_types: [], unknown_payment_types: [], hints: [] });
+      expect(result.diagnosis).toMatchObject({
+        missing_batch_seqs: [],
+        unmapped_transaction_types: [],
+        unknown_payment_types: [],
+        hints: [],
+      });
     }
   });
 
@@ -226,8 +356,17 @@ describe('whole store-days', () => {
         const totalsOf: Record<string, ReturnType<typeof controlTotals>> = {};
         for (const day of days) {
           const records = [
-            buildRecord(day, { id: 'A1', code: 'S01', items: [{ product: 'X1', name: 'Item', qty: 3, unit: profile.digits === 2 ? 1299 : 1280 }], tip: profile.digits === 2 ? 200 : 0 }),
-            buildRecord(day, { id: 'A2', code: 'RT03', items: [{ product: 'X1', name: 'Item', qty: -1, unit: profile.digits === 2 ? 1299 : 1280 }] }),
+            buildRecord(day, {
+              id: 'A1',
+              code: 'S01',
+              items: [{ product: 'X1', name: 'Item', qty: 3, unit: profile.digits === 2 ? 1299 : 1280 }],
+              tip: profile.digits === 2 ? 200 : 0,
+            }),
+            buildRecord(day, {
+              id: 'A2',
+              code: 'RT03',
+              items: [{ product: 'X1', name: 'Item', qty: -1, unit: profile.digits === 2 ? 1299 : 1280 }],
+            }),
           ];
           await push(service, partner, tradeBatch(day, 1, records));
           totalsOf[day.storeId] = controlTotals(profile, records, { mapping: POS_CODES });

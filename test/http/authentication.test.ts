@@ -54,7 +54,7 @@ describe('API key', () => {
   it('revoked with the HQ tool: 401, while another active key of the partner keeps working', async () => {
     const partner = await partnerWithStores(service);
     const second = await service.hq('key', 'issue', partner.partnerId);
-    const secondKey = { key: second.out[second.out.length - 1] as string };
+    const secondKey = { key: second.out[second.out.length - 1]! };
     expect(await canRead(partner)).toBe(200);
     expect(await canRead(secondKey)).toBe(200);
 
@@ -69,7 +69,7 @@ describe('API key', () => {
     const expiresAt = Date.now() + 1_500;
     const issued = await service.hq('key', 'issue', partner.partnerId, '--expires', new Date(expiresAt).toISOString());
     expect(issued.code).toBe(0);
-    const shortLived = { key: issued.out[issued.out.length - 1] as string };
+    const shortLived = { key: issued.out[issued.out.length - 1]! };
     expect(await canRead(shortLived)).toBe(200);
     await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 100));
     expect(await canRead(shortLived)).toBe(401);

@@ -171,7 +171,14 @@ describe('GET /daily-close while reconciliation has not run', () => {
     const response = await slow.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`);
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(resultFields);
-    expect(response.body).toMatchObject({ store_id: usdStore, business_date: fixtureBusinessDate, status: 'RECEIVED', checked_at: null, actual: null, differences: [] });
+    expect(response.body).toMatchObject({
+      store_id: usdStore,
+      business_date: fixtureBusinessDate,
+      status: 'RECEIVED',
+      checked_at: null,
+      actual: null,
+      differences: [],
+    });
     expect(response.body.expected).toEqual({
       trade_record_count: body.trade_record_count,
       item_row_count: body.item_row_count,

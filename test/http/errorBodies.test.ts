@@ -15,11 +15,17 @@ afterAll(async () => {
 const marker = 'ZQX-MARKER-93817';
 
 /** Sends a request and returns the raw response text with its status and headers. */
-async function raw(partner: TestPartner | { key: string } | null, method: string, path: string, body?: string, contentType = 'application/json') {
+async function raw(
+  partner: TestPartner | { key: string } | null,
+  method: string,
+  path: string,
+  body?: string,
+  contentType = 'application/json',
+) {
   const response = await fetch(`${service.baseUrl}/${path}`, {
     method,
     headers: { ...(partner ? { 'x-functions-key': partner.key } : {}), ...(body !== undefined ? { 'content-type': contentType } : {}) },
-    body,
+    body: body ?? null,
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
@@ -55,7 +61,11 @@ describe('error body shape', () => {
     expectErrorShape(await raw(partner, 'POST', 'trade-records', json(tradeBatch({ recordCount: 501 }))), 400, 'BATCH_TOO_LARGE');
     const mapping = { ...buildMappingBatch(), batch_id: newBatchId() };
     mapping.mappings[0]!.standard_code = 'GIVEAWAY';
-    const unknownCode = expectErrorShape(await raw(partner, 'PUT', 'mappings/transaction-types', json(mapping)), 400, 'UNKNOWN_STANDARD_CODE');
+    const unknownCode = expectErrorShape(
+      await raw(partner, 'PUT', 'mappings/transaction-types', json(mapping)),
+      400,
+      'UNKNOWN_STANDARD_CODE',
+    );
     expect(unknownCode.error.details).toEqual([{ path: '/mappings/0/standard_code', message: expect.any(String) }]);
     expectErrorShape(await raw(null, 'GET', 'mappings/transaction-types'), 401, 'UNAUTHORIZED');
     expectErrorShape(await raw({ key: 'unknown-key' }, 'GET', 'mappings/transaction-types'), 401, 'UNAUTHORIZED');
@@ -128,11 +138,25 @@ describe('no submitted value is echoed', () => {
     products.products[0].tax_category = marker;
     products.products[1].unit_price = marker;
     cases.push(['PUT', 'products', json(products)]);
-    cases.push(['PUT', 'mappings/transaction-types', json({ batch_id: newBatchId(), mappings: [{ source_code: 'X', standard_code: marker }] })]);
-    cases.push(['PUT', 'mappings/transaction-types', json({ batch_id: newBatchId(), mappings: [{ source_code: marker, standard_code: 'SALE' }, { source_code: marker, standard_code: 'SALE' }] })]);
+    cases.push([
+      'PUT',
+      'mappings/transaction-types',
+      json({ batch_id: newBatchId(), mappings: [{ source_code: 'X', standard_code: marker }] }),
+    ]);
+    cases.push([
+      'PUT',
+      'mappings/transaction-types',
+      json({
+        batch_id: newBatchId(),
+        mappings: [
+          { source_code: marker, standard_code: 'SALE' },
+          { source_code: marker, standard_code: 'SALE' },
+        ],
+      }),
+    ]);
     cases.push(['GET', `daily-close/${usdStore}/${marker}`, undefined]);
     cases.push(['GET', `daily-close/${marker}/${fixtureBusinessDate}`, undefined]);
-    cases.push(['GET', `${marker}`, undefined]);
+    cases.push(['GET', marker, undefined]);
 
     for (const [method, path, body] of cases) {
       const response = await raw(partner, method, path, body);

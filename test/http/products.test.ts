@@ -92,7 +92,10 @@ describe('PUT /products', () => {
 
   it('rejects a unit_price with the wrong decimal places for USD and for JPY', async () => {
     const partner = await partnerWithStores(service);
-    expectInvalid(await put(partner, { batch_id: newBatchId(), products: [product('P-1', { unit_price: '9.9' })] }), '/products/0/unit_price');
+    expectInvalid(
+      await put(partner, { batch_id: newBatchId(), products: [product('P-1', { unit_price: '9.9' })] }),
+      '/products/0/unit_price',
+    );
     expectInvalid(
       await put(partner, { batch_id: newBatchId(), products: [product('P-2', { currency: 'JPY', unit_price: '120.5' })] }),
       '/products/0/unit_price',
@@ -124,7 +127,10 @@ describe('PUT /products', () => {
     expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
     const shared = await put(partner, { batch_id: newBatchId(), products: [product('P-SHARED', { store_id: null })] });
     expect(shared.status).toBe(202);
-    const own = await put(partner, { batch_id: newBatchId(), products: [product('P-OWN', { store_id: jpyStore, currency: 'JPY', unit_price: '300' })] });
+    const own = await put(partner, {
+      batch_id: newBatchId(),
+      products: [product('P-OWN', { store_id: jpyStore, currency: 'JPY', unit_price: '300' })],
+    });
     expect(own.status).toBe(202);
   });
 });

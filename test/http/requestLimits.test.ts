@@ -95,13 +95,15 @@ describe('UNSUPPORTED_MEDIA_TYPE', () => {
         body: new TextEncoder().encode(JSON.stringify(body)),
       });
       expect(response.status, path).toBe(415);
-      expect(((await response.json()) as any).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect((await response.json()).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
   });
 
   it('accepts application/json with a charset parameter', async () => {
     const partner = await partnerWithStores(service);
-    const response = await service.call(partner, 'POST', 'trade-records', tradeBatch(), { 'content-type': 'application/json; charset=utf-8' });
+    const response = await service.call(partner, 'POST', 'trade-records', tradeBatch(), {
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(response.status).toBe(202);
   });
 });

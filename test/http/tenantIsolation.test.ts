@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe("partner B and partner A's stores", () => {
-  it("B can neither push, close, query nor describe a store registered only for A", async () => {
+  it('B can neither push, close, query nor describe a store registered only for A', async () => {
     const storeOfA = `A-${randomUUID().slice(0, 6)}`;
     const a = await service.createPartner({ stores: [storeOfA] });
     expect((await service.call(a, 'PUT', 'stores', { batch_id: newBatchId(), stores: [buildUsdStore(storeOfA)] })).status).toBe(202);
@@ -76,7 +76,7 @@ describe("partner B and partner A's stores", () => {
     expect((await service.call(a, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`)).body.status).toBe('MATCHED');
   });
 
-  it("B reusing a batch_id that A used gets its own new batch (202 ACCEPTED)", async () => {
+  it('B reusing a batch_id that A used gets its own new batch (202 ACCEPTED)', async () => {
     const a = await partnerWithStores(service);
     const b = await partnerWithStores(service);
     const batchId = newBatchId();

@@ -236,10 +236,9 @@ describe('POST /trade-records warnings (never a rejection)', () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const before = await push(partner, tradeBatch({ recordCount: 2 }));
     expect(before.status).toBe(202);
-    expect(before.body.warnings.filter((w: { code: string }) => w.code === 'UNKNOWN_PRODUCT').map((w: { path: string }) => w.path)).toEqual([
-      'trade_records[0]',
-      'trade_records[1]',
-    ]);
+    expect(before.body.warnings.filter((w: { code: string }) => w.code === 'UNKNOWN_PRODUCT').map((w: { path: string }) => w.path)).toEqual(
+      ['trade_records[0]', 'trade_records[1]'],
+    );
     expect((await service.call(partner, 'PUT', 'products', fullProductBatch())).status).toBe(202);
     const batch = tradeBatch({ recordCount: 2 });
     batch.trade_records.forEach((r: any) => (r.trade_record_id += '-B'));

@@ -189,10 +189,10 @@ describe('storage names', () => {
   const expectedPoison = Object.fromEntries(Object.entries(queueNames).map(([key, name]) => [key, poisonQueueName(name)]));
 
   it('mirror src/storage/storageNames.ts exactly', () => {
-    expect(vars['tableNames']).toEqual({ ...tableNames });
-    expect(vars['containerNames']).toEqual({ ...containerNames });
-    expect(vars['queueNames']).toEqual({ ...queueNames });
-    expect(vars['poisonQueueNames']).toEqual(expectedPoison);
+    expect(vars.tableNames).toEqual({ ...tableNames });
+    expect(vars.containerNames).toEqual({ ...containerNames });
+    expect(vars.queueNames).toEqual({ ...queueNames });
+    expect(vars.poisonQueueNames).toEqual(expectedPoison);
   });
 
   it('no other Bicep file spells a table, container or queue name', () => {
@@ -212,18 +212,18 @@ describe('storage names', () => {
   const created = (type: string): string[] => [...(loops.get(`Microsoft.Storage/storageAccounts/${type}`) ?? [])];
 
   it.each(Object.values(tableNames))('table %s is created', (name) => {
-    expect(Object.values(vars['tableNames'] ?? {})).toContain(name);
+    expect(Object.values(vars.tableNames ?? {})).toContain(name);
     expect(created('tableServices/tables')).toContain('tableNames');
   });
 
   it.each(Object.values(containerNames))('blob container %s is created', (name) => {
-    expect(Object.values(vars['containerNames'] ?? {})).toContain(name);
+    expect(Object.values(vars.containerNames ?? {})).toContain(name);
     expect(created('blobServices/containers')).toContain('containerNames');
   });
 
   it.each(Object.values(queueNames))('queue %s and its poison queue are created', (name) => {
-    expect(Object.values(vars['queueNames'] ?? {})).toContain(name);
-    expect(Object.values(vars['poisonQueueNames'] ?? {})).toContain(poisonQueueName(name));
+    expect(Object.values(vars.queueNames ?? {})).toContain(name);
+    expect(Object.values(vars.poisonQueueNames ?? {})).toContain(poisonQueueName(name));
     expect(created('queueServices/queues')).toEqual(expect.arrayContaining(['queueNames', 'poisonQueueNames']));
   });
 
@@ -279,7 +279,7 @@ describe('templates hang together (no Bicep CLI here)', () => {
       const modulePath = m[1]!;
       const moduleText = templates.get(modulePath);
       expect(moduleText, `module file ${modulePath}`).toBeDefined();
-      const body = braceBlock(main, m.index! + m[0].length - 1);
+      const body = braceBlock(main, m.index + m[0].length - 1);
       const paramsAt = /\bparams:\s*\{/.exec(body);
       const passed = paramsAt ? braceBlock(body, paramsAt.index + paramsAt[0].length - 1) : '';
       const passedNames = matches(passed, /^\s*(\w+):/gm).map((p) => p[1]!);
@@ -303,7 +303,7 @@ describe('templates hang together (no Bicep CLI here)', () => {
   it('every param has a description', () => {
     for (const [file, text] of templates) {
       for (const m of matches(text, /^\s*param\s+(\w+)\b/gm)) {
-        const before = text.slice(0, m.index!);
+        const before = text.slice(0, m.index);
         const declarationStart = Math.max(before.lastIndexOf('\nparam '), before.lastIndexOf('\nimport '), 0);
         const decorators = before.slice(declarationStart);
         expect(decorators, `${file}: param ${m[1]} has no @description`).toMatch(/@description\(/);

@@ -58,7 +58,7 @@ describe('startAzurite', () => {
 });
 
 describe('functions-core stand-in under vitest', () => {
-  it('is seen by @azure/functions loaded through Node\'s own require', async () => {
+  it("is seen by @azure/functions loaded through Node's own require", async () => {
     await import('@azure/functions');
     const cache = (Module as unknown as { _cache: Record<string, unknown> })._cache;
     const libraryPath = path.join('@azure', 'functions', 'dist', 'azure-functions.js');

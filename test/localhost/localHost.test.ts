@@ -39,7 +39,11 @@ class RecordingLogger implements LocalHostLogger {
 }
 
 /** A small function table of the test's own, registered through the real `app.*` calls. */
-function registerSampleTable(calls: { echo: number; failing: number; flaky: number }, received: RecordedMessage[], flakyReceived: RecordedMessage[]): void {
+function registerSampleTable(
+  calls: { echo: number; failing: number; flaky: number },
+  received: RecordedMessage[],
+  flakyReceived: RecordedMessage[],
+): void {
   app.http('ping', {
     route: 'ping',
     methods: ['GET'],
@@ -58,7 +62,7 @@ function registerSampleTable(calls: { echo: number; failing: number; flaky: numb
     route: 'stores/{storeId}/items/latest',
     methods: ['GET'],
     authLevel: 'function',
-    handler: async (request) => ({ jsonBody: { route: 'latest', storeId: request.params['storeId'] } }),
+    handler: async (request) => ({ jsonBody: { route: 'latest', storeId: request.params.storeId } }),
   });
   app.http('echoLength', {
     route: 'echo',
@@ -138,7 +142,9 @@ describe('local host', () => {
   beforeAll(async () => {
     azurite = await startAzurite({ inMemory: true });
     queues = QueueServiceClient.fromConnectionString(azurite.connectionString);
-    functions = captureRegistrations(() => registerSampleTable(calls, received, flakyReceived));
+    functions = captureRegistrations(() => {
+      registerSampleTable(calls, received, flakyReceived);
+    });
     server = await startLocalHttpServer({
       functions,
       routePrefix: readHostSettings().routePrefix,
@@ -175,12 +181,16 @@ describe('local host', () => {
     });
 
     it('captures the same names again in a later capture', () => {
-      const again = captureRegistrations(() => registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], []));
+      const again = captureRegistrations(() => {
+        registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], []);
+      });
       expect(again.map((fn) => fn.name)).toEqual(functions.map((fn) => fn.name));
     });
 
     it('refuses registrations made outside a capture', () => {
-      expect(() => app.http('stray', { handler: async () => ({}) })).toThrow(/outside captureRegistrations/);
+      expect(() => {
+        app.http('stray', { handler: async () => ({}) });
+      }).toThrow(/outside captureRegistrations/);
     });
   });
 
@@ -271,7 +281,10 @@ describe('local host', () => {
       const chunk = new Uint8Array(512).fill(0x62);
       const body = new ReadableStream<Uint8Array>({
         pull(controller) {
-          if (sent >= 64 * 1024) return controller.close();
+          if (sent >= 64 * 1024) {
+            controller.close();
+            return;
+          }
           sent += chunk.length;
           controller.enqueue(chunk);
         },
@@ -297,7 +310,12 @@ describe('local host', () => {
           controller.close();
         },
       });
-      const response = await fetch(url('echo'), { method: 'POST', headers: { 'x-functions-key': key }, body, duplex: 'half' } as RequestInit);
+      const response = await fetch(url('echo'), {
+        method: 'POST',
+        headers: { 'x-functions-key': key },
+        body,
+        duplex: 'half',
+      } as RequestInit);
       expect(await response.json()).toEqual({ length: 500 });
     });
 
@@ -319,7 +337,9 @@ describe('local host', () => {
 
     it('asks the injected key check and serves a second capture on its own port', async () => {
       const second = await startLocalHttpServer({
-        functions: captureRegistrations(() => registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], [])),
+        functions: captureRegistrations(() => {
+          registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], []);
+        }),
         routePrefix: 'pos/v1',
         maxBodyBytes,
         logger: new RecordingLogger(),
@@ -340,29 +360,29 @@ describe('local host', () => {
   describe('queues', () => {
     it('delivers a base64 JSON message decoded, with trigger metadata', async () => {
       const sent = await queues.getQueueClient('sample-work').sendMessage(base64Json({ kind: 'first', n: 1 }));
-      await waitFor(() => received.some((message) => message.metadata['id'] === sent.messageId), 5_000);
-      const message = received.find((entry) => entry.metadata['id'] === sent.messageId)!;
+      await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 5_000);
+      const message = received.find((entry) => entry.metadata.id === sent.messageId)!;
       expect(message.value).toEqual({ kind: 'first', n: 1 });
       expect(message.metadata).toMatchObject({ dequeueCount: 1, popReceipt: expect.any(String), insertionTime: expect.any(String) });
-      expect(message.metadata['expirationTime']).toEqual(expect.any(String));
-      expect(message.metadata['nextVisibleTime']).toEqual(expect.any(String));
+      expect(message.metadata.expirationTime).toEqual(expect.any(String));
+      expect(message.metadata.nextVisibleTime).toEqual(expect.any(String));
       // Deleted after success.
       await waitFor(async () => (await queues.getQueueClient('sample-work').getProperties()).approximateMessagesCount === 0, 3_000);
     });
 
     it('hands over a non-JSON message as the decoded string', async () => {
       const sent = await queues.getQueueClient('sample-work').sendMessage(Buffer.from('plain words').toString('base64'));
-      await waitFor(() => received.some((message) => message.metadata['id'] === sent.messageId), 5_000);
-      expect(received.find((entry) => entry.metadata['id'] === sent.messageId)!.value).toBe('plain words');
+      await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 5_000);
+      expect(received.find((entry) => entry.metadata.id === sent.messageId)!.value).toBe('plain words');
     });
 
     it('does not deliver a message before its visibility delay', async () => {
       const sentAt = Date.now();
       const sent = await queues.getQueueClient('sample-work').sendMessage(base64Json({ kind: 'delayed' }), { visibilityTimeout: 2 });
       await new Promise((resolve) => setTimeout(resolve, 1_200));
-      expect(received.some((message) => message.metadata['id'] === sent.messageId)).toBe(false);
-      await waitFor(() => received.some((message) => message.metadata['id'] === sent.messageId), 4_000);
-      const message = received.find((entry) => entry.metadata['id'] === sent.messageId)!;
+      expect(received.some((message) => message.metadata.id === sent.messageId)).toBe(false);
+      await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 4_000);
+      const message = received.find((entry) => entry.metadata.id === sent.messageId)!;
       expect(message.at - sentAt).toBeGreaterThanOrEqual(1_900);
     }, 10_000);
 
@@ -370,7 +390,7 @@ describe('local host', () => {
       await queues.getQueueClient('sample-flaky').sendMessage(base64Json({ kind: 'flaky' }));
       await waitFor(() => flakyReceived.length === 1, 8_000);
       expect(calls.flaky).toBe(3);
-      expect(flakyReceived[0]!.metadata['dequeueCount']).toBe(3);
+      expect(flakyReceived[0]!.metadata.dequeueCount).toBe(3);
       const poison = await queues.getQueueClient('sample-flaky-poison').peekMessages();
       expect(poison.peekedMessageItems).toHaveLength(0);
     }, 10_000);

@@ -37,7 +37,7 @@ describe('npm start', () => {
       expect(unauthenticated.status).toBe(401);
     } finally {
       // Ctrl-C in a terminal sends SIGINT to the whole foreground process group: npm and the service.
-      process.kill(-(child.pid as number), 'SIGINT');
+      process.kill(-child.pid!, 'SIGINT');
     }
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
     // npm itself ends by the signal (or with 0); the service stops in order.
@@ -46,7 +46,7 @@ describe('npm start', () => {
     // Nothing of the group is left running once the service has finished stopping.
     const groupAlive = (): boolean => {
       try {
-        process.kill(-(child.pid as number), 0);
+        process.kill(-child.pid!, 0);
         return true;
       } catch {
         return false;

@@ -33,7 +33,7 @@ interface Case {
 }
 
 function valid(tag: string): Record<string, any> {
-  return buildDayBatch(random, 'NYC-0001', businessDateOf(4000), 1, tag) as unknown as Record<string, any>;
+  return buildDayBatch(random, 'NYC-0001', businessDateOf(4000), 1, tag);
 }
 const text = (value: unknown): string => JSON.stringify(value);
 const bytes = (...parts: (string | number[])[]): Uint8Array =>
@@ -55,7 +55,8 @@ const requiredRecordFields = tradeSchema.$defs.tradeRecord.required;
 
 function buildCorpus(): Case[] {
   const cases: Case[] = [];
-  const add = (name: string, body: string | Uint8Array, code: Case['code'] = 'INVALID_PAYLOAD', extra: Partial<Case> = {}) => cases.push({ name, body, code, ...extra });
+  const add = (name: string, body: string | Uint8Array, code: Case['code'] = 'INVALID_PAYLOAD', extra: Partial<Case> = {}) =>
+    cases.push({ name, body, code, ...extra });
 
   // Prototype keys at every level.
   for (const key of ['__proto__', 'constructor', 'prototype']) {
@@ -72,13 +73,23 @@ function buildCorpus(): Case[] {
   add('unclosed nesting 100000 deep', withRaw('member_id', '['.repeat(100_000)));
   // Numbers.
   for (const field of ['version', 'guest_count']) {
-    for (const raw of ['1e400', '-1e400', '9007199254740993', '-9007199254740993', '1.5', '-1', '0.0000001', '123456789012345678901234567890']) {
+    for (const raw of [
+      '1e400',
+      '-1e400',
+      '9007199254740993',
+      '-9007199254740993',
+      '1.5',
+      '-1',
+      '0.0000001',
+      '123456789012345678901234567890',
+    ]) {
       add(`${field} = ${raw}`, withRaw(field, raw));
     }
   }
   for (const raw of ['1e400', '9007199254740993', '0', '-5', '"1"']) add(`batch_seq = ${raw}`, withRaw('batch_seq', raw, 'top'));
   for (const raw of ['1e400', '9007199254740993', '2.5', '"1"']) add(`line_no = ${raw}`, withRaw('line_no', raw, 'item'));
-  for (const raw of ['01', '1.', '.5', '+1', '0x10', 'NaN', 'Infinity', '-Infinity', '1e', '--1']) add(`malformed number ${raw}`, withRaw('guest_count', raw));
+  for (const raw of ['01', '1.', '.5', '+1', '0x10', 'NaN', 'Infinity', '-Infinity', '1e', '--1'])
+    add(`malformed number ${raw}`, withRaw('guest_count', raw));
   // Decimal strings.
   for (const raw of ['"1.001"', '"1"', '"1e2"', '" 1.00"', '"+1.00"', '"NaN"', '"1,00"', `"${marker}"`, '1.00', 'null']) {
     add(`total_amount = ${raw}`, withRaw('total_amount', raw));
@@ -99,7 +110,8 @@ function buildCorpus(): Case[] {
   add('UTF-8 encoded surrogate', inString([0xed, 0xa0, 0x80]));
   add('UTF-8 continuation byte alone', inString([0x80]));
   add('code point above U+10FFFF', inString([0xf4, 0x90, 0x80, 0x80]));
-  for (const raw of ['\\ud800', '\\udc00', '\\ud800\\u0041', '\\udbff\\udbff', '\\ud800x']) add(`lone surrogate ${raw}`, withRaw('member_id', `"${raw}${marker}"`));
+  for (const raw of ['\\ud800', '\\udc00', '\\ud800\\u0041', '\\udbff\\udbff', '\\ud800x'])
+    add(`lone surrogate ${raw}`, withRaw('member_id', `"${raw}${marker}"`));
   add('byte order mark', bytes([0xef, 0xbb, 0xbf], base));
   add('UTF-16 body', Buffer.from(base, 'utf16le'));
   add('raw control character in a string', withRaw('member_id', `"a\u0001${marker}"`));
@@ -107,18 +119,48 @@ function buildCorpus(): Case[] {
   add('invalid escape', withRaw('member_id', `"\\x41${marker}"`));
   // Not JSON, or not an object.
   for (const [name, body] of [
-    ['empty body', ''], ['whitespace only', '   \n'], ['array', '[]'], ['string', `"${marker}"`], ['number', '42'], ['null', 'null'], ['true', 'true'],
-    ['truncated object', base.slice(0, base.length - 5)], ['trailing garbage', `${base}x`], ['two objects', `${base}${base}`],
-    ['comment', `/* ${marker} */${base}`], ['single quotes', base.replace(/"/g, "'")], ['trailing comma', base.replace(/}$/, ',}')],
-    ['unquoted key', `{batch_id:"${marker}"}`], ['NaN literal', withRaw('guest_count', 'NaN')], ['undefined literal', withRaw('guest_count', 'undefined')],
-    ['unterminated string', `{"batch_id":"${marker}`], ['lone brace', '{'], ['lone bracket', '['], ['colon only', ':'],
-  ] as const) add(name, body);
+    ['empty body', ''],
+    ['whitespace only', '   \n'],
+    ['array', '[]'],
+    ['string', `"${marker}"`],
+    ['number', '42'],
+    ['null', 'null'],
+    ['true', 'true'],
+    ['truncated object', base.slice(0, base.length - 5)],
+    ['trailing garbage', `${base}x`],
+    ['two objects', `${base}${base}`],
+    ['comment', `/* ${marker} */${base}`],
+    ['single quotes', base.replace(/"/g, "'")],
+    ['trailing comma', base.replace(/}$/, ',}')],
+    ['unquoted key', `{batch_id:"${marker}"}`],
+    ['NaN literal', withRaw('guest_count', 'NaN')],
+    ['undefined literal', withRaw('guest_count', 'undefined')],
+    ['unterminated string', `{"batch_id":"${marker}`],
+    ['lone brace', '{'],
+    ['lone bracket', '['],
+    ['colon only', ':'],
+  ] as const)
+    add(name, body);
   // Schema: wrong types and values at the top.
   const top: [string, string][] = [
-    ['batch_id', '123'], ['batch_id', 'null'], ['batch_id', '[]'], ['batch_id', '{}'], ['batch_id', `"${marker}"`], ['batch_id', '""'],
-    ['store_id', '1'], ['store_id', 'null'], ['store_id', '""'], ['business_date', '"2026-02-30"'], ['business_date', `"${marker}"`],
-    ['business_date', '"2026-3-1"'], ['trade_records', '{}'], ['trade_records', 'null'], ['trade_records', '[]'], ['trade_records', '[1]'],
-    ['trade_records', '[null]'], ['trade_records', `["${marker}"]`],
+    ['batch_id', '123'],
+    ['batch_id', 'null'],
+    ['batch_id', '[]'],
+    ['batch_id', '{}'],
+    ['batch_id', `"${marker}"`],
+    ['batch_id', '""'],
+    ['store_id', '1'],
+    ['store_id', 'null'],
+    ['store_id', '""'],
+    ['business_date', '"2026-02-30"'],
+    ['business_date', `"${marker}"`],
+    ['business_date', '"2026-3-1"'],
+    ['trade_records', '{}'],
+    ['trade_records', 'null'],
+    ['trade_records', '[]'],
+    ['trade_records', '[1]'],
+    ['trade_records', '[null]'],
+    ['trade_records', `["${marker}"]`],
   ];
   for (const [field, raw] of top) add(`${field} = ${raw.slice(0, 20)}`, withRaw(field, raw, 'top'));
   // Field names appear in problem paths (they say where the problem is), but never a card number.
@@ -153,8 +195,22 @@ function buildCorpus(): Case[] {
   add('record of another store', text({ ...valid('s'), trade_records: [{ ...valid('s').trade_records[0], store_id: 'NYC-0002' }] }));
   add('record of another date', text({ ...valid('s'), trade_records: [{ ...valid('s').trade_records[0], business_date: '2026-01-02' }] }));
   // Content types.
-  for (const [path, method] of [['trade-records', 'POST'], ['daily-close', 'POST'], ['stores', 'PUT'], ['products', 'PUT'], ['mappings/transaction-types', 'PUT']] as const) {
-    for (const contentType of [null, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/jsonx', 'multipart/form-data; boundary=x', 'application/json-patch+json']) {
+  for (const [path, method] of [
+    ['trade-records', 'POST'],
+    ['daily-close', 'POST'],
+    ['stores', 'PUT'],
+    ['products', 'PUT'],
+    ['mappings/transaction-types', 'PUT'],
+  ] as const) {
+    for (const contentType of [
+      null,
+      'text/plain',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+      'application/jsonx',
+      'multipart/form-data; boundary=x',
+      'application/json-patch+json',
+    ]) {
       add(`${method} ${path} with Content-Type ${contentType ?? '(none)'}`, base, 'UNSUPPORTED_MEDIA_TYPE', { path, method, contentType });
     }
   }
@@ -172,7 +228,11 @@ function buildCorpus(): Case[] {
 async function send(c: Case): Promise<{ status: number; body: any; raw: string }> {
   const headers: Record<string, string> = { 'x-functions-key': partner.key };
   if (c.contentType !== null) headers['content-type'] = c.contentType ?? 'application/json';
-  const response = await fetch(`${service.baseUrl}/${c.path ?? 'trade-records'}`, { method: c.method ?? 'POST', headers, body: c.body as BodyInit });
+  const response = await fetch(`${service.baseUrl}/${c.path ?? 'trade-records'}`, {
+    method: c.method ?? 'POST',
+    headers,
+    body: c.body as BodyInit,
+  });
   const raw = await response.text();
   let body: any;
   try {
@@ -189,7 +249,9 @@ function rawRequest(declared: number, payload: Buffer, endAfterSend: boolean): P
   return new Promise((resolve) => {
     const socket = net.connect(Number(url.port), url.hostname);
     let received = '';
-    const done = () => resolve(received);
+    const done = () => {
+      resolve(received);
+    };
     socket.setTimeout(5000, () => {
       socket.destroy();
       done();
@@ -221,7 +283,8 @@ describe('hostile input corpus', () => {
     for (const c of corpus) {
       const r = await send(c);
       if (r.status >= 500) fiveHundreds += 1;
-      if (r.status !== errorCatalogue[c.code].status || r.body?.error?.code !== c.code) wrong.push(`${c.name}: ${r.status} ${r.body?.error?.code}`);
+      if (r.status !== errorCatalogue[c.code].status || r.body?.error?.code !== c.code)
+        wrong.push(`${c.name}: ${r.status} ${r.body?.error?.code}`);
       if (r.raw.includes(marker) || (c.secret && r.raw.includes(c.secret))) echoes.push(`${c.name}: ${r.raw.slice(0, 300)}`);
       if ((r.body?.error?.details?.length ?? 0) > 50) wrong.push(`${c.name}: ${r.body.error.details.length} details`);
     }
@@ -231,7 +294,9 @@ describe('hostile input corpus', () => {
       if (r.body?.error?.code !== c.code) wrong.push(`${c.name} (second send): ${r.body?.error?.code}`);
     }
     const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
-    console.log(`hostile input: ${corpus.length} cases, ${wrong.length} wrong answers, ${fiveHundreds} 5xx, ${echoes.length} echoes, heap growth ${heapGrowthMb.toFixed(1)} MB`);
+    console.log(
+      `hostile input: ${corpus.length} cases, ${wrong.length} wrong answers, ${fiveHundreds} 5xx, ${echoes.length} echoes, heap growth ${heapGrowthMb.toFixed(1)} MB`,
+    );
     expect(echoes).toEqual([]);
     expect(wrong).toEqual([]);
     expect(fiveHundreds).toBe(0);

@@ -101,4 +101,4 @@ describe('one batch_id, many sends', () => {
   });
 });
 
-void seededUuid;
+seededUuid;

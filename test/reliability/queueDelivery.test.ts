@@ -32,17 +32,31 @@ beforeAll(async () => {
     queueName,
     connection: undefined,
     handler: createQueueHandler('reconcileDay', isReconcileMessage, (message) => service.services.reconciler.reconcile(message)),
-    metadata: { name: 'reconcileDay', bindings: {} } as never,
+    metadata: { name: 'reconcileDay', bindings: {} },
     triggerBindingName: 'queueItem',
     triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
   };
-  poller = new QueuePoller({ functions: [fn], queueServiceClient: service.services.storage.queueService, logger, maxDequeueCount: 5, batchSize: 8, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
+  poller = new QueuePoller({
+    functions: [fn],
+    queueServiceClient: service.services.storage.queueService,
+    logger,
+    maxDequeueCount: 5,
+    batchSize: 8,
+    visibilityTimeoutSeconds: 1,
+    idlePollIntervalMs: 100,
+  });
   await poller.start();
 });
 afterAll(async () => {
   await poller.stop();
-  await service.services.storage.queueService.getQueueClient(queueName).delete().catch(() => undefined);
-  await service.services.storage.queueService.getQueueClient(poisonQueueName(queueName)).delete().catch(() => undefined);
+  await service.services.storage.queueService
+    .getQueueClient(queueName)
+    .delete()
+    .catch(() => undefined);
+  await service.services.storage.queueService
+    .getQueueClient(poisonQueueName(queueName))
+    .delete()
+    .catch(() => undefined);
   await service.stop();
 });
 
@@ -84,7 +98,10 @@ describe('queue delivery at least once', () => {
     await queue.sendMessage(Buffer.from(JSON.stringify({ not: 'a reconcile message', marker })).toString('base64'));
     const poison = service.services.storage.queueService.getQueueClient(poisonQueueName(queueName));
     const found = await eventually(
-      async () => (await poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.map((m) => Buffer.from(m.messageText, 'base64').toString('utf8')),
+      async () =>
+        (await poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.map((m) =>
+          Buffer.from(m.messageText, 'base64').toString('utf8'),
+        ),
       (texts) => texts.some((t) => t.includes(marker)),
       30_000,
     );

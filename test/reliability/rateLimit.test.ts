@@ -35,7 +35,9 @@ describe('rate limit', () => {
     }
     // Another partner in the same minute.
     const theirs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => service.call(other, 'POST', 'trade-records', buildDayBatch(random, 'NYC-0001', businessDateOf(7100 + i), 1, `rl-o-${i}`))),
+      Array.from({ length: 8 }, (_, i) =>
+        service.call(other, 'POST', 'trade-records', buildDayBatch(random, 'NYC-0001', businessDateOf(7100 + i), 1, `rl-o-${i}`)),
+      ),
     );
     expect(theirs.map((a) => a.status)).toEqual(theirs.map(() => 202));
     // Other endpoints of the limited partner are not limited.

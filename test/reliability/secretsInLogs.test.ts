@@ -20,7 +20,7 @@ afterAll(async () => {
 describe('secrets never reach the logs', () => {
   it('no key, key hash or request body in any log line of this file, whatever the outcome of the request', async () => {
     const revoked = await service.hq('key', 'issue', partner.partnerId);
-    const revokedKey = revoked.out[revoked.out.length - 1] as string;
+    const revokedKey = revoked.out[revoked.out.length - 1]!;
     const revokedId = /key (key-[0-9a-f]+) issued/.exec(revoked.out[0] ?? '')?.[1] ?? '';
     await service.hq('key', 'revoke', partner.partnerId, revokedId);
     const batch = buildDayBatch(random, 'NYC-0001', businessDateOf(6000), 2, 'secret');
@@ -39,7 +39,14 @@ describe('secrets never reach the logs', () => {
     for (const [who, method, path, body] of calls) await service.call(who, method, path, body);
     // The key in the query string (`code`) instead of the header.
     await fetch(`${service.baseUrl}/mappings/transaction-types?code=${encodeURIComponent(partner.key)}`);
-    const secrets = [partner.key, hashApiKey(partner.key), revokedKey, hashApiKey(revokedKey), bodyMarker, JSON.stringify(batch).slice(0, 40)];
+    const secrets = [
+      partner.key,
+      hashApiKey(partner.key),
+      revokedKey,
+      hashApiKey(revokedKey),
+      bodyMarker,
+      JSON.stringify(batch).slice(0, 40),
+    ];
     const offending = capturedLogs.filter((line) => secrets.some((s) => line.includes(s)));
     console.log(`log scan of this file: ${capturedLogs.length} lines, ${offending.length} holding a key, key hash or body`);
     expect(capturedLogs.length).toBeGreaterThan(10);

@@ -61,7 +61,9 @@ describe('card numbers and personal data over HTTP, on the labelled set', () => 
     const missed: string[] = [];
     const kept: string[] = [];
     for (const [i, card] of cardPositives.entries()) {
-      const batch = batchWith(`card-${i}`, (b) => placements[i % placements.length]!(b, card));
+      const batch = batchWith(`card-${i}`, (b) => {
+        placements[i % placements.length]!(b, card);
+      });
       const r = await service.call(partner, 'POST', 'trade-records', batch);
       if (r.status === 400 && r.body.error.code === 'INVALID_PAYLOAD') caught += 1;
       else missed.push(card);

@@ -11,6 +11,12 @@ describe('chaos: storage faults', () => {
     const report = await runStorageFaults(faultRuns, seed);
     printFigures(`storage faults: ${faultRuns} runs, seed ${seed}, ${report.seconds} s`, report.figures, report.statuses);
     expect(report.failures.slice(0, 20)).toEqual([]);
-    expect(report.figures.lost + report.figures.appliedTwice + report.figures.unfinished + report.figures.partialCommits + report.figures.answers5xxOther).toBe(0);
+    expect(
+      report.figures.lost +
+        report.figures.appliedTwice +
+        report.figures.unfinished +
+        report.figures.partialCommits +
+        report.figures.answers5xxOther,
+    ).toBe(0);
   });
 });

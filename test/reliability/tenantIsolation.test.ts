@@ -15,7 +15,7 @@ const storeB = 'ISO-B-0001';
 const unregistered = 'ISO-NOBODY-01';
 
 function issuedKey(out: string[]): string {
-  return out[out.length - 1] as string;
+  return out[out.length - 1]!;
 }
 
 beforeAll(async () => {
@@ -25,7 +25,13 @@ beforeAll(async () => {
   // B's data, which nothing A does may ever reveal.
   const secret = buildDayBatch(random, storeB, fixtureBusinessDate, 2, 'SECRETB');
   expect((await service.call(b, 'POST', 'trade-records', secret)).status).toBe(202);
-  const mappingB = { batch_id: seededUuid(random), mappings: [{ source_code: 'B-ONLY-CODE', source_name: 'B secret', standard_code: 'SALE' }, { source_code: '01', standard_code: 'SALE' }] };
+  const mappingB = {
+    batch_id: seededUuid(random),
+    mappings: [
+      { source_code: 'B-ONLY-CODE', source_name: 'B secret', standard_code: 'SALE' },
+      { source_code: '01', standard_code: 'SALE' },
+    ],
+  };
   expect((await service.call(b, 'PUT', 'mappings/transaction-types', mappingB)).status).toBe(202);
 
   const revoked = await service.hq('key', 'issue', a.partnerId);
@@ -49,17 +55,58 @@ afterAll(async () => {
   await service.stop();
 });
 
-type Call = { method: string; path: string; body?: unknown; storeBound: boolean; success: number };
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  storeBound: boolean;
+  success: number;
+}
 
 function calls(store: string): Record<string, Call> {
   const product = buildProductBatch();
   return {
-    'POST /trade-records': { method: 'POST', path: 'trade-records', body: buildDayBatch(random, store, fixtureBusinessDate, 1, `iso-${store}`), storeBound: true, success: 202 },
-    'POST /daily-close': { method: 'POST', path: 'daily-close', body: { ...buildDailyClose('USD'), batch_id: seededUuid(random), store_id: store }, storeBound: true, success: 202 },
-    'GET /daily-close/{store}/{date}': { method: 'GET', path: `daily-close/${store}/${fixtureBusinessDate}`, storeBound: true, success: 200 },
-    'PUT /stores': { method: 'PUT', path: 'stores', body: { batch_id: seededUuid(random), stores: [buildUsdStore(store)] }, storeBound: true, success: 202 },
-    'PUT /products': { method: 'PUT', path: 'products', body: { ...product, batch_id: seededUuid(random), products: product.products.slice(0, 4).map((p) => ({ ...p, store_id: store })) }, storeBound: true, success: 202 },
-    'PUT /mappings/transaction-types': { method: 'PUT', path: 'mappings/transaction-types', body: { batch_id: seededUuid(random), mappings: [{ source_code: '01', standard_code: 'SALE' }] }, storeBound: false, success: 202 },
+    'POST /trade-records': {
+      method: 'POST',
+      path: 'trade-records',
+      body: buildDayBatch(random, store, fixtureBusinessDate, 1, `iso-${store}`),
+      storeBound: true,
+      success: 202,
+    },
+    'POST /daily-close': {
+      method: 'POST',
+      path: 'daily-close',
+      body: { ...buildDailyClose('USD'), batch_id: seededUuid(random), store_id: store },
+      storeBound: true,
+      success: 202,
+    },
+    'GET /daily-close/{store}/{date}': {
+      method: 'GET',
+      path: `daily-close/${store}/${fixtureBusinessDate}`,
+      storeBound: true,
+      success: 200,
+    },
+    'PUT /stores': {
+      method: 'PUT',
+      path: 'stores',
+      body: { batch_id: seededUuid(random), stores: [buildUsdStore(store)] },
+      storeBound: true,
+      success: 202,
+    },
+    'PUT /products': {
+      method: 'PUT',
+      path: 'products',
+      body: { ...product, batch_id: seededUuid(random), products: product.products.slice(0, 4).map((p) => ({ ...p, store_id: store })) },
+      storeBound: true,
+      success: 202,
+    },
+    'PUT /mappings/transaction-types': {
+      method: 'PUT',
+      path: 'mappings/transaction-types',
+      body: { batch_id: seededUuid(random), mappings: [{ source_code: '01', standard_code: 'SALE' }] },
+      storeBound: false,
+      success: 202,
+    },
     'GET /mappings/transaction-types': { method: 'GET', path: 'mappings/transaction-types', storeBound: false, success: 200 },
     'GET /reference/transaction-types': { method: 'GET', path: 'reference/transaction-types', storeBound: false, success: 200 },
   };
@@ -85,15 +132,20 @@ describe('tenant isolation matrix', () => {
           else if (call.storeBound && !callerOwnsStore) [expected, code] = [403, 'STORE_NOT_ALLOWED'];
           else expected = call.success;
           if (response.status !== expected || (code && response.body?.error?.code !== code)) {
-            mismatches.push(`${endpoint} | ${storeName} | ${keyName}: ${response.status} ${response.body?.error?.code ?? ''} (expected ${expected} ${code ?? ''})`);
+            mismatches.push(
+              `${endpoint} | ${storeName} | ${keyName}: ${response.status} ${response.body?.error?.code ?? ''} (expected ${expected} ${code ?? ''})`,
+            );
           }
           const text = JSON.stringify(response.body ?? '');
-          const foreign = keyName === "other partner's key" ? [a.partnerId, 'T-iso-ISO-A'] : [b.partnerId, 'SECRETB', 'B-ONLY-CODE', 'B secret'];
+          const foreign =
+            keyName === "other partner's key" ? [a.partnerId, 'T-iso-ISO-A'] : [b.partnerId, 'SECRETB', 'B-ONLY-CODE', 'B secret'];
           for (const secret of foreign) if (text.includes(secret)) leaks.push(`${endpoint} | ${storeName} | ${keyName} shows ${secret}`);
         }
       }
     }
-    console.log(`tenant isolation: ${cells} cells, ${mismatches.length} wrong statuses, ${leaks.length} responses revealing another partner's data`);
+    console.log(
+      `tenant isolation: ${cells} cells, ${mismatches.length} wrong statuses, ${leaks.length} responses revealing another partner's data`,
+    );
     expect(cells).toBe(6 * 3 * 8);
     expect(mismatches).toEqual([]);
     expect(leaks).toEqual([]);

@@ -24,7 +24,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // The final check of the run: no key or key hash in any log line of any test file.
     const found = findSecretsInRunLogs(logDir);
     rmSync(logDir, { recursive: true, force: true });
-    console.log(`log scan of the whole run: ${found.lines} lines, ${found.secrets} keys and key hashes, ${found.offending} lines holding one`);
+    console.log(
+      `log scan of the whole run: ${found.lines} lines, ${found.secrets} keys and key hashes, ${found.offending} lines holding one`,
+    );
     if (found.offending > 0) throw new Error(`${found.offending} log line(s) of the test run hold an API key or key hash.`);
   };
 }

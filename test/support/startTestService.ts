@@ -25,7 +25,13 @@ export interface TestService extends RunningLocalService {
   /** Creates a partner with a fresh id, issues a key and registers stores. */
   createPartner(options?: { stores?: string[] }): Promise<TestPartner>;
   /** fetch() on a path below /pos/v1 with the partner's key and a JSON body. */
-  call(partner: TestPartner | { key: string } | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  call(
+    partner: TestPartner | { key: string } | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 export interface TestPartner {
@@ -86,7 +92,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const err: string[] = [];
     const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }).run(argv);
     if (argv[0] === 'key' && argv[1] === 'issue' && code === 0) {
-      const key = out[out.length - 1] as string;
+      const key = out[out.length - 1]!;
       appendRunSecrets(runLogDir, key, hashApiKey(key));
     }
     return { code, out, err };
@@ -97,7 +103,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const storeIds = partnerOptions.stores ?? [`S-${randomUUID().slice(0, 6)}`];
     expectOk(await hq('partner', 'create', partnerId));
     const issued = expectOk(await hq('key', 'issue', partnerId));
-    const key = issued.out[issued.out.length - 1] as string;
+    const key = issued.out[issued.out.length - 1]!;
     const keyId = /key (key-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1] ?? '';
     if (storeIds.length > 0) expectOk(await hq('store', 'register', partnerId, ...storeIds));
     return { partnerId, key, keyId, storeIds };
@@ -111,7 +117,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
+      body:
+        body === undefined ? null : typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
     });
     const text = await response.text();
     let parsed: unknown = text;

@@ -3,12 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
 import { findProjectRoot } from '../../src/validation/findProjectRoot.js';
 import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
-import {
-  buildDailyClose,
-  buildMappingBatch,
-  buildProductBatch,
-  buildStoreBatch,
-} from '../fixtures/masterDataFixtures.js';
+import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
 
 const validator = createBodyValidator();
@@ -16,17 +11,17 @@ const validator = createBodyValidator();
 /** A trade-records body (as plain JSON data) with one change applied to its first record. */
 function tradeBody(change: (record: Record<string, unknown>, batch: Record<string, unknown>) => void): unknown {
   const batch = JSON.parse(JSON.stringify(buildTradeRecordBatch({ recordCount: 2 }))) as Record<string, unknown>;
-  const record = (batch['trade_records'] as Record<string, unknown>[])[0] as Record<string, unknown>;
+  const record = (batch.trade_records as Record<string, unknown>[])[0]!;
   change(record, batch);
   return batch;
 }
 
 function item(record: Record<string, unknown>, index = 0): Record<string, unknown> {
-  return (record['items'] as Record<string, unknown>[])[index] as Record<string, unknown>;
+  return (record.items as Record<string, unknown>[])[index]!;
 }
 
 function payment(record: Record<string, unknown>, index = 0): Record<string, unknown> {
-  return (record['payments'] as Record<string, unknown>[])[index] as Record<string, unknown>;
+  return (record.payments as Record<string, unknown>[])[index]!;
 }
 
 const tradeProblems = (change: Parameters<typeof tradeBody>[0]) => validator.validate('tradeRecords', tradeBody(change));
@@ -66,81 +61,85 @@ describe('createBodyValidator: valid bodies', () => {
 
 describe('createBodyValidator: trade-records', () => {
   it('points at a missing required field', () => {
-    expect(tradeProblems((r) => delete r['currency'])).toEqual([{ path: '/trade_records/0/currency', message: 'is required' }]);
-    expect(tradeProblems((_, b) => delete b['batch_seq'])).toEqual([{ path: '/batch_seq', message: 'is required' }]);
-    expect(tradeProblems((r) => delete item(r, 2)['is_voided'])[0]?.path).toBe('/trade_records/0/items/2/is_voided');
+    expect(tradeProblems((r) => delete r.currency)).toEqual([{ path: '/trade_records/0/currency', message: 'is required' }]);
+    expect(tradeProblems((_, b) => delete b.batch_seq)).toEqual([{ path: '/batch_seq', message: 'is required' }]);
+    expect(tradeProblems((r) => delete item(r, 2).is_voided)[0]?.path).toBe('/trade_records/0/items/2/is_voided');
   });
 
   it('rejects an unknown field and points at it', () => {
-    expect(tradeProblems((r) => (r['customer_name'] = 'x'))).toEqual([
+    expect(tradeProblems((r) => (r.customer_name = 'x'))).toEqual([
       { path: '/trade_records/0/customer_name', message: 'unknown field; fields not in the contract are rejected' },
     ]);
-    expect(tradeProblems((r) => (payment(r)['cvv'] = '123'))[0]?.path).toBe('/trade_records/0/payments/0/cvv');
+    expect(tradeProblems((r) => (payment(r).cvv = '123'))[0]?.path).toBe('/trade_records/0/payments/0/cvv');
   });
 
   it('does not show an unknown field whose name is unsafe', () => {
     const problems = tradeProblems((r) => (r['<img src=x>'] = 1));
-    expect(problems).toEqual([
-      { path: '/trade_records/0', message: expect.stringMatching(/unknown field whose name cannot be shown/) },
-    ]);
+    expect(problems).toEqual([{ path: '/trade_records/0', message: expect.stringMatching(/unknown field whose name cannot be shown/) }]);
   });
 
   it('rejects __proto__ and constructor keys without touching any prototype', () => {
     const parsed = parseJsonBody(
       new TextEncoder().encode(
-        JSON.stringify(tradeBody(() => undefined)).replace('{"batch_id"', '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"batch_id"'),
+        JSON.stringify(tradeBody(() => undefined)).replace(
+          '{"batch_id"',
+          '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}},"batch_id"',
+        ),
       ),
     );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     const problems = validator.validate('tradeRecords', parsed.value);
     expect(problems.map((p) => p.path).sort()).toEqual(['/__proto__', '/constructor']);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('rejects wrong types with a message naming the expected type', () => {
-    expect(tradeProblems((r) => (r['version'] = '1'))).toEqual([{ path: '/trade_records/0/version', message: 'must be an integer' }]);
-    expect(tradeProblems((r) => (r['prices_include_tax'] = 'false'))[0]?.message).toBe('must be true or false');
-    expect(tradeProblems((r) => (r['closed_at'] = 5))[0]?.message).toBe('must be a string or null');
-    expect(tradeProblems((r) => (r['total_amount'] = 16.12))[0]?.message).toBe('must be a string');
-    expect(tradeProblems((_, b) => (b['trade_records'] = {}))[0]?.message).toBe('must be an array');
+    expect(tradeProblems((r) => (r.version = '1'))).toEqual([{ path: '/trade_records/0/version', message: 'must be an integer' }]);
+    expect(tradeProblems((r) => (r.prices_include_tax = 'false'))[0]?.message).toBe('must be true or false');
+    expect(tradeProblems((r) => (r.closed_at = 5))[0]?.message).toBe('must be a string or null');
+    expect(tradeProblems((r) => (r.total_amount = 16.12))[0]?.message).toBe('must be a string');
+    expect(tradeProblems((_, b) => (b.trade_records = {}))[0]?.message).toBe('must be an array');
   });
 
   it('rejects values outside an enum and lists the allowed ones', () => {
-    expect(tradeProblems((r) => (r['status'] = 'DONE'))).toEqual([
+    expect(tradeProblems((r) => (r.status = 'DONE'))).toEqual([
       { path: '/trade_records/0/status', message: 'must be one of: OPEN, COMPLETED, VOIDED, REFUNDED, PARTIALLY_REFUNDED' },
     ]);
-    expect(tradeProblems((r) => (item(r)['product_type'] = 'MEAL'))[0]?.path).toBe('/trade_records/0/items/0/product_type');
-    expect(tradeProblems((r) => (item(r)['tax_category'] = 'standard'))[0]?.path).toBe('/trade_records/0/items/0/tax_category');
+    expect(tradeProblems((r) => (item(r).product_type = 'MEAL'))[0]?.path).toBe('/trade_records/0/items/0/product_type');
+    expect(tradeProblems((r) => (item(r).tax_category = 'standard'))[0]?.path).toBe('/trade_records/0/items/0/tax_category');
   });
 
   it('accepts codes of the open enumerations order_type and payment_method, but only code-shaped', () => {
-    expect(tradeProblems((r) => (r['order_type'] = 'DRIVE_THRU'))).toEqual([]);
-    expect(tradeProblems((r) => (payment(r)['payment_method'] = 'QR_WALLET'))).toEqual([]);
-    expect(tradeProblems((r) => (r['order_type'] = 'dine in'))[0]?.path).toBe('/trade_records/0/order_type');
+    expect(tradeProblems((r) => (r.order_type = 'DRIVE_THRU'))).toEqual([]);
+    expect(tradeProblems((r) => (payment(r).payment_method = 'QR_WALLET'))).toEqual([]);
+    expect(tradeProblems((r) => (r.order_type = 'dine in'))[0]?.path).toBe('/trade_records/0/order_type');
   });
 
   it.each([['12.5'], ['-3'], ['0'], ['0.000'], ['1234567.89']])('accepts the decimal string %s', (value) => {
-    expect(tradeProblems((r) => (item(r)['quantity'] = value))).toEqual([]);
+    expect(tradeProblems((r) => (item(r).quantity = value))).toEqual([]);
   });
 
-  it.each([['1,50'], ['1.'], ['.5'], ['+1'], ['1e3'], [''], [' 1'], ['NaN'], ['1'.repeat(41)]])('rejects the decimal string %j', (value) => {
-    const problems = tradeProblems((r) => (r['subtotal_amount'] = value));
-    expect(problems).toHaveLength(1);
-    expect(problems[0]?.path).toBe('/trade_records/0/subtotal_amount');
-    expect(problems[0]?.message).toBe('must be a decimal amount in a JSON string, e.g. "12.50"');
-  });
+  it.each([['1,50'], ['1.'], ['.5'], ['+1'], ['1e3'], [''], [' 1'], ['NaN'], ['1'.repeat(41)]])(
+    'rejects the decimal string %j',
+    (value) => {
+      const problems = tradeProblems((r) => (r.subtotal_amount = value));
+      expect(problems).toHaveLength(1);
+      expect(problems[0]?.path).toBe('/trade_records/0/subtotal_amount');
+      expect(problems[0]?.message).toBe('must be a decimal amount in a JSON string, e.g. "12.50"');
+    },
+  );
 
   it('checks batch_id is a UUID', () => {
-    expect(tradeProblems((_, b) => (b['batch_id'] = 'not-a-uuid'))[0]?.message).toMatch(/must be a UUID/);
-    expect(tradeProblems((_, b) => (b['batch_id'] = 'urn:uuid:00000000-0000-4000-8000-000000000001'))[0]?.path).toBe('/batch_id');
-    expect(tradeProblems((_, b) => (b['batch_id'] = 'A1B2C3D4-0000-4000-8000-00000000000F'))).toEqual([]);
+    expect(tradeProblems((_, b) => (b.batch_id = 'not-a-uuid'))[0]?.message).toMatch(/must be a UUID/);
+    expect(tradeProblems((_, b) => (b.batch_id = 'urn:uuid:00000000-0000-4000-8000-000000000001'))[0]?.path).toBe('/batch_id');
+    expect(tradeProblems((_, b) => (b.batch_id = 'A1B2C3D4-0000-4000-8000-00000000000F'))).toEqual([]);
   });
 
   it.each([['2026-02-30'], ['2026-13-01'], ['2025-02-29'], ['2026-3-1'], ['20260301'], ['2026-03-01T00:00:00Z']])(
     'rejects the business_date %s',
     (value) => {
-      expect(tradeProblems((_, b) => (b['business_date'] = value))[0]).toEqual({
+      expect(tradeProblems((_, b) => (b.business_date = value))[0]).toEqual({
         path: '/business_date',
         message: 'must be a real calendar date in the form YYYY-MM-DD',
       });
@@ -149,19 +148,22 @@ describe('createBodyValidator: trade-records', () => {
 
   it('accepts 29 February in a leap year', () => {
     expect(
-      tradeProblems((r, b) => {
-        b['business_date'] = '2028-02-29';
-        (b['trade_records'] as Record<string, unknown>[]).forEach((record) => (record['business_date'] = '2028-02-29'));
+      tradeProblems((_r, b) => {
+        b.business_date = '2028-02-29';
+        (b.trade_records as Record<string, unknown>[]).forEach((record) => (record.business_date = '2028-02-29'));
       }),
     ).toEqual([]);
   });
 
-  it.each([['2026-03-01T12:00:00Z'], ['2026-03-01T12:00:00.123Z'], ['2026-03-01T12:00:00+09:00'], ['2026-03-01T12:00:00-05:30'], ['2026-03-01T12:00:00.123456789+00:00']])(
-    'accepts the timestamp %s',
-    (value) => {
-      expect(tradeProblems((r) => (r['opened_at'] = value))).toEqual([]);
-    },
-  );
+  it.each([
+    ['2026-03-01T12:00:00Z'],
+    ['2026-03-01T12:00:00.123Z'],
+    ['2026-03-01T12:00:00+09:00'],
+    ['2026-03-01T12:00:00-05:30'],
+    ['2026-03-01T12:00:00.123456789+00:00'],
+  ])('accepts the timestamp %s', (value) => {
+    expect(tradeProblems((r) => (r.opened_at = value))).toEqual([]);
+  });
 
   it.each([
     ['no offset', '2026-03-01T12:00:00'],
@@ -176,7 +178,7 @@ describe('createBodyValidator: trade-records', () => {
     ['offset hour 24', '2026-03-01T12:00:00+24:00'],
     ['a date only', '2026-03-01'],
   ])('rejects a timestamp with %s', (_, value) => {
-    expect(tradeProblems((r) => (r['opened_at'] = value))).toEqual([
+    expect(tradeProblems((r) => (r.opened_at = value))).toEqual([
       { path: '/trade_records/0/opened_at', message: expect.stringMatching(/ISO 8601 date-time with seconds and a UTC offset/) },
     ]);
   });
@@ -184,23 +186,23 @@ describe('createBodyValidator: trade-records', () => {
   it('accepts null for nullable fields and rejects null elsewhere', () => {
     expect(
       tradeProblems((r) => {
-        r['closed_at'] = null;
-        r['member_id'] = null;
-        r['order_source'] = null;
-        r['order_source_detail'] = null;
-        item(r)['parent_line_no'] = null;
-        payment(r, 1)['original_payment_id'] = null;
+        r.closed_at = null;
+        r.member_id = null;
+        r.order_source = null;
+        r.order_source_detail = null;
+        item(r).parent_line_no = null;
+        payment(r, 1).original_payment_id = null;
       }),
     ).toEqual([]);
-    expect(tradeProblems((r) => (r['employee_id'] = null))[0]?.path).toBe('/trade_records/0/employee_id');
+    expect(tradeProblems((r) => (r.employee_id = null))[0]?.path).toBe('/trade_records/0/employee_id');
   });
 
   it('caps order_source, order_source_detail, payment_type and member_id at 50 characters', () => {
     for (const [field, set] of [
-      ['order_source', (r: Record<string, unknown>, v: string) => (r['order_source'] = v)],
-      ['order_source_detail', (r: Record<string, unknown>, v: string) => (r['order_source_detail'] = v)],
-      ['member_id', (r: Record<string, unknown>, v: string) => (r['member_id'] = v)],
-      ['payments/0/payment_type', (r: Record<string, unknown>, v: string) => (payment(r)['payment_type'] = v)],
+      ['order_source', (r: Record<string, unknown>, v: string) => (r.order_source = v)],
+      ['order_source_detail', (r: Record<string, unknown>, v: string) => (r.order_source_detail = v)],
+      ['member_id', (r: Record<string, unknown>, v: string) => (r.member_id = v)],
+      ['payments/0/payment_type', (r: Record<string, unknown>, v: string) => (payment(r).payment_type = v)],
     ] as const) {
       expect(tradeProblems((r) => set(r, 'A'.repeat(50)))).toEqual([]);
       expect(tradeProblems((r) => set(r, 'A'.repeat(51)))).toEqual([
@@ -210,43 +212,43 @@ describe('createBodyValidator: trade-records', () => {
   });
 
   it('limits identifiers to 1..128 characters without control characters', () => {
-    expect(tradeProblems((r) => (r['trade_record_id'] = 'T'.repeat(128)))).toEqual([]);
-    expect(tradeProblems((r) => (r['trade_record_id'] = 'T'.repeat(129)))[0]?.path).toBe('/trade_records/0/trade_record_id');
-    expect(tradeProblems((r) => (r['trade_record_id'] = ''))).toHaveLength(1);
-    expect(tradeProblems((r) => (r['trade_record_id'] = 'T-1\n'))[0]?.message).toMatch(/control characters/);
-    expect(tradeProblems((r) => (payment(r)['payment_id'] = 'P'.repeat(129)))[0]?.path).toBe('/trade_records/0/payments/0/payment_id');
-    expect(tradeProblems((_, b) => (b['store_id'] = ''))[0]?.path).toBe('/store_id');
+    expect(tradeProblems((r) => (r.trade_record_id = 'T'.repeat(128)))).toEqual([]);
+    expect(tradeProblems((r) => (r.trade_record_id = 'T'.repeat(129)))[0]?.path).toBe('/trade_records/0/trade_record_id');
+    expect(tradeProblems((r) => (r.trade_record_id = ''))).toHaveLength(1);
+    expect(tradeProblems((r) => (r.trade_record_id = 'T-1\n'))[0]?.message).toMatch(/control characters/);
+    expect(tradeProblems((r) => (payment(r).payment_id = 'P'.repeat(129)))[0]?.path).toBe('/trade_records/0/payments/0/payment_id');
+    expect(tradeProblems((_, b) => (b.store_id = ''))[0]?.path).toBe('/store_id');
   });
 
   it('limits product_name to 500 characters', () => {
-    expect(tradeProblems((r) => (item(r)['product_name'] = 'n'.repeat(500)))).toEqual([]);
-    expect(tradeProblems((r) => (item(r)['product_name'] = 'n'.repeat(501)))[0]?.message).toBe('must be 1 to 500 characters');
+    expect(tradeProblems((r) => (item(r).product_name = 'n'.repeat(500)))).toEqual([]);
+    expect(tradeProblems((r) => (item(r).product_name = 'n'.repeat(501)))[0]?.message).toBe('must be 1 to 500 characters');
   });
 
   it('requires card_last4 to be exactly 4 digits', () => {
-    expect(tradeProblems((r) => (payment(r, 1)['card_last4'] = '0000'))).toEqual([]);
+    expect(tradeProblems((r) => (payment(r, 1).card_last4 = '0000'))).toEqual([]);
     for (const value of ['123', '12345', 'abcd', '12 4']) {
-      expect(tradeProblems((r) => (payment(r, 1)['card_last4'] = value))).toEqual([
+      expect(tradeProblems((r) => (payment(r, 1).card_last4 = value))).toEqual([
         { path: '/trade_records/0/payments/1/card_last4', message: 'must be exactly 4 digits' },
       ]);
     }
   });
 
   it('requires at least one item and at least one record, but allows no payments', () => {
-    expect(tradeProblems((r) => (r['items'] = []))).toEqual([{ path: '/trade_records/0/items', message: 'must hold at least 1 item(s)' }]);
-    expect(tradeProblems((_, b) => (b['trade_records'] = []))[0]?.path).toBe('/trade_records');
-    expect(tradeProblems((r) => (r['payments'] = []))).toEqual([]);
+    expect(tradeProblems((r) => (r.items = []))).toEqual([{ path: '/trade_records/0/items', message: 'must hold at least 1 item(s)' }]);
+    expect(tradeProblems((_, b) => (b.trade_records = []))[0]?.path).toBe('/trade_records');
+    expect(tradeProblems((r) => (r.payments = []))).toEqual([]);
   });
 
   it('bounds integers: version >= 1, batch_seq >= 1, counts >= 0, nothing above 2^53 - 1', () => {
-    expect(tradeProblems((r) => (r['version'] = 0))[0]?.path).toBe('/trade_records/0/version');
-    expect(tradeProblems((r) => (r['version'] = Number.MAX_SAFE_INTEGER))).toEqual([]);
-    expect(tradeProblems((r) => (r['version'] = 2 ** 53))[0]?.message).toBe('must be an integer from 1 to 9007199254740991');
-    expect(tradeProblems((r) => (r['version'] = 1.5))[0]?.message).toBe('must be an integer');
-    expect(tradeProblems((_, b) => (b['batch_seq'] = 0))[0]?.path).toBe('/batch_seq');
-    expect(tradeProblems((r) => (r['guest_count'] = -1))[0]?.path).toBe('/trade_records/0/guest_count');
-    expect(tradeProblems((r) => (r['guest_count'] = 0))).toEqual([]);
-    expect(tradeProblems((r) => (item(r)['line_no'] = 0))[0]?.path).toBe('/trade_records/0/items/0/line_no');
+    expect(tradeProblems((r) => (r.version = 0))[0]?.path).toBe('/trade_records/0/version');
+    expect(tradeProblems((r) => (r.version = Number.MAX_SAFE_INTEGER))).toEqual([]);
+    expect(tradeProblems((r) => (r.version = 2 ** 53))[0]?.message).toBe('must be an integer from 1 to 9007199254740991');
+    expect(tradeProblems((r) => (r.version = 1.5))[0]?.message).toBe('must be an integer');
+    expect(tradeProblems((_, b) => (b.batch_seq = 0))[0]?.path).toBe('/batch_seq');
+    expect(tradeProblems((r) => (r.guest_count = -1))[0]?.path).toBe('/trade_records/0/guest_count');
+    expect(tradeProblems((r) => (r.guest_count = 0))).toEqual([]);
+    expect(tradeProblems((r) => (item(r).line_no = 0))[0]?.path).toBe('/trade_records/0/items/0/line_no');
   });
 
   it('rejects 2^53 + 1 as sent in the raw JSON', () => {
@@ -258,10 +260,10 @@ describe('createBodyValidator: trade-records', () => {
 
   it('reports every problem of a body at once, one per location', () => {
     const problems = tradeProblems((r) => {
-      r['status'] = 'X';
-      r['currency'] = 'usd';
-      delete r['items'];
-      payment(r)['amount'] = 5;
+      r.status = 'X';
+      r.currency = 'usd';
+      delete r.items;
+      payment(r).amount = 5;
     });
     expect(problems.map((p) => p.path).sort()).toEqual([
       '/trade_records/0/currency',
@@ -274,11 +276,11 @@ describe('createBodyValidator: trade-records', () => {
   it('never quotes the submitted value', () => {
     const secret = 'leak-me-please';
     const problems = tradeProblems((r) => {
-      r['status'] = secret;
-      r['opened_at'] = secret;
-      r['currency'] = secret;
-      r['version'] = secret;
-      item(r)['quantity'] = secret;
+      r.status = secret;
+      r.opened_at = secret;
+      r.currency = secret;
+      r.version = secret;
+      item(r).quantity = secret;
     });
     expect(problems).toHaveLength(5);
     expect(JSON.stringify(problems)).not.toContain(secret);
@@ -290,21 +292,31 @@ describe('createBodyValidator: daily-close', () => {
 
   it('requires every field and rejects unknown ones', () => {
     const body = close();
-    delete body['tip_amount'];
-    body['note'] = 'x';
-    expect(validator.validate('dailyClose', body).map((p) => p.path).sort()).toEqual(['/note', '/tip_amount']);
+    delete body.tip_amount;
+    body.note = 'x';
+    expect(
+      validator
+        .validate('dailyClose', body)
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(['/note', '/tip_amount']);
   });
 
   it('rejects negative counts and malformed amounts', () => {
     const body = close();
-    body['item_row_count'] = -1;
-    body['net_sales_amount'] = '35,91';
-    expect(validator.validate('dailyClose', body).map((p) => p.path).sort()).toEqual(['/item_row_count', '/net_sales_amount']);
+    body.item_row_count = -1;
+    body.net_sales_amount = '35,91';
+    expect(
+      validator
+        .validate('dailyClose', body)
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(['/item_row_count', '/net_sales_amount']);
   });
 
   it('rejects a closed_at without offset', () => {
     const body = close();
-    body['closed_at'] = '2026-03-02T03:55:00';
+    body.closed_at = '2026-03-02T03:55:00';
     expect(validator.validate('dailyClose', body)[0]?.path).toBe('/closed_at');
   });
 });
@@ -318,13 +330,13 @@ describe('createBodyValidator: stores', () => {
 
   it.each([['00:00'], ['04:00'], ['23:59']])('accepts workday_start %s', (value) => {
     const body = stores();
-    body.stores[0]!['workday_start'] = value;
+    body.stores[0]!.workday_start = value;
     expect(validator.validate('stores', body)).toEqual([]);
   });
 
   it.each([['24:00'], ['4:00'], ['04:60'], ['04:00:00'], ['0400']])('rejects workday_start %s', (value) => {
     const body = stores();
-    body.stores[0]!['workday_start'] = value;
+    body.stores[0]!.workday_start = value;
     expect(validator.validate('stores', body)).toEqual([
       { path: '/stores/0/workday_start', message: 'must be a time HH:mm from 00:00 to 23:59' },
     ]);
@@ -332,14 +344,15 @@ describe('createBodyValidator: stores', () => {
 
   it('rejects a lower-case country code, a bad status and a missing prices_include_tax', () => {
     const body = stores();
-    body.stores[1]!['country_code'] = 'jp';
-    body.stores[1]!['status'] = 'CLOSED';
-    delete body.stores[1]!['prices_include_tax'];
-    expect(validator.validate('stores', body).map((p) => p.path).sort()).toEqual([
-      '/stores/1/country_code',
-      '/stores/1/prices_include_tax',
-      '/stores/1/status',
-    ]);
+    body.stores[1]!.country_code = 'jp';
+    body.stores[1]!.status = 'CLOSED';
+    delete body.stores[1]!.prices_include_tax;
+    expect(
+      validator
+        .validate('stores', body)
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(['/stores/1/country_code', '/stores/1/prices_include_tax', '/stores/1/status']);
   });
 });
 
@@ -348,9 +361,9 @@ describe('createBodyValidator: products', () => {
 
   it('requires at least one locale in a localized text and locale-shaped keys', () => {
     const body = products();
-    body['products']![0]!['name'] = {};
-    body['products']![1]!['name'] = { en_US: 'x', 'en-US': 'ok' };
-    body['products']![2]!['name'] = { '__proto__ <b>': 'x' };
+    body.products![0]!.name = {};
+    body.products![1]!.name = { en_US: 'x', 'en-US': 'ok' };
+    body.products![2]!.name = { '__proto__ <b>': 'x' };
     const problems = validator.validate('products', body);
     expect(problems).toEqual([
       { path: '/products/0/name', message: expect.stringMatching(/at least one locale/) },
@@ -361,16 +374,16 @@ describe('createBodyValidator: products', () => {
 
   it('requires options in a modifier group and rejects a bad product_type', () => {
     const body = products();
-    body['modifier_groups']![0]!['options'] = [];
-    body['products']![0]!['product_type'] = 'SET';
+    body.modifier_groups![0]!.options = [];
+    body.products![0]!.product_type = 'SET';
     expect(validator.validate('products', body).map((p) => p.path)).toEqual(['/products/0/product_type', '/modifier_groups/0/options']);
   });
 
   it('accepts a null store_id and rejects a version of 0', () => {
     const body = products();
-    body['products']![0]!['store_id'] = null;
+    body.products![0]!.store_id = null;
     expect(validator.validate('products', body)).toEqual([]);
-    body['products']![0]!['version'] = 0;
+    body.products![0]!.version = 0;
     expect(validator.validate('products', body)[0]?.path).toBe('/products/0/version');
   });
 });

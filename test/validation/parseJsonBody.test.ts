@@ -19,7 +19,8 @@ describe('parseJsonBody', () => {
   });
 
   it('accepts whitespace, escapes, surrogate pairs and every literal', () => {
-    const text = ' \r\n\t{ "a" : [ 1, -0.5e-3, 2E+2, true, false, null, "x\\"y\\\\z\\/\\b\\f\\n\\r\\t", "\\u00e9\\ud83d\\ude00😀" ], "b": {} , "c": [] }\n';
+    const text =
+      ' \r\n\t{ "a" : [ 1, -0.5e-3, 2E+2, true, false, null, "x\\"y\\\\z\\/\\b\\f\\n\\r\\t", "\\u00e9\\ud83d\\ude00😀" ], "b": {} , "c": [] }\n';
     const result = parse(text);
     expect(result.ok).toBe(true);
     if (result.ok) expect(result.value).toEqual(JSON.parse(text));
@@ -111,9 +112,7 @@ describe('parseJsonBody', () => {
       path: '/store_id',
       message: expect.stringMatching(/^Duplicate key/),
     });
-    expect(problemsOf('{"trade_records":[{"items":[{"line_no":1,"line_no":2}]}]}')[0]?.path).toBe(
-      '/trade_records/0/items/0/line_no',
-    );
+    expect(problemsOf('{"trade_records":[{"items":[{"line_no":1,"line_no":2}]}]}')[0]?.path).toBe('/trade_records/0/items/0/line_no');
   });
 
   it('finds a duplicate key written with escapes', () => {
@@ -162,8 +161,8 @@ describe('parseJsonBody', () => {
     const value = result.value as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.keys(value)).toEqual(['__proto__', 'constructor']);
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-    expect((Object.prototype as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('never quotes the submitted values in messages', () => {

@@ -14,7 +14,7 @@ function medianMs(runs: number, work: () => void): number {
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(runs / 2)] as number;
+  return times[Math.floor(runs / 2)]!;
 }
 
 describe('validation cost on a full batch (figures are printed; limits are generous)', () => {

@@ -13,7 +13,7 @@ export interface DayAggregatorOptions {
   /** The standard list that says which standard codes are revenue; the bundled list by default. */
   readonly standardTypes?: readonly StandardTransactionType[];
   /** Directions HQ registered for the partner's own payment_type codes. */
-  readonly paymentDirections?: ReadonlyMap<string, PaymentDirection>;
+  readonly paymentDirections?: ReadonlyMap<string, PaymentDirection> | undefined;
   /** Most distinct batch_seq numbers remembered; later ones only set batch_seqs_truncated. */
   readonly maxBatchSeqs?: number;
   /** Most distinct unmapped codes, and most distinct unknown payment types, counted by name. */
@@ -81,9 +81,7 @@ export class DayAggregator {
     this.currency = options.currency;
     this.digits = currencyDigits(options.currency);
     this.mapping = options.mapping;
-    this.revenueByCode = new Map(
-      (options.standardTypes ?? standardTransactionTypes.data).map((t) => [t.code, t.is_revenue]),
-    );
+    this.revenueByCode = new Map((options.standardTypes ?? standardTransactionTypes.data).map((t) => [t.code, t.is_revenue]));
     this.paymentDirections = options.paymentDirections;
     this.maxBatchSeqs = options.maxBatchSeqs ?? 10_000;
     this.maxDistinctCodes = options.maxDistinctCodes ?? 1_000;

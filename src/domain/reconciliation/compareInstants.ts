@@ -4,8 +4,7 @@
  * milliseconds. The forms accepted by the JSON Schema `date-time` format are understood:
  * `T` or a space between date and time, `Z` or `±hh:mm` / `±hhmm` / `±hh`, case-insensitive.
  */
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 interface Instant {
   /** Whole seconds since the Unix epoch, UTC. */

@@ -171,9 +171,7 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     unmapped_transaction_types: unmapped
       .slice(0, MAX_LISTED_CODES)
       .map(([source_code, transaction_count]) => ({ source_code, transaction_count })),
-    unknown_payment_types: unknown
-      .slice(0, MAX_LISTED_CODES)
-      .map(([payment_type, payment_count]) => ({ payment_type, payment_count })),
+    unknown_payment_types: unknown.slice(0, MAX_LISTED_CODES).map(([payment_type, payment_count]) => ({ payment_type, payment_count })),
     hints,
   };
 }

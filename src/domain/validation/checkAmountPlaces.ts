@@ -5,13 +5,7 @@ import { hasCurrencyPlaces } from './hasCurrencyPlaces.js';
  * Reports each named amount field of `owner` whose decimal places differ from the currency's
  * minor-unit `digits`. Absent optional fields are skipped.
  */
-export function checkAmountPlaces(
-  owner: object,
-  fields: readonly string[],
-  digits: number,
-  path: string,
-  problems: ProblemDetail[],
-): void {
+export function checkAmountPlaces(owner: object, fields: readonly string[], digits: number, path: string, problems: ProblemDetail[]): void {
   for (const field of fields) {
     const value = (owner as Record<string, unknown>)[field];
     if (typeof value === 'string' && !hasCurrencyPlaces(value, digits)) {

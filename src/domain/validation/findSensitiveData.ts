@@ -19,7 +19,7 @@ export function findSensitiveData(body: unknown): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
   const stack: Node[] = [{ value: body, parent: undefined, token: '' }];
   while (stack.length > 0) {
-    const node = stack.pop() as Node;
+    const node = stack.pop()!;
     const value = node.value;
     if (typeof value === 'string') {
       const key = node.token;
@@ -42,7 +42,7 @@ export function findSensitiveData(body: unknown): ProblemDetail[] {
     } else if (value !== null && typeof value === 'object') {
       const names = Object.keys(value);
       for (let i = names.length - 1; i >= 0; i--) {
-        const name = names[i] as string;
+        const name = names[i]!;
         stack.push({ value: (value as Record<string, unknown>)[name], parent: node, token: name });
       }
     }
@@ -61,6 +61,6 @@ function pathOf(node: Node): string {
   const tokens: (string | number)[] = [];
   for (let at: Node | undefined = node; at?.parent !== undefined; at = at.parent) tokens.push(at.token);
   let path = '';
-  for (let i = tokens.length - 1; i >= 0; i--) path += '/' + escapePointerToken(tokens[i] as string | number);
+  for (let i = tokens.length - 1; i >= 0; i--) path += '/' + escapePointerToken(tokens[i]!);
   return path;
 }

@@ -22,7 +22,7 @@ export function escapePointerToken(token: string | number): string {
 }
 
 /** A pointer built from tokens: `['trade_records', 3, 'items']` → `/trade_records/3/items`. */
-export function toPointer(tokens: ReadonlyArray<string | number>): string {
+export function toPointer(tokens: readonly (string | number)[]): string {
   let pointer = '';
   for (const token of tokens) pointer += '/' + escapePointerToken(token);
   return pointer;

@@ -28,8 +28,8 @@ export interface BatchIngestionOptions {
   readonly sweepDelaySeconds: number;
   readonly clock: () => Date;
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
-  readonly abandonedAfterMs?: number;
-  readonly onStep?: (step: PushStep, batchId: string) => Promise<void> | void;
+  readonly abandonedAfterMs?: number | undefined;
+  readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;
 }
 
 const kindToBody: Record<string, BodyKind> = {
@@ -67,7 +67,7 @@ export class BatchIngestion {
         );
       }
     }
-    const schemaProblems = this.options.validator.validate(kindToBody[processor.kind] as BodyKind, body);
+    const schemaProblems = this.options.validator.validate(kindToBody[processor.kind]!, body);
     if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
     const typed = body as unknown as T;
     // The tenancy check and the semantic checks (which read the store master, then scan for card
@@ -172,7 +172,13 @@ export class BatchIngestion {
     if (!parsed.ok) throw new Error(`Stored body of a batch cannot be parsed (${processor.kind}).`);
     const body = parsed.value as T;
     const warnings = await processor.apply({ partnerId, body, receivedAt: entry.createdAt });
-    await this.options.ledger.commit(partnerId, batchId, entry, { recordCount: processor.recordCount(body), warnings }, this.options.clock());
+    await this.options.ledger.commit(
+      partnerId,
+      batchId,
+      entry,
+      { recordCount: processor.recordCount(body), warnings },
+      this.options.clock(),
+    );
     return true;
   }
 

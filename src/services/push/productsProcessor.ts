@@ -19,11 +19,13 @@ export function productsProcessor(products: ProductRepository, catalog: ProductC
         products.upsertModifierGroups(partnerId, body.modifier_groups ?? []),
       ]);
       catalog.forget(partnerId);
-      return [...stale].sort((a, b) => a - b).map((index) => ({
-        code: 'STALE_VERSION' as const,
-        path: `products[${index}]`,
-        message: 'A newer version of this product is already stored; this one was ignored.',
-      }));
+      return [...stale]
+        .sort((a, b) => a - b)
+        .map((index) => ({
+          code: 'STALE_VERSION' as const,
+          path: `products[${index}]`,
+          message: 'A newer version of this product is already stored; this one was ignored.',
+        }));
     },
   };
 }

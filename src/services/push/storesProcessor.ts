@@ -16,7 +16,13 @@ export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<S
       const stale = await stores.upsert(partnerId, body.stores);
       return body.stores.flatMap((store, index) =>
         stale.has(store.store_id)
-          ? [{ code: 'STALE_VERSION' as const, path: `stores[${index}]`, message: 'A copy of this store with a later last_modified_at is already stored; this one was ignored.' }]
+          ? [
+              {
+                code: 'STALE_VERSION' as const,
+                path: `stores[${index}]`,
+                message: 'A copy of this store with a later last_modified_at is already stored; this one was ignored.',
+              },
+            ]
           : [],
       );
     },

@@ -64,7 +64,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         }
         const unknownProducts = record.items.filter((item) => !knownProducts.has(item.product_id)).length;
         if (unknownProducts > 0) {
-          warnings.push({ code: 'UNKNOWN_PRODUCT', path, message: `${unknownProducts} item line(s) name a product_id HQ has no product data for.` });
+          warnings.push({
+            code: 'UNKNOWN_PRODUCT',
+            path,
+            message: `${unknownProducts} item line(s) name a product_id HQ has no product data for.`,
+          });
         }
         const unknownPayments = record.payments.filter((p) => paymentDirection(p.payment_type, directions) === undefined).length;
         if (unknownPayments > 0) {
@@ -75,7 +79,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
           });
         }
         if (stale.has(record.trade_record_id)) {
-          warnings.push({ code: 'STALE_VERSION', path, message: 'A newer version of this transaction is already stored; this one was ignored.' });
+          warnings.push({
+            code: 'STALE_VERSION',
+            path,
+            message: 'A newer version of this transaction is already stored; this one was ignored.',
+          });
         }
       });
       if (close) {

@@ -91,8 +91,24 @@ describe('DayAggregator', () => {
     expect(kwd.result().actual.payment_total_amount).toBe('0.000');
 
     const jpy = new DayAggregator({ currency: 'JPY', mapping });
-    jpy.add(row(1, { currency: 'JPY', total_amount: '-500', tax_amount: '-45', tip_amount: '0', payments: [{ payment_type: 'REFUND', amount: '500' }] }));
-    jpy.add(row(2, { currency: 'JPY', total_amount: '500', tax_amount: '45', tip_amount: '0', payments: [{ payment_type: 'SALE', amount: '500' }] }));
+    jpy.add(
+      row(1, {
+        currency: 'JPY',
+        total_amount: '-500',
+        tax_amount: '-45',
+        tip_amount: '0',
+        payments: [{ payment_type: 'REFUND', amount: '500' }],
+      }),
+    );
+    jpy.add(
+      row(2, {
+        currency: 'JPY',
+        total_amount: '500',
+        tax_amount: '45',
+        tip_amount: '0',
+        payments: [{ payment_type: 'SALE', amount: '500' }],
+      }),
+    );
     expect(jpy.result().actual).toMatchObject({ net_sales_amount: '0', tax_amount: '0', tip_amount: '0', payment_total_amount: '0' });
   });
 

@@ -20,9 +20,7 @@ describe('diagnose', () => {
   it('names the missing batches and says what to resend', () => {
     const result = diagnose({ batch_count: 12, batches: seqs(1, 2, 4, 5, 6, 8, 9, 10, 11, 12, 2), ...clean });
     expect(result.missing_batch_seqs).toEqual([3, 7]);
-    expect(result.hints).toEqual([
-      'Batches 3 and 7 of 12 were not received: send them, then resend the daily close with a new batch_id.',
-    ]);
+    expect(result.hints).toEqual(['Batches 3 and 7 of 12 were not received: send them, then resend the daily close with a new batch_id.']);
     expect(diagnose({ batch_count: 2, batches: seqs(2), ...clean }).hints).toEqual([
       'Batch 1 of 2 was not received: send it, then resend the daily close with a new batch_id.',
     ]);

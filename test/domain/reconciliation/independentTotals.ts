@@ -66,8 +66,7 @@ export function independentTotals(records: readonly TradeRecord[], rules: Indepe
 /** The amount identity of contract §2.7 in integer minor units; true when the record satisfies it. */
 export function satisfiesAmountIdentity(r: TradeRecord, digits: number): boolean {
   const m = (text: string) => toMinor(text, digits);
-  const base =
-    m(r.subtotal_amount) - m(r.discount_amount) + m(r.service_charge_amount) + m(r.tip_amount) + m(r.rounding_amount);
+  const base = m(r.subtotal_amount) - m(r.discount_amount) + m(r.service_charge_amount) + m(r.tip_amount) + m(r.rounding_amount);
   return m(r.total_amount) === (r.prices_include_tax ? base : base + m(r.tax_amount));
 }
 

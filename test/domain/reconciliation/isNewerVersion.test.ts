@@ -8,7 +8,9 @@ describe('compareVersions', () => {
     const v1 = { version: 1, last_modified_at: '2026-11-20T23:00:00Z' };
     expect(compareVersions(v2, v1)).toBe(1);
     expect(compareVersions(v1, v2)).toBe(-1);
-    expect(compareVersions({ version: 10, last_modified_at: v1.last_modified_at }, { version: 9, last_modified_at: v1.last_modified_at })).toBe(1);
+    expect(
+      compareVersions({ version: 10, last_modified_at: v1.last_modified_at }, { version: 9, last_modified_at: v1.last_modified_at }),
+    ).toBe(1);
   });
 
   it('lets the later instant win between equal versions, across offsets', () => {
@@ -26,7 +28,9 @@ describe('compareVersions', () => {
         { version: 3, last_modified_at: '2026-11-20T20:00:00.000Z' },
       ),
     ).toBe(0);
-    expect(isNewerVersion({ version: 3, last_modified_at: '2026-11-20T20:00:00Z' }, { version: 3, last_modified_at: '2026-11-20T20:00:00Z' })).toBe(false);
+    expect(
+      isNewerVersion({ version: 3, last_modified_at: '2026-11-20T20:00:00Z' }, { version: 3, last_modified_at: '2026-11-20T20:00:00Z' }),
+    ).toBe(false);
   });
 });
 

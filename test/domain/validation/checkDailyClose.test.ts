@@ -19,7 +19,13 @@ describe('checkDailyClose', () => {
   });
 
   it('requires the currency’s decimal places on every amount', () => {
-    const close = { ...buildDailyClose('USD'), net_sales_amount: '35.9', tax_amount: '3', tip_amount: '6.000', payment_total_amount: '45.36' };
+    const close = {
+      ...buildDailyClose('USD'),
+      net_sales_amount: '35.9',
+      tax_amount: '3',
+      tip_amount: '6.000',
+      payment_total_amount: '45.36',
+    };
     expect(checkDailyClose(close, 'USD').map((p) => p.path)).toEqual(['/net_sales_amount', '/tax_amount', '/tip_amount']);
     expect(checkDailyClose({ ...buildDailyClose('JPY'), tax_amount: '210.0' }, 'JPY')).toEqual([
       { path: '/tax_amount', message: 'must have no decimal places in this currency' },

@@ -5,13 +5,13 @@ import { buildJpyTaxIncludedRecord, buildTradeRecordBatch, buildUsdTaxExcludedRe
 
 function usd(change: (record: TradeRecord, batch: TradeRecordBatch) => void = () => undefined): TradeRecordBatch {
   const batch = buildTradeRecordBatch({ currency: 'USD', recordCount: 3 });
-  change(batch.trade_records[0] as TradeRecord, batch);
+  change(batch.trade_records[0]!, batch);
   return batch;
 }
 
 function jpy(change: (record: TradeRecord, batch: TradeRecordBatch) => void = () => undefined): TradeRecordBatch {
   const batch = buildTradeRecordBatch({ currency: 'JPY', recordCount: 2 });
-  change(batch.trade_records[0] as TradeRecord, batch);
+  change(batch.trade_records[0]!, batch);
   return batch;
 }
 
@@ -39,7 +39,7 @@ describe('checkTradeRecordBatch', () => {
   });
 
   it('rejects a trade_record_id repeated in the batch and points at the repeat', () => {
-    const batch = usd((r, b) => (r.trade_record_id = (b.trade_records[2] as TradeRecord).trade_record_id));
+    const batch = usd((r, b) => (r.trade_record_id = b.trade_records[2]!.trade_record_id));
     // Payment ids derive from the record id in the fixture, so rename them to isolate the rule.
     batch.trade_records[0]!.payments.forEach((p, i) => (p.payment_id = `UNIQUE-${i}`));
     expect(problemsOf(batch)).toEqual([
@@ -49,9 +49,12 @@ describe('checkTradeRecordBatch', () => {
 
   describe('currency', () => {
     it('rejects an unknown ISO 4217 code', () => {
-      expect(problemsOf(usd((r) => (r.currency = 'XYZ')), null)).toEqual([
-        { path: '/trade_records/0/currency', message: 'must be an active ISO 4217 currency code' },
-      ]);
+      expect(
+        problemsOf(
+          usd((r) => (r.currency = 'XYZ')),
+          null,
+        ),
+      ).toEqual([{ path: '/trade_records/0/currency', message: 'must be an active ISO 4217 currency code' }]);
     });
 
     it("rejects a currency differing from the store's", () => {
@@ -76,7 +79,11 @@ describe('checkTradeRecordBatch', () => {
       ['unit_price', (r: TradeRecord) => (r.items[4]!.unit_price = '1.990'), '/trade_records/0/items/4/unit_price'],
       ['line_amount', (r: TradeRecord) => (r.items[0]!.line_amount = '10.5'), '/trade_records/0/items/0/line_amount'],
       ['item discount', (r: TradeRecord) => (r.items[4]!.discount_amount = '.50'.slice(1)), '/trade_records/0/items/4/discount_amount'],
-      ['price_delta', (r: TradeRecord) => (r.items[0]!.modifiers[0]!.price_delta = '0.5'), '/trade_records/0/items/0/modifiers/0/price_delta'],
+      [
+        'price_delta',
+        (r: TradeRecord) => (r.items[0]!.modifiers[0]!.price_delta = '0.5'),
+        '/trade_records/0/items/0/modifiers/0/price_delta',
+      ],
       ['payment amount', (r: TradeRecord) => (r.payments[0]!.amount = '5'), '/trade_records/0/payments/0/amount'],
       ['tip_amount', (r: TradeRecord) => (r.payments[1]!.tip_amount = '2.0'), '/trade_records/0/payments/1/tip_amount'],
       ['taxable_amount', (r: TradeRecord) => (r.tax_lines![0]!.taxable_amount = '12.970'), '/trade_records/0/tax_lines/0/taxable_amount'],
@@ -141,7 +148,10 @@ describe('checkTradeRecordBatch', () => {
     it('rejects a payment_id repeated anywhere in the batch', () => {
       const batch = usd((r, b) => (r.payments[1]!.payment_id = b.trade_records[1]!.payments[0]!.payment_id));
       expect(problemsOf(batch)).toEqual([
-        { path: '/trade_records/1/payments/0/payment_id', message: 'duplicates the payment_id at /trade_records/0/payments/1 in this batch' },
+        {
+          path: '/trade_records/1/payments/0/payment_id',
+          message: 'duplicates the payment_id at /trade_records/0/payments/1 in this batch',
+        },
       ]);
     });
 
@@ -182,7 +192,10 @@ describe('checkTradeRecordBatch', () => {
 
   describe('AMOUNT_MISMATCH warning', () => {
     it('warns, without rejecting, when the tax-excluded identity fails', () => {
-      const result = checkTradeRecordBatch(usd((r, b) => (b.trade_records[2]!.total_amount = '0.01')), 'USD');
+      const result = checkTradeRecordBatch(
+        usd((_r, b) => (b.trade_records[2]!.total_amount = '0.01')),
+        'USD',
+      );
       expect(result.problems).toEqual([]);
       expect(result.warnings).toEqual([
         { code: 'AMOUNT_MISMATCH', path: 'trade_records[2]', message: expect.stringMatching(/prices exclude tax/) },

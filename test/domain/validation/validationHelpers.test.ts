@@ -10,8 +10,17 @@ import { passesGtinCheck, passesLuhn } from '../../../src/domain/validation/luhn
 
 describe('hasCurrencyPlaces', () => {
   it.each([
-    ['100', 0, true], ['100.0', 0, false], ['-5', 0, true], ['1.50', 2, true], ['1.5', 2, false], ['1', 2, false],
-    ['-0.01', 2, true], ['1.500', 2, false], ['1.234', 3, true], ['1.23', 3, false], ['1.2345', 4, true],
+    ['100', 0, true],
+    ['100.0', 0, false],
+    ['-5', 0, true],
+    ['1.50', 2, true],
+    ['1.5', 2, false],
+    ['1', 2, false],
+    ['-0.01', 2, true],
+    ['1.500', 2, false],
+    ['1.234', 3, true],
+    ['1.23', 3, false],
+    ['1.2345', 4, true],
   ] as const)('%s with %i places → %s', (value, digits, expected) => {
     expect(hasCurrencyPlaces(value, digits)).toBe(expected);
   });
@@ -57,8 +66,12 @@ describe('card number rule', () => {
 
 describe('classifyMemberId', () => {
   it.each([
-    ['alice@example.com', 'email'], ['+1 555 123 4567', 'phone'], ['(03) 1234-5678', 'phone'], ['555 123 4567', 'phone'],
-    ['09012345678', 'phone'], ['4111-1111-1111-1111', 'card'],
+    ['alice@example.com', 'email'],
+    ['+1 555 123 4567', 'phone'],
+    ['(03) 1234-5678', 'phone'],
+    ['555 123 4567', 'phone'],
+    ['09012345678', 'phone'],
+    ['4111-1111-1111-1111', 'card'],
   ] as const)('%s → %s', (value, kind) => {
     expect(classifyMemberId(value)).toBe(kind);
   });

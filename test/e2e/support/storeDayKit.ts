@@ -5,7 +5,15 @@
  * service's reconciliation is checked against an independent calculation.
  */
 import { randomUUID } from 'node:crypto';
-import type { DailyClose, MappingBatch, Payment, Store, TradeItem, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
+import type {
+  DailyClose,
+  MappingBatch,
+  Payment,
+  Store,
+  TradeItem,
+  TradeRecord,
+  TradeRecordBatch,
+} from '../../../src/domain/model/payloads.js';
 
 export type Currency = 'USD' | 'JPY';
 
@@ -162,13 +170,16 @@ export function buildRecord(day: StoreDay, spec: RecordSpec): TradeRecord {
   const tip = spec.tip ?? 0;
   const rounding = spec.rounding ?? 0;
   const base = subtotal - orderDiscount + serviceCharge;
-  const tax =
-    spec.tax ?? (pricesIncludeTax ? divRound(base * taxRatePpm, 1_000_000 + taxRatePpm) : divRound(base * taxRatePpm, 1_000_000));
+  const tax = spec.tax ?? (pricesIncludeTax ? divRound(base * taxRatePpm, 1_000_000 + taxRatePpm) : divRound(base * taxRatePpm, 1_000_000));
   const total = subtotal - orderDiscount + (pricesIncludeTax ? 0 : tax) + serviceCharge + tip + rounding;
 
   const paymentSpecs: readonly PaymentSpec[] =
     spec.payments ??
-    (total > 0 ? [{ type: 'SALE', method: 'CREDIT_CARD', amount: total, tip }] : total < 0 ? [{ type: 'REFUND', method: 'CREDIT_CARD', amount: -total }] : []);
+    (total > 0
+      ? [{ type: 'SALE', method: 'CREDIT_CARD', amount: total, tip }]
+      : total < 0
+        ? [{ type: 'REFUND', method: 'CREDIT_CARD', amount: -total }]
+        : []);
   const closedAt = `${day.businessDate}T13:30:00${offset}`;
   const fixed = paymentSpecs.reduce((sum, p) => sum + (p.amount === 'rest' ? 0 : p.amount), 0);
   const payments: Payment[] = paymentSpecs.map((p) => {
@@ -246,7 +257,11 @@ export function controlTotals(profile: CurrencyProfile, sent: readonly TradeReco
   const latest = new Map<string, TradeRecord>();
   for (const r of sent) {
     const held = latest.get(r.trade_record_id);
-    if (!held || r.version > held.version || (r.version === held.version && Date.parse(r.last_modified_at) > Date.parse(held.last_modified_at))) {
+    if (
+      !held ||
+      r.version > held.version ||
+      (r.version === held.version && Date.parse(r.last_modified_at) > Date.parse(held.last_modified_at))
+    ) {
       latest.set(r.trade_record_id, r);
     }
   }
@@ -326,5 +341,8 @@ export const POS_CODES: Readonly<Record<string, string>> = {
 };
 
 export function mappingBody(mapping: Readonly<Record<string, string>>): MappingBatch {
-  return { batch_id: randomUUID(), mappings: Object.entries(mapping).map(([source_code, standard_code]) => ({ source_code, standard_code })) };
+  return {
+    batch_id: randomUUID(),
+    mappings: Object.entries(mapping).map(([source_code, standard_code]) => ({ source_code, standard_code })),
+  };
 }

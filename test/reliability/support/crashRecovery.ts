@@ -75,30 +75,58 @@ export interface CrashRunResult {
  * the same batch again, or nobody does and the sweep finishes it (the partner asks once more
  * afterwards, as a partner would after a timeout). Then the day is checked.
  */
-export async function runOneCrash(h: CrashHarness, partnerId: string, partnerKey: string, run: number, seed: number): Promise<CrashRunResult> {
+export async function runOneCrash(
+  h: CrashHarness,
+  partnerId: string,
+  partnerKey: string,
+  run: number,
+  seed: number,
+): Promise<CrashRunResult> {
   const random = seededRandom(seed * 100_003 + run);
-  const point = crashPoints[run % crashPoints.length] as CrashPoint;
+  const point = crashPoints[run % crashPoints.length]!;
   const recovery: Recovery = random() < 0.5 ? 'partner retries' : 'sweep finishes';
   // Mostly tiny batches; the second-transaction crash needs more than 100 rows.
   const count = point === 'table transaction 2 not sent' ? randomInt(random, 101, 120) : randomInt(random, 1, 4);
   const storeId = 'NYC-0001';
-  const businessDate = businessDateOf(seed % 1000 * 3 + run);
+  const businessDate = businessDateOf((seed % 1000) * 3 + run);
   const batch = buildDayBatch(random, storeId, businessDate, count, `${seed}-${run}`);
   const partner = { partnerId, key: partnerKey, keyId: '', storeIds: [storeId] };
   const { service, policy } = h;
 
   switch (point) {
-    case 'after ledger entry': h.crashAtStep('ledger-created', batch.batch_id); break;
-    case 'after blob': h.crashAtStep('blob-stored', batch.batch_id); break;
-    case 'before commit mark': h.crashAtStep('applied', batch.batch_id); break;
-    case 'after commit mark, before response': h.crashAtStep('committed', batch.batch_id); break;
-    case 'blob put not sent': policy.armCrash(isBlobPut); break;
-    case 'blob put response lost': policy.armCrash(isBlobPut, true); break;
-    case 'table transaction 1 not sent': policy.armTransactionCrash(0); break;
-    case 'table transaction 1 response lost': policy.armCrash(isTableTransaction, true); break;
-    case 'table transaction 2 not sent': policy.armTransactionCrash(1); break;
-    case 'commit mark not sent': policy.armCrash(isLedgerCommit); break;
-    case 'commit mark response lost': policy.armCrash(isLedgerCommit, true); break;
+    case 'after ledger entry':
+      h.crashAtStep('ledger-created', batch.batch_id);
+      break;
+    case 'after blob':
+      h.crashAtStep('blob-stored', batch.batch_id);
+      break;
+    case 'before commit mark':
+      h.crashAtStep('applied', batch.batch_id);
+      break;
+    case 'after commit mark, before response':
+      h.crashAtStep('committed', batch.batch_id);
+      break;
+    case 'blob put not sent':
+      policy.armCrash(isBlobPut);
+      break;
+    case 'blob put response lost':
+      policy.armCrash(isBlobPut, true);
+      break;
+    case 'table transaction 1 not sent':
+      policy.armTransactionCrash(0);
+      break;
+    case 'table transaction 1 response lost':
+      policy.armCrash(isTableTransaction, true);
+      break;
+    case 'table transaction 2 not sent':
+      policy.armTransactionCrash(1);
+      break;
+    case 'commit mark not sent':
+      policy.armCrash(isLedgerCommit);
+      break;
+    case 'commit mark response lost':
+      policy.armCrash(isLedgerCommit, true);
+      break;
   }
   const answers: number[] = [];
   const bodies: { status?: string; record_count?: number }[] = [];
@@ -149,7 +177,16 @@ export async function runCrashRecovery(runs: number, seed: number): Promise<Cras
   const h = await startCrashHarness();
   try {
     const partner = await preparePartner(h.service, seededRandom(seed));
-    const figures: Figures<'crashed' | 'acceptedAnswers' | 'finishedBySweep'> = { attempted: 0, acknowledged: 0, lost: 0, appliedTwice: 0, unfinished: 0, crashed: 0, acceptedAnswers: 0, finishedBySweep: 0 };
+    const figures: Figures<'crashed' | 'acceptedAnswers' | 'finishedBySweep'> = {
+      attempted: 0,
+      acknowledged: 0,
+      lost: 0,
+      appliedTwice: 0,
+      unfinished: 0,
+      crashed: 0,
+      acceptedAnswers: 0,
+      finishedBySweep: 0,
+    };
     const byPoint: Record<string, number> = {};
     const failures: string[] = [];
     for (let run = 0; run < runs; run++) {

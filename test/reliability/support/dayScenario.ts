@@ -22,7 +22,9 @@ export function buildDayBatch(random: () => number, storeId: string, businessDat
 }
 
 /** The control totals of a set of records, computed here independently of the service. */
-export function expectedTotals(records: readonly TradeRecord[]): Omit<DailyClose, 'batch_id' | 'store_id' | 'business_date' | 'batch_count' | 'currency' | 'closed_at'> {
+export function expectedTotals(
+  records: readonly TradeRecord[],
+): Omit<DailyClose, 'batch_id' | 'store_id' | 'business_date' | 'batch_count' | 'currency' | 'closed_at'> {
   let net = new Big(0);
   let tax = new Big(0);
   let tip = new Big(0);
@@ -53,7 +55,10 @@ export async function preparePartner(service: TestService, random: () => number,
   const partner = await service.createPartner({ stores: [storeId] });
   const stores = await service.call(partner, 'PUT', 'stores', { batch_id: seededUuid(random), stores: [buildUsdStore(storeId)] });
   if (stores.status !== 202) throw new Error(`store upload answered ${stores.status}`);
-  const mapping = await service.call(partner, 'PUT', 'mappings/transaction-types', { ...buildMappingBatch(), batch_id: seededUuid(random) });
+  const mapping = await service.call(partner, 'PUT', 'mappings/transaction-types', {
+    ...buildMappingBatch(),
+    batch_id: seededUuid(random),
+  });
   if (mapping.status !== 202) throw new Error(`mapping upload answered ${mapping.status}`);
   return partner;
 }
@@ -91,7 +96,8 @@ export async function checkDay(
   const wanted = new Set(records.map((r) => r.trade_record_id));
   const missing = [...wanted].filter((id) => !seen.has(id)).length;
   const unexpected = [...seen].filter((id) => !wanted.has(id)).length;
-  if (!options.reconcile || records.length === 0) return { indexRows: seen.size, missing, unexpected, reconciliation: 'skipped', differences: [] };
+  if (!options.reconcile || records.length === 0)
+    return { indexRows: seen.size, missing, unexpected, reconciliation: 'skipped', differences: [] };
 
   const closeBatchId = await sendClose(service, partner, random, storeId, businessDate, records);
   const outcome = await service.services.reconciler.reconcile({ partnerId: partner.partnerId, storeId, businessDate, closeBatchId });

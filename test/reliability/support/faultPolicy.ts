@@ -1,4 +1,11 @@
-import { RestError, createHttpHeaders, type PipelinePolicy, type PipelineRequest, type PipelineResponse, type SendRequest } from '@azure/core-rest-pipeline';
+import {
+  RestError,
+  createHttpHeaders,
+  type PipelinePolicy,
+  type PipelineRequest,
+  type PipelineResponse,
+  type SendRequest,
+} from '@azure/core-rest-pipeline';
 
 export type StorageService = 'table' | 'blob' | 'queue';
 
@@ -87,7 +94,7 @@ export function serviceOf(url: string): StorageService {
   const { port, hostname, pathname } = new URL(url);
   // Azurite: one port per service; the account name leads the path (`devstoreaccount1`).
   // The table SDK addresses tables as `/<account>/<Table>(...)` or `/<account>/$batch`.
-  if (hostname.includes('.table.') ) return 'table';
+  if (hostname.includes('.table.')) return 'table';
   if (hostname.includes('.queue.')) return 'queue';
   if (hostname.includes('.blob.')) return 'blob';
   return servicePorts.get(port) ?? (pathname.includes('$batch') || /\/Tables|\(/.test(pathname) ? 'table' : 'blob');
@@ -111,7 +118,7 @@ export function isTableTransaction(request: PipelineRequest): boolean {
 
 /** The commit mark: the Replace of a batch-ledger row with If-Match. */
 export function isLedgerCommit(request: PipelineRequest): boolean {
-  return request.method === 'PUT' && /\/batchledger\(/.test(request.url) && request.headers.has('if-match');
+  return request.method === 'PUT' && request.url.includes('/batchledger(') && request.headers.has('if-match');
 }
 
 export function isBlobPut(request: PipelineRequest): boolean {
@@ -123,6 +130,8 @@ function synthetic(request: PipelineRequest, status: number): PipelineResponse {
     request,
     status,
     headers: createHttpHeaders({ 'x-ms-error-code': status === 503 ? 'ServerBusy' : 'InternalError', 'content-type': 'application/json' }),
-    bodyAsText: JSON.stringify({ 'odata.error': { code: status === 503 ? 'ServerBusy' : 'InternalError', message: { value: 'simulated' } } }),
+    bodyAsText: JSON.stringify({
+      'odata.error': { code: status === 503 ? 'ServerBusy' : 'InternalError', message: { value: 'simulated' } },
+    }),
   };
 }

@@ -26,7 +26,17 @@ export async function runStorageFaults(runs: number, seed: number): Promise<Stor
   const service = await startTestService({ services: { policy, abandonedAfterMs: 0 } });
   const statuses: Record<string, number> = {};
   const failures: string[] = [];
-  const figures: Figures<'partialCommits' | 'answers5xxOther' | 'faultsInjected' | 'storageRequests'> = { attempted: 0, acknowledged: 0, lost: 0, appliedTwice: 0, unfinished: 0, partialCommits: 0, answers5xxOther: 0, faultsInjected: 0, storageRequests: 0 };
+  const figures: Figures<'partialCommits' | 'answers5xxOther' | 'faultsInjected' | 'storageRequests'> = {
+    attempted: 0,
+    acknowledged: 0,
+    lost: 0,
+    appliedTwice: 0,
+    unfinished: 0,
+    partialCommits: 0,
+    answers5xxOther: 0,
+    faultsInjected: 0,
+    storageRequests: 0,
+  };
   try {
     const setup = seededRandom(seed ^ 0x5eed);
     const partner = await preparePartner(service, setup);
