@@ -42,6 +42,11 @@ param rateLimitPerMinute int = 600
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
+@description('Blob container of the HQ report files (Hive-partitioned Parquet read by DuckDB, Spark, Synapse and Fabric) (REPORTS_CONTAINER). Kept apart from the raw batches so read access can be granted to it alone.')
+@minLength(3)
+@maxLength(63)
+param reportsContainerName string = 'reports'
+
 @description('Replication of the storage account that holds raw batches, tables and queues.')
 @allowed([
   'Standard_LRS'
@@ -97,6 +102,7 @@ module storage 'modules/storage.bicep' = {
     tags: tags
     skuName: storageSkuName
     deploymentContainerName: names.deploymentContainer
+    reportsContainerName: reportsContainerName
     blobSoftDeleteDays: blobSoftDeleteDays
     principalId: identity.properties.principalId
   }
@@ -219,6 +225,10 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
           name: 'BATCH_SWEEP_DELAY_SECONDS'
           value: string(batchSweepDelaySeconds)
         }
+        {
+          name: 'REPORTS_CONTAINER'
+          value: reportsContainerName
+        }
       ]
     }
     functionAppConfig: {
@@ -257,6 +267,9 @@ output functionAppName string = functionApp.name
 
 @description('Base URL partners call: every route lives below it.')
 output baseUrl string = 'https://${functionApp.properties.defaultHostName}/pos/v1'
+
+@description('Blob container of the HQ report files, below the blob service endpoint.')
+output reportsContainerName string = reportsContainerName
 
 @description('Name of the storage account.')
 output storageAccountName string = storage.outputs.name

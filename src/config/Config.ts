@@ -21,4 +21,6 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** How long after a push the background sweep checks that the batch was committed. */
   readonly batchSweepDelaySeconds: number;
+  /** Blob container the HQ report files are written to; never the raw-batch container. */
+  readonly reportsContainer: string;
 }

@@ -15,6 +15,8 @@ export const settingNames = {
   maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
+  /** Blob container of the HQ report files (Hive-partitioned Parquet). */
+  reportsContainer: 'REPORTS_CONTAINER',
 } as const;
 
 /** Tunables every environment sets explicitly (local sample file and Bicep app settings alike). */
@@ -23,6 +25,7 @@ export const tunableSettingNames = [
   settingNames.maxRequestBodyBytes,
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
+  settingNames.reportsContainer,
 ] as const;
 
 /** Settings the identity-based storage connection needs in Azure. */
