@@ -19,6 +19,7 @@ var tableNames = {
   paymentDirections: 'paymentdirections'
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
+  reportStoreDays: 'reportstoredays'
 }
 
 // Blob containers of the service: the exact bytes of every accepted push.

@@ -17,6 +17,8 @@ export const tableNames = {
   paymentDirections: 'paymentdirections',
   rateLimits: 'ratelimits',
   unmappedUsage: 'unmappedusage',
+  /** One row per reconciled store-day, from which each partner-day's store_days report file is written. */
+  reportStoreDays: 'reportstoredays',
 } as const;
 
 export const containerNames = {
