@@ -2,6 +2,10 @@ import type { ParquetWriterModule } from './loadParquetWriter.js';
 import { parquetSchema } from './parquetSchema.js';
 import type { ReportColumn } from './reportColumns.js';
 
+const encoder = new TextEncoder();
+/** Distinct strings whose bytes are kept for reuse (bounded). */
+const maxEncodedStrings = 100_000;
+
 /**
  * A value as it goes into the file: bigint for amounts and quantities (already scaled), for
  * int64 columns and for timestamps (microseconds); number for dates (days) and int64 columns;
@@ -30,6 +34,7 @@ export class ParquetFileBuilder {
   private readonly parquet: InstanceType<ParquetWriterModule['ParquetWriter']>;
   private buffers: { readonly column: ReportColumn; values: unknown[] }[];
   private buffered = 0;
+  private readonly encoded = new Map<string, Uint8Array>();
   private total = 0;
 
   constructor(module: ParquetWriterModule, options: ParquetFileOptions) {
@@ -56,18 +61,37 @@ export class ParquetFileBuilder {
   append(row: ReportRow): void {
     for (const buffer of this.buffers) {
       const { column } = buffer;
-      let value = row[column.name];
+      let value: unknown = row[column.name];
       if (value === undefined || value === null) {
         if (!column.nullable) throw new Error(`report column ${column.name} is required`);
         value = null;
       } else if (column.type === 'int64' && typeof value === 'number') {
         value = BigInt(value);
+      } else if (column.type === 'json') {
+        value = this.utf8(JSON.stringify(value));
+      } else if (column.type === 'string' && typeof value === 'string') {
+        value = this.utf8(value);
       }
       buffer.values.push(value);
     }
     this.buffered += 1;
     this.total += 1;
     if (this.buffered >= this.rowGroupRows) this.flush();
+  }
+
+  /**
+   * A string's UTF-8 bytes. Codes, names and ids repeat across a day's rows; one shared byte array
+   * per distinct string spares the writer encoding each again and lets its dictionary see equal
+   * values as the same object.
+   */
+  private utf8(text: string): Uint8Array {
+    let bytes = this.encoded.get(text);
+    if (bytes === undefined) {
+      bytes = encoder.encode(text);
+      if (this.encoded.size >= maxEncodedStrings) this.encoded.clear();
+      this.encoded.set(text, bytes);
+    }
+    return bytes;
   }
 
   /** The file's bytes, or undefined when no row was appended (no file is written then). */

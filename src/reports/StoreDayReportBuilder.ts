@@ -7,7 +7,7 @@ import { ParquetFileBuilder, type ReportRow } from './ParquetFileBuilder.js';
 import { AMOUNT_PRECISION, AMOUNT_SCALE, QUANTITY_PRECISION, QUANTITY_SCALE, reportColumns } from './reportColumns.js';
 import { ReportDataError } from './ReportDataError.js';
 import { storeDayDatasets, type StoreDayDataset } from './reportDatasets.js';
-import { timestampMicros } from './timestampMicros.js';
+import { timestampMicros, type TimestampMicros } from './timestampMicros.js';
 import { toScaledInteger } from './toScaledInteger.js';
 
 export interface StoreDayReportContext {
@@ -48,6 +48,8 @@ interface PaymentAmounts {
   readonly signed: bigint | null;
 }
 
+const maxCachedAmounts = 50_000;
+
 const NO_DIRECTIONS: ReadonlyMap<string, PaymentDirection> = new Map();
 
 /**
@@ -61,6 +63,8 @@ export class StoreDayReportBuilder {
   private readonly typesByCode: ReadonlyMap<string, StandardTransactionType>;
   private readonly directions: ReadonlyMap<string, PaymentDirection>;
   private readonly partition: { readonly partner_id: string; readonly business_date: number; readonly store_id: string };
+  /** Amount texts already converted (bounded). */
+  private readonly amounts = new Map<string, bigint>();
   /** The transaction being converted, for error messages. */
   private where = '';
 
@@ -92,26 +96,18 @@ export class StoreDayReportBuilder {
     this.where = `trade_records[${origin.index}] of batch ${origin.batch_id}`;
     const standardCode = this.context.mapping.get(record.source_transaction_type);
     const standard = standardCode === undefined ? undefined : this.typesByCode.get(standardCode);
-    const payments = record.payments.map((payment) => ({ payment, amounts: this.paymentAmounts(payment) }));
-    const base = this.transactionRow(
-      record,
-      origin,
-      payments.map((p) => p.amounts),
-    );
+    const closed = record.closed_at == null ? undefined : this.timestamp(record.closed_at, 'closed_at');
+    const payments = record.payments.map((payment) => this.paymentAmounts(payment));
+    const row = this.transactionRow(record, origin, payments, closed, standardCode, standard);
     if (standard === undefined) {
-      this.files.unmapped_transactions.append({
-        ...base,
-        mapped_standard_code: standardCode ?? null,
-        unmapped_reason: standardCode === undefined ? 'NO_MAPPING' : 'UNKNOWN_STANDARD_CODE',
-      });
+      this.files.unmapped_transactions.append(row);
       return;
     }
     // Lines and payments are converted before anything of this transaction is appended, so a
     // value that cannot be written leaves no partial transaction behind.
-    const typed = { standard_type: standard.code, is_revenue: standard.is_revenue };
-    const lines = record.items.map((item) => this.lineRow(record, item, typed));
-    const paymentRows = payments.map((p) => this.paymentRow(record, p.payment, p.amounts, standard.code));
-    this.files.sales_transactions.append({ ...base, ...typed });
+    const lines = record.items.map((item) => this.lineRow(record, item, standard, closed));
+    const paymentRows = record.payments.map((payment, i) => this.paymentRow(record, payment, payments[i], standard.code));
+    this.files.sales_transactions.append(row);
     for (const line of lines) this.files.sales_lines.append(line);
     for (const payment of paymentRows) this.files.sales_payments.append(payment);
   }
@@ -127,7 +123,19 @@ export class StoreDayReportBuilder {
     return { files, counts };
   }
 
-  private transactionRow(record: TradeRecord, origin: TransactionOrigin, payments: readonly PaymentAmounts[]): ReportRow {
+  /**
+   * The row of sales_transactions or unmapped_transactions (each file reads its own columns).
+   * Rows are plain object literals of one shape, without spreads: they are built hundreds of
+   * thousands of times on a large day.
+   */
+  private transactionRow(
+    record: TradeRecord,
+    origin: TransactionOrigin,
+    payments: readonly PaymentAmounts[],
+    closed: TimestampMicros | undefined,
+    standardCode: string | undefined,
+    standard: StandardTransactionType | undefined,
+  ): ReportRow {
     const subtotal = this.amount(record.subtotal_amount, 'subtotal_amount');
     const discount = this.amount(record.discount_amount, 'discount_amount');
     const tax = this.amount(record.tax_amount, 'tax_amount');
@@ -143,12 +151,18 @@ export class StoreDayReportBuilder {
       else paymentTotal += signed;
     }
     const opened = this.timestamp(record.opened_at, 'opened_at');
-    const closed = record.closed_at == null ? undefined : this.timestamp(record.closed_at, 'closed_at');
+    const { partner_id, business_date, store_id } = this.partition;
     return {
-      ...this.partition,
+      partner_id,
+      business_date,
+      store_id,
       trade_record_id: record.trade_record_id,
       version: record.version,
       source_transaction_type: record.source_transaction_type,
+      standard_type: standard?.code ?? null,
+      is_revenue: standard?.is_revenue ?? null,
+      mapped_standard_code: standard === undefined ? (standardCode ?? null) : null,
+      unmapped_reason: standard !== undefined ? null : standardCode === undefined ? 'NO_MAPPING' : 'UNKNOWN_STANDARD_CODE',
       currency: record.currency,
       prices_include_tax: record.prices_include_tax,
       subtotal_amount: subtotal,
@@ -184,14 +198,17 @@ export class StoreDayReportBuilder {
     };
   }
 
-  private lineRow(record: TradeRecord, item: TradeItem, typed: { standard_type: string; is_revenue: boolean }): ReportRow {
-    const closed = record.closed_at == null ? undefined : this.timestamp(record.closed_at, 'closed_at');
+  private lineRow(record: TradeRecord, item: TradeItem, standard: StandardTransactionType, closed: TimestampMicros | undefined): ReportRow {
     const parent = item.parent_line_no ?? null;
+    const { partner_id, business_date, store_id } = this.partition;
     return {
-      ...this.partition,
+      partner_id,
+      business_date,
+      store_id,
       trade_record_id: record.trade_record_id,
       version: record.version,
-      ...typed,
+      standard_type: standard.code,
+      is_revenue: standard.is_revenue,
       currency: record.currency,
       line_no: item.line_no,
       parent_line_no: parent,
@@ -212,11 +229,14 @@ export class StoreDayReportBuilder {
     };
   }
 
-  private paymentRow(record: TradeRecord, payment: Payment, amounts: PaymentAmounts, standardType: string): ReportRow {
-    const { amount, direction, signed } = amounts;
+  private paymentRow(record: TradeRecord, payment: Payment, amounts: PaymentAmounts | undefined, standardType: string): ReportRow {
+    const { amount, direction, signed } = amounts ?? this.paymentAmounts(payment);
     const paid = this.timestamp(payment.paid_at, 'sales_payments.paid_at');
+    const { partner_id, business_date, store_id } = this.partition;
     return {
-      ...this.partition,
+      partner_id,
+      business_date,
+      store_id,
       trade_record_id: record.trade_record_id,
       version: record.version,
       standard_type: standardType,
@@ -242,7 +262,14 @@ export class StoreDayReportBuilder {
   }
 
   private amount(text: string, column: string): bigint {
-    return this.scaled(text, column, AMOUNT_SCALE, AMOUNT_PRECISION);
+    // Prices, zero amounts and common totals repeat throughout a day.
+    let value = this.amounts.get(text);
+    if (value === undefined) {
+      value = this.scaled(text, column, AMOUNT_SCALE, AMOUNT_PRECISION);
+      if (this.amounts.size >= maxCachedAmounts) this.amounts.clear();
+      this.amounts.set(text, value);
+    }
+    return value;
   }
 
   private scaled(text: string, column: string, scale: number, precision: number): bigint {
@@ -264,7 +291,7 @@ export class StoreDayReportBuilder {
     return value;
   }
 
-  private timestamp(text: string, column: string): { utc: bigint; local: bigint } {
+  private timestamp(text: string, column: string): TimestampMicros {
     const value = timestampMicros(text);
     if (value === undefined) throw new ReportDataError(`${column} of ${this.where} is not an ISO 8601 date-time with an offset`);
     return value;

@@ -13,7 +13,9 @@ function element(column: ReportColumn): SchemaElement {
     case 'string':
       return { name, repetition_type, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
     case 'json':
-      return { name, repetition_type, type: 'BYTE_ARRAY', converted_type: 'JSON', logical_type: { type: 'JSON' } };
+      // JSON text in a string column: the JSON annotation would make the writer serialise every
+      // value again on its slow path, and every reader can parse the text (DuckDB: `::JSON`).
+      return { name, repetition_type, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
     case 'amount':
       return decimal(name, repetition_type, AMOUNT_SCALE, AMOUNT_PRECISION);
     case 'quantity':

@@ -8,7 +8,7 @@ import type { ReportDataset } from './reportDatasets.js';
  * - `quantity`: DECIMAL(18, 6) stored as INT64 (quantities are free decimals).
  * - `timestamp`: the instant, TIMESTAMP(MICROS, adjusted to UTC); `local_timestamp`: the store's
  *   wall-clock time as the POS wrote it, TIMESTAMP(MICROS, not adjusted to UTC).
- * - `date`: DATE. `int64`: INT64. `boolean`, `string` (UTF-8), `json` (UTF-8 JSON text).
+ * - `date`: DATE. `int64`: INT64. `boolean`, `string` (UTF-8), `json` (a UTF-8 string holding JSON text).
  */
 export type ColumnType = 'string' | 'json' | 'amount' | 'quantity' | 'int64' | 'boolean' | 'date' | 'timestamp' | 'local_timestamp';
 
