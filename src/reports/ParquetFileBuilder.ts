@@ -2,6 +2,12 @@ import type { ParquetWriterModule } from './loadParquetWriter.js';
 import { parquetSchema } from './parquetSchema.js';
 import type { ReportColumn } from './reportColumns.js';
 
+/**
+ * Rows per row group. Measured on a generated 20,000-transaction day (230,000 lines): with 20,000
+ * the whole build runs within a 64 MB old-generation heap; with 50,000 it does not.
+ */
+const defaultRowGroupRows = 20_000;
+
 const encoder = new TextEncoder();
 /** Distinct strings whose bytes are kept for reuse (bounded). */
 const maxEncodedStrings = 100_000;
@@ -39,7 +45,7 @@ export class ParquetFileBuilder {
 
   constructor(module: ParquetWriterModule, options: ParquetFileOptions) {
     this.columns = options.columns;
-    this.rowGroupRows = options.rowGroupRows ?? 50_000;
+    this.rowGroupRows = options.rowGroupRows ?? defaultRowGroupRows;
     this.writer = new module.ByteWriter();
     this.parquet = new module.ParquetWriter({
       writer: this.writer,
