@@ -30,7 +30,7 @@ export interface ReportBenchScale {
   readonly iterations: number;
 }
 
-export const fullReportScale: ReportBenchScale = { name: 'full', transactions: 20_000, recordsPerBatch: 500, rounds: 2, iterations: 3 };
+const fullReportScale: ReportBenchScale = { name: 'full', transactions: 20_000, recordsPerBatch: 500, rounds: 2, iterations: 3 };
 export const smokeReportScale: ReportBenchScale = { name: 'smoke', transactions: 60, recordsPerBatch: 20, rounds: 1, iterations: 1 };
 
 export interface ReportBenchOptions {

@@ -10,7 +10,7 @@ import type { ReportDataset } from './reportDatasets.js';
  *   wall-clock time as the POS wrote it, TIMESTAMP(MICROS, not adjusted to UTC).
  * - `date`: DATE. `int64`: INT64. `boolean`, `string` (UTF-8), `json` (a UTF-8 string holding JSON text).
  */
-export type ColumnType = 'string' | 'json' | 'amount' | 'quantity' | 'int64' | 'boolean' | 'date' | 'timestamp' | 'local_timestamp';
+type ColumnType = 'string' | 'json' | 'amount' | 'quantity' | 'int64' | 'boolean' | 'date' | 'timestamp' | 'local_timestamp';
 
 export interface ReportColumn {
   readonly name: string;

@@ -7,7 +7,7 @@ import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js
 export type StoreDayWrite = 'written' | 'superseded';
 
 /** Another writer held the store-day for longer than a lease lasts: the write is retried later. */
-export class ReportBusyError extends Error {
+class ReportBusyError extends Error {
   constructor() {
     super("Another writer kept the store-day's report files locked; the write is retried.");
     this.name = 'ReportBusyError';
