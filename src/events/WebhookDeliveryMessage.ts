@@ -15,7 +15,8 @@ export interface WebhookDeliveryMessage {
   readonly attempts: number;
   /** When the first attempt was made, once there was one (ISO 8601). */
   readonly firstAttemptAt?: string;
-  /** Class of the last failure, carried for the dead-letter record. */
+  /** When the last attempt was made and why it failed, carried for the dead-letter record. */
+  readonly lastAttemptAt?: string;
   readonly lastErrorClass?: string;
 }
 
@@ -35,6 +36,7 @@ export function isWebhookDeliveryMessage(value: unknown): value is WebhookDelive
     Number.isSafeInteger(m.attempts) &&
     m.attempts >= 0 &&
     (m.firstAttemptAt === undefined || isIsoTime(m.firstAttemptAt)) &&
+    (m.lastAttemptAt === undefined || isIsoTime(m.lastAttemptAt)) &&
     (m.lastErrorClass === undefined || typeof m.lastErrorClass === 'string')
   );
 }

@@ -61,11 +61,8 @@ export class WebhookEndpointHealthRepository {
     }
   }
 
-  /**
-   * Counts one more failure in a row and pauses the endpoint until `pauseUntil(failures)`.
-   * Returns the count.
-   */
-  async recordFailure(partnerId: string, errorClass: string, pauseUntil: (failures: number) => Date): Promise<number> {
+  /** Counts one more failure in a row and pauses the endpoint until `pausedUntil`. Returns the count. */
+  async recordFailure(partnerId: string, errorClass: string, pausedUntil: Date): Promise<number> {
     const partitionKey = encodeKeyPart(partnerId);
     for (;;) {
       const current = await this.get(partnerId);
@@ -74,7 +71,7 @@ export class WebhookEndpointHealthRepository {
         partitionKey,
         rowKey: healthRow,
         consecutiveFailures: failures,
-        pausedUntil: pauseUntil(failures).toISOString(),
+        pausedUntil: pausedUntil.toISOString(),
         lastErrorClass: errorClass,
       };
       try {
