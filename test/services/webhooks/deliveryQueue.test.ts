@@ -169,4 +169,21 @@ describe('delivery from the queue', () => {
     // Well inside the hanging attempt's 2 s.
     expect(Date.now() - started).toBeLessThan(1_800);
   });
+
+  it("a hanging receiver does not hold up another partner's event that arrives while it hangs", async () => {
+    const hanging = await startWebhookReceiver(() => 'hang');
+    const healthy = await startWebhookReceiver(() => 200);
+    receivers.push(hanging, healthy);
+    const slowPartner = newPartnerId();
+    const otherPartner = newPartnerId();
+    await registrar.register(slowPartner, { url: hanging.url, eventTypes: ['reconciliation.completed'] });
+    await registrar.register(otherPartner, { url: healthy.url, eventTypes: ['reconciliation.completed'] });
+    await publish(slowPartner, 'L1');
+    await expect.poll(() => hanging.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    const sent = Date.now();
+    await publish(otherPartner, 'L2');
+    await expect.poll(() => healthy.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    // Delivered while the hanging attempt (2 s) is still running.
+    expect(Date.now() - sent).toBeLessThan(1_500);
+  });
 });
