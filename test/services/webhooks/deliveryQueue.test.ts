@@ -149,6 +149,12 @@ describe('delivery from the queue', () => {
     const times = r.received.map((q) => Number(q.headers['webhook-timestamp']));
     for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(1);
     await expect.poll(() => events.get(partner, eventId), { timeout: 5_000 }).toBeUndefined();
+    // The host's log has the runs, by event id, and neither the secret, the body nor the URL.
+    const log = lines.join('\n');
+    expect(log).toContain(`event ${eventId} of partner ${partner}: attempt 1 failed (HTTP_ERROR 500)`);
+    expect(log).toContain(`event ${eventId} of partner ${partner}: delivered on attempt 4`);
+    for (const leak of [secret, secret.slice('whsec_'.length), '"status":"MATCHED"', `127.0.0.1:${r.port}`])
+      expect(log).not.toContain(leak);
   });
 
   it("a hanging receiver does not hold up another partner's event of the same batch", async () => {
