@@ -20,7 +20,7 @@ export type DeliveryErrorClass =
   /** Any other status outside 2xx. */
   | 'HTTP_ERROR';
 
-export interface DeliveryFailure {
+interface DeliveryFailure {
   readonly errorClass: DeliveryErrorClass;
   /** HTTP status of the answer, when there was one. */
   readonly status?: number;

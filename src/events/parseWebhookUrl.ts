@@ -12,7 +12,7 @@ export interface WebhookUrl {
   readonly isAddress: boolean;
 }
 
-export type TargetRefusal = 'INVALID_URL' | 'NOT_HTTPS' | 'NOT_PUBLIC' | 'UNRESOLVABLE';
+type TargetRefusal = 'INVALID_URL' | 'NOT_HTTPS' | 'NOT_PUBLIC' | 'UNRESOLVABLE';
 
 export interface TargetProblem {
   readonly ok: false;

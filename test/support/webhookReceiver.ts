@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** One request as a receiver saw it: lower-case headers and the exact body bytes. */
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   readonly method: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;

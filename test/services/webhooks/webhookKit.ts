@@ -15,7 +15,7 @@ import { WebhookRegistrationRepository } from '../../../src/storage/WebhookRegis
 import { azuriteTable } from '../../support/azuriteClients.js';
 
 /** A clock the test moves by hand. */
-export class TestClock {
+class TestClock {
   constructor(public ms = Date.parse('2026-03-01T00:00:00Z')) {}
   readonly now = (): Date => new Date(this.ms);
   advance(seconds: number): void {
@@ -29,7 +29,7 @@ export class TestClock {
  * visible first and moves the clock to that moment. The real queue's encoding and delays are
  * checked separately against the storage emulator.
  */
-export class ScheduledQueue implements DeliveryQueue {
+class ScheduledQueue implements DeliveryQueue {
   readonly sent: { message: WebhookDeliveryMessage; delaySeconds: number; visibleAt: number }[] = [];
   #pending: { message: WebhookDeliveryMessage; visibleAt: number }[] = [];
 
