@@ -52,6 +52,7 @@ export async function startBenchEnvironment(options: { connectionString?: string
         RATE_LIMIT_PER_MINUTE: '1000000',
         BATCH_SWEEP_DELAY_SECONDS: '600',
         REPORTS_CONTAINER: 'reports',
+        EVENT_TYPE_PREFIX: 'com.example.pos',
       },
       port: 0,
       logger,

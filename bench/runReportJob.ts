@@ -74,6 +74,7 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     RATE_LIMIT_PER_MINUTE: '1000000',
     BATCH_SWEEP_DELAY_SECONDS: '600',
     REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
   });
   const services = createAppServices(config);
   await services.storage.reports.createIfNotExists();

@@ -17,6 +17,13 @@ export const settingNames = {
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
   /** Blob container of the HQ report files (Hive-partitioned Parquet). */
   reportsContainer: 'REPORTS_CONTAINER',
+  /** Reverse-DNS prefix of every event type sent to partners, e.g. `com.contoso.pos`. */
+  eventTypePrefix: 'EVENT_TYPE_PREFIX',
+  /**
+   * `true` lets webhooks go to private, loopback and link-local addresses (and over plain http to
+   * those only): local development and tests. Never set in Azure; absent means `false`.
+   */
+  webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
 } as const;
 
 /** Tunables every environment sets explicitly (local sample file and Bicep app settings alike). */
@@ -26,6 +33,7 @@ export const tunableSettingNames = [
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
   settingNames.reportsContainer,
+  settingNames.eventTypePrefix,
 ] as const;
 
 /** Settings the identity-based storage connection needs in Azure. */

@@ -9,6 +9,7 @@ const base: Settings = {
   RATE_LIMIT_PER_MINUTE: '600',
   BATCH_SWEEP_DELAY_SECONDS: '300',
   REPORTS_CONTAINER: 'reports',
+  EVENT_TYPE_PREFIX: 'com.example.pos',
 };
 
 function problemsOf(settings: Settings): readonly string[] {

@@ -15,6 +15,7 @@ function clientsWith(policy: FaultPolicy) {
     RATE_LIMIT_PER_MINUTE: '1000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
     REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
   });
   return createStorageClients(config, { policy });
 }
