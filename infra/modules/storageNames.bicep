@@ -19,6 +19,7 @@ var tableNames = {
   paymentDirections: 'paymentdirections'
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
+  reportStoreDays: 'reportstoredays'
   webhooks: 'webhooks'
   webhookEvents: 'webhookevents'
   webhookDeadLetters: 'webhookdeadletters'

@@ -18,7 +18,7 @@ async function main(): Promise<number> {
   };
   let storage;
   try {
-    storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())).storage);
+    storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())));
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(error.message);

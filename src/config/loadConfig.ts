@@ -1,5 +1,6 @@
 import type { Config, StorageConnection } from './Config.js';
 import { ConfigError } from './ConfigError.js';
+import { containerNames } from '../storage/storageNames.js';
 import { isEventTypePrefix } from '../events/eventTypes.js';
 import { settingNames as names } from './settingNames.js';
 
@@ -29,11 +30,30 @@ export function loadConfig(settings: Settings): Config {
     maxRequestBodyBytes: integer(names.maxRequestBodyBytes, 1),
     rateLimitPerMinute: integer(names.rateLimitPerMinute, 1),
     batchSweepDelaySeconds: integer(names.batchSweepDelaySeconds, 1),
+    reportsContainer: readReportsContainer(settings, problems),
     eventTypePrefix: readEventTypePrefix(settings, problems),
     webhookAllowPrivateTargets: readAllowPrivateTargets(settings, storage, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** Azure's container naming rule: 3-63 lowercase letters, digits and single hyphens between them. */
+const containerNamePattern = /^(?=.{3,63}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The report container's name. It must not be the raw-batch container: whoever is given read access
+ * to the report files must not also be given the partners' raw bodies.
+ */
+function readReportsContainer(settings: Settings, problems: string[]): string {
+  const name = settings[names.reportsContainer]?.trim() ?? '';
+  if (name === '') problems.push(`${names.reportsContainer} is not set`);
+  else if (!containerNamePattern.test(name)) {
+    problems.push(`${names.reportsContainer} must be a blob container name (3-63 lowercase letters, digits and single hyphens)`);
+  } else if ((Object.values(containerNames) as string[]).includes(name)) {
+    problems.push(`${names.reportsContainer} must name a container of its own, not one the service keeps other data in`);
+  }
+  return name;
 }
 
 /** The event type prefix partners code against; required, since no default can name HQ's domain. */

@@ -15,6 +15,8 @@ export const settingNames = {
   maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
+  /** Blob container of the HQ report files (Hive-partitioned Parquet). */
+  reportsContainer: 'REPORTS_CONTAINER',
   /** Reverse-DNS prefix of every event type sent to partners, e.g. `com.contoso.pos`. */
   eventTypePrefix: 'EVENT_TYPE_PREFIX',
   /**
@@ -30,6 +32,7 @@ export const tunableSettingNames = [
   settingNames.maxRequestBodyBytes,
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
+  settingNames.reportsContainer,
   settingNames.eventTypePrefix,
 ] as const;
 

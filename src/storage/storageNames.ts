@@ -17,6 +17,8 @@ export const tableNames = {
   paymentDirections: 'paymentdirections',
   rateLimits: 'ratelimits',
   unmappedUsage: 'unmappedusage',
+  /** One row per reconciled store-day, from which each partner-day's store_days report file is written. */
+  reportStoreDays: 'reportstoredays',
   /** Per partner: its webhook endpoint (URL, event types, signing secrets) and the endpoint's health. */
   webhooks: 'webhooks',
   /** Events waiting for delivery, by partner and event id: the exact body every attempt signs. */

@@ -9,6 +9,7 @@ const base: Settings = {
   RATE_LIMIT_PER_MINUTE: '600',
   BATCH_SWEEP_DELAY_SECONDS: '300',
   EVENT_TYPE_PREFIX: 'com.contoso.pos',
+  REPORTS_CONTAINER: 'reports',
 };
 
 const identityStorage: Settings = {
