@@ -43,7 +43,7 @@ export class DayReconciler {
     const firstInputs = readInputs();
     firstInputs.catch(() => undefined);
     const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
-    if (!stored || stored.close.batch_id !== closeBatchId) return 'superseded';
+    if (stored?.close.batch_id !== closeBatchId) return 'superseded';
 
     for (let pass = 1; ; pass += 1) {
       const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());

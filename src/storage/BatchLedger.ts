@@ -129,7 +129,8 @@ function toEntry(entity: LedgerEntity & { etag: string }): LedgerEntry {
     committedAt: entity.committedAt ?? entity.createdAt,
     receipt: {
       recordCount: entity.recordCount ?? 0,
-      warnings: fromChunkedProperties<Warning[]>('warnings', entity) ?? [],
+      // Written by `commit` from the receipt's warnings.
+      warnings: (fromChunkedProperties('warnings', entity) as Warning[] | undefined) ?? [],
     },
   };
 }

@@ -50,7 +50,7 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
   return {
     validate(kind, body) {
       const validator = validators.get(kind);
-      if (validator === undefined) throw new Error(`No schema for body kind ${String(kind)}.`);
+      if (validator === undefined) throw new Error(`No schema for body kind ${kind}.`);
       if (validator(body)) return [];
       return toProblems(validator.errors ?? [], definitionNames);
     },
@@ -167,7 +167,7 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
         };
       }
       const parent = error.parentSchema;
-      const definition = typeof parent === 'object' && parent !== null ? definitionNames.get(parent) : undefined;
+      const definition = parent === undefined ? undefined : definitionNames.get(parent);
       return { path: at, message: describeConstraint(error, at, definition) };
     }
     default:

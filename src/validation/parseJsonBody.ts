@@ -61,11 +61,15 @@ const KIND_ARRAY = 2;
 /** Objects with more keys than this switch from a linear key list to a Set. */
 const linearKeyLimit = 16;
 
-class ScanError {
+/** Thrown inside the scanner and caught by `scan`, which turns it into a problem. */
+class ScanError extends Error {
   constructor(
     readonly offset: number,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ScanError';
+  }
 }
 
 /**
@@ -101,7 +105,7 @@ class JsonScanner {
     const length = text.length;
     let expect = EXPECT_VALUE;
     let first = true;
-    while (true) {
+    for (;;) {
       let c = text.charCodeAt(this.pos);
       while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++this.pos);
       if (this.pos >= length) break;
@@ -217,8 +221,10 @@ class JsonScanner {
       set.add(key);
       return;
     }
-    const list = this.keyLists[depth]!;
-    for (let i = 0; i < list.length; i++) if (list[i] === key) this.duplicate(start);
+    const list = this.keyLists[depth];
+    // `value` gives every object level its list when the object opens.
+    if (list === undefined) throw new Error('A key was scanned outside an object.');
+    if (list.includes(key)) this.duplicate(start);
     list.push(key);
     if (list.length > linearKeyLimit) this.keySets[depth] = new Set(list);
   }
@@ -236,7 +242,7 @@ class JsonScanner {
     const text = this.text;
     let i = this.pos + 1;
     let hasEscape = false;
-    while (true) {
+    for (;;) {
       const quote = text.indexOf('"', i);
       if (quote < 0) throw new ScanError(this.pos, 'A string is not terminated.');
       if (this.nextBackslash !== -1 && this.nextBackslash < i) this.nextBackslash = text.indexOf('\\', i);

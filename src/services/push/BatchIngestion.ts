@@ -139,7 +139,7 @@ export class BatchIngestion {
         // Another body holds this batch_id (this request's entry was dropped as abandoned while
         // it stalled): the stored body is the batch, this one must never be applied.
         const current = await ledger.get(partnerId, batchId);
-        if (!current || current.bodyHash !== bodyHash) continue;
+        if (current?.bodyHash !== bodyHash) continue;
         throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
       }
       await this.step('blob-stored', batchId);
