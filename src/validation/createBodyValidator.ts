@@ -4,7 +4,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
-import { findProjectRoot } from './findProjectRoot.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 
 /** The request bodies that have a schema. */
 export type BodyKind = 'tradeRecords' | 'dailyClose' | 'stores' | 'products' | 'mappings';

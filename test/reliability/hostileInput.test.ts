@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { findProjectRoot } from '../../src/validation/findProjectRoot.js';
+import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalogue } from '../../src/errors/errorCatalogue.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
-import { findProjectRoot } from '../../src/validation/findProjectRoot.js';
+import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
