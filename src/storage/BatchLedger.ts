@@ -1,10 +1,9 @@
 import type { TableClient } from '@azure/data-tables';
+import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { Warning } from '../domain/model/Warning.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
-
-export type BatchKind = 'tradeRecords' | 'dailyClose' | 'stores' | 'products' | 'mappings';
 
 /** What the partner was told when the batch was committed; repeats answer with the same. */
 export interface BatchReceipt {

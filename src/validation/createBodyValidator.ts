@@ -5,18 +5,16 @@ import addFormats from 'ajv-formats';
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
-
-/** The request bodies that have a schema. */
-export type BodyKind = 'tradeRecords' | 'dailyClose' | 'stores' | 'products' | 'mappings';
+import type { BatchKind } from '../domain/model/BatchKind.js';
 
 /** Validates a parsed body against its JSON Schema; an empty array means the body conforms. */
 export interface BodyValidator {
-  validate(kind: BodyKind, body: unknown): ProblemDetail[];
+  validate(kind: BatchKind, body: unknown): ProblemDetail[];
 }
 
 const schemaBaseUri = 'https://pos-ingestion.invalid/schemas/';
 
-const schemaFileByKind: Readonly<Record<BodyKind, string>> = {
+const schemaFileByKind: Readonly<Record<BatchKind, string>> = {
   tradeRecords: 'trade-records.schema.json',
   dailyClose: 'daily-close.schema.json',
   stores: 'stores.schema.json',
@@ -41,8 +39,8 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
     for (const [name, definition] of Object.entries(schema.$defs ?? {})) definitionNames.set(definition, name);
     ajv.addSchema(schema);
   }
-  const validators = new Map<BodyKind, ValidateFunction>();
-  for (const [kind, file] of Object.entries(schemaFileByKind) as [BodyKind, string][]) {
+  const validators = new Map<BatchKind, ValidateFunction>();
+  for (const [kind, file] of Object.entries(schemaFileByKind) as [BatchKind, string][]) {
     const validator = ajv.getSchema(schemaBaseUri + file);
     if (validator === undefined) throw new Error(`Schema ${file} is missing from ${schemaFolder}.`);
     validators.set(kind, validator);
