@@ -28,8 +28,8 @@ export function measureValidation(scale: BenchScale): ValidationResult {
     if (!parsed.ok) throw new Error('generated body did not parse');
     const problems = validator.validate('tradeRecords', parsed.value);
     if (problems.length > 0) throw new Error(`generated body failed the schema: ${JSON.stringify(problems[0])}`);
-    const check = checkTradeRecordBatch(parsed.value as TradeRecordBatch, 'USD');
-    if (check.problems.length > 0) throw new Error(`generated body failed the checks: ${JSON.stringify(check.problems[0])}`);
+    const checkProblems = checkTradeRecordBatch(parsed.value as TradeRecordBatch, 'USD');
+    if (checkProblems.length > 0) throw new Error(`generated body failed the checks: ${JSON.stringify(checkProblems[0])}`);
   };
   for (const body of bodies) once(body);
 
