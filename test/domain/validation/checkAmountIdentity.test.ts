@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAmountIdentity } from '../../../src/domain/validation/checkAmountIdentity.js';
 import { buildJpyTaxIncludedRecord, buildTradeRecordBatch, buildUsdTaxExcludedRecord } from '../../fixtures/tradeRecordFixtures.js';
+import { stringMatching } from '../../support/matchers.js';
 
 describe('checkAmountIdentity', () => {
   it('holds for the USD tax-excluded and JPY tax-included fixtures', () => {
@@ -15,7 +16,7 @@ describe('checkAmountIdentity', () => {
     expect(checkAmountIdentity(record, 2)).toEqual({
       code: 'AMOUNT_MISMATCH',
       path: 'trade_records[2]',
-      message: expect.stringMatching(/prices exclude tax/) as unknown,
+      message: stringMatching(/prices exclude tax/),
     });
   });
 

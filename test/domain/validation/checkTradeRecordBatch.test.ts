@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkTradeRecordBatch } from '../../../src/domain/validation/checkTradeRecordBatch.js';
 import type { TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
+import { stringMatching } from '../../support/matchers.js';
 
 function usd(change: (record: TradeRecord, batch: TradeRecordBatch) => void = () => undefined): TradeRecordBatch {
   const batch = buildTradeRecordBatch({ currency: 'USD', recordCount: 3 });
@@ -155,7 +156,7 @@ describe('checkTradeRecordBatch', () => {
     it('rejects a negative amount except for ADJUSTMENT', () => {
       expect(problemsOf(usd((r) => (r.payments[0]!.amount = '-5.00')))).toContainEqual({
         path: '/trade_records/0/payments/0/amount',
-        message: expect.stringMatching(/must not be negative/),
+        message: stringMatching(/must not be negative/),
       });
       const adjusted = usd((r) => {
         r.payments[0]!.amount = '-5.00';
@@ -175,7 +176,7 @@ describe('checkTradeRecordBatch', () => {
     it('requires tip_amount between zero and the amount', () => {
       expect(problemsOf(usd((r) => (r.payments[1]!.tip_amount = r.payments[1]!.amount)))).toEqual([]);
       expect(problemsOf(usd((r) => (r.payments[1]!.tip_amount = '999.00')))).toEqual([
-        { path: '/trade_records/0/payments/1/tip_amount', message: expect.stringMatching(/between zero and the payment amount/) },
+        { path: '/trade_records/0/payments/1/tip_amount', message: stringMatching(/between zero and the payment amount/) },
       ]);
       expect(problemsOf(usd((r) => (r.payments[1]!.tip_amount = '-1.00')))[0]?.path).toBe('/trade_records/0/payments/1/tip_amount');
       const negativeAdjustment = usd((r) => {
@@ -195,8 +196,8 @@ describe('checkTradeRecordBatch', () => {
       }),
     );
     expect(problems).toEqual([
-      { path: '/trade_records/0/member_id', message: expect.stringMatching(/not a phone number/) },
-      { path: '/trade_records/0/items/4/product_name', message: expect.stringMatching(/payment card number/) },
+      { path: '/trade_records/0/member_id', message: stringMatching(/not a phone number/) },
+      { path: '/trade_records/0/items/4/product_name', message: stringMatching(/payment card number/) },
     ]);
     expect(JSON.stringify(problems)).not.toMatch(/4111|1234/);
   });

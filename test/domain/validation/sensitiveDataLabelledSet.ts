@@ -21,7 +21,7 @@ function hexFrom(next: (count: number) => string, length: number): string {
   const alphabet = '0123456789abcdef';
   let out = '';
   const digits = next(length * 2);
-  for (let i = 0; i < length; i++) out += alphabet[(Number(digits[2 * i]) * 10 + Number(digits[2 * i + 1])) % 16];
+  for (let i = 0; i < length; i++) out += alphabet.charAt((Number(digits[2 * i]) * 10 + Number(digits[2 * i + 1])) % 16);
   return out;
 }
 
