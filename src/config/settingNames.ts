@@ -17,7 +17,10 @@ export const settingNames = {
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
 } as const;
 
-/** Tunables every environment sets explicitly (local sample file and Bicep app settings alike). */
+/**
+ * Tunables every environment sets explicitly (local sample file and Bicep app settings alike).
+ * @internal read by the test that keeps the code, the sample file and infra/ in step.
+ */
 export const tunableSettingNames = [
   settingNames.reconcileDelaySeconds,
   settingNames.maxRequestBodyBytes,
@@ -25,7 +28,10 @@ export const tunableSettingNames = [
   settingNames.batchSweepDelaySeconds,
 ] as const;
 
-/** Settings the identity-based storage connection needs in Azure. */
+/**
+ * Settings the identity-based storage connection needs in Azure.
+ * @internal read by the test that keeps the code and infra/ in step.
+ */
 export const identityStorageSettingNames = [
   settingNames.storageBlobServiceUri,
   settingNames.storageQueueServiceUri,

@@ -235,6 +235,7 @@ export class QueuePoller {
 /**
  * Decodes message text as the queue trigger does with its default base64 encoding: the decoded
  * string, parsed when it is a JSON object or array. Undefined when the text is not base64.
+ * @internal exported for its own unit test.
  */
 export function decodeMessageText(messageText: string): { text: string; value: unknown } | undefined {
   const compact = messageText.replace(/\s+/g, '');

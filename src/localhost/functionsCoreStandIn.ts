@@ -144,7 +144,7 @@ interface ModuleInternals {
  * Makes `require('@azure/functions-core')` return the stand-in for the rest of the process.
  * Idempotent; called when this file is imported.
  */
-export function installFunctionsCoreStandIn(): void {
+function installFunctionsCoreStandIn(): void {
   if (state.installed) return;
   const internals = Module as unknown as ModuleInternals;
 

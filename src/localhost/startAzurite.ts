@@ -168,7 +168,10 @@ function azuriteEntryPoint(projectRoot: string): string {
   return path.resolve(path.dirname(manifestPath), bin);
 }
 
-/** A port that was free a moment ago: bind port 0, read what the system chose, release it. */
+/**
+ * A port that was free a moment ago: bind port 0, read what the system chose, release it.
+ * @internal also used by tests that need a port nothing listens on.
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();

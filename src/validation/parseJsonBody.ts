@@ -1,7 +1,10 @@
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
 
-/** Deepest nesting of objects and arrays a body may have (the top-level object is depth 1). */
+/**
+ * Deepest nesting of objects and arrays a body may have (the top-level object is depth 1).
+ * @internal exported so that the test of the limit reads it instead of restating it.
+ */
 export const maxJsonDepth = 32;
 
 export type ParseJsonBodyResult =

@@ -47,8 +47,8 @@ export interface Diagnosis {
   hints: string[];
 }
 
-export const MAX_LISTED_BATCH_SEQS = 500;
-export const MAX_LISTED_CODES = 50;
+const MAX_LISTED_BATCH_SEQS = 500;
+const MAX_LISTED_CODES = 50;
 const MAX_NAMED_IN_HINT = 10;
 
 function plural(count: number, one: string, many: string): string {

@@ -30,7 +30,7 @@ export interface CrashHarness {
 }
 
 /** One in-process service whose storage requests and push steps can be cut off. */
-export async function startCrashHarness(): Promise<CrashHarness> {
+async function startCrashHarness(): Promise<CrashHarness> {
   const policy = new FaultPolicy();
   let pending: { step: PushStep; batchId: string } | undefined;
   const service = await startTestService({
@@ -76,7 +76,7 @@ export interface CrashRunResult {
  * the same batch again, or nobody does and the sweep finishes it (the partner asks once more
  * afterwards, as a partner would after a timeout). Then the day is checked.
  */
-export async function runOneCrash(
+async function runOneCrash(
   h: CrashHarness,
   partnerId: string,
   partnerKey: string,
