@@ -42,6 +42,11 @@ param rateLimitPerMinute int = 600
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
+@description('Reverse-DNS prefix of the event types sent to partners, e.g. "com.contoso.pos" gives "com.contoso.pos.reconciliation.completed" (EVENT_TYPE_PREFIX). Partners code against the type names: use the same value in every environment.')
+@minLength(3)
+@maxLength(100)
+param eventTypePrefix string
+
 @description('Replication of the storage account that holds raw batches, tables and queues.')
 @allowed([
   'Standard_LRS'
@@ -219,6 +224,12 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
           name: 'BATCH_SWEEP_DELAY_SECONDS'
           value: string(batchSweepDelaySeconds)
         }
+        {
+          name: 'EVENT_TYPE_PREFIX'
+          value: eventTypePrefix
+        }
+        // WEBHOOK_ALLOW_PRIVATE_TARGETS is deliberately absent: webhook targets in Azure are public https
+        // addresses only, and the app refuses to start with the setting on managed-identity storage.
       ]
     }
     functionAppConfig: {

@@ -21,4 +21,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** How long after a push the background sweep checks that the batch was committed. */
   readonly batchSweepDelaySeconds: number;
+  /** Reverse-DNS prefix of event types (`<prefix>.reconciliation.completed`); the same in every environment. */
+  readonly eventTypePrefix: string;
+  /** Local development and tests only: webhook targets may be private or loopback addresses. */
+  readonly webhookAllowPrivateTargets: boolean;
 }

@@ -15,6 +15,13 @@ export const settingNames = {
   maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
+  /** Reverse-DNS prefix of every event type sent to partners, e.g. `com.contoso.pos`. */
+  eventTypePrefix: 'EVENT_TYPE_PREFIX',
+  /**
+   * `true` lets webhooks go to private, loopback and link-local addresses (and over plain http to
+   * those only): local development and tests. Never set in Azure; absent means `false`.
+   */
+  webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
 } as const;
 
 /**
@@ -26,6 +33,7 @@ export const tunableSettingNames = [
   settingNames.maxRequestBodyBytes,
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
+  settingNames.eventTypePrefix,
 ] as const;
 
 /**
