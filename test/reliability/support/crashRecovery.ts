@@ -76,13 +76,7 @@ export interface CrashRunResult {
  * the same batch again, or nobody does and the sweep finishes it (the partner asks once more
  * afterwards, as a partner would after a timeout). Then the day is checked.
  */
-async function runOneCrash(
-  h: CrashHarness,
-  partnerId: string,
-  partnerKey: string,
-  run: number,
-  seed: number,
-): Promise<CrashRunResult> {
+async function runOneCrash(h: CrashHarness, partnerId: string, partnerKey: string, run: number, seed: number): Promise<CrashRunResult> {
   const random = seededRandom(seed * 100_003 + run);
   const point = crashPoints[run % crashPoints.length]!;
   const recovery: Recovery = random() < 0.5 ? 'partner retries' : 'sweep finishes';
