@@ -4,7 +4,7 @@ import { ConfigError } from '../config/ConfigError.js';
 import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { HealthCheck } from '../services/HealthCheck.js';
 import { createStorageClients } from '../storage/StorageClients.js';
-import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 import { HqTool } from './HqTool.js';
 
 async function main(): Promise<number> {

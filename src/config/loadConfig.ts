@@ -103,6 +103,8 @@ function readStorage(settings: Settings, problems: string[]): StorageConnection 
     );
     return { kind: 'connectionString', connectionString: '' };
   }
-  const clientId = settings[names.storageClientId]?.trim() || undefined;
+  // An empty client id means "no user-assigned identity", the same as leaving it out.
+  const clientIdSetting = settings[names.storageClientId]?.trim();
+  const clientId = clientIdSetting === '' ? undefined : clientIdSetting;
   return Object.freeze({ kind: 'identity', blobServiceUri, queueServiceUri, tableServiceUri, clientId });
 }

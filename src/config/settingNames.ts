@@ -26,7 +26,10 @@ export const settingNames = {
   webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
 } as const;
 
-/** Tunables every environment sets explicitly (local sample file and Bicep app settings alike). */
+/**
+ * Tunables every environment sets explicitly (local sample file and Bicep app settings alike).
+ * @internal read by the test that keeps the code, the sample file and infra/ in step.
+ */
 export const tunableSettingNames = [
   settingNames.reconcileDelaySeconds,
   settingNames.maxRequestBodyBytes,
@@ -36,7 +39,10 @@ export const tunableSettingNames = [
   settingNames.eventTypePrefix,
 ] as const;
 
-/** Settings the identity-based storage connection needs in Azure. */
+/**
+ * Settings the identity-based storage connection needs in Azure.
+ * @internal read by the test that keeps the code and infra/ in step.
+ */
 export const identityStorageSettingNames = [
   settingNames.storageBlobServiceUri,
   settingNames.storageQueueServiceUri,

@@ -11,7 +11,7 @@ import { poisonQueueName } from '../storage/storageNames.js';
 import type { CapturedFunction, CapturedQueueFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
-import { readHostSettings } from './readHostSettings.js';
+import { readHostSettings, type HostSettings } from './readHostSettings.js';
 
 export interface QueuePollerOptions {
   /** Captured registrations; only the queue-triggered ones are run. */
@@ -58,13 +58,13 @@ export class QueuePoller {
     this.#functions = options.functions.filter((fn): fn is CapturedQueueFunction => fn.kind === 'queue');
     this.#service = options.queueServiceClient;
     this.#logger = options.logger;
-    const needsHostJson =
-      options.maxDequeueCount === undefined || options.batchSize === undefined || options.visibilityTimeoutSeconds === undefined;
-    const hostSettings = needsHostJson ? readHostSettings() : undefined;
-    this.#maxDequeueCount = options.maxDequeueCount ?? hostSettings!.maxDequeueCount;
-    this.#batchSize = Math.min(Math.max(options.batchSize ?? hostSettings!.queueBatchSize, 1), 32);
+    // host.json is read only when an option is left to it, and then once.
+    let hostSettings: HostSettings | undefined;
+    const host = (): HostSettings => (hostSettings ??= readHostSettings());
+    this.#maxDequeueCount = options.maxDequeueCount ?? host().maxDequeueCount;
+    this.#batchSize = Math.min(Math.max(options.batchSize ?? host().queueBatchSize, 1), 32);
     this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? Math.floor(this.#batchSize / 2), 0);
-    this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? (hostSettings!.queueVisibilityTimeoutSeconds || 30), 1);
+    this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? (host().queueVisibilityTimeoutSeconds || 30), 1);
     this.#idlePollIntervalMs = options.idlePollIntervalMs ?? 200;
   }
 
@@ -254,6 +254,7 @@ export class QueuePoller {
 /**
  * Decodes message text as the queue trigger does with its default base64 encoding: the decoded
  * string, parsed when it is a JSON object or array. Undefined when the text is not base64.
+ * @internal exported for its own unit test.
  */
 export function decodeMessageText(messageText: string): { text: string; value: unknown } | undefined {
   const compact = messageText.replace(/\s+/g, '');

@@ -120,8 +120,7 @@ interface StorageOptions {
 
 /** Managed identity in Azure (user-assigned when a client id is set); developer sign-in otherwise. */
 function identityCredential(clientId: string | undefined): TokenCredential {
-  // Loaded lazily: the local path never needs it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily: the local path never needs it
   const identity = require('@azure/identity') as typeof import('@azure/identity');
   return new identity.DefaultAzureCredential(clientId ? { managedIdentityClientId: clientId } : {});
 }
