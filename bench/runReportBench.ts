@@ -67,7 +67,7 @@ export async function runReportBench(options: ReportBenchOptions = {}): Promise<
           seed: 0x5000 + b,
           totals,
         });
-        await expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
+        expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
       }
     };
     await Promise.all([pushNext(), pushNext(), pushNext()]);
@@ -88,7 +88,7 @@ export async function runReportBench(options: ReportBenchOptions = {}): Promise<
       currency: 'USD',
       closed_at: '2026-03-02T03:55:00-05:00',
     };
-    await expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
+    expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
     const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
     const deadline = Date.now() + 120_000;
     for (;;) {
