@@ -61,8 +61,16 @@ param blobSoftDeleteDays int = 7
 @maxValue(730)
 param logRetentionDays int = 30
 
+@description('Request body bytes one instance holds at once; a body that does not fit gets a retryable 503 (MAX_REQUEST_BYTES_IN_FLIGHT). With 2048 MB instances, 64 MB leaves room for parsing and storing them.')
+@minValue(5242880)
+param maxRequestBytesInFlight int = 67108864
+
 // The contract's body limit (5 MB); not an environment choice.
 var maxRequestBodyBytes = 5242880
+// The host's own limit, a little above the contract's: bodies the service would refuse anyway are
+// refused by the host before they reach the worker, while the service still answers its JSON 413 for
+// bodies just over 5 MB.
+var hostRequestBodySizeLimit = 5767168
 
 var suffix = uniqueString(resourceGroup().id)
 var compactPrefix = toLower(replace(prefix, '-', ''))
@@ -218,6 +226,15 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
         {
           name: 'BATCH_SWEEP_DELAY_SECONDS'
           value: string(batchSweepDelaySeconds)
+        }
+        {
+          name: 'MAX_REQUEST_BYTES_IN_FLIGHT'
+          value: string(maxRequestBytesInFlight)
+        }
+        // Read by the Functions host itself.
+        {
+          name: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT'
+          value: string(hostRequestBodySizeLimit)
         }
       ]
     }

@@ -9,6 +9,7 @@ param httpPerInstanceConcurrency = 16
 param reconcileDelaySeconds = 900
 param rateLimitPerMinute = 600
 param batchSweepDelaySeconds = 300
+param maxRequestBytesInFlight = 67108864
 param storageSkuName = 'Standard_ZRS'
 param blobSoftDeleteDays = 30
 param logRetentionDays = 90

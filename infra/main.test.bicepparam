@@ -8,6 +8,7 @@ param httpPerInstanceConcurrency = 16
 param reconcileDelaySeconds = 900
 param rateLimitPerMinute = 600
 param batchSweepDelaySeconds = 300
+param maxRequestBytesInFlight = 67108864
 param storageSkuName = 'Standard_LRS'
 param blobSoftDeleteDays = 7
 param logRetentionDays = 30

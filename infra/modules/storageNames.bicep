@@ -19,6 +19,7 @@ var tableNames = {
   paymentDirections: 'paymentdirections'
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
+  pendingBatches: 'pendingbatches'
 }
 
 // Blob containers of the service: the exact bytes of every accepted push.
@@ -31,12 +32,10 @@ var containerNames = {
 @export()
 var queueNames = {
   reconcile: 'reconcile-requests'
-  batchSweep: 'batch-sweep'
 }
 
 // Where the Functions host moves a message after its fifth failed dequeue (queue name + "-poison"). Created up front so operators can watch them.
 @export()
 var poisonQueueNames = {
   reconcile: 'reconcile-requests-poison'
-  batchSweep: 'batch-sweep-poison'
 }

@@ -21,4 +21,6 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** How long after a push the background sweep checks that the batch was committed. */
   readonly batchSweepDelaySeconds: number;
+  /** Request body bytes one instance holds at once; a body that does not fit gets a retryable 503. */
+  readonly maxRequestBytesInFlight: number;
 }

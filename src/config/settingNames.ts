@@ -15,6 +15,9 @@ export const settingNames = {
   maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
+  maxRequestBytesInFlight: 'MAX_REQUEST_BYTES_IN_FLIGHT',
+  /** Read by the Functions host itself (and the local host): larger bodies never reach a function. */
+  hostRequestBodySizeLimit: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT',
 } as const;
 
 /** Tunables every environment sets explicitly (local sample file and Bicep app settings alike). */
@@ -23,6 +26,7 @@ export const tunableSettingNames = [
   settingNames.maxRequestBodyBytes,
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
+  settingNames.maxRequestBytesInFlight,
 ] as const;
 
 /** Settings the identity-based storage connection needs in Azure. */

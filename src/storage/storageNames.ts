@@ -17,6 +17,8 @@ export const tableNames = {
   paymentDirections: 'paymentdirections',
   rateLimits: 'ratelimits',
   unmappedUsage: 'unmappedusage',
+  /** Pushes between their first write and their commit, keyed by time, for the sweep. */
+  pendingBatches: 'pendingbatches',
 } as const;
 
 export const containerNames = {
@@ -27,8 +29,6 @@ export const containerNames = {
 export const queueNames = {
   /** Daily closes waiting for reconciliation (sent with a visibility delay). */
   reconcile: 'reconcile-requests',
-  /** Pushes whose commit is checked later, so a batch cut off mid-write is finished. */
-  batchSweep: 'batch-sweep',
 } as const;
 
 /** The Functions host moves a message here after the fifth failed dequeue. */

@@ -70,6 +70,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '100000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
     ...options.settings,
   };
   const service = await startLocalService({
