@@ -20,6 +20,11 @@ param environmentName string
 @description('Azure region of every resource. Must offer the Flex Consumption plan (az functionapp list-flexconsumption-locations).')
 param location string = resourceGroup().location
 
+// Scale: one instance handles httpPerInstanceConcurrency requests at once. 16 keeps a 2048 MB
+// instance safe even when every request is a 5 MB push (each holds its body and the parsed batch,
+// and MAX_REQUEST_BYTES_IN_FLIGHT bounds the bodies held at once); more requests bring more
+// instances. The ceiling bounds what storage sees: every push is ~20 storage requests and one
+// storage account takes about 20,000 per second, so 100 instances stay well inside it.
 @description('Upper bound of instances the app scales out to (the plan accepts 40 to 1000).')
 @minValue(40)
 @maxValue(1000)
@@ -42,7 +47,7 @@ param rateLimitPerMinute int = 600
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
-@description('Replication of the storage account that holds raw batches, tables and queues.')
+@description('Replication of the storage account that holds raw batches, tables and queues. Standard_ZRS is not offered in every region: use Standard_LRS (or GRS) there.')
 @allowed([
   'Standard_LRS'
   'Standard_ZRS'
@@ -264,8 +269,12 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
       }
     }
   }
+  // The app starts once its data roles exist (the storage module creates them). Azure may still
+  // take a few minutes to make new role assignments effective: until then the first start of a new
+  // environment logs 403s from storage and the host retries on its own.
   dependsOn: [
     metricsPublisher
+    storage
   ]
 }
 
