@@ -38,7 +38,7 @@ export async function readJsonBody(request: HttpRequest, maxBytes: number, budge
     if (declared !== undefined && Number.isSafeInteger(declared) && declared > 0) hold(declared);
     const chunks: Uint8Array[] = [];
     let total = 0;
-    const reader = request.body?.getReader();
+    const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = request.body?.getReader();
     if (reader) {
       try {
         for (;;) {
@@ -56,7 +56,8 @@ export async function readJsonBody(request: HttpRequest, maxBytes: number, budge
         reader.releaseLock();
       }
     }
-    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    const [only] = chunks;
+    const bytes = chunks.length === 1 && only ? only : Buffer.concat(chunks, total);
     // A declared length larger than what arrived gives the difference back now.
     if (held > total) {
       budget.give(held - total);

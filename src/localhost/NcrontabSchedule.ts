@@ -22,17 +22,17 @@ export class NcrontabSchedule {
     if (fields.length !== 6 && fields.length !== 5) {
       throw new Error(`Schedule "${expression}" must have 6 fields (second minute hour day month day-of-week) or 5.`);
     }
-    const [second, minute, hour, day, month, weekday] = fields.length === 6 ? fields : ['0', ...fields];
+    const [second = '', minute = '', hour = '', day = '', month = '', weekday = ''] = fields.length === 6 ? fields : ['0', ...fields];
     const field = (text: string, min: number, max: number, names?: readonly string[]): Set<number> =>
       parseField(text, min, max, expression, names);
     return new NcrontabSchedule(
-      field(second!, 0, 59),
-      field(minute!, 0, 59),
-      field(hour!, 0, 23),
-      field(day!, 1, 31),
-      field(month!, 1, 12, monthNames),
+      field(second, 0, 59),
+      field(minute, 0, 59),
+      field(hour, 0, 23),
+      field(day, 1, 31),
+      field(month, 1, 12, monthNames),
       // 7 is Sunday too.
-      new Set([...field(weekday!, 0, 7, dayNames)].map((d) => d % 7)),
+      new Set([...field(weekday, 0, 7, dayNames)].map((d) => d % 7)),
       day !== '*' && day !== '?',
       weekday !== '*' && weekday !== '?',
     );
@@ -95,19 +95,19 @@ function parseField(text: string, min: number, max: number, expression: string, 
   };
   for (const item of text.split(',')) {
     const [range, stepText] = item.split('/');
-    if (range === undefined || range === '') fail();
+    if (range === undefined || range === '') return fail();
     const step = stepText === undefined ? 1 : Number(stepText);
     if (!Number.isInteger(step) || step < 1) fail();
     let from: number;
     let to: number;
     if (range === '*' || range === '?') {
       [from, to] = [min, max];
-    } else if (range!.includes('-')) {
-      const [a, b] = range!.split('-');
+    } else if (range.includes('-')) {
+      const [a, b] = range.split('-');
       [from, to] = [value(a ?? ''), value(b ?? '')];
       if (from > to) fail();
     } else {
-      from = value(range!);
+      from = value(range);
       to = stepText === undefined ? from : max;
     }
     for (let v = from; v <= to; v += step) values.add(v);

@@ -49,7 +49,7 @@ export class TimerRunner {
   async stop(): Promise<void> {
     this.#running = false;
     for (const entry of this.#scheduled) clearTimeout(entry.timer);
-    await Promise.all(this.#scheduled.map((entry) => entry.running));
+    await Promise.all(this.#scheduled.map((entry) => entry.running ?? Promise.resolve()));
   }
 
   #arm(entry: Scheduled): void {

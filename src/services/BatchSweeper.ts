@@ -66,7 +66,7 @@ export class BatchSweeper {
     const entry = await this.ledger.get(partnerId, batchId);
     // A row left by a request that lost the race to create the entry, or by a finished batch whose
     // row could not be removed at once: nothing to do but remove it.
-    if (!entry || entry.createdAt !== pending.createdAt) {
+    if (entry?.createdAt !== pending.createdAt) {
       await this.pendingIndex.remove(pending);
       return 'absent';
     }
