@@ -1,7 +1,9 @@
 /**
- * The local stand-in for the Functions host's HTTP front end: serves the captured HTTP
- * registrations under the route prefix, checks function keys, caps request bodies, and turns what
- * a handler returns into an HTTP response.
+ * The local stand-in for the Functions host's HTTP front end, answering as Azure's does: serves the
+ * captured HTTP registrations under the route prefix, answers what the host decides itself with an
+ * empty body (401 without a key it holds, 404 for no route, 413 over FUNCTIONS_REQUEST_BODY_SIZE_LIMIT,
+ * 408 for a body too slow, 500 for a failed or timed-out invocation), hands the body to the function
+ * as a stream (as with HTTP streams on), and turns what a handler returns into a response.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
