@@ -18,7 +18,7 @@ export interface BenchScale {
   readonly largePushBytes: number;
 }
 
-export const fullScale: BenchScale = {
+const fullScale: BenchScale = {
   name: 'full',
   recordsPerBatch: 500,
   latencyWarmup: 3,
@@ -33,6 +33,7 @@ export const fullScale: BenchScale = {
   largePushBytes: 5 * 1024 * 1024 - 4096,
 };
 
+/** @internal also run by the bench smoke test. */
 export const smokeScale: BenchScale = {
   name: 'smoke',
   recordsPerBatch: 20,

@@ -71,8 +71,9 @@ export async function measureLargePushMemory(connectionString: string, scale: Be
     child.send({ kind: 'start', connectionString });
     const started = await next();
     if (!started.ok) throw new Error(`large-push child failed: ${started.error}`);
-    baseUrl = started.baseUrl!;
-    key = started.key!;
+    if (started.baseUrl === undefined || started.key === undefined) throw new Error('large-push child gave no address or key');
+    baseUrl = started.baseUrl;
+    key = started.key;
     report = async () => {
       child.send({ kind: 'report' });
       return (await next()).maxRssKb ?? 0;

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { findProjectRoot } from '../src/validation/findProjectRoot.js';
+import { findProjectRoot } from '../src/config/findProjectRoot.js';
 import { formatReport, machineInfo, target, type Figure } from './BenchReport.js';
 import { startBenchEnvironment } from './BenchEnvironment.js';
 import { scaleFromEnv, type BenchScale } from './benchScale.js';
@@ -16,7 +16,7 @@ import { cappedOldSpaceMb, measureReconcile, type ReconcileResult } from './meas
 import { measureStorageOps } from './measureStorageOps.js';
 import { measureThroughput } from './measureThroughput.js';
 import { measureValidation } from './measureValidation.js';
-import { measureLargePushMemory, type LargePushMemoryResult } from './measureLargePushMemory.js';
+import { measureLargePushMemory } from './measureLargePushMemory.js';
 import { round } from './stats.js';
 
 export interface BenchOptions {
@@ -52,7 +52,6 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
   progress('starting the storage emulator and the local service');
   const env = await startBenchEnvironment(options.connectionString ? { connectionString: options.connectionString } : {});
   let breakdown: string[] = [];
-  let largePushes: LargePushMemoryResult | undefined;
   try {
     progress('storage requests of one push');
     const ops = await measureStorageOps(env, scale);
@@ -78,7 +77,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
     progress(
       `memory: ${scale.largePushes} concurrent pushes of ${Math.round(scale.largePushBytes / 1024)} KiB (service in its own process)`,
     );
-    largePushes = await measureLargePushMemory(env.connectionString, scale);
+    const largePushes = await measureLargePushMemory(env.connectionString, scale);
 
     const records = latency.records;
     add('push_body_size', `push body (${records} records)`, Math.round(latency.bodyBytes / 1024), 'KiB');
@@ -127,18 +126,16 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
       );
       add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
     }
-    if (largePushes) {
-      const answered = Object.entries(largePushes.statuses)
-        .map(([status, n]) => `${n}×${status}`)
-        .join(', ');
-      add(
-        scale.name === 'full' ? 'rss_20x5mb_mb' : 'rss_large_pushes_mb',
-        `peak RSS, ${largePushes.pushes} concurrent ${Math.round(largePushes.bodyBytes / 1024)} KiB pushes (${answered})${largePushes.ownProcess ? '' : ', whole process'}`,
-        largePushes.peakRssMb,
-        'MB',
-        { max: 300 },
-      );
-    }
+    const answered = Object.entries(largePushes.statuses)
+      .map(([status, n]) => `${n}×${status}`)
+      .join(', ');
+    add(
+      scale.name === 'full' ? 'rss_20x5mb_mb' : 'rss_large_pushes_mb',
+      `peak RSS, ${largePushes.pushes} concurrent ${Math.round(largePushes.bodyBytes / 1024)} KiB pushes (${answered})${largePushes.ownProcess ? '' : ', whole process'}`,
+      largePushes.peakRssMb,
+      'MB',
+      { max: 300 },
+    );
     add('validate_throughput', 'parse + schema + semantic checks, one core', validation.recordsPerSecond, 'records/s');
     add('validate_ms_per_batch', `validation of one ${records}-record batch`, validation.msPerBatch, 'ms');
   } finally {

@@ -40,6 +40,8 @@ export async function runReconcileJob(request: ReconcileChildRequest): Promise<R
       RATE_LIMIT_PER_MINUTE: '1000000',
       BATCH_SWEEP_DELAY_SECONDS: '600',
       MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
+      REPORTS_CONTAINER: 'reports',
+      EVENT_TYPE_PREFIX: 'com.example.pos',
     }),
   );
   const { partnerId, storeId, businessDate } = request.message;

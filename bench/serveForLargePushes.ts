@@ -1,7 +1,7 @@
 import { HqTool } from '../src/cli/HqTool.js';
 import { resolveLocalSettings } from '../src/config/resolveLocalSettings.js';
 import { startLocalService } from '../src/localhost/startLocalService.js';
-import { findProjectRoot } from '../src/validation/findProjectRoot.js';
+import { findProjectRoot } from '../src/config/findProjectRoot.js';
 
 export interface LargePushService {
   readonly baseUrl: string;
@@ -26,7 +26,8 @@ export async function serveForLargePushes(connectionString: string): Promise<Lar
   const partnerId = `bench-large-${process.pid}`;
   await tool.run(['partner', 'create', partnerId]);
   await tool.run(['key', 'issue', partnerId]);
-  const key = out[out.length - 1]!;
+  const key = out.at(-1);
+  if (key === undefined) throw new Error('the HQ tool issued no key');
   await tool.run(['store', 'register', partnerId, 'LRG-1']);
   return { baseUrl: service.baseUrl, key, stop: () => service.stop() };
 }

@@ -47,6 +47,16 @@ param rateLimitPerMinute int = 600
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
+@description('Blob container of the HQ report files (Hive-partitioned Parquet read by DuckDB, Spark, Synapse and Fabric) (REPORTS_CONTAINER). Kept apart from the raw batches so read access can be granted to it alone.')
+@minLength(3)
+@maxLength(63)
+param reportsContainerName string = 'reports'
+
+@description('Reverse-DNS prefix of the event types sent to partners, e.g. "com.contoso.pos" gives "com.contoso.pos.reconciliation.completed" (EVENT_TYPE_PREFIX). Partners code against the type names: use the same value in every environment.')
+@minLength(3)
+@maxLength(100)
+param eventTypePrefix string
+
 @description('Replication of the storage account that holds raw batches, tables and queues. Standard_ZRS is not offered in every region: use Standard_LRS (or GRS) there.')
 @allowed([
   'Standard_LRS'
@@ -110,6 +120,7 @@ module storage 'modules/storage.bicep' = {
     tags: tags
     skuName: storageSkuName
     deploymentContainerName: names.deploymentContainer
+    reportsContainerName: reportsContainerName
     blobSoftDeleteDays: blobSoftDeleteDays
     principalId: identity.properties.principalId
   }
@@ -233,6 +244,14 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
           value: string(batchSweepDelaySeconds)
         }
         {
+          name: 'REPORTS_CONTAINER'
+          value: reportsContainerName
+        }
+        {
+          name: 'EVENT_TYPE_PREFIX'
+          value: eventTypePrefix
+        }
+        {
           name: 'MAX_REQUEST_BYTES_IN_FLIGHT'
           value: string(maxRequestBytesInFlight)
         }
@@ -241,6 +260,8 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
           name: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT'
           value: string(hostRequestBodySizeLimit)
         }
+        // WEBHOOK_ALLOW_PRIVATE_TARGETS is deliberately absent: webhook targets in Azure are public https
+        // addresses only, and the app refuses to start with the setting on managed-identity storage.
       ]
     }
     functionAppConfig: {
@@ -283,6 +304,9 @@ output functionAppName string = functionApp.name
 
 @description('Base URL partners call: every route lives below it.')
 output baseUrl string = 'https://${functionApp.properties.defaultHostName}/pos/v1'
+
+@description('Blob container of the HQ report files, below the blob service endpoint.')
+output reportsContainerName string = reportsContainerName
 
 @description('Name of the storage account.')
 output storageAccountName string = storage.outputs.name

@@ -8,9 +8,11 @@
  * Options: --out <folder> (default .deploy), --zip <file> (default app.zip), --skip-build.
  * Every dependency is pure JavaScript, so a package built on any OS runs on the Linux host.
  */
+import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';

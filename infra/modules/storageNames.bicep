@@ -2,7 +2,7 @@
 // infrastructure that spells these names; it mirrors src/storage/storageNames.ts key for key,
 // and test/infra/infraConsistency.test.ts fails when the two drift apart.
 
-// Tables of the service (partners, keys, stores, master data, ledger, indexes, results).
+// Tables of the service (partners, keys, stores, master data, ledger, indexes, results, webhooks).
 @export()
 var tableNames = {
   partners: 'partners'
@@ -20,6 +20,10 @@ var tableNames = {
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
   pendingBatches: 'pendingbatches'
+  reportStoreDays: 'reportstoredays'
+  webhooks: 'webhooks'
+  webhookEvents: 'webhookevents'
+  webhookDeadLetters: 'webhookdeadletters'
 }
 
 // Blob containers of the service: the exact bytes of every accepted push.
@@ -32,10 +36,12 @@ var containerNames = {
 @export()
 var queueNames = {
   reconcile: 'reconcile-requests'
+  webhookDeliveries: 'webhook-deliveries'
 }
 
 // Where the Functions host moves a message after its fifth failed dequeue (queue name + "-poison"). Created up front so operators can watch them.
 @export()
 var poisonQueueNames = {
   reconcile: 'reconcile-requests-poison'
+  webhookDeliveries: 'webhook-deliveries-poison'
 }

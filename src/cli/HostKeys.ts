@@ -30,8 +30,7 @@ export function armHostKeys(
   credential: TokenCredential,
   clientOptions: WebSiteManagementClientOptionalParams = {},
 ): HostKeys {
-  // Loaded only when a function app is named: the local path never needs it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a function app is named
   const { WebSiteManagementClient } = require('@azure/arm-appservice') as typeof import('@azure/arm-appservice');
   const client = new WebSiteManagementClient(credential, target.subscriptionId, clientOptions);
   return {

@@ -26,11 +26,26 @@ export interface HqToolOptions {
 }
 
 /** Settings that name the function app, so operators need not repeat the options. */
-export const functionAppSettingNames = {
+const functionAppSettingNames = {
   functionApp: 'POS_FUNCTION_APP',
   resourceGroup: 'POS_RESOURCE_GROUP',
   subscription: 'AZURE_SUBSCRIPTION_ID',
 } as const;
+
+/** The positional words after a command's own, already counted against the command's arguments. */
+class Positionals {
+  constructor(private readonly words: readonly string[]) {}
+
+  at(index: number): string {
+    const word = this.words[index];
+    if (word === undefined) throw new UsageError(`missing argument ${String(index + 1)}`);
+    return word;
+  }
+
+  rest(from: number): string[] {
+    return this.words.slice(from);
+  }
+}
 
 /** A command that was understood but refused (exit code 1). */
 class Refusal extends Error {}
@@ -42,7 +57,7 @@ interface Command {
   readonly words: string;
   readonly args: readonly string[];
   readonly options: readonly OptionName[];
-  readonly run: (args: string[], options: Options) => Promise<void>;
+  readonly run: (args: Positionals, options: Options) => Promise<void>;
 }
 
 const partnerIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -73,41 +88,41 @@ export class HqTool {
     this.clock = options.clock ?? (() => new Date());
     // Adding a command is adding a line here (and one to hqUsage).
     this.commands = [
-      { words: 'partner create', args: ['partner_id'], options: ['name'], run: ([id], o) => this.createPartner(id!, o.name) },
-      { words: 'partner deactivate', args: ['partner_id'], options: [], run: ([id]) => this.setPartnerStatus(id!, 'INACTIVE') },
-      { words: 'partner activate', args: ['partner_id'], options: [], run: ([id]) => this.setPartnerStatus(id!, 'ACTIVE') },
+      { words: 'partner create', args: ['partner_id'], options: ['name'], run: (a, o) => this.createPartner(a.at(0), o.name) },
+      { words: 'partner deactivate', args: ['partner_id'], options: [], run: (a) => this.setPartnerStatus(a.at(0), 'INACTIVE') },
+      { words: 'partner activate', args: ['partner_id'], options: [], run: (a) => this.setPartnerStatus(a.at(0), 'ACTIVE') },
       {
         words: 'partner set-rate-limit',
         args: ['partner_id', 'calls per minute'],
         options: [],
-        run: ([id, limit]) => this.setRateLimit(id!, limit!),
+        run: (a) => this.setRateLimit(a.at(0), a.at(1)),
       },
       { words: 'partner list', args: [], options: [], run: () => this.listPartners() },
       {
         words: 'key issue',
         args: ['partner_id'],
         options: ['expires', ...azureOptions],
-        run: ([id], o) => this.issueKey(id!, o),
+        run: (a, o) => this.issueKey(a.at(0), o),
       },
       {
         words: 'key revoke',
         args: ['partner_id', 'key_id'],
         options: azureOptions,
-        run: ([id, keyId], o) => this.revokeKey(id!, keyId!, o),
+        run: (a, o) => this.revokeKey(a.at(0), a.at(1), o),
       },
-      { words: 'key list', args: ['partner_id'], options: [], run: ([id]) => this.listKeys(id!) },
+      { words: 'key list', args: ['partner_id'], options: [], run: (a) => this.listKeys(a.at(0)) },
       {
         words: 'store register',
         args: ['partner_id', 'store_id', '...'],
         options: [],
-        run: ([id, ...stores]) => this.registerStores(id!, stores),
+        run: (a) => this.registerStores(a.at(0), a.rest(1)),
       },
-      { words: 'store list', args: ['partner_id'], options: [], run: ([id]) => this.listStores(id!) },
+      { words: 'store list', args: ['partner_id'], options: [], run: (a) => this.listStores(a.at(0)) },
       {
         words: 'payment-type set-direction',
         args: ['partner_id', 'payment_type', '1|-1|0'],
         options: [],
-        run: ([id, type, direction]) => this.setDirection(id!, type!, direction!),
+        run: (a) => this.setDirection(a.at(0), a.at(1), a.at(2)),
       },
       { words: 'reconciliation list', args: [], options: ['partner', 'status', 'date'], run: (_, o) => this.listReconciliations(o) },
     ];
@@ -150,7 +165,7 @@ export class HqTool {
     if (takesRest ? rest.length < needed : rest.length !== needed) {
       throw new UsageError(`expected ${command.words} ${command.args.map((a) => (a === '...' ? '[...]' : `<${a}>`)).join(' ')}`);
     }
-    await command.run(rest, options);
+    await command.run(new Positionals(rest), options);
   }
 
   /**
@@ -302,7 +317,8 @@ export class HqTool {
   private async resolvePartner(typed: string): Promise<string> {
     if (await this.partners.get(typed)) return typed;
     const matches = (await this.partners.list()).filter((p) => p.partnerId.toLowerCase() === typed.toLowerCase());
-    if (matches.length === 1) return matches[0]!.partnerId;
+    const [only] = matches;
+    if (only !== undefined && matches.length === 1) return only.partnerId;
     throw new Refusal(`partner ${printable(typed)} does not exist`);
   }
 

@@ -4,7 +4,7 @@ import { ConfigError } from '../config/ConfigError.js';
 import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { HealthCheck } from '../services/HealthCheck.js';
 import { createStorageClients } from '../storage/StorageClients.js';
-import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 import { armHostKeys } from './HostKeys.js';
 import { HqTool } from './HqTool.js';
 
@@ -19,7 +19,7 @@ async function main(): Promise<number> {
   };
   let storage;
   try {
-    storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())).storage);
+    storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())));
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(error.message);
@@ -38,9 +38,9 @@ async function main(): Promise<number> {
   }
   return new HqTool(storage, io, {
     settings: process.env,
-    // The operator's own sign-in (az login), loaded only when a function app is named.
+    // The operator's own sign-in (az login).
     hostKeys: (target) => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a function app is named
       const { DefaultAzureCredential } = require('@azure/identity') as typeof import('@azure/identity');
       return armHostKeys(target, new DefaultAzureCredential());
     },

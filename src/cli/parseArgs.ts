@@ -36,7 +36,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     throw new UsageError(error instanceof Error ? printable(firstLine(error.message)) : 'cannot read the command line');
   }
   const { help, ...options } = parsed.values;
-  return { words: parsed.positionals, options: options as ParsedArgs['options'], help: help === true };
+  return { words: parsed.positionals, options, help: help === true };
 }
 
 function firstLine(text: string): string {

@@ -23,4 +23,10 @@ export interface Config {
   readonly batchSweepDelaySeconds: number;
   /** Request body bytes one instance holds at once; a body that does not fit gets a retryable 503. */
   readonly maxRequestBytesInFlight: number;
+  /** Blob container the HQ report files are written to; never the raw-batch container. */
+  readonly reportsContainer: string;
+  /** Reverse-DNS prefix of event types (`<prefix>.reconciliation.completed`); the same in every environment. */
+  readonly eventTypePrefix: string;
+  /** Local development and tests only: webhook targets may be private or loopback addresses. */
+  readonly webhookAllowPrivateTargets: boolean;
 }

@@ -1,6 +1,6 @@
 import { settingNames } from '../config/settingNames.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
-import type { Endpoint } from '../http/Endpoint.js';
+import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
 import { getMapping } from '../http/endpoints/getMapping.js';
 import { getReconciliation } from '../http/endpoints/getReconciliation.js';
@@ -11,20 +11,27 @@ import { isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
-function http(
-  name: string,
-  method: HttpMethod,
-  route: string,
-  endpoint: Endpoint,
-  authLevel: 'function' | 'anonymous' = 'function',
-): HttpFunctionDefinition {
+/** An endpoint behind a partner key (auth level `function`). */
+function http(name: string, method: HttpMethod, route: string, endpoint: Endpoint): HttpFunctionDefinition {
   return {
     name,
     trigger: 'http',
     route,
     methods: [method],
-    authLevel,
-    createHandler: (services) => createHttpHandler(services, endpoint, { route, authenticate: authLevel === 'function' }),
+    authLevel: 'function',
+    createHandler: (services) => createHttpHandler(services, { route, authenticate: true, endpoint }),
+  };
+}
+
+/** An endpoint anyone may call (auth level `anonymous`). */
+function anonymousHttp(name: string, method: HttpMethod, route: string, endpoint: AnonymousEndpoint): HttpFunctionDefinition {
+  return {
+    name,
+    trigger: 'http',
+    route,
+    methods: [method],
+    authLevel: 'anonymous',
+    createHandler: (services) => createHttpHandler(services, { route, authenticate: false, endpoint }),
   };
 }
 
@@ -52,7 +59,7 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('putMapping', 'PUT', partnerRoute('mappings/transaction-types'), pushEndpoint('mappings', { rateLimited: false })),
   http('getMapping', 'GET', partnerRoute('mappings/transaction-types'), getMapping),
   http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
-  http('health', 'GET', partnerRoute('health'), getHealth, 'anonymous'),
+  anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',

@@ -1,30 +1,37 @@
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import type { AppServices } from '../services/AppServices.js';
 import type { Partner } from '../storage/PartnerRepository.js';
-import type { Endpoint } from './Endpoint.js';
+import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
 import { toErrorResponse } from './toErrorResponse.js';
 
-export interface HttpHandlerOptions {
-  /** Route template, for the access log (never the URL with its values). */
-  readonly route: string;
-  /** Resolve the partner from `x-functions-key` first (every endpoint but health). */
-  readonly authenticate: boolean;
-}
+/**
+ * Route template (for the access log, never the URL with its values) and the endpoint: one that
+ * needs the partner resolved from `x-functions-key` first (every endpoint but health), or an
+ * anonymous one.
+ */
+export type HttpHandlerOptions = { readonly route: string } & (
+  { readonly authenticate: true; readonly endpoint: Endpoint } | { readonly authenticate: false; readonly endpoint: AnonymousEndpoint }
+);
 
 /**
  * The thin adapter around every HTTP endpoint: resolves the partner, runs the endpoint, turns any
  * error into the catalogue's response, and writes one access-log line per request
  * (method, route, status, ms, partner, batch_id; never the key or the body).
  */
-export function createHttpHandler(services: AppServices, endpoint: Endpoint, options: HttpHandlerOptions): HttpHandler {
+export function createHttpHandler(services: AppServices, options: HttpHandlerOptions): HttpHandler {
   return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
     const started = performance.now();
     let partner: Partner | undefined;
     let batchId: string | undefined;
     let response: HttpResponseInit;
     try {
-      if (options.authenticate) partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
-      const result = await endpoint({ request, services, partner: partner! });
+      let result;
+      if (options.authenticate) {
+        partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
+        result = await options.endpoint({ request, services, partner });
+      } else {
+        result = await options.endpoint({ request, services });
+      }
       batchId = result.batchId;
       response = { status: result.status, jsonBody: result.body, headers: result.headers ?? {} };
     } catch (error) {

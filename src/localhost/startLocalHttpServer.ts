@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { HttpRequest, HttpResponse, InvocationContext } from '@azure/functions';
-import type { Cookie, HttpRequestInit, HttpResponseInit } from '@azure/functions';
+import type { Cookie, HttpRequestInit } from '@azure/functions';
 import type { CapturedFunction, CapturedHttpFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
@@ -60,7 +60,7 @@ export interface HostTimeouts {
   readonly functionMs: number;
 }
 
-export const defaultHostTimeouts: HostTimeouts = Object.freeze({
+const defaultHostTimeouts: HostTimeouts = Object.freeze({
   headersMs: 30_000,
   minBodyBytesPerSecond: 240,
   bodyGraceMs: 5_000,
@@ -86,7 +86,7 @@ const closeGraceMs = 5_000;
 export async function startLocalHttpServer(options: LocalHttpServerOptions): Promise<RunningLocalHttpServer> {
   const { logger } = options;
   const timeouts: HostTimeouts = { ...defaultHostTimeouts, ...options.timeouts };
-  const isValidHostKey = options.isValidHostKey ?? (async () => true);
+  const isValidHostKey = options.isValidHostKey ?? (() => Promise.resolve(true));
   const prefix = options.routePrefix.replace(/^\/+|\/+$/g, '');
   const routeOf = (fn: CapturedHttpFunction): string => `/${[prefix, fn.route].filter((part) => part !== '').join('/')}`;
 
@@ -331,7 +331,7 @@ function requestHeaders(req: http.IncomingMessage): Record<string, string> {
 
 function hostForUrl(req: http.IncomingMessage, server: http.Server): string {
   const declared = req.headers.host;
-  if (declared && /^[A-Za-z0-9.\-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/.test(declared)) return declared;
+  if (declared && /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/.test(declared)) return declared;
   const address = server.address() as AddressInfo;
   return `127.0.0.1:${address.port}`;
 }
@@ -360,7 +360,7 @@ async function writeHandlerResponse(res: http.ServerResponse, result: unknown, c
     res.end();
     return;
   }
-  const response = result instanceof HttpResponse ? result : new HttpResponse(result as HttpResponseInit);
+  const response = result instanceof HttpResponse ? result : new HttpResponse(result);
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie' && !hopByHopHeaders.has(name)) headers[name] = value;

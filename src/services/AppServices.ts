@@ -3,7 +3,7 @@ import type { BodyBudget } from '../http/BodyBudget.js';
 import type { Partner } from '../storage/PartnerRepository.js';
 import type { TableRateLimiter } from '../storage/TableRateLimiter.js';
 import type { StorageClients } from '../storage/StorageClients.js';
-import type { BatchKind } from '../storage/BatchLedger.js';
+import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { Authenticator } from './Authenticator.js';
 import type { BatchSweeper } from './BatchSweeper.js';
 import type { DayReconciler } from './DayReconciler.js';

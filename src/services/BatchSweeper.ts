@@ -1,4 +1,5 @@
-import type { BatchKind, BatchLedger } from '../storage/BatchLedger.js';
+import type { BatchKind } from '../domain/model/BatchKind.js';
+import type { BatchLedger } from '../storage/BatchLedger.js';
 import type { PendingBatch, PendingBatchIndex } from '../storage/PendingBatchIndex.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';

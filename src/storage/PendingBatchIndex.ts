@@ -53,7 +53,7 @@ function partitionName(n: number): string {
 
 function keysOf(batch: PendingBatch): { partitionKey: string; rowKey: string } {
   const batchKey = batch.batchId.toLowerCase();
-  const shard = createHash('sha256').update(`${batch.partnerId}\n${batchKey}`).digest()[0]! % partitionCount;
+  const shard = createHash('sha256').update(`${batch.partnerId}\n${batchKey}`).digest().readUInt8(0) % partitionCount;
   // The ISO time first (a fixed-width UTC string, so text order is time order): a range on RowKey
   // selects by age; the ids after it keep rows apart.
   return { partitionKey: partitionName(shard), rowKey: `${batch.createdAt}|${encodeKeyPart(batch.partnerId)}|${encodeKeyPart(batchKey)}` };

@@ -46,7 +46,7 @@ export class StoreRegistrationRepository {
     for await (const entity of this.table.listEntities({
       queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey'] },
     })) {
-      stores.push(decodeKeyPart(entity.rowKey!));
+      if (entity.rowKey !== undefined) stores.push(decodeKeyPart(entity.rowKey));
     }
     return stores;
   }

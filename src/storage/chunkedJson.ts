@@ -16,10 +16,15 @@ export function toChunkedProperties(name: string, value: unknown): Record<string
   return properties;
 }
 
-export function fromChunkedProperties<T>(name: string, entity: Record<string, unknown>): T | undefined {
+/** The value `toChunkedProperties` stored under `name`; undefined when the row has none. */
+export function fromChunkedProperties(name: string, entity: Record<string, unknown>): unknown {
   const count = entity[`${name}Chunks`];
   if (typeof count !== 'number') return undefined;
   let json = '';
-  for (let i = 0; i < count; i++) json += String(entity[`${name}${i}`] ?? '');
-  return JSON.parse(json) as T;
+  for (let i = 0; i < count; i++) {
+    const chunk = entity[`${name}${i}`];
+    if (typeof chunk !== 'string') throw new Error(`Chunk ${i} of the stored ${name} is missing.`);
+    json += chunk;
+  }
+  return JSON.parse(json);
 }

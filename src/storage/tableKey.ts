@@ -29,9 +29,3 @@ export function decodeKeyPart(encoded: string): string {
 export function tableKey(...parts: string[]): string {
   return parts.map(encodeKeyPart).join('|');
 }
-
-/** Bounds of every key that starts with the given parts: `ge` lower and `lt` upper. */
-export function keyPrefixRange(...parts: string[]): { from: string; to: string } {
-  const prefix = `${tableKey(...parts)}|`;
-  return { from: prefix, to: `${prefix.slice(0, -1)}}` };
-}

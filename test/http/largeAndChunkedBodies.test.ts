@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/startTestService.js';
+import { errorOf } from '../support/responseBodies.js';
 import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
 import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
 
@@ -91,7 +92,7 @@ describe('a body over 5 MB', () => {
         chunked ? [body.subarray(0, limit / 2), body.subarray(limit / 2)] : [body],
       );
       expect(response.status, `attempt ${attempt}${chunked ? ' (chunked)' : ''}`).toBe(413);
-      expect(JSON.parse(response.text).error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(errorOf({ status: response.status, headers: new Headers(), body: JSON.parse(response.text) }).code).toBe('PAYLOAD_TOO_LARGE');
     }
   });
 });
@@ -149,7 +150,7 @@ describe('request bytes in flight', () => {
     try {
       const refused = await service.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 20 }));
       expect(refused.status).toBe(503);
-      expect(refused.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(errorOf(refused).code).toBe('SERVICE_UNAVAILABLE');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       budget.give(held);

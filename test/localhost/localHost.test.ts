@@ -12,6 +12,7 @@ import type { RunningAzurite } from '../../src/localhost/startAzurite.js';
 import { startLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
 import { TimerRunner } from '../../src/localhost/TimerRunner.js';
 import type { RunningLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
+import { anyString } from '../support/matchers.js';
 
 const key = 'sample-key-7f3a';
 const secretBodyText = 'body-text-that-must-not-be-logged';
@@ -51,13 +52,13 @@ function registerSampleTable(
     route: 'ping',
     methods: ['GET'],
     authLevel: 'anonymous',
-    handler: async () => ({ status: 200, headers: { 'x-sample': 'yes' }, jsonBody: { pong: true } }),
+    handler: () => ({ status: 200, headers: { 'x-sample': 'yes' }, jsonBody: { pong: true } }),
   });
   app.http('getItem', {
     route: 'stores/{storeId}/items/{id}',
     methods: ['GET'],
     authLevel: 'function',
-    handler: async (request) => ({
+    handler: (request) => ({
       jsonBody: { route: 'item', params: request.params, q: request.query.get('q'), hasKeyHeader: request.headers.has('x-functions-key') },
     }),
   });
@@ -65,7 +66,7 @@ function registerSampleTable(
     route: 'stores/{storeId}/items/latest',
     methods: ['GET'],
     authLevel: 'function',
-    handler: async (request) => ({ jsonBody: { route: 'latest', storeId: request.params.storeId } }),
+    handler: (request) => ({ jsonBody: { route: 'latest', storeId: request.params.storeId } }),
   });
   app.http('echoLength', {
     route: 'echo',
@@ -77,9 +78,11 @@ function registerSampleTable(
       const reader = request.body!.getReader();
       let length = 0;
       for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        length += value.byteLength;
+        const result = await reader.read();
+        if (result.done) break;
+        const chunk: unknown = result.value;
+        if (!(chunk instanceof Uint8Array)) throw new Error('the body stream gave something other than bytes');
+        length += chunk.byteLength;
         if (length > maxBodyBytes) {
           reader.releaseLock();
           return { status: 413, jsonBody: { tooLarge: true } };
@@ -102,7 +105,7 @@ function registerSampleTable(
     route: 'boom',
     methods: ['GET', 'POST'],
     authLevel: 'anonymous',
-    handler: async () => {
+    handler: () => {
       throw new Error(`failed while handling ${secretBodyText}`);
     },
   });
@@ -110,19 +113,19 @@ function registerSampleTable(
     route: 'text',
     methods: ['GET'],
     authLevel: 'anonymous',
-    handler: async () => ({ body: 'hello', headers: { 'content-type': 'text/plain' } }),
+    handler: () => ({ body: 'hello', headers: { 'content-type': 'text/plain' } }),
   });
   app.storageQueue('recordWork', {
     queueName: 'sample-work',
     connection: 'AzureWebJobsStorage',
-    handler: async (message: unknown, context: InvocationContext) => {
+    handler: (message: unknown, context: InvocationContext) => {
       received.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
     },
   });
   app.storageQueue('alwaysFails', {
     queueName: 'sample-failing',
     connection: 'AzureWebJobsStorage',
-    handler: async () => {
+    handler: () => {
       calls.failing += 1;
       throw new Error(`cannot process ${secretBodyText}`);
     },
@@ -130,7 +133,7 @@ function registerSampleTable(
   app.storageQueue('failsTwice', {
     queueName: 'sample-flaky',
     connection: 'AzureWebJobsStorage',
-    handler: async (message: unknown, context: InvocationContext) => {
+    handler: (message: unknown, context: InvocationContext) => {
       calls.flaky += 1;
       if (calls.flaky <= 2) throw new Error('not yet');
       flakyReceived.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
@@ -167,7 +170,6 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
 describe('local host', () => {
   let azurite: RunningAzurite;
   let server: RunningLocalHttpServer;
-  let poller: QueuePoller;
   let queues: QueueServiceClient;
   let functions: CapturedFunction[];
   const logger = new RecordingLogger();
@@ -176,8 +178,12 @@ describe('local host', () => {
   const flakyReceived: RecordedMessage[] = [];
   const url = (path: string): string => `${server.baseUrl}/pos/v1/${path}`;
 
+  // What beforeAll started, stopped in reverse order (only what did start, should it fail midway).
+  const stops: (() => Promise<void>)[] = [];
+
   beforeAll(async () => {
     azurite = await startAzurite({ inMemory: true });
+    stops.push(() => azurite.stop());
     queues = QueueServiceClient.fromConnectionString(azurite.connectionString);
     functions = captureRegistrations(() => {
       registerSampleTable(calls, received, flakyReceived);
@@ -190,14 +196,14 @@ describe('local host', () => {
       port: 0,
       timeouts: { headersMs: 1_000, bodyGraceMs: 1_000, minBodyBytesPerSecond: 1_000, drainMs: 2_000, functionMs: 1_500 },
     });
-    poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
+    stops.push(() => server.close());
+    const poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
     await poller.start();
+    stops.push(() => poller.stop());
   }, 30_000);
 
   afterAll(async () => {
-    await poller?.stop();
-    await server?.close();
-    await azurite?.stop();
+    for (const stop of stops.reverse()) await stop();
   });
 
   describe('captured registrations', () => {
@@ -227,7 +233,7 @@ describe('local host', () => {
 
     it('refuses registrations made outside a capture', () => {
       expect(() => {
-        app.http('stray', { handler: async () => ({}) });
+        app.http('stray', { handler: () => ({}) });
       }).toThrow(/outside captureRegistrations/);
     });
   });
@@ -427,7 +433,7 @@ describe('local host', () => {
       expect(outcome.text).toMatch(/^HTTP\/1\.1 408/);
     });
 
-    it('routes handler log calls to the logger and logs its own answers without keys or bodies', async () => {
+    it('routes handler log calls to the logger and logs its own answers without keys or bodies', () => {
       expect(logger.lines).toContainEqual({ level: 'info', line: '[echoLength] echo received 1024 bytes' });
       expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 401 \d+ms$/.test(entry.line))).toBe(true);
       expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 413 \d+ms$/.test(entry.line))).toBe(true);
@@ -444,7 +450,7 @@ describe('local host', () => {
         routePrefix: '',
         hostBodyLimitBytes,
         logger: new RecordingLogger(),
-        isValidHostKey: async (candidate) => candidate === 'good',
+        isValidHostKey: (candidate) => Promise.resolve(candidate === 'good'),
       });
       try {
         expect(second.port).not.toBe(server.port);
@@ -474,7 +480,7 @@ describe('local host', () => {
       for (const tick of ticks) expect(tick.at % 1000).toBeLessThan(300);
       expect(ticks[1]!.at - ticks[0]!.at).toBeGreaterThanOrEqual(1_900);
       expect(ticks[0]!.timer).toMatchObject({ isPastDue: false, schedule: { adjustForDST: true } });
-      expect(Date.parse(ticks[1]!.timer.scheduleStatus!.next)).toBeGreaterThan(ticks[1]!.at);
+      expect(Date.parse(ticks[1]!.timer.scheduleStatus.next)).toBeGreaterThan(ticks[1]!.at);
       expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 1_200));
       expect(ticks.length).toBe(count);
@@ -487,9 +493,9 @@ describe('local host', () => {
       await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 5_000);
       const message = received.find((entry) => entry.metadata.id === sent.messageId)!;
       expect(message.value).toEqual({ kind: 'first', n: 1 });
-      expect(message.metadata).toMatchObject({ dequeueCount: 1, popReceipt: expect.any(String), insertionTime: expect.any(String) });
-      expect(message.metadata.expirationTime).toEqual(expect.any(String));
-      expect(message.metadata.nextVisibleTime).toEqual(expect.any(String));
+      expect(message.metadata).toMatchObject({ dequeueCount: 1, popReceipt: anyString(), insertionTime: anyString() });
+      expect(message.metadata.expirationTime).toEqual(anyString());
+      expect(message.metadata.nextVisibleTime).toEqual(anyString());
       // Deleted after success.
       await waitFor(async () => (await queues.getQueueClient('sample-work').getProperties()).approximateMessagesCount === 0, 3_000);
     });

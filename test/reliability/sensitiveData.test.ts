@@ -6,6 +6,7 @@ import { startTestService, type TestPartner, type TestService } from '../support
 import { cardNegatives, cardPositives, memberIdNegatives, memberIdPositives } from '../domain/validation/sensitiveDataLabelledSet.js';
 import { buildDayBatch, businessDateOf, ledgerState, preparePartner } from './support/dayScenario.js';
 import { seededRandom } from './support/random.js';
+import { errorOf } from '../support/responseBodies.js';
 
 let service: TestService;
 let partner: TestPartner;
@@ -21,12 +22,12 @@ afterAll(async () => {
 
 /** Fields a card number might be typed into by mistake, rotated over the set. */
 const placements: ((batch: TradeRecordBatch, value: string) => void)[] = [
-  (b, v) => void ((b.trade_records[0] as any).employee_id = v),
-  (b, v) => void ((b.trade_records[0] as any).fiscal_document_no = v),
-  (b, v) => void ((b.trade_records[0]!.payments[1] as any).payment_method_detail = v),
-  (b, v) => void ((b.trade_records[0]!.items[0] as any).product_name = `Combo ${v}`),
-  (b, v) => void ((b.trade_records[0] as any).order_source_detail = v.slice(0, 50)),
-  (b, v) => void ((b.trade_records[0]!.payments[0] as any).payment_id = v),
+  (b, v) => void (b.trade_records[0]!.employee_id = v),
+  (b, v) => void (b.trade_records[0]!.fiscal_document_no = v),
+  (b, v) => void (b.trade_records[0]!.payments[1]!.payment_method_detail = v),
+  (b, v) => void (b.trade_records[0]!.items[0]!.product_name = `Combo ${v}`),
+  (b, v) => void (b.trade_records[0]!.order_source_detail = v.slice(0, 50)),
+  (b, v) => void (b.trade_records[0]!.payments[0]!.payment_id = v),
 ];
 
 function batchWith(tag: string, place: (b: TradeRecordBatch) => void): TradeRecordBatch {
@@ -65,7 +66,7 @@ describe('card numbers and personal data over HTTP, on the labelled set', () => 
         placements[i % placements.length]!(b, card);
       });
       const r = await service.call(partner, 'POST', 'trade-records', batch);
-      if (r.status === 400 && r.body.error.code === 'INVALID_PAYLOAD') caught += 1;
+      if (r.status === 400 && errorOf(r).code === 'INVALID_PAYLOAD') caught += 1;
       else missed.push(card);
       expect(JSON.stringify(r.body)).not.toContain(card);
       if (r.status === 400) kept.push(...(await nothingKept(batch, card)).map((p) => `${card}: ${p}`));
@@ -73,8 +74,8 @@ describe('card numbers and personal data over HTTP, on the labelled set', () => 
     // Realistic ids where a POS puts them: fiscal numbers and payment ids.
     const falsePositives = await countNot202(cardNegatives, (id, i) =>
       batchWith(`neg-${i}`, (b) => {
-        (b.trade_records[0] as any).fiscal_document_no = id.slice(0, 128);
-        (b.trade_records[0]!.payments[0] as any).payment_id = id.slice(0, 128);
+        b.trade_records[0]!.fiscal_document_no = id.slice(0, 128);
+        b.trade_records[0]!.payments[0]!.payment_id = id.slice(0, 128);
       }),
     );
     console.log(
@@ -94,14 +95,14 @@ describe('card numbers and personal data over HTTP, on the labelled set', () => 
     let caught = 0;
     const kept: string[] = [];
     for (const [i, member] of memberIdPositives.entries()) {
-      const batch = batchWith(`mem-${i}`, (b) => void ((b.trade_records[0] as any).member_id = member));
+      const batch = batchWith(`mem-${i}`, (b) => void (b.trade_records[0]!.member_id = member));
       const r = await service.call(partner, 'POST', 'trade-records', batch);
       if (r.status === 400) caught += 1;
       expect(JSON.stringify(r.body)).not.toContain(member);
       kept.push(...(await nothingKept(batch, member)).map((p) => `${member}: ${p}`));
     }
     const falsePositives = await countNot202(memberIdNegatives, (member, i) =>
-      batchWith(`memneg-${i}`, (b) => void ((b.trade_records[0] as any).member_id = member.slice(0, 50))),
+      batchWith(`memneg-${i}`, (b) => void (b.trade_records[0]!.member_id = member.slice(0, 50))),
     );
     console.log(
       `member_id over HTTP: recall ${caught}/${memberIdPositives.length}, false positives ${falsePositives}/${memberIdNegatives.length}`,

@@ -15,8 +15,10 @@ function clientsWith(policy: FaultPolicy) {
     RATE_LIMIT_PER_MINUTE: '1000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
     MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
+    REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
   });
-  return createStorageClients(config.storage, { policy });
+  return createStorageClients(config, { policy });
 }
 
 describe('the storage pipeline policy', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDailyClose, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { errorCodeOf } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, preparePartner } from './support/dayScenario.js';
 import { seededRandom, seededUuid } from './support/random.js';
@@ -134,9 +135,10 @@ describe('tenant isolation matrix', () => {
           // A key the host does not hold (none, or revoked/expired once the host dropped it) is
           // refused by the host itself: 401 without a body.
           const refusedByHost = expected === 401 && response.status === 401 && response.body === undefined;
-          if (response.status !== expected || (code && !refusedByHost && response.body?.error?.code !== code)) {
+          const answeredCode = errorCodeOf(response);
+          if (response.status !== expected || (code !== undefined && !refusedByHost && answeredCode !== code)) {
             mismatches.push(
-              `${endpoint} | ${storeName} | ${keyName}: ${response.status} ${response.body?.error?.code ?? ''} (expected ${expected} ${code ?? ''})`,
+              `${endpoint} | ${storeName} | ${keyName}: ${response.status} ${answeredCode ?? ''} (expected ${expected} ${code ?? ''})`,
             );
           }
           const text = JSON.stringify(response.body ?? '');

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
-import { findProjectRoot } from '../../src/validation/findProjectRoot.js';
+import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
+import { stringMatching } from '../support/matchers.js';
 
 const validator = createBodyValidator();
 
@@ -75,7 +76,7 @@ describe('createBodyValidator: trade-records', () => {
 
   it('does not show an unknown field whose name is unsafe', () => {
     const problems = tradeProblems((r) => (r['<img src=x>'] = 1));
-    expect(problems).toEqual([{ path: '/trade_records/0', message: expect.stringMatching(/unknown field whose name cannot be shown/) }]);
+    expect(problems).toEqual([{ path: '/trade_records/0', message: stringMatching(/unknown field whose name cannot be shown/) }]);
   });
 
   it('rejects __proto__ and constructor keys without touching any prototype', () => {
@@ -179,7 +180,7 @@ describe('createBodyValidator: trade-records', () => {
     ['a date only', '2026-03-01'],
   ])('rejects a timestamp with %s', (_, value) => {
     expect(tradeProblems((r) => (r.opened_at = value))).toEqual([
-      { path: '/trade_records/0/opened_at', message: expect.stringMatching(/ISO 8601 date-time with seconds and a UTC offset/) },
+      { path: '/trade_records/0/opened_at', message: stringMatching(/ISO 8601 date-time with seconds and a UTC offset/) },
     ]);
   });
 
@@ -206,7 +207,7 @@ describe('createBodyValidator: trade-records', () => {
     ] as const) {
       expect(tradeProblems((r) => set(r, 'A'.repeat(50)))).toEqual([]);
       expect(tradeProblems((r) => set(r, 'A'.repeat(51)))).toEqual([
-        { path: `/trade_records/0/${field}`, message: expect.stringMatching(/1 to 50 characters$/) },
+        { path: `/trade_records/0/${field}`, message: stringMatching(/1 to 50 characters$/) },
       ]);
     }
   });
@@ -366,7 +367,7 @@ describe('createBodyValidator: products', () => {
     body.products![2]!.name = { '__proto__ <b>': 'x' };
     const problems = validator.validate('products', body);
     expect(problems).toEqual([
-      { path: '/products/0/name', message: expect.stringMatching(/at least one locale/) },
+      { path: '/products/0/name', message: stringMatching(/at least one locale/) },
       { path: '/products/1/name/en_US', message: 'key must be a BCP 47 locale tag such as en-US' },
       { path: '/products/2/name', message: 'holds a key that is not a BCP 47 locale tag' },
     ]);

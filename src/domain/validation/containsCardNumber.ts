@@ -28,7 +28,10 @@ export function containsCardNumber(text: string): boolean {
   return false;
 }
 
-/** Whether a string of digits only is a plausible card number (network, length, Luhn, not GTIN). */
+/**
+ * Whether a string of digits only is a plausible card number (network, length, Luhn, not GTIN).
+ * @internal exported for its own unit test; callers use `containsCardNumber`.
+ */
 export function isCardNumber(digits: string): boolean {
   const length = digits.length;
   if (length < 13 || length > 19) return false;

@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/ApiError.js';
-import type { BatchKind } from '../../storage/BatchLedger.js';
+import type { BatchKind } from '../../domain/model/BatchKind.js';
 import type { AppServices } from '../../services/AppServices.js';
 import type { Partner } from '../../storage/PartnerRepository.js';
 import type { Endpoint } from '../Endpoint.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/ApiError.js';
 import type { Warning } from '../../domain/model/Warning.js';
-import type { BodyKind, BodyValidator } from '../../validation/createBodyValidator.js';
+import type { BodyValidator } from '../../validation/createBodyValidator.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { BatchLedger, LedgerEntry } from '../../storage/BatchLedger.js';
 import type { PendingBatchIndex } from '../../storage/PendingBatchIndex.js';
@@ -24,14 +24,6 @@ export interface BatchIngestionOptions {
   readonly abandonedAfterMs?: number | undefined;
   readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;
 }
-
-const kindToBody: Record<string, BodyKind> = {
-  tradeRecords: 'tradeRecords',
-  dailyClose: 'dailyClose',
-  stores: 'stores',
-  products: 'products',
-  mappings: 'mappings',
-};
 
 /**
  * The one pipeline every push goes through (DESIGN §5): parse → schema → limits → tenancy →
@@ -60,7 +52,7 @@ export class BatchIngestion {
         );
       }
     }
-    const schemaProblems = this.options.validator.validate(kindToBody[processor.kind]!, body);
+    const schemaProblems = this.options.validator.validate(processor.kind, body);
     if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
     const typed = body as unknown as T;
     // The tenancy check and the semantic checks (which read the store master, then scan for card
@@ -131,7 +123,7 @@ export class BatchIngestion {
         // Another body holds this batch_id (this request's entry was dropped as abandoned while
         // it stalled): the stored body is the batch, this one must never be applied.
         const current = await ledger.get(partnerId, batchId);
-        if (!current || current.bodyHash !== bodyHash) continue;
+        if (current?.bodyHash !== bodyHash) continue;
         throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
       }
       await this.step('blob-stored', batchId);

@@ -11,7 +11,7 @@ export function productsProcessor(products: ProductRepository, catalog: ProductC
     collection: { field: 'products', max: 500 },
     storeIdsOf: (body) => body.products.flatMap((p) => (p.store_id ? [p.store_id] : [])),
     recordCount: (body) => body.products.length,
-    check: async (_partnerId, body) => ({ problems: checkProductBatch(body) }),
+    check: (_partnerId, body) => Promise.resolve({ problems: checkProductBatch(body) }),
 
     async apply({ partnerId, body }) {
       const [stale] = await Promise.all([

@@ -10,7 +10,7 @@ export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<S
     collection: { field: 'stores', max: 500 },
     storeIdsOf: (body) => body.stores.map((s) => s.store_id),
     recordCount: (body) => body.stores.length,
-    check: async (_partnerId, body) => ({ problems: checkStoreBatch(body) }),
+    check: (_partnerId, body) => Promise.resolve({ problems: checkStoreBatch(body) }),
 
     async apply({ partnerId, body }) {
       const stale = await stores.upsert(partnerId, body.stores);

@@ -31,7 +31,7 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
 
     async check(partnerId, body) {
       const store = await deps.stores.get(partnerId, body.store_id);
-      return { problems: checkTradeRecordBatch(body, store?.currency).problems };
+      return { problems: checkTradeRecordBatch(body, store?.currency) };
     },
 
     async apply({ partnerId, body, receivedAt }) {
