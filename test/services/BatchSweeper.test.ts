@@ -94,11 +94,16 @@ describe('the pending-batch sweep (timer)', () => {
     expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
   });
 
-  it('registers no queue-triggered sweep: one timer, and only the reconcile queue', () => {
-    const kinds = captureRegistrations(() => {
+  it('registers the sweep as a timer and no queue-triggered sweep', () => {
+    const registered = captureRegistrations(() => {
       registerFunctions(functionTable, service.services);
-    }).map((fn) => `${fn.kind}:${fn.name}`);
-    expect(kinds.filter((k) => !k.startsWith('http:'))).toEqual(['queue:reconcileDay', 'timer:sweepPendingBatches']);
+    });
+    const kinds = registered.map((fn) => `${fn.kind}:${fn.name}`);
+    expect(kinds.filter((k) => k.startsWith('timer:'))).toEqual(['timer:sweepPendingBatches']);
+    // Queue functions are driven by messages sent for a reason of their own, never one per push.
+    const queues = registered.flatMap((fn) => (fn.kind === 'queue' ? [fn.queueName] : []));
+    expect(queues).toContain('reconcile-requests');
+    expect(queues.filter((name) => /sweep/i.test(name))).toEqual([]);
     expect(app).toBeDefined();
   });
 });
