@@ -43,7 +43,7 @@ param reconcileDelaySeconds int = 900
 @minValue(1)
 param rateLimitPerMinute int = 600
 
-@description('Seconds after a push at which the background sweep checks that its batch was committed (BATCH_SWEEP_DELAY_SECONDS).')
+@description('Age in seconds after which the timer sweep finishes a push that was never committed (BATCH_SWEEP_DELAY_SECONDS).')
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
