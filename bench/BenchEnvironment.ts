@@ -5,6 +5,7 @@ import { startAzurite, type RunningAzurite } from '../src/localhost/startAzurite
 import { startLocalService, type RunningLocalService } from '../src/localhost/startLocalService.js';
 import { benchMenu } from './tradeRecordGenerator.js';
 import { RequestCounter, type StoragePorts } from './RequestCounter.js';
+import { LatencyProxy } from './LatencyProxy.js';
 
 export interface BenchPartner {
   readonly partnerId: string;
@@ -17,6 +18,8 @@ export interface BenchEnvironment {
   readonly ports: StoragePorts;
   readonly service: RunningLocalService;
   readonly counter: RequestCounter;
+  /** The Azure-shaped latency proxy every storage request goes through; absent in the emulator profile. */
+  readonly proxy: LatencyProxy | undefined;
   /** Error lines the service logged (a healthy run has none). */
   readonly errors: string[];
   createPartner(partnerId: string, storeIds: readonly string[]): Promise<BenchPartner>;
@@ -33,16 +36,31 @@ export interface BenchResponse {
 
 export const benchBusinessDate = '2026-03-01';
 
+/** Which storage the service sees: the emulator as it is, or the emulator behind the Azure-shaped latency proxy. */
+export type BenchProfile = 'emulator' | 'azure';
+
 /**
- * Starts the storage emulator (unless a connection string is given) and the local service on a
- * free port, with a request counter on every storage client of the service.
+ * Starts the storage emulator (unless a connection string is given), in the `azure` profile the
+ * latency proxy in front of it, and the local service on a free port, with a request counter on
+ * every storage client of the service.
  */
-export async function startBenchEnvironment(options: { connectionString?: string } = {}): Promise<BenchEnvironment> {
+export async function startBenchEnvironment(
+  options: { connectionString?: string; profile?: BenchProfile } = {},
+): Promise<BenchEnvironment> {
   let azurite: RunningAzurite | undefined;
   let connectionString = options.connectionString;
   if (!connectionString) {
     azurite = await startAzurite({ inMemory: true });
     connectionString = azurite.connectionString;
+  }
+  let proxy: LatencyProxy | undefined;
+  if (options.profile === 'azure') {
+    proxy = new LatencyProxy();
+    const proxied = await proxy.start(portsOf(connectionString));
+    connectionString = connectionString
+      .replace(/(BlobEndpoint=http:\/\/[^:;]+:)\d+/i, `$1${proxied.blobPort}`)
+      .replace(/(QueueEndpoint=http:\/\/[^:;]+:)\d+/i, `$1${proxied.queuePort}`)
+      .replace(/(TableEndpoint=http:\/\/[^:;]+:)\d+/i, `$1${proxied.tablePort}`);
   }
   const ports = portsOf(connectionString);
   const counter = new RequestCounter(ports);
@@ -66,6 +84,7 @@ export async function startBenchEnvironment(options: { connectionString?: string
       services: { policy: counter.policy },
     });
   } catch (error) {
+    await proxy?.stop();
     await azurite?.stop();
     throw error;
   }
@@ -121,11 +140,13 @@ export async function startBenchEnvironment(options: { connectionString?: string
     ports,
     service,
     counter,
+    proxy,
     errors,
     createPartner,
     send,
     async stop() {
       await service.stop();
+      await proxy?.stop();
       await azurite?.stop();
     },
   };

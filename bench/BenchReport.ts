@@ -41,8 +41,19 @@ export function target(value: number, bound: { max?: number; min?: number }, uni
   return undefined;
 }
 
+/** A titled list printed after the table (requests of one push, chains of round trips). */
+export interface ReportSection {
+  readonly title: string;
+  readonly lines: readonly string[];
+}
+
 /** The human-readable table, then one `BENCH <name> <value> <unit>` line per figure, last. */
-export function formatReport(figures: readonly Figure[], machine: MachineInfo, scale: string, breakdown: readonly string[]): string[] {
+export function formatReport(
+  figures: readonly Figure[],
+  machine: MachineInfo,
+  scale: string,
+  sections: readonly ReportSection[],
+): string[] {
   const lines: string[] = [];
   lines.push(
     `POS ingestion benchmark (${scale}) — ${machine.date}, ${machine.cores} cores, ${machine.cpu}, node ${machine.node}${machine.loadAverage ? `, load average ${machine.loadAverage}` : ''}`,
@@ -59,10 +70,10 @@ export function formatReport(figures: readonly Figure[], machine: MachineInfo, s
   lines.push(pad(header));
   lines.push(pad(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) lines.push(pad(row));
-  if (breakdown.length > 0) {
+  for (const section of sections) {
     lines.push('');
-    lines.push('Storage requests of one push (method and resource):');
-    for (const line of breakdown) lines.push(`  ${line}`);
+    lines.push(section.title);
+    for (const line of section.lines) lines.push(`  ${line}`);
   }
   lines.push('');
   for (const f of figures) lines.push(`BENCH ${f.name} ${f.value} ${f.unit}`);

@@ -16,6 +16,8 @@ export interface BenchScale {
   /** Concurrent large pushes of the memory figure, and the size of each. */
   readonly largePushes: number;
   readonly largePushBytes: number;
+  /** Messages sent at once to measure the queue poller's lag. */
+  readonly pollerBurst: number;
 }
 
 const fullScale: BenchScale = {
@@ -31,6 +33,7 @@ const fullScale: BenchScale = {
   validationSeconds: 3,
   largePushes: 20,
   largePushBytes: 5 * 1024 * 1024 - 4096,
+  pollerBurst: 100,
 };
 
 /** @internal also run by the bench smoke test. */
@@ -47,6 +50,7 @@ export const smokeScale: BenchScale = {
   validationSeconds: 0.2,
   largePushes: 3,
   largePushBytes: 256 * 1024,
+  pollerBurst: 10,
 };
 
 export function scaleFromEnv(env: NodeJS.ProcessEnv = process.env): BenchScale {

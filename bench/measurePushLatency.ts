@@ -4,6 +4,7 @@ import { BatchTemplate } from './BatchTemplate.js';
 import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
 import { PushFloor } from './PushFloor.js';
 import type { BenchScale } from './benchScale.js';
+import { ownCpuSeconds } from './processCpu.js';
 import { percentile, round } from './stats.js';
 
 export interface PushLatencyResult {
@@ -15,6 +16,11 @@ export interface PushLatencyResult {
   readonly floorP50Ms: number;
   readonly floorP95Ms: number;
   readonly p50Ratio: number;
+  /**
+   * CPU this process spent per counted push, from sending it to reading the answer: the service,
+   * plus the benchmark's HTTP client sending the body (a few ms) and the idle queue poller.
+   */
+  readonly pushCpuMs: number;
 }
 
 /**
@@ -31,12 +37,15 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
 
   const push: number[] = [];
   const floorTimes: number[] = [];
+  let pushCpuSeconds = 0;
   const rounds = scale.latencyWarmup + scale.latencyIterations;
   for (let i = 0; i < rounds; i++) {
     const body = template.render(0x10000 + i);
+    const cpuAtStart = ownCpuSeconds();
     const started = performance.now();
     const response = await env.send(partner, 'POST', 'trade-records', body);
     const pushMs = performance.now() - started;
+    const pushCpu = ownCpuSeconds() - cpuAtStart;
     if (response.status !== 202) throw new Error(`push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 400)}`);
     const [firstWarning] = warningsOf(response.body);
     if (firstWarning !== undefined) throw new Error(`push warned: ${JSON.stringify(firstWarning)}`);
@@ -48,6 +57,7 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
     if (i >= scale.latencyWarmup) {
       push.push(pushMs);
       floorTimes.push(floorMs);
+      pushCpuSeconds += pushCpu;
     }
   }
   const pushP50 = percentile(push, 50);
@@ -61,6 +71,7 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
     floorP50Ms: round(floorP50, 1),
     floorP95Ms: round(percentile(floorTimes, 95), 1),
     p50Ratio: round(pushP50 / floorP50, 2),
+    pushCpuMs: round((pushCpuSeconds * 1000) / Math.max(1, push.length), 1),
   };
 }
 

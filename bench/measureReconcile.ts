@@ -133,7 +133,7 @@ export async function measureReconcile(
   };
 }
 
-function dailyClose(batchId: string, storeId: string, batchCount: number, totals: DayTotals): DailyClose {
+export function dailyClose(batchId: string, storeId: string, batchCount: number, totals: DayTotals): DailyClose {
   return {
     batch_id: batchId,
     store_id: storeId,

@@ -2,26 +2,32 @@
  * `npm run bench`: push latency against its storage floor, push throughput, storage requests per
  * batch, reconciliation time and memory against listing the partition, validation throughput.
  * Prints a table, then one `BENCH <name> <value> <unit>` line per figure, and writes the same
- * figures to bench/results.json. `BENCH_SCALE=smoke` runs tiny sizes without targets.
+ * figures to bench/results.json. `BENCH_SCALE=smoke` runs tiny sizes without targets;
+ * `BENCH_PROFILE=emulator|azure` runs one profile (default both).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { findProjectRoot } from '../src/config/findProjectRoot.js';
-import { formatReport, machineInfo, target, type Figure } from './BenchReport.js';
-import { startBenchEnvironment } from './BenchEnvironment.js';
+import { startAzurite } from '../src/localhost/startAzurite.js';
+import { formatReport, machineInfo, target, type Figure, type ReportSection } from './BenchReport.js';
+import { startBenchEnvironment, type BenchEnvironment, type BenchProfile } from './BenchEnvironment.js';
 import { scaleFromEnv, type BenchScale } from './benchScale.js';
 import { measurePushLatency } from './measurePushLatency.js';
 import { cappedOldSpaceMb, measureReconcile, type ReconcileResult } from './measureReconcile.js';
 import { measureStorageOps } from './measureStorageOps.js';
 import { measureThroughput } from './measureThroughput.js';
 import { measureValidation } from './measureValidation.js';
-import { measureLargePushMemory } from './measureLargePushMemory.js';
+import { measureLargePushMemory, type LargePushMemoryResult } from './measureLargePushMemory.js';
+import { measurePollerLag } from './measurePollerLag.js';
+import { measureRoundTrips } from './measureRoundTrips.js';
 import { round } from './stats.js';
 
 export interface BenchOptions {
   readonly scale?: BenchScale;
-  /** Use this storage emulator instead of starting one. */
+  /** Which profiles to run; default from BENCH_PROFILE (`emulator`, `azure`), else both. */
+  readonly profiles?: readonly BenchProfile[];
+  /** Use this storage emulator for every phase instead of starting a fresh one per phase. */
   readonly connectionString?: string;
   /** Where the report goes, line by line (stdout by default). */
   readonly out?: (line: string) => void;
@@ -36,126 +42,254 @@ export interface BenchOutcome {
   readonly lines: readonly string[];
 }
 
+type AddFigure = (name: string, label: string, value: number, unit: string, bound?: { max?: number; min?: number }) => void;
+
+interface PhaseContext {
+  readonly scale: BenchScale;
+  readonly add: AddFigure;
+  readonly progress: (line: string) => void;
+  readonly sections: ReportSection[];
+  /** A fresh emulator (and service) for one phase, so table growth of one phase does not slow the next. */
+  readonly environment: (profile: BenchProfile) => Promise<BenchEnvironment>;
+}
+
+export function profilesFromEnv(env: NodeJS.ProcessEnv = process.env): readonly BenchProfile[] {
+  const value = (env.BENCH_PROFILE ?? '').toLowerCase();
+  if (value === '' || value === 'both') return ['emulator', 'azure'];
+  if (value === 'emulator' || value === 'azure') return [value];
+  throw new Error(`BENCH_PROFILE must be "emulator", "azure" or "both", not "${value}".`);
+}
+
 export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome> {
   const scale = options.scale ?? scaleFromEnv();
+  const profiles = options.profiles ?? profilesFromEnv();
   const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const progress = options.progress ?? ((line: string) => process.stderr.write(`[bench] ${line}\n`));
   const targets = scale.name === 'full';
   const figures: Figure[] = [];
-  const add = (name: string, label: string, value: number, unit: string, bound?: { max?: number; min?: number }) =>
+  const add: AddFigure = (name, label, value, unit, bound) =>
     figures.push({ name, label, value, unit, ...(bound ? { target: target(value, bound, unit, targets) } : {}) });
+  const sections: ReportSection[] = [];
+  const environments: BenchEnvironment[] = [];
+  const environment = async (profile: BenchProfile): Promise<BenchEnvironment> => {
+    const env = await startBenchEnvironment({
+      profile,
+      ...(options.connectionString ? { connectionString: options.connectionString } : {}),
+    });
+    environments.push(env);
+    return env;
+  };
+  const context: PhaseContext = { scale, add, progress, sections, environment };
 
   const loadAtStart = loadavg()[0] ?? 0;
-  progress(`validation alone, ${scale.validationSeconds} s on one core`);
-  const validation = measureValidation(scale);
-
-  progress('starting the storage emulator and the local service');
-  const env = await startBenchEnvironment(options.connectionString ? { connectionString: options.connectionString } : {});
-  let breakdown: string[] = [];
-  try {
-    progress('storage requests of one push');
-    const ops = await measureStorageOps(env, scale);
-    breakdown = ops.byOperation.map((o) => `${String(o.count).padStart(3)}  ${o.label}`);
-
-    progress(`push latency: ${scale.latencyWarmup} warm-up + ${scale.latencyIterations} rounds of push and floor`);
-    const latency = await measurePushLatency(env, scale);
-
-    progress(`push throughput: ${scale.throughputPartners} partners for ${scale.throughputSeconds} s`);
-    const throughput = await measureThroughput(env, scale);
-
-    const reconciles: ReconcileResult[] = [];
-    const partner = await env.createPartner(
-      'bench-reconcile',
-      scale.reconcileDays.map((n) => `RCN-${n}`),
-    );
-    for (const [i, transactions] of scale.reconcileDays.entries()) {
-      progress(`reconciliation of a ${transactions}-transaction store-day (load, queue, then child processes)`);
-      reconciles.push(await measureReconcile(env, scale, partner, `RCN-${transactions}`, transactions, 0x40000000 + i * 0x100000));
-    }
-    if (env.errors.length > 0) throw new Error(`the service logged errors: ${env.errors.slice(0, 3).join(' | ')}`);
-
-    progress(
-      `memory: ${scale.largePushes} concurrent pushes of ${Math.round(scale.largePushBytes / 1024)} KiB (service in its own process)`,
-    );
-    const largePushes = await measureLargePushMemory(env.connectionString, scale);
-
-    const records = latency.records;
-    add('push_body_size', `push body (${records} records)`, Math.round(latency.bodyBytes / 1024), 'KiB');
-    add('push_p50', 'push p50 (HTTP, end to end)', latency.pushP50Ms, 'ms');
-    add('push_p95', 'push p95', latency.pushP95Ms, 'ms');
-    add('push_floor_p50', `floor p50 (blob put + ${latency.floorTransactions} transactions)`, latency.floorP50Ms, 'ms');
-    add('push_floor_p95', 'floor p95', latency.floorP95Ms, 'ms');
-    add('push_p50_ratio', 'push / floor at p50', latency.p50Ratio, 'x', { max: 1.25 });
-    add(
-      'push_throughput',
-      `push throughput (${throughput.partners} partners, ${throughput.seconds} s)`,
-      throughput.recordsPerSecond,
-      'records/s',
-      { min: 2000 },
-    );
-    add('push_service_cpu_per_batch', 'service CPU per accepted batch (throughput run)', throughput.serviceCpuMsPerBatch, 'ms');
-    if (Number.isFinite(throughput.storageCpuMsPerBatch)) {
-      add('push_storage_cpu_per_batch', 'storage emulator CPU per accepted batch', throughput.storageCpuMsPerBatch, 'ms');
-      const cpuPerRecord = (throughput.serviceCpuMsPerBatch + throughput.storageCpuMsPerBatch) / scale.recordsPerBatch;
-      add(
-        'push_throughput_cpu_bound',
-        'throughput if both cores were ours alone (derived)',
-        round((cpus().length * 1000) / cpuPerRecord, 0),
-        'records/s',
-      );
-    }
-    add('push_throughput_failures', 'pushes not accepted during throughput', throughput.failures, 'requests');
-    const opsTarget = 1 + Math.ceil(ops.records / 100) + 2;
-    add('storage_ops_per_batch', `storage requests per ${ops.records}-record push`, ops.total, 'ops', { max: opsTarget });
-    add('storage_blob_ops', 'of which blob', ops.blob, 'ops');
-    add('storage_table_ops', 'of which table', ops.table, 'ops');
-    add('storage_table_transactions', 'of which table transactions', ops.tableTransactions, 'ops');
-    add('storage_queue_ops', 'of which queue', ops.queue, 'ops');
-    for (const r of reconciles) {
-      const tag = r.transactions % 1000 === 0 ? `${r.transactions / 1000}k` : String(r.transactions);
-      add(`reconcile_${tag}_ms`, `reconcile ${r.transactions} transactions (${r.outcome})`, r.reconcileMs, 'ms');
-      add(`reconcile_${tag}_floor_ms`, `list the partition (${r.rows} rows)`, r.floorMs, 'ms');
-      add(`reconcile_${tag}_ratio`, 'reconcile / list', r.ratio, 'x', { max: 1.2 });
-      add(`reconcile_${tag}_rss`, 'reconcile peak RSS (own process)', r.reconcileRssMb, 'MB', { max: 150 });
-      add(`reconcile_${tag}_floor_rss`, 'list peak RSS (own process)', r.floorRssMb, 'MB');
-      add(
-        `reconcile_${tag}_capped_rss`,
-        `reconcile peak RSS, heap capped at ${cappedOldSpaceMb} MB (${r.cappedOutcome})`,
-        r.cappedRssMb,
-        'MB',
-      );
-      add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
-    }
-    const answered = Object.entries(largePushes.statuses)
-      .map(([status, n]) => `${n}×${status}`)
-      .join(', ');
-    add(
-      scale.name === 'full' ? 'rss_20x5mb_mb' : 'rss_large_pushes_mb',
-      `peak RSS, ${largePushes.pushes} concurrent ${Math.round(largePushes.bodyBytes / 1024)} KiB pushes (${answered})${largePushes.ownProcess ? '' : ', whole process'}`,
-      largePushes.peakRssMb,
-      'MB',
-      { max: 300 },
-    );
-    add('validate_throughput', 'parse + schema + semantic checks, one core', validation.recordsPerSecond, 'records/s');
-    add('validate_ms_per_batch', `validation of one ${records}-record batch`, validation.msPerBatch, 'ms');
-  } finally {
-    await env.stop();
-  }
+  if (profiles.includes('emulator')) await runEmulatorProfile(context, options.connectionString);
+  if (profiles.includes('azure')) await runAzureProfile(context);
 
   const machine = { ...machineInfo(), loadAverage: `${round(loadAtStart, 1)} at start, ${round(loadavg()[0] ?? 0, 1)} at end (1-minute)` };
-  const lines = formatReport(figures, machine, scale.name, breakdown);
+  const lines = formatReport(figures, machine, `${scale.name}, profiles: ${profiles.join(' + ')}`, sections);
   for (const line of lines) out(line);
   const resultsPath = options.resultsPath === undefined ? path.join(findProjectRoot(), 'bench', 'results.json') : options.resultsPath;
   if (resultsPath) {
     const json = {
       machine,
       scale: scale.name,
+      profiles,
       figures: figures.map(({ name, value, unit, target: t }) => ({ name, value, unit, ...(t ? { target: t } : {}) })),
-      storageRequestsOfOnePush: breakdown.map((b) => b.trim()),
+      sections,
     };
     writeFileSync(resultsPath, `${JSON.stringify(json, null, 2)}\n`);
   }
   return { figures, lines };
+}
+
+/** Each phase on its own fresh emulator; closes each environment when its phase is done. */
+async function inFresh<T>(context: PhaseContext, profile: BenchProfile, phase: (env: BenchEnvironment) => Promise<T>): Promise<T> {
+  const env = await context.environment(profile);
+  try {
+    const result = await phase(env);
+    if (env.errors.length > 0) throw new Error(`the service logged errors: ${env.errors.slice(0, 3).join(' | ')}`);
+    return result;
+  } finally {
+    await env.stop();
+  }
+}
+
+function dayTag(transactions: number): string {
+  return transactions % 1000 === 0 ? `${transactions / 1000}k` : String(transactions);
+}
+
+async function runEmulatorProfile(context: PhaseContext, connectionString: string | undefined): Promise<void> {
+  const { scale, add, progress, sections } = context;
+  progress(`validation alone, ${scale.validationSeconds} s on one core`);
+  const validation = measureValidation(scale);
+
+  progress('[emulator] storage requests of one push');
+  const ops = await inFresh(context, 'emulator', (env) => measureStorageOps(env, scale));
+  sections.push({
+    title: 'Storage requests of one push (method and resource):',
+    lines: ops.byOperation.map((o) => `${String(o.count).padStart(3)}  ${o.label}`),
+  });
+
+  progress(`[emulator] push latency: ${scale.latencyWarmup} warm-up + ${scale.latencyIterations} rounds of push and floor`);
+  const latency = await inFresh(context, 'emulator', (env) => measurePushLatency(env, scale));
+
+  progress(`[emulator] push throughput: ${scale.throughputPartners} partners for ${scale.throughputSeconds} s`);
+  const throughput = await inFresh(context, 'emulator', (env) => measureThroughput(env, scale));
+
+  const reconciles: ReconcileResult[] = [];
+  for (const [i, transactions] of scale.reconcileDays.entries()) {
+    progress(`[emulator] reconciliation of a ${transactions}-transaction store-day (load, queue, then child processes)`);
+    reconciles.push(
+      await inFresh(context, 'emulator', async (env) => {
+        const partner = await env.createPartner('bench-reconcile', [`RCN-${transactions}`]);
+        return measureReconcile(env, scale, partner, `RCN-${transactions}`, transactions, 0x40000000 + i * 0x100000);
+      }),
+    );
+  }
+
+  progress(
+    `[emulator] memory: ${scale.largePushes} concurrent pushes of ${Math.round(scale.largePushBytes / 1024)} KiB (service in its own process)`,
+  );
+  let largePushes: LargePushMemoryResult;
+  if (connectionString) {
+    largePushes = await measureLargePushMemory(connectionString, scale);
+  } else {
+    const azurite = await startAzurite({ inMemory: true });
+    try {
+      largePushes = await measureLargePushMemory(azurite.connectionString, scale);
+    } finally {
+      await azurite.stop();
+    }
+  }
+
+  const records = latency.records;
+  add('push_body_size', `push body (${records} records)`, Math.round(latency.bodyBytes / 1024), 'KiB');
+  add('push_p50', 'push p50 (HTTP, end to end)', latency.pushP50Ms, 'ms');
+  add('push_p95', 'push p95', latency.pushP95Ms, 'ms');
+  add('push_floor_p50', `floor p50 (blob put + ${latency.floorTransactions} transactions)`, latency.floorP50Ms, 'ms');
+  add('push_floor_p95', 'floor p95', latency.floorP95Ms, 'ms');
+  add('push_p50_ratio', 'push / floor at p50', latency.p50Ratio, 'x', { max: 1.25 });
+  add('push_cpu_ms', `service CPU per ${records}-record push (sequential pushes)`, latency.pushCpuMs, 'ms', { max: 60 });
+  add(
+    'push_throughput',
+    `push throughput (${throughput.partners} partners, ${throughput.seconds} s)`,
+    throughput.recordsPerSecond,
+    'records/s',
+    { min: 2500 },
+  );
+  add('push_service_cpu_per_batch', 'service CPU per accepted batch (throughput run)', throughput.serviceCpuMsPerBatch, 'ms');
+  if (Number.isFinite(throughput.storageCpuMsPerBatch)) {
+    add('push_storage_cpu_per_batch', 'storage emulator CPU per accepted batch', throughput.storageCpuMsPerBatch, 'ms');
+    const cpuPerRecord = (throughput.serviceCpuMsPerBatch + throughput.storageCpuMsPerBatch) / scale.recordsPerBatch;
+    add(
+      'push_throughput_cpu_bound',
+      'throughput if both cores were ours alone (derived)',
+      round((cpus().length * 1000) / cpuPerRecord, 0),
+      'records/s',
+    );
+  }
+  add('push_throughput_failures', 'pushes not accepted during throughput', throughput.failures, 'requests');
+  const opsTarget = 1 + Math.ceil(ops.records / 100) + 2;
+  add('storage_ops_per_batch', `storage requests per ${ops.records}-record push`, ops.total, 'ops', { max: opsTarget });
+  add('storage_blob_ops', 'of which blob', ops.blob, 'ops');
+  add('storage_table_ops', 'of which table', ops.table, 'ops');
+  add('storage_table_transactions', 'of which table transactions', ops.tableTransactions, 'ops');
+  add('storage_queue_ops', 'of which queue', ops.queue, 'ops');
+  for (const r of reconciles) {
+    const tag = dayTag(r.transactions);
+    add(`reconcile_${tag}_ms`, `reconcile ${r.transactions} transactions (${r.outcome})`, r.reconcileMs, 'ms');
+    add(`reconcile_${tag}_floor_ms`, `list the partition (${r.rows} rows)`, r.floorMs, 'ms');
+    add(`reconcile_${tag}_ratio`, 'reconcile / list', r.ratio, 'x', { max: 1.2 });
+    add(`reconcile_${tag}_rss`, 'reconcile peak RSS (own process)', r.reconcileRssMb, 'MB', { max: 150 });
+    add(`reconcile_${tag}_floor_rss`, 'list peak RSS (own process)', r.floorRssMb, 'MB');
+    add(
+      `reconcile_${tag}_capped_rss`,
+      `reconcile peak RSS, heap capped at ${cappedOldSpaceMb} MB (${r.cappedOutcome})`,
+      r.cappedRssMb,
+      'MB',
+    );
+    add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
+  }
+  const answered = Object.entries(largePushes.statuses)
+    .map(([status, n]) => `${n}×${status}`)
+    .join(', ');
+  add(
+    scale.name === 'full' ? 'rss_20x5mb_mb' : 'rss_large_pushes_mb',
+    `peak RSS, ${largePushes.pushes} concurrent ${Math.round(largePushes.bodyBytes / 1024)} KiB pushes (${answered})${largePushes.ownProcess ? '' : ', whole process'}`,
+    largePushes.peakRssMb,
+    'MB',
+    { max: 300 },
+  );
+  add('validate_throughput', 'parse + schema + semantic checks, one core', validation.recordsPerSecond, 'records/s');
+  add('validate_ms_per_batch', `validation of one ${records}-record batch`, validation.msPerBatch, 'ms');
+}
+
+/**
+ * The same service and storage with every storage request delayed as Azure Storage would answer it
+ * (bench/azureLatencyModel.ts): round trips waited on one after another, push latency against its
+ * floor, reconciling the largest day against listing it, and the queue poller under a burst.
+ */
+async function runAzureProfile(context: PhaseContext): Promise<void> {
+  const { scale, add, progress, sections } = context;
+  progress('[azure] sequential storage round trips of a push and of a daily close');
+  const trips = await inFresh(context, 'azure', (env) => measureRoundTrips(env, scale));
+  sections.push({
+    title: 'Longest chain of storage round trips, push (azure profile):',
+    lines: trips.push.labels.map((l, i) => `${i + 1}. ${l}`),
+  });
+  sections.push({
+    title: 'Longest chain of storage round trips, daily close (azure profile):',
+    lines: trips.close.labels.map((l, i) => `${i + 1}. ${l}`),
+  });
+
+  progress(`[azure] push latency: ${scale.latencyWarmup} warm-up + ${scale.latencyIterations} rounds of push and floor`);
+  const latency = await inFresh(context, 'azure', (env) => measurePushLatency(env, scale));
+
+  const transactions = scale.reconcileDays.at(-1) ?? 0;
+  progress(`[azure] reconciliation of a ${transactions}-transaction store-day`);
+  const reconcile = await inFresh(context, 'azure', async (env) => {
+    const partner = await env.createPartner('bench-reconcile', [`RCN-${transactions}`]);
+    return measureReconcile(env, scale, partner, `RCN-${transactions}`, transactions, 0x50000000);
+  });
+
+  progress(`[azure] queue poller lag under a burst of ${scale.pollerBurst} messages`);
+  const lag = await inFresh(context, 'azure', (env) => measurePollerLag(env.connectionString, scale.pollerBurst));
+
+  add(
+    'push_sequential_round_trips',
+    `storage round trips waited on in sequence, one push (of ${trips.push.requests})`,
+    trips.push.length,
+    'trips',
+    { max: 4 },
+  );
+  add(
+    'close_sequential_round_trips',
+    `storage round trips waited on in sequence, daily close (of ${trips.close.requests})`,
+    trips.close.length,
+    'trips',
+    { max: 3 },
+  );
+  add('push_p50_azure', 'push p50, azure profile', latency.pushP50Ms, 'ms');
+  add('push_p95_azure', 'push p95, azure profile', latency.pushP95Ms, 'ms');
+  add('push_floor_p50_azure', `floor p50, azure profile (blob put + ${latency.floorTransactions} transactions)`, latency.floorP50Ms, 'ms');
+  add('push_p50_ratio_azure', 'push / floor at p50, azure profile', latency.p50Ratio, 'x', { max: 1.3 });
+  const tag = dayTag(transactions);
+  add(
+    `reconcile_${tag}_ms_azure`,
+    `reconcile ${transactions} transactions, azure profile (${reconcile.outcome})`,
+    reconcile.reconcileMs,
+    'ms',
+  );
+  add(
+    `reconcile_${tag}_floor_ms_azure`,
+    `list the partition sequentially, azure profile (${reconcile.rows} rows)`,
+    reconcile.floorMs,
+    'ms',
+  );
+  add(`reconcile_${tag}_ratio_azure`, 'reconcile / sequential list, azure profile', reconcile.ratio, 'x', { max: 0.6 });
+  add(`reconcile_${tag}_queue_ms_azure`, `via the queue, azure profile (${reconcile.queueStatus})`, reconcile.queueMs, 'ms');
+  add('poller_lag_p50_ms', `queue poller, visible → handler started, burst of ${lag.messages}, p50`, lag.p50Ms, 'ms');
+  add('poller_lag_p95_ms', `queue poller, visible → handler started, burst of ${lag.messages}, p95`, lag.p95Ms, 'ms', { max: 200 });
 }
 
 // Run as a script (node dist/bench/runBench.js); imported by the smoke test, it only exports.

@@ -1,0 +1,156 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { azureDelayMs, type StorageRequestShape } from './azureLatencyModel.js';
+
+export interface ProxyTargets {
+  readonly blobPort: number;
+  readonly queuePort: number;
+  readonly tablePort: number;
+}
+
+/** One storage request as the proxy saw it: arrival of its first byte to the end of its answer. */
+interface LoggedRequest {
+  readonly label: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface RoundTripChain {
+  /** Longest chain of requests each of which started after the previous one ended. */
+  readonly length: number;
+  /** That chain's requests, in order. */
+  readonly labels: readonly string[];
+  /** Requests finished since the last reset (poller receives left out). */
+  readonly requests: number;
+}
+
+/**
+ * A proxy in front of the storage emulator's three ports: forwards each request, then holds the
+ * answer back for the delay the Azure-shaped model gives it ({@link azureDelayMs}), and logs
+ * when each request arrived and was answered, so the benchmark can tell how many round trips an
+ * operation waited on one after another.
+ */
+export class LatencyProxy {
+  private log: LoggedRequest[] = [];
+  private readonly servers: http.Server[] = [];
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+  constructor(private readonly delay: (request: StorageRequestShape) => number = azureDelayMs) {}
+
+  /** Starts one listener per service; resolves with the ports to use instead of the emulator's. */
+  async start(targets: ProxyTargets): Promise<ProxyTargets> {
+    const listen = async (service: StorageRequestShape['service'], port: number): Promise<number> => {
+      const server = http.createServer((req, res) => {
+        this.forward(service, port, req, res);
+      });
+      server.keepAliveTimeout = 30_000;
+      this.servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return (server.address() as AddressInfo).port;
+    };
+    return {
+      blobPort: await listen('blob', targets.blobPort),
+      queuePort: await listen('queue', targets.queuePort),
+      tablePort: await listen('table', targets.tablePort),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => {
+              resolve();
+            });
+          }),
+      ),
+    );
+    this.agent.destroy();
+  }
+
+  reset(): void {
+    this.log = [];
+  }
+
+  /** The longest chain of sequential round trips among the requests answered since the last reset. */
+  chain(): RoundTripChain {
+    const entries = this.log.filter((e) => !isPollerReceive(e.label)).sort((a, b) => a.start - b.start);
+    const best: number[] = [];
+    const previous: number[] = [];
+    let top = -1;
+    for (const [i, entry] of entries.entries()) {
+      best[i] = 1;
+      previous[i] = -1;
+      for (let j = 0; j < i; j++) {
+        const before = entries[j];
+        if (before && before.end <= entry.start && (best[j] ?? 0) + 1 > (best[i] ?? 0)) {
+          best[i] = (best[j] ?? 0) + 1;
+          previous[i] = j;
+        }
+      }
+      if (top < 0 || (best[i] ?? 0) > (best[top] ?? 0)) top = i;
+    }
+    const labels: string[] = [];
+    for (let i = top; i >= 0; i = previous[i] ?? -1) labels.unshift(entries[i]?.label ?? '');
+    return { length: labels.length, labels, requests: entries.length };
+  }
+
+  private forward(service: StorageRequestShape['service'], port: number, req: http.IncomingMessage, res: http.ServerResponse): void {
+    const start = performance.now();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const upstream = http.request(
+        { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: this.agent },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const payload = Buffer.concat(parts);
+            const shape = describe(service, req.method ?? 'GET', req.url ?? '/', body.length, payload.length);
+            setTimeout(() => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(payload, () => {
+                this.log.push({ label: labelOf(shape), start, end: performance.now() });
+              });
+            }, this.delay(shape));
+          });
+        },
+      );
+      upstream.on('error', () => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      });
+      upstream.end(body);
+    });
+  }
+}
+
+function describe(service: StorageRequestShape['service'], method: string, url: string, requestBytes: number, responseBytes: number) {
+  const parsed = new URL(url, 'http://proxy');
+  // Path: /<account>/<resource>...
+  const resource = decodeURIComponent(parsed.pathname).split('/').filter(Boolean).slice(1).join('/');
+  return { service, method, resource, hasFilter: parsed.searchParams.has('$filter'), requestBytes, responseBytes };
+}
+
+function labelOf(shape: StorageRequestShape): string {
+  const [first = ''] = shape.resource.split('/');
+  if (shape.service === 'table') {
+    if (first === '$batch') return 'table $batch';
+    const match = /^([^(]+)\((.*)\)$/.exec(first);
+    const name = match ? match[1] : first;
+    const kind = match && (match[2] ?? '').length > 0 ? '(point)' : shape.hasFilter ? '(query)' : '';
+    return `table ${shape.method} ${name}${kind}`;
+  }
+  if (shape.service === 'blob') return `blob ${shape.method} ${first}`;
+  return `${shape.service} ${shape.method} ${shape.resource}`;
+}
+
+/** The queue poller's own receive calls, which run whether or not an operation is measured. */
+function isPollerReceive(label: string): boolean {
+  return label.startsWith('queue GET ') && label.endsWith('/messages');
+}
