@@ -1,4 +1,5 @@
 import type { TableClient } from '@azure/data-tables';
+import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { encodeKeyPart } from './tableKey.js';
 import { writeIfCurrent } from './writeIfCurrent.js';
 
@@ -6,20 +7,75 @@ export type RateDecision = { readonly allowed: true } | { readonly allowed: fals
 
 const windowMs = 60_000;
 
+/** What this instance last wrote for a partner: the window's row, its count and its ETag. */
+interface KnownWindow {
+  readonly windowStart: number;
+  readonly count: number;
+  readonly etag: string;
+}
+
 /**
  * A fixed one-minute window per partner, counted in Table Storage so every instance of the
- * service shares it. Each allowed call costs one read and one ETag-guarded write.
+ * service shares it. The instance remembers the row it last wrote for each partner, so the usual
+ * call is one write guarded by that ETag (or the create of a new window's row): one round trip.
+ * When another instance wrote in between, the ETag no longer matches and the call falls back to
+ * read → decide → write. Counts only grow within a window, so a remembered count at the limit
+ * refuses without a request.
  */
 export class TableRateLimiter {
+  private readonly known = new Map<string, KnownWindow>();
+
   constructor(private readonly table: TableClient) {}
 
   async take(partnerId: string, limitPerMinute: number, now: Date): Promise<RateDecision> {
     const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
-    const allowed = await writeIfCurrent<{ count: number }>(this.table, encodeKeyPart(partnerId), String(windowStart), (current) => {
-      const count = current?.count ?? 0;
-      return count >= limitPerMinute ? undefined : { count: count + 1 };
-    });
-    if (allowed) return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now.getTime()) / 1000)) };
+    const refusal: RateDecision = {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now.getTime()) / 1000)),
+    };
+    if (limitPerMinute < 1) return refusal;
+    const partitionKey = encodeKeyPart(partnerId);
+    const rowKey = String(windowStart);
+    const known = this.known.get(partnerId);
+    if (known?.windowStart === windowStart) {
+      if (known.count >= limitPerMinute) return refusal;
+      const count = known.count + 1;
+      try {
+        const written = await this.table.updateEntity({ partitionKey, rowKey, count }, 'Replace', { etag: known.etag });
+        this.remember(partnerId, windowStart, count, written.etag);
+        return { allowed: true };
+      } catch (error) {
+        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+      }
+    } else if (known === undefined || known.windowStart < windowStart) {
+      try {
+        const written = await this.table.createEntity({ partitionKey, rowKey, count: 1 });
+        this.remember(partnerId, windowStart, 1, written.etag);
+        return { allowed: true };
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+      }
+    }
+    // Another instance wrote this window's row: read it and decide from what it holds.
+    let written: { count: number } | undefined;
+    const allowed = await writeIfCurrent<{ count: number }>(
+      this.table,
+      partitionKey,
+      rowKey,
+      (current) => {
+        const count = current?.count ?? 0;
+        written = count >= limitPerMinute ? undefined : { count: count + 1 };
+        return written;
+      },
+      (etag) => {
+        if (written) this.remember(partnerId, windowStart, written.count, etag);
+      },
+    );
+    return allowed ? { allowed: true } : refusal;
+  }
+
+  private remember(partnerId: string, windowStart: number, count: number, etag: string | undefined): void {
+    if (etag === undefined) this.known.delete(partnerId);
+    else this.known.set(partnerId, { windowStart, count, etag });
   }
 }

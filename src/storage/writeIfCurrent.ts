@@ -16,7 +16,8 @@ const maxPauseMs = 100;
  * Read → decide → write of one row, guarded by its ETag (or by create when it is absent), retried
  * when another writer got there first. `decide` sees the stored row (undefined when absent) and
  * returns the row to write, or undefined to leave the row as it is.
- * Returns whether this call wrote; throws `WriteContentionError` after `maxAttempts` lost rounds.
+ * Returns whether this call wrote (and hands the written row's ETag to `onWritten`); throws
+ * `WriteContentionError` after `maxAttempts` lost rounds.
  *
  * A 404 is a lost race only on the update: the row was deleted after it was read, and the next
  * round creates it. A create answered 404 means the table itself is missing, which no retry
@@ -27,6 +28,7 @@ export async function writeIfCurrent<T extends object>(
   partitionKey: string,
   rowKey: string,
   decide: (current: T | undefined) => T | undefined,
+  onWritten?: (etag: string | undefined) => void,
 ): Promise<boolean> {
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     if (attempt > 1) await delay(Math.random() * Math.min(maxPauseMs, 5 * attempt));
@@ -40,8 +42,8 @@ export async function writeIfCurrent<T extends object>(
     if (next === undefined) return false;
     const entity: TableEntity<T> = { ...next, partitionKey, rowKey };
     try {
-      if (current) await table.updateEntity(entity, 'Replace', { etag: current.etag });
-      else await table.createEntity(entity);
+      const written = current ? await table.updateEntity(entity, 'Replace', { etag: current.etag }) : await table.createEntity(entity);
+      onWritten?.(written.etag);
       return true;
     } catch (error) {
       const lostRace = isPreconditionFailed(error) || isConflict(error) || (current !== undefined && isNotFound(error));

@@ -132,7 +132,9 @@ export class BatchIngestion {
       const receipt = { recordCount: processor.recordCount(body), warnings };
       if (await ledger.commit(partnerId, batchId, entry, receipt, this.options.clock())) {
         await this.step('committed', batchId);
-        await this.forgetPending(partnerId, batchId, entry.createdAt);
+        // The batch is safe once committed; its pending-index row is removed without holding up the
+        // answer (a removal that never happens leaves the row to the sweep, which finds it finished).
+        void this.forgetPending(partnerId, batchId, entry.createdAt);
         return { batch_id: batchId, status: 'ACCEPTED', record_count: receipt.recordCount, warnings };
       }
       // Another copy of this batch committed first: answer as a repeat.

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { TableClient } from '@azure/data-tables';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { TableRateLimiter } from '../../src/storage/TableRateLimiter.js';
+
+const connectionString = inject('azuriteConnectionString');
+const tableName = `rateLimiter${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const table = TableClient.fromConnectionString(connectionString, tableName, { allowInsecureConnection: true });
+
+beforeAll(async () => {
+  await table.createTable();
+});
+
+/** The same table, counting the requests each instance sends. */
+function counted(): { client: TableClient; requests: () => number } {
+  let requests = 0;
+  const client = Object.create(table) as TableClient;
+  client.getEntity = (...args: Parameters<TableClient['getEntity']>) => {
+    requests += 1;
+    return table.getEntity(...args);
+  };
+  client.createEntity = (...args: Parameters<TableClient['createEntity']>) => {
+    requests += 1;
+    return table.createEntity(...args);
+  };
+  client.updateEntity = (...args: Parameters<TableClient['updateEntity']>) => {
+    requests += 1;
+    return table.updateEntity(...args);
+  };
+  return { client, requests: () => requests };
+}
+
+const minute = new Date('2026-03-01T10:00:30Z');
+
+describe('TableRateLimiter', () => {
+  it('allows exactly the limit in a window, one request per call once it knows the row, none once at the limit', async () => {
+    const { client, requests } = counted();
+    const limiter = new TableRateLimiter(client);
+    const partner = `p-${randomUUID()}`;
+    const decisions = [];
+    for (let i = 0; i < 5; i++) decisions.push(await limiter.take(partner, 3, minute));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
+    expect(decisions[3]).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    // create, two ETag-guarded updates; the refusals are decided from the remembered count.
+    expect(requests()).toBe(3);
+    // A new window starts from a new row.
+    expect((await limiter.take(partner, 3, new Date('2026-03-01T10:01:00Z'))).allowed).toBe(true);
+  });
+
+  it('shares the count between instances: a stale ETag falls back to reading the row', async () => {
+    const partner = `p-${randomUUID()}`;
+    const a = new TableRateLimiter(table);
+    const b = new TableRateLimiter(table);
+    const allowed = [];
+    for (let i = 0; i < 6; i++) allowed.push((await (i % 2 === 0 ? a : b).take(partner, 4, minute)).allowed);
+    expect(allowed).toEqual([true, true, true, true, false, false]);
+    const row = await table.getEntity<{ count: number }>(partner, String(Date.parse('2026-03-01T10:00:00Z')));
+    expect(row.count).toBe(4);
+  });
+
+  it('counts concurrent calls of several instances exactly', async () => {
+    const partner = `p-${randomUUID()}`;
+    const instances = [new TableRateLimiter(table), new TableRateLimiter(table), new TableRateLimiter(table)];
+    const decisions = await Promise.all(Array.from({ length: 12 }, (_, i) => instances[i % 3]!.take(partner, 7, minute)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
+  });
+});
