@@ -72,13 +72,19 @@ export class BatchIngestion {
     return typed;
   }
 
-  /** Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request. */
+  /**
+   * Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request.
+   * `admitted` (the rate-limit decision, taken while the body was read) is awaited before the first
+   * write, so a refused push writes nothing.
+   */
   async push<T extends { batch_id: string }>(
     partnerId: string,
     processor: BatchProcessor<T>,
     bytes: Uint8Array,
+    admitted: Promise<void> = Promise.resolve(),
   ): Promise<BatchAcknowledgement> {
     const body = await this.validate(partnerId, processor, bytes);
+    await admitted;
     const batchId = body.batch_id;
     const bodyHash = createHash('sha256').update(bytes).digest('hex');
     const { ledger, rawBatches } = this.options;
