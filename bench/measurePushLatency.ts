@@ -57,7 +57,11 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
       i -= 1;
       continue;
     }
-    if (response.status !== 202) throw new Error(`push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 400)}`);
+    if (response.status !== 202) {
+      throw new Error(
+        `push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 400)}; service log: ${env.errors.slice(-3).join(' | ')}`,
+      );
+    }
     const [firstWarning] = warningsOf(response.body);
     if (firstWarning !== undefined) throw new Error(`push warned: ${JSON.stringify(firstWarning)}`);
 
