@@ -32,13 +32,18 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
     },
 
     async apply({ partnerId, body, receivedAt }) {
-      const inEffect = await deps.closes.putIfLatest(partnerId, { close: body, receivedAt });
+      // The close and the day's RECEIVED mark are written side by side: each keeps the close received
+      // last (same rule, ties to the newer), so a close that is not in effect leaves the mark as it
+      // was. The reconciliation is scheduled only once both are stored, so it always finds its close.
+      const [inEffect] = await Promise.all([
+        deps.closes.putIfLatest(partnerId, { close: body, receivedAt }),
+        deps.results.markReceived(partnerId, body.store_id, body.business_date, {
+          batchId: body.batch_id,
+          receivedAt,
+          expected: controlTotalsOf(body),
+        }),
+      ]);
       if (!inEffect) return [];
-      await deps.results.markReceived(partnerId, body.store_id, body.business_date, {
-        batchId: body.batch_id,
-        receivedAt,
-        expected: controlTotalsOf(body),
-      });
       await deps.reconcileQueue.send(
         { partnerId, storeId: body.store_id, businessDate: body.business_date, closeBatchId: body.batch_id },
         deps.reconcileDelaySeconds,
