@@ -33,6 +33,7 @@ export interface RoundTripChain {
  */
 export class LatencyProxy {
   private log: LoggedRequest[] = [];
+  private since = 0;
   private readonly servers: http.Server[] = [];
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -71,13 +72,15 @@ export class LatencyProxy {
     this.agent.destroy();
   }
 
+  /** Starts a new count: requests already under way are left out of it. */
   reset(): void {
     this.log = [];
+    this.since = performance.now();
   }
 
   /** The longest chain of sequential round trips among the requests answered since the last reset. */
   chain(): RoundTripChain {
-    const entries = this.log.filter((e) => !isPollerReceive(e.label)).sort((a, b) => a.start - b.start);
+    const entries = this.log.filter((e) => e.start >= this.since && !isPollerReceive(e.label)).sort((a, b) => a.start - b.start);
     const best: number[] = [];
     const previous: number[] = [];
     let top = -1;

@@ -1,3 +1,4 @@
+import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
 import { benchBusinessDate, expectAccepted, type BenchEnvironment } from './BenchEnvironment.js';
 import { BatchTemplate } from './BatchTemplate.js';
 import type { BenchScale } from './benchScale.js';
@@ -20,6 +21,7 @@ export async function measureRoundTrips(env: BenchEnvironment, scale: BenchScale
   if (!proxy) throw new Error('round trips are counted by the latency proxy (profile azure)');
   const stores = ['RTT-0001', 'RTT-0002'];
   const partner = await env.createPartner('bench-rtt', stores);
+  const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
   const template = new BatchTemplate({
     storeId: 'RTT-0001',
     businessDate: benchBusinessDate,
@@ -51,7 +53,19 @@ export async function measureRoundTrips(env: BenchEnvironment, scale: BenchScale
     proxy.reset();
     expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(closeBody)), 'daily-close');
     close = proxy.chain();
+    // The close's reconciliation runs a moment later; its requests must not fall into the next count.
+    await reconciled(results, partner.partnerId, storeId);
   }
   if (!close) throw new Error('no close was counted');
   return { push, close };
+}
+
+async function reconciled(results: ReconciliationRepository, partnerId: string, storeId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const record = await results.get(partnerId, storeId, benchBusinessDate);
+    if (record && record.status !== 'RECEIVED') return;
+    if (Date.now() > deadline) throw new Error('the close was not reconciled within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
