@@ -20,7 +20,7 @@ export interface StorageRequestShape {
   readonly responseBytes: number;
 }
 
-export const azureLatencyFigures = {
+const azureLatencyFigures = {
   tableReadMs: 5,
   tableWriteMs: 8,
   tableTransactionMs: 12,
