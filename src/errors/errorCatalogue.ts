@@ -14,8 +14,17 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent with Content-Type: application/json.' },
   RATE_LIMITED: { status: 429, message: 'Too many calls; retry after the number of seconds in Retry-After.' },
-  INTERNAL_ERROR: { status: 500, message: 'The service failed to process the request; it is safe to retry with the same batch_id.' },
-  SERVICE_UNAVAILABLE: { status: 503, message: 'Storage is temporarily unavailable; retry with the same batch_id.' },
+  /** The caller closed the connection mid-upload; nobody reads this answer, it marks the access log. */
+  CLIENT_CLOSED_REQUEST: { status: 499, message: 'The client closed the connection before the request body was read; nothing was stored.' },
+  INTERNAL_ERROR: {
+    status: 500,
+    message:
+      'The service failed on this request in a way a retry will not fix: do not send it again unchanged. Give HQ the request_id so it can find the cause.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'Storage is temporarily unavailable; nothing was acknowledged. Retry with the same batch_id after the seconds in Retry-After.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

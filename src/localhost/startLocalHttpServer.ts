@@ -145,6 +145,12 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
       }
       await writeHandlerResponse(res, result);
     } catch (error) {
+      if (error instanceof ClientGone) {
+        // The caller's doing, not a failure: nobody is left to answer.
+        logger.info(`${method} ${routeForLog} client abort: the caller closed the connection before the body arrived`);
+        res.destroy();
+        return;
+      }
       logger.error(`Local host failed on ${method} ${routeForLog}: ${describeFailure(error)}`);
       if (!res.headersSent) answerFromHost(500, 'INTERNAL_ERROR');
       else res.destroy();
@@ -224,17 +230,22 @@ function readBodyCapped(req: http.IncomingMessage, maxBytes: number): Promise<Bu
     };
     const onError = (error: Error): void => {
       cleanup();
-      reject(error);
+      reject(new ClientGone('the request stream failed', { cause: error }));
     };
     const onAborted = (): void => {
       cleanup();
-      reject(new Error('The client aborted the request.'));
+      reject(new ClientGone('the client aborted the request'));
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('aborted', onAborted);
   });
+}
+
+/** The request stream broke off before its end: the client closed or reset the connection. */
+class ClientGone extends Error {
+  override readonly name = 'ClientGone';
 }
 
 /**

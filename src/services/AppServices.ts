@@ -12,6 +12,9 @@ import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReconciliationQuery } from './ReconciliationQuery.js';
 
+/** The caller of a partner route and the kinds of push, as the adapters see them. */
+export type { BatchKind, Partner };
+
 /** Everything the function handlers need, built once per process by `createAppServices`. */
 export interface AppServices {
   readonly config: Config;

@@ -36,7 +36,9 @@ function expectErrorShape(response: { status: number; headers: Headers; text: st
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const body = JSON.parse(response.text);
   expect(Object.keys(body)).toEqual(['error']);
-  for (const key of Object.keys(body.error)) expect(['code', 'message', 'details']).toContain(key);
+  for (const key of Object.keys(body.error)) expect(['code', 'message', 'request_id', 'details']).toContain(key);
+  // What the service answers names its request; the host's own answers (404, 405, 413, host 401) do not.
+  if (body.error.request_id !== undefined) expect(body.error.request_id).toBe(response.headers.get('x-request-id'));
   expect(body.error.code).toBe(code);
   expect(typeof body.error.message).toBe('string');
   expect(body.error.message.length).toBeGreaterThan(0);

@@ -1,7 +1,5 @@
 import { ApiError } from '../../errors/ApiError.js';
-import type { BatchKind } from '../../storage/BatchLedger.js';
-import type { AppServices } from '../../services/AppServices.js';
-import type { Partner } from '../../storage/PartnerRepository.js';
+import type { AppServices, BatchKind, Partner } from '../../services/AppServices.js';
 import type { Endpoint } from '../Endpoint.js';
 import { readJsonBody } from '../readJsonBody.js';
 

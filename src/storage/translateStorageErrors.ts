@@ -1,0 +1,98 @@
+import { StorageError, type StorageFailureKind } from '../errors/StorageError.js';
+
+/** Network failures that say nothing about the request itself: another try may get through. */
+const networkCodes = new Set([
+  'REQUEST_SEND_ERROR',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/**
+ * Turns whatever an SDK call threw into a StorageError. 5xx, 408, 429, no answer, a timeout and
+ * refused credentials (401/403: an operator must fix the role or the key, nothing is wrong with the
+ * request) are `unavailable`; any other answer is `refused`.
+ */
+export function toStorageError(error: unknown): StorageError {
+  if (error instanceof StorageError) return error;
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as {
+    statusCode?: unknown;
+    code?: unknown;
+    name?: unknown;
+    response?: { headers?: { get?: (name: string) => string | undefined } };
+  };
+  const status = typeof fields.statusCode === 'number' ? fields.statusCode : undefined;
+  // Table errors carry storage's code only in the response header.
+  const code = typeof fields.code === 'string' ? fields.code : fields.response?.headers?.get?.('x-ms-error-code');
+  const timedOut = fields.name === 'AbortError' || fields.name === 'TimeoutError';
+  let kind: StorageFailureKind;
+  if (status !== undefined)
+    kind = status >= 500 || status === 408 || status === 429 || status === 401 || status === 403 ? 'unavailable' : 'refused';
+  else kind = timedOut || (code !== undefined && networkCodes.has(code)) ? 'unavailable' : 'refused';
+  return new StorageError(kind, status, code, { cause: error });
+}
+
+/**
+ * Wraps an SDK client so that every failure of its calls is a StorageError: the one place where
+ * SDK errors become the service's own. Methods run on the real client; what they return is
+ * wrapped too when it is a promise, a child client (`getBlockBlobClient`, `getQueueClient`) or a
+ * listing iterator, so nothing leaks an SDK error. Plain results (entities, responses) are
+ * returned as they are.
+ */
+export function translateStorageErrors<T extends object>(client: T): T {
+  const wrapped = new Map<PropertyKey, unknown>();
+  const proxy: T = new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function' || property === 'constructor') return value;
+      const cached = wrapped.get(property);
+      if (cached !== undefined) return cached;
+      const method = value as (...args: unknown[]) => unknown;
+      const call = (...args: unknown[]): unknown => {
+        let result: unknown;
+        try {
+          result = method.apply(target, args);
+        } catch (error) {
+          throw toStorageError(error);
+        }
+        // A listing iterator answers `[Symbol.asyncIterator]()` with itself: keep the wrapper.
+        if (result === target) return proxy;
+        return wrapResult(result);
+      };
+      wrapped.set(property, call);
+      return call;
+    },
+  });
+  return proxy;
+}
+
+function wrapResult(result: unknown): unknown {
+  if (result instanceof Promise) {
+    return result.then(
+      (resolved: unknown) => resolved,
+      (error: unknown) => {
+        throw toStorageError(error);
+      },
+    );
+  }
+  if (typeof result === 'object' && result !== null && (isChildClient(result) || isAsyncIterator(result))) {
+    return translateStorageErrors(result);
+  }
+  return result;
+}
+
+function isChildClient(value: object): boolean {
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name.endsWith('Client');
+}
+
+function isAsyncIterator(value: object): boolean {
+  return typeof (value as { next?: unknown }).next === 'function' && Symbol.asyncIterator in value;
+}
