@@ -1,0 +1,51 @@
+/**
+ * Input real POS systems and attackers send, each through real HTTP and storage: the answer is a
+ * clean refusal with the path of the field (or a clean acceptance), never a 5xx, a stuck or a
+ * half-applied batch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchLedger } from '../../src/storage/BatchLedger.js';
+import { buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
+
+let service: TestService;
+let partner: TestPartner;
+beforeAll(async () => {
+  service = await startTestService();
+  partner = await partnerWithStores(service);
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+function expectRefused(response: { status: number; body: any }, path: string): void {
+  expect(response.status).toBe(400);
+  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+}
+
+async function ledgerHas(batchId: string): Promise<boolean> {
+  return (await new BatchLedger(service.services.storage.tables.batchLedger).get(partner.partnerId, batchId)) !== undefined;
+}
+
+describe('identifiers', () => {
+  it('line and paragraph separators, controls, bidirectional controls and whitespace at an end are refused with the path, and nothing is stored', async () => {
+    const bad = ['T\u2028-1', 'T\u2029-1', 'T\u0085-1', 'T\u0001-1', 'T\u202e-1', 'T\u2067-1', 'T\u200b-1', ' T-1', 'T-1 ', '\u3000', ''];
+    for (const id of bad) {
+      const batch = tradeBatch();
+      batch.trade_records[1].trade_record_id = id;
+      const response = await service.call(partner, 'POST', 'trade-records', batch);
+      expectRefused(response, '/trade_records/1/trade_record_id');
+      expect(await ledgerHas(batch.batch_id)).toBe(false);
+    }
+    const stores = { batch_id: newBatchId(), stores: [{ ...buildUsdStore(usdStore), store_id: 'NYC\u2028-0001' }] };
+    expectRefused(await service.call(partner, 'PUT', 'stores', stores), '/stores/0/store_id');
+    const products: any = { ...buildProductBatch(), batch_id: newBatchId() };
+    products.products[2].product_id = 'P\u2029X';
+    products.modifier_groups[0].group_id = 'MG ';
+    const refused = await service.call(partner, 'PUT', 'products', products);
+    expectRefused(refused, '/products/2/product_id');
+    expectRefused(refused, '/modifier_groups/0/group_id');
+  });
+});
