@@ -71,8 +71,23 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
 
   const processors = {
-    tradeRecords: tradeRecordsProcessor({ stores, index, closes, mappings: mappingCatalog, products: productCatalog, paymentDirections }),
-    dailyClose: dailyCloseProcessor({ stores, closes, results, reconcileQueue, reconcileDelaySeconds: config.reconcileDelaySeconds }),
+    tradeRecords: tradeRecordsProcessor({
+      stores,
+      index,
+      closes,
+      mappings: mappingCatalog,
+      products: productCatalog,
+      paymentDirections,
+      clock,
+    }),
+    dailyClose: dailyCloseProcessor({
+      stores,
+      closes,
+      results,
+      reconcileQueue,
+      reconcileDelaySeconds: config.reconcileDelaySeconds,
+      clock,
+    }),
     stores: storesProcessor(stores),
     products: productsProcessor(products, productCatalog),
     mappings: mappingsProcessor({

@@ -7,12 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
 import { buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
 
+/** The service's clock: business dates are judged against it. */
+const now = new Date('2026-03-02T12:00:00Z');
 let service: TestService;
 let partner: TestPartner;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ services: { clock: () => now } });
   partner = await partnerWithStores(service);
 });
 afterAll(async () => {
@@ -47,5 +50,24 @@ describe('identifiers', () => {
     const refused = await service.call(partner, 'PUT', 'products', products);
     expectRefused(refused, '/products/2/product_id');
     expectRefused(refused, '/modifier_groups/0/group_id');
+  });
+});
+
+describe('business dates', () => {
+  it('are accepted from 2000-01-01 to two days after today (UTC), and refused outside with the path', async () => {
+    const at = (date: string) => {
+      const batch = tradeBatch({ businessDate: date });
+      return service.call(partner, 'POST', 'trade-records', batch);
+    };
+    for (const date of ['2000-01-01', '2026-03-04']) expect((await at(date)).status, date).toBe(202);
+    for (const date of ['0000-01-01', '1999-12-31', '2026-03-05', '2099-01-01']) {
+      const refused = await at(date);
+      expectRefused(refused, '/business_date');
+      expect(refused.body.error.details[0].message).toContain('2026-03-04');
+    }
+    const close = { ...buildDailyClose('USD'), batch_id: newBatchId(), business_date: '0000-01-01' };
+    expectRefused(await service.call(partner, 'POST', 'daily-close', close), '/business_date');
+    const later = { ...buildDailyClose('USD'), batch_id: newBatchId(), business_date: '2026-03-04' };
+    expect((await service.call(partner, 'POST', 'daily-close', later)).status).toBe(202);
   });
 });

@@ -1,5 +1,6 @@
 import type { DailyClose } from '../../domain/model/payloads.js';
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
+import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkDailyClose } from '../../domain/validation/checkDailyClose.js';
 import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
 import type { JsonQueue } from '../../storage/JsonQueue.js';
@@ -14,6 +15,7 @@ export interface DailyCloseDependencies {
   readonly results: ReconciliationRepository;
   readonly reconcileQueue: JsonQueue<ReconcileMessage>;
   readonly reconcileDelaySeconds: number;
+  readonly clock: () => Date;
 }
 
 /**
@@ -28,7 +30,9 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
 
     async check(partnerId, body) {
       const store = await deps.stores.get(partnerId, body.store_id);
-      return { problems: checkDailyClose(body, store?.currency) };
+      const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
+      const problems = checkDailyClose(body, store?.currency);
+      return { problems: outOfWindow ? [outOfWindow, ...problems] : problems };
     },
 
     async apply({ partnerId, body, receivedAt }) {

@@ -3,6 +3,7 @@ import type { Warning } from '../../domain/model/Warning.js';
 import { paymentDirection } from '../../domain/reconciliation/paymentDirection.js';
 import { summarizeTradeRecord } from '../../domain/reconciliation/TradeRecordSummary.js';
 import { checkAmountIdentity } from '../../domain/validation/checkAmountIdentity.js';
+import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkTradeRecordBatch } from '../../domain/validation/checkTradeRecordBatch.js';
 import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
 import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
@@ -19,6 +20,7 @@ export interface TradeRecordsDependencies {
   readonly mappings: MappingCatalog;
   readonly products: ProductCatalog;
   readonly paymentDirections: PaymentDirectionRepository;
+  readonly clock: () => Date;
 }
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
@@ -31,7 +33,10 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
 
     async check(partnerId, body) {
       const store = await deps.stores.get(partnerId, body.store_id);
-      return { problems: checkTradeRecordBatch(body, store?.currency).problems };
+      const problems = checkTradeRecordBatch(body, store?.currency).problems;
+      // Each record's business_date must equal the batch's, so the batch's is the one to check.
+      const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
+      return { problems: outOfWindow ? [outOfWindow, ...problems] : problems };
     },
 
     async apply({ partnerId, body, receivedAt }) {

@@ -7,9 +7,12 @@ import { buildMappingBatch, buildUsdStore } from '../../fixtures/masterDataFixtu
 import type { TestPartner, TestService } from '../../support/startTestService.js';
 import { seededUuid } from './random.js';
 
-/** The business date of run `n`: one store-day per run, so runs never share index partitions. */
+/**
+ * The business date of run `n`: one store-day per run, so runs never share index partitions.
+ * Counted from 2000-01-01, the first date the service accepts, so n up to about 9,000 stays in the past.
+ */
 export function businessDateOf(n: number): string {
-  return new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.UTC(2000, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** A valid USD batch of `count` records with ids unique to `tag`. */
