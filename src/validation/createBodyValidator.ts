@@ -12,6 +12,8 @@ export type BodyKind = 'tradeRecords' | 'dailyClose' | 'stores' | 'products' | '
 /** Validates a parsed body against its JSON Schema; an empty array means the body conforms. */
 export interface BodyValidator {
   validate(kind: BodyKind, body: unknown): ProblemDetail[];
+  /** The maxItems of a top-level array of the body's schema (the one place that limit is stated). */
+  maxItems(kind: BodyKind, field: string): number | undefined;
 }
 
 const schemaBaseUri = 'https://pos-ingestion.invalid/schemas/';
@@ -48,6 +50,11 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
     validators.set(kind, validator);
   }
   return {
+    maxItems(kind, field) {
+      const schema = validators.get(kind)?.schema as { properties?: Record<string, { maxItems?: unknown }> } | undefined;
+      const max = schema?.properties?.[field]?.maxItems;
+      return typeof max === 'number' ? max : undefined;
+    },
     validate(kind, body) {
       const validator = validators.get(kind);
       if (validator === undefined) throw new Error(`No schema for body kind ${String(kind)}.`);

@@ -71,3 +71,21 @@ describe('business dates', () => {
     expect((await service.call(partner, 'POST', 'daily-close', later)).status).toBe(202);
   });
 });
+
+describe('array sizes', () => {
+  it('a record with 600 payments is refused at validation with the path, before anything is stored', async () => {
+    const batch = tradeBatch();
+    const template = batch.trade_records[0].payments[0];
+    batch.trade_records[0].payments = Array.from({ length: 600 }, (_, i) => ({
+      ...template,
+      payment_id: `P-600-${i}`,
+      payment_type: 'X'.repeat(50),
+    }));
+    const response = await service.call(partner, 'POST', 'trade-records', batch);
+    expectRefused(response, '/trade_records/0/payments');
+    expect(response.body.error.details.find((d: { path: string }) => d.path === '/trade_records/0/payments').message).toBe(
+      'must hold at most 50 items',
+    );
+    expect(await ledgerHas(batch.batch_id)).toBe(false);
+  });
+});

@@ -52,10 +52,53 @@ describe('createBodyValidator: valid bodies', () => {
     expect(validator.validate(kind, JSON.parse(JSON.stringify(build())))).toEqual([]);
   });
 
-  it('has no record cap for trade_records, stores and products (BATCH_TOO_LARGE is the caller’s)', () => {
-    expect(validator.validate('tradeRecords', buildTradeRecordBatch({ recordCount: 501 }))).toEqual([]);
-    const stores = buildStoreBatch(Array.from({ length: 501 }, (_, i) => ({ ...buildStoreBatch().stores[0]!, store_id: `S${i}` })));
-    expect(validator.validate('stores', stores)).toEqual([]);
+  it('states the batch limits in the schemas (BATCH_TOO_LARGE reads them from there)', () => {
+    expect(validator.maxItems('tradeRecords', 'trade_records')).toBe(500);
+    expect(validator.maxItems('stores', 'stores')).toBe(500);
+    expect(validator.maxItems('products', 'products')).toBe(500);
+    expect(validator.maxItems('mappings', 'mappings')).toBe(10_000);
+    expect(validator.maxItems('tradeRecords', 'batch_id')).toBeUndefined();
+  });
+
+  it('caps every array of every body', () => {
+    const tooMany = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+    const cases: [number, (r: Record<string, any>) => void, string][] = [
+      [500, (r) => (r.items = tooMany(501, (i) => ({ ...item(r), line_no: i + 1 }))), '/trade_records/0/items'],
+      [50, (r) => (r.payments = tooMany(51, (i) => ({ ...payment(r), payment_id: `P-${i}` }))), '/trade_records/0/payments'],
+      [
+        50,
+        (r) => (item(r).modifiers = tooMany(51, () => ({ group_id: 'G', option_id: 'O', quantity: '1', price_delta: '0.00' }))),
+        '/trade_records/0/items/0/modifiers',
+      ],
+      [
+        50,
+        (r) =>
+          (r.tax_lines = tooMany(51, () => ({
+            tax_code: 'T',
+            tax_rate: '0.1',
+            taxable_amount: '1.00',
+            tax_amount: '0.10',
+            is_inclusive: false,
+          }))),
+        '/trade_records/0/tax_lines',
+      ],
+    ];
+    for (const [, change, path] of cases)
+      expect(tradeProblems(change), path).toEqual([{ path, message: expect.stringMatching(/at most \d+ items/) }]);
+
+    const products = () => JSON.parse(JSON.stringify(buildProductBatch())) as Record<string, Record<string, any>[]>;
+    const body = products();
+    body.products![0]!.modifier_group_ids = tooMany(51, (i) => `MG-${i}`);
+    body.products![0]!.combo_components = tooMany(51, (i) => ({ product_id: `P-${i}`, quantity: '1', is_substitutable: false }));
+    body.modifier_groups![0]!.options = tooMany(101, (i) => ({ option_id: `O-${i}`, name: { 'en-US': 'x' }, price_delta: '0.00' }));
+    expect(validator.validate('products', body).map((p) => p.path)).toEqual([
+      '/products/0/modifier_group_ids',
+      '/products/0/combo_components',
+      '/modifier_groups/0/options',
+    ]);
+    const groups = products();
+    groups.modifier_groups = tooMany(501, (i) => ({ ...groups.modifier_groups![0]!, group_id: `MG-${i}` }));
+    expect(validator.validate('products', groups).map((p) => p.path)).toEqual(['/modifier_groups']);
   });
 });
 

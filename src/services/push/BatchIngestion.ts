@@ -59,12 +59,11 @@ export class BatchIngestion {
     if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
     const body = parsed.value as Record<string, unknown>;
     if (processor.collection) {
-      const records = body[processor.collection.field];
-      if (Array.isArray(records) && records.length > processor.collection.max) {
-        throw new ApiError(
-          'BATCH_TOO_LARGE',
-          `${processor.collection.field} holds ${records.length} entries; at most ${processor.collection.max} are allowed per batch.`,
-        );
+      // Counted before the schema runs, so a huge batch is refused without validating every record.
+      const records = body[processor.collection];
+      const max = this.options.validator.maxItems(kindToBody[processor.kind]!, processor.collection);
+      if (Array.isArray(records) && max !== undefined && records.length > max) {
+        throw new ApiError('BATCH_TOO_LARGE', `${processor.collection} holds ${records.length} entries; at most ${max} are allowed per batch.`);
       }
     }
     const schemaProblems = this.options.validator.validate(kindToBody[processor.kind]!, body);

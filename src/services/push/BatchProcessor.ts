@@ -23,8 +23,11 @@ export interface SemanticCheck {
  */
 export interface BatchProcessor<T extends { batch_id: string }> {
   readonly kind: BatchKind;
-  /** The array whose length is limited, and its limits (contract §8). */
-  readonly collection?: { readonly field: string; readonly max: number };
+  /**
+   * The top-level array whose length beyond its schema's maxItems is answered BATCH_TOO_LARGE
+   * (contract §8) rather than INVALID_PAYLOAD.
+   */
+  readonly collection?: string;
   /** Stores the body names: every one must be registered for the partner. */
   storeIdsOf(body: T): string[];
   check(partnerId: string, body: T): Promise<SemanticCheck>;

@@ -8,7 +8,7 @@ import type { BatchProcessor } from './BatchProcessor.js';
 export function productsProcessor(products: ProductRepository, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
   return {
     kind: 'products',
-    collection: { field: 'products', max: 500 },
+    collection: 'products',
     storeIdsOf: (body) => body.products.flatMap((p) => (p.store_id ? [p.store_id] : [])),
     recordCount: (body) => body.products.length,
     check: async (_partnerId, body) => ({ problems: checkProductBatch(body) }),

@@ -7,7 +7,7 @@ import type { BatchProcessor } from './BatchProcessor.js';
 export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<StoreBatch> {
   return {
     kind: 'stores',
-    collection: { field: 'stores', max: 500 },
+    collection: 'stores',
     storeIdsOf: (body) => body.stores.map((s) => s.store_id),
     recordCount: (body) => body.stores.length,
     check: async (_partnerId, body) => ({ problems: checkStoreBatch(body) }),

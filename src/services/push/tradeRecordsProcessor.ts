@@ -27,7 +27,7 @@ export interface TradeRecordsDependencies {
 export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProcessor<TradeRecordBatch> {
   return {
     kind: 'tradeRecords',
-    collection: { field: 'trade_records', max: 500 },
+    collection: 'trade_records',
     storeIdsOf: (body) => [body.store_id],
     recordCount: (body) => body.trade_records.length,
 
