@@ -31,6 +31,8 @@ export class StoreRegistrationRepository {
         await this.table.createEntity({
           partitionKey: encodeKeyPart(partnerId),
           rowKey: encodeKeyPart(storeId),
+          // Kept as a property too: a long store_id's key is a digest.
+          storeId,
           registeredAt: now.toISOString(),
         });
         created.push(storeId);
@@ -43,10 +45,10 @@ export class StoreRegistrationRepository {
 
   async listForPartner(partnerId: string): Promise<string[]> {
     const stores: string[] = [];
-    for await (const entity of this.table.listEntities({
-      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey'] },
+    for await (const entity of this.table.listEntities<{ storeId?: string }>({
+      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'storeId'] },
     })) {
-      stores.push(decodeKeyPart(entity.rowKey!));
+      stores.push(entity.storeId ?? decodeKeyPart(entity.rowKey ?? ''));
     }
     return stores;
   }

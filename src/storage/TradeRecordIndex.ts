@@ -1,6 +1,6 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
-import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
+import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
 
 /** A batch that delivered transactions for the day, kept beside them for the diagnosis. */
@@ -27,6 +27,8 @@ export interface SummaryEntity {
   payments: string;
   batchSeq: number;
   batchId: string;
+  /** Only on rows whose key is a digest (an id too long to spell out in a key). */
+  tradeRecordId?: string;
 }
 
 /** Batch rows sort before every transaction row: `!` is below any character an encoded id uses. */
@@ -49,12 +51,17 @@ export class TradeRecordIndex {
     batch: DayBatch,
   ): Promise<Set<string>> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
-    const rows = summaries.map((s) => ({
-      rowKey: encodeKeyPart(s.trade_record_id),
-      version: s.version,
-      last_modified_at: s.last_modified_at,
-      properties: toIndexEntity(s) as unknown as Record<string, unknown>,
-    }));
+    const idByRowKey = new Map<string, string>();
+    const rows = summaries.map((s) => {
+      const rowKey = encodeKeyPart(s.trade_record_id);
+      idByRowKey.set(rowKey, s.trade_record_id);
+      return {
+        rowKey,
+        version: s.version,
+        last_modified_at: s.last_modified_at,
+        properties: toIndexEntity(s) as unknown as Record<string, unknown>,
+      };
+    });
     const batchRow: TransactionAction = [
       'upsert',
       {
@@ -67,7 +74,7 @@ export class TradeRecordIndex {
       'Replace',
     ];
     const { staleRowKeys } = await writeVersionedRows(this.table, partitionKey, rows, [batchRow]);
-    return new Set([...staleRowKeys].map(decodeKeyPart));
+    return new Set([...staleRowKeys].map((rowKey) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey)));
   }
 
   /**
@@ -107,7 +114,7 @@ export class TradeRecordIndex {
             },
           };
         } else {
-          yield { type: 'transaction', summary: fromEntity(decodeKeyPart(rowKey), entity) };
+          yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
         }
       }
     }
@@ -129,6 +136,7 @@ export function toIndexEntity(s: TradeRecordSummary): SummaryEntity {
     payments: compactPayments(s.payments),
     batchSeq: s.batch_seq,
     batchId: s.batch_id,
+    ...(isDigestKeyPart(encodeKeyPart(s.trade_record_id)) ? { tradeRecordId: s.trade_record_id } : {}),
   };
 }
 

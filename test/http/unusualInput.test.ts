@@ -4,11 +4,16 @@
  * half-applied batch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
-import { buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
-import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { ProductRepository } from '../../src/storage/ProductRepository.js';
+import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
+import { buildDayBatch, expectedTotals, sendClose } from '../reliability/support/dayScenario.js';
+import { seededRandom } from '../reliability/support/random.js';
+import { buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
-import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
 
 /** The service's clock: business dates are judged against it. */
 const now = new Date('2026-03-02T12:00:00Z');
@@ -87,5 +92,131 @@ describe('array sizes', () => {
       'must hold at most 50 items',
     );
     expect(await ledgerHas(batch.batch_id)).toBe(false);
+  });
+
+  it('the largest record the limits allow (50 payments of 50-character non-ASCII payment types, 500 items) is stored and reconciles', async () => {
+    const random = seededRandom(2030);
+    const owner = await partnerWithStores(service, { mapping: true });
+    const types = Array.from({ length: 50 }, (_, i) => `${'支払'.repeat(24)}${String(i).padStart(2, '0')}`);
+    for (const type of types) expect((await service.hq('payment-type', 'set-direction', owner.partnerId, type, '1')).code).toBe(0);
+    const businessDate = '2026-02-22';
+    const batch = buildDayBatch(random, usdStore, businessDate, 3, 'big');
+    const record = batch.trade_records[1]!;
+    const template = record.payments[0]!;
+    record.payments = types.map((type, i) => ({ ...template, payment_id: `P-BIG-${i}`, payment_type: type, amount: '1.00' }));
+    const item = record.items[4]!;
+    record.items = [
+      ...record.items,
+      ...Array.from({ length: 495 }, (_, i) => ({ ...item, line_no: 6 + i, quantity: '0', line_amount: '0.00', discount_amount: '0.00' })),
+    ];
+    const response = await service.call(owner, 'POST', 'trade-records', batch);
+    expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(202);
+    expect(response.body.warnings.map((w: { code: string }) => w.code)).not.toContain('UNKNOWN_PAYMENT_TYPE');
+    await sendClose(service, owner, random, usdStore, businessDate, batch.trade_records as TradeRecord[]);
+    const result = await reconciled(service, owner, usdStore, businessDate);
+    expect(result.actual.payment_row_count).toBe(54);
+    expect(result.actual.item_row_count).toBe(510);
+    expect(result.status).toBe('MATCHED');
+  });
+});
+
+async function indexedIds(who: TestPartner, storeId: string, businessDate: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const row of new TradeRecordIndex(service.services.storage.tables.tradeRecords).listDay(
+    who.partnerId,
+    storeId,
+    businessDate,
+  )) {
+    if (row.type === 'transaction') ids.push(row.summary.trade_record_id);
+  }
+  return ids;
+}
+
+describe('multi-byte identifiers', () => {
+  it('128 characters of any script fit every key: a 250-record batch with such ids, store and product is stored whole and reconciles', async () => {
+    const random = seededRandom(2028);
+    const longStore = '漢'.repeat(128);
+    const owner = await service.createPartner({ stores: [longStore] });
+    const putStores = await service.call(owner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [buildUsdStore(longStore)] });
+    expect(putStores.status, JSON.stringify(putStores.body)).toBe(202);
+    expect(
+      (await service.call(owner, 'PUT', 'mappings/transaction-types', { ...buildMappingBatch(), batch_id: newBatchId() })).status,
+    ).toBe(202);
+    const products: any = { ...buildProductBatch(), batch_id: newBatchId() };
+    products.products[0].product_id = '漢'.repeat(128);
+    for (const product of products.products) if (product.store_id) product.store_id = longStore;
+    products.products[0].store_id = longStore;
+    products.modifier_groups[0].group_id = '漢'.repeat(128);
+    expect((await service.call(owner, 'PUT', 'products', products)).status).toBe(202);
+    const known = await new ProductRepository(
+      service.services.storage.tables.products,
+      service.services.storage.tables.modifierGroups,
+    ).listProductIds(owner.partnerId);
+    expect(known.has('漢'.repeat(128))).toBe(true);
+
+    const businessDate = '2026-02-20';
+    const batch = buildDayBatch(random, longStore, businessDate, 250, 'mb');
+    const longIds = ['é'.repeat(100), 'é'.repeat(128), '漢'.repeat(128), '😀'.repeat(128), `${'/'.repeat(127)}#`];
+    longIds.forEach((id, i) => (batch.trade_records[10 + 50 * i]!.trade_record_id = id));
+    batch.trade_records[7]!.items[0]!.product_id = '漢'.repeat(128);
+    const first = await service.call(owner, 'POST', 'trade-records', batch);
+    expect(first.status).toBe(202);
+    expect((await service.call(owner, 'POST', 'trade-records', batch)).body.status).toBe('ALREADY_RECEIVED');
+
+    const ids = await indexedIds(owner, longStore, businessDate);
+    expect(ids).toHaveLength(250);
+    expect(ids).toEqual(expect.arrayContaining(longIds));
+
+    // A newer version of a long-id transaction replaces the stored one (read, compare, write by ETag).
+    const newer = { ...batch, batch_id: newBatchId(), batch_seq: 2, trade_records: [{ ...batch.trade_records[160]!, version: 2 }] };
+    const update = await service.call(owner, 'POST', 'trade-records', newer);
+    expect(update.status).toBe(202);
+    expect(update.body.warnings.map((w: { code: string }) => w.code)).not.toContain('STALE_VERSION');
+
+    await sendClose(service, owner, random, longStore, businessDate, batch.trade_records as TradeRecord[], 2);
+    const result = await reconciled(service, owner, encodeURIComponent(longStore), businessDate);
+    expect(result.status).toBe('MATCHED');
+  });
+});
+
+describe('unmapped codes', () => {
+  it('long non-ASCII unmapped codes never stop a reconciliation; mapping them later re-reconciles the day', async () => {
+    const random = seededRandom(2029);
+    const owner = await partnerWithStores(service, { mapping: true });
+    const businessDate = '2026-02-21';
+    const batch = buildDayBatch(random, usdStore, businessDate, 60, 'um');
+    const codes = batch.trade_records.map(
+      (record, i) => (record.source_transaction_type = i === 59 ? '😀'.repeat(128) : `${'漢'.repeat(126)}${i % 55}`),
+    );
+    expect((await service.call(owner, 'POST', 'trade-records', batch)).status).toBe(202);
+
+    // Unmapped transactions are not revenue: the close says so.
+    const totals = expectedTotals(batch.trade_records as TradeRecord[]);
+    const close = {
+      batch_id: newBatchId(),
+      store_id: usdStore,
+      business_date: businessDate,
+      batch_count: 1,
+      ...totals,
+      net_sales_amount: '0.00',
+      tax_amount: '0.00',
+      tip_amount: '0.00',
+      currency: 'USD',
+      closed_at: `${businessDate}T23:59:00-05:00`,
+    };
+    expect((await service.call(owner, 'POST', 'daily-close', close)).status).toBe(202);
+    const first = await reconciled(service, owner, usdStore, businessDate);
+    expect(first.status).toBe('MATCHED');
+    expect(first.diagnosis.unmapped_transaction_types).toHaveLength(50);
+    for (const entry of first.diagnosis.unmapped_transaction_types) expect(codes).toContain(entry.source_code);
+
+    const mapping = { batch_id: newBatchId(), mappings: [...new Set(codes)].map((code) => ({ source_code: code, standard_code: 'SALE' })) };
+    expect((await service.call(owner, 'PUT', 'mappings/transaction-types', mapping)).status).toBe(202);
+    const again = await eventually(
+      () => service.call(owner, 'GET', `daily-close/${usdStore}/${businessDate}`),
+      (r) => r.body.status === 'MISMATCHED',
+    );
+    expect(again.body.status).toBe('MISMATCHED');
+    expect(again.body.differences).toEqual(['net_sales_amount', 'tax_amount', 'tip_amount']);
   });
 });

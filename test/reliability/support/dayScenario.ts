@@ -116,12 +116,13 @@ export async function sendClose(
   storeId: string,
   businessDate: string,
   records: readonly TradeRecord[],
+  batchCount = 1,
 ): Promise<string> {
   const close: DailyClose = {
     batch_id: seededUuid(random),
     store_id: storeId,
     business_date: businessDate,
-    batch_count: 1,
+    batch_count: batchCount,
     ...expectedTotals(records),
     currency: 'USD',
     closed_at: `${businessDate}T23:59:00-05:00`,
