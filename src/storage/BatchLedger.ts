@@ -1,6 +1,6 @@
 import type { TableClient } from '@azure/data-tables';
 import type { Warning } from '../domain/model/Warning.js';
-import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
+import { fromChunkedProperties, toCompactProperties } from './chunkedJson.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
 
@@ -84,7 +84,7 @@ export class BatchLedger {
           createdAt: pending.createdAt,
           committedAt: now.toISOString(),
           recordCount: receipt.recordCount,
-          ...toChunkedProperties('warnings', receipt.warnings),
+          ...toCompactProperties('warnings', receipt.warnings),
         },
         'Replace',
         { etag: pending.etag },

@@ -1,6 +1,7 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
+import { entityProblems, type RowProblem } from './tableLimits.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
 
 /** A batch that delivered transactions for the day, kept beside them for the diagnosis. */
@@ -41,6 +42,25 @@ const batchRowPrefix = '!batch|';
  */
 export class TradeRecordIndex {
   constructor(private readonly table: TableClient) {}
+
+  /**
+   * What Table Storage would refuse in the row of a transaction (checked at validation, before the
+   * first write of a push); empty when the row fits.
+   */
+  rowProblems(partnerId: string, storeId: string, businessDate: string, summary: TradeRecordSummary): RowProblem[] {
+    let properties: SummaryEntity;
+    try {
+      properties = toIndexEntity(summary);
+    } catch (error) {
+      if (error instanceof RangeError) return [{ property: 'payments', message: error.message }];
+      throw error;
+    }
+    return entityProblems({
+      partitionKey: tableKey(partnerId, storeId, businessDate),
+      rowKey: encodeKeyPart(summary.trade_record_id),
+      ...properties,
+    });
+  }
 
   /** Writes the batch's transactions under the version rule; returns the ids that were stale. */
   async applyBatch(

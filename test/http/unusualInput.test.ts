@@ -94,6 +94,44 @@ describe('array sizes', () => {
     expect(await ledgerHas(batch.batch_id)).toBe(false);
   });
 
+  it('a modifier group larger than a stored row (1 MiB) is refused at validation with its path, before anything is stored', async () => {
+    const products: any = { ...buildProductBatch(), batch_id: newBatchId() };
+    const locales = [
+      'en-US',
+      'en-GB',
+      'fr-FR',
+      'de-DE',
+      'es-ES',
+      'it-IT',
+      'ja-JP',
+      'zh-TW',
+      'zh-CN',
+      'ko-KR',
+      'pt-BR',
+      'nl-NL',
+      'sv-SE',
+      'da-DK',
+      'fi-FI',
+      'pl-PL',
+      'cs-CZ',
+      'hu-HU',
+      'tr-TR',
+      'el-GR',
+    ];
+    const names = Object.fromEntries(locales.map((locale) => [locale, 'n'.repeat(500)]));
+    products.modifier_groups[1].options = Array.from({ length: 100 }, (_, i) => ({
+      option_id: `O-${i}`,
+      name: names,
+      price_delta: '0.00',
+    }));
+    const response = await service.call(partner, 'PUT', 'products', products);
+    expectRefused(response, '/modifier_groups/1');
+    expect(response.body.error.details[0].message).toMatch(
+      /^is too large to store: it would take \d+\.\d+ MiB as stored, at most 1\.00 MiB/,
+    );
+    expect(await ledgerHas(products.batch_id)).toBe(false);
+  });
+
   it('the largest record the limits allow (50 payments of 50-character non-ASCII payment types, 500 items) is stored and reconciles', async () => {
     const random = seededRandom(2030);
     const owner = await partnerWithStores(service, { mapping: true });

@@ -63,7 +63,10 @@ export class BatchIngestion {
       const records = body[processor.collection];
       const max = this.options.validator.maxItems(kindToBody[processor.kind]!, processor.collection);
       if (Array.isArray(records) && max !== undefined && records.length > max) {
-        throw new ApiError('BATCH_TOO_LARGE', `${processor.collection} holds ${records.length} entries; at most ${max} are allowed per batch.`);
+        throw new ApiError(
+          'BATCH_TOO_LARGE',
+          `${processor.collection} holds ${records.length} entries; at most ${max} are allowed per batch.`,
+        );
       }
     }
     const schemaProblems = this.options.validator.validate(kindToBody[processor.kind]!, body);

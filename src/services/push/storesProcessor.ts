@@ -2,6 +2,7 @@ import type { StoreBatch } from '../../domain/model/payloads.js';
 import { checkStoreBatch } from '../../domain/validation/checkStoreBatch.js';
 import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
 import type { BatchProcessor } from './BatchProcessor.js';
+import { rowProblemDetails } from './rowProblemDetails.js';
 
 /** PUT /stores (contract §4.5): upsert by store_id; the later last_modified_at wins. */
 export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<StoreBatch> {
@@ -10,7 +11,11 @@ export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<S
     collection: 'stores',
     storeIdsOf: (body) => body.stores.map((s) => s.store_id),
     recordCount: (body) => body.stores.length,
-    check: async (_partnerId, body) => ({ problems: checkStoreBatch(body) }),
+    check: async (partnerId, body) => {
+      const problems = checkStoreBatch(body);
+      body.stores.forEach((store, i) => problems.push(...rowProblemDetails(`/stores/${i}`, stores.storeProblems(partnerId, store))));
+      return { problems };
+    },
 
     async apply({ partnerId, body }) {
       const stale = await stores.upsert(partnerId, body.stores);

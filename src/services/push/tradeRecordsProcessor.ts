@@ -12,6 +12,7 @@ import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { BatchProcessor } from './BatchProcessor.js';
+import { rowProblemDetails } from './rowProblemDetails.js';
 
 export interface TradeRecordsDependencies {
   readonly stores: StoreMasterRepository;
@@ -36,7 +37,13 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       const problems = checkTradeRecordBatch(body, store?.currency).problems;
       // Each record's business_date must equal the batch's, so the batch's is the one to check.
       const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
-      return { problems: outOfWindow ? [outOfWindow, ...problems] : problems };
+      if (outOfWindow) problems.unshift(outOfWindow);
+      // The index rows this batch would write must all fit before anything is written.
+      body.trade_records.forEach((record, i) => {
+        const rowProblems = deps.index.rowProblems(partnerId, body.store_id, body.business_date, summarizeTradeRecord(record, body));
+        problems.push(...rowProblemDetails(`/trade_records/${i}`, rowProblems, { payments: 'payments' }));
+      });
+      return { problems };
     },
 
     async apply({ partnerId, body, receivedAt }) {
