@@ -1,7 +1,8 @@
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TransactionAction } from '@azure/data-tables';
 import type { ModifierGroup, Product } from '../domain/model/payloads.js';
 import { toChunkedProperties } from './chunkedJson.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
+import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
 
@@ -36,11 +37,8 @@ export class ProductRepository {
   }
 
   async upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {
-    for (let i = 0; i < groups.length; i += 100) {
-      await this.modifierGroups.submitTransaction(
-        groups.slice(i, i + 100).map((group) => ['upsert', modifierGroupEntity(partnerId, group), 'Replace']),
-      );
-    }
+    const actions = groups.map((group): TransactionAction => ['upsert', modifierGroupEntity(partnerId, group), 'Replace']);
+    for (const chunk of transactionChunks(actions, actionSize)) await this.modifierGroups.submitTransaction(chunk);
   }
 
   /** product_ids HQ holds for the partner (shared and store-specific alike). */

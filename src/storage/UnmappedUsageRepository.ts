@@ -1,5 +1,6 @@
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TransactionAction } from '@azure/data-tables';
 import { isNotFound } from './storageErrors.js';
+import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 
 /** A closed store-day that had transactions with a source code that was not mapped. */
@@ -18,21 +19,12 @@ export class UnmappedUsageRepository {
 
   async record(partnerId: string, storeId: string, businessDate: string, sourceCodes: Iterable<string>): Promise<void> {
     // The values are kept as properties too: a long code's part of the key is a digest.
-    const actions = [...sourceCodes].map(
-      (code) =>
-        [
-          'upsert',
-          {
-            partitionKey: encodeKeyPart(partnerId),
-            rowKey: tableKey(code, storeId, businessDate),
-            sourceCode: code,
-            storeId,
-            businessDate,
-          },
-          'Replace',
-        ] as const,
-    );
-    for (let i = 0; i < actions.length; i += 100) await this.table.submitTransaction(actions.slice(i, i + 100) as never);
+    const actions = [...sourceCodes].map((code): TransactionAction => [
+      'upsert',
+      { partitionKey: encodeKeyPart(partnerId), rowKey: tableKey(code, storeId, businessDate), sourceCode: code, storeId, businessDate },
+      'Replace',
+    ]);
+    for (const chunk of transactionChunks(actions, actionSize)) await this.table.submitTransaction(chunk);
   }
 
   async listForPartner(partnerId: string): Promise<UnmappedUsage[]> {
