@@ -1,11 +1,21 @@
 /**
  * What storage answered when a request failed after the SDK's own retries.
- * - `unavailable`: storage did not answer, was busy or timed out, or refused our credentials;
- *   the same request may succeed later (the edge answers 503 with Retry-After).
- * - `refused`: storage answered and will give the same answer again (the request itself is
- *   not acceptable, e.g. an entity too large); retrying cannot help.
+ * - `unavailable`: storage did not answer, was busy or timed out, refused our credentials, or
+ *   other writers kept winning the same row; the same request may succeed later (the edge answers
+ *   503 with Retry-After).
+ * - `invalid`: storage refused what was sent (400, 413: a value, row or transaction too large, a
+ *   key it does not take); the same content will always be refused. A push meeting this ends
+ *   FAILED.
+ * - `refused`: any other answer (404 of a table that should exist, …): nothing a retry of the
+ *   request changes, and nothing wrong with its content either.
  */
-export type StorageFailureKind = 'unavailable' | 'refused';
+export type StorageFailureKind = 'unavailable' | 'invalid' | 'refused';
+
+const kindWords: Readonly<Record<StorageFailureKind, string>> = {
+  unavailable: 'storage unavailable',
+  invalid: 'storage refused the content',
+  refused: 'storage refused',
+};
 
 /**
  * Every failure of a storage request leaves the storage layer as this error (see
@@ -24,6 +34,6 @@ export class StorageError extends Error {
     readonly code: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(`storage ${kind}: ${statusCode ?? 'no answer'}${code ? ` ${code}` : ''}`, options);
+    super(`${kindWords[kind]}: ${statusCode ?? 'no answer'}${code ? ` ${code}` : ''}`, options);
   }
 }

@@ -16,11 +16,13 @@ const networkCodes = new Set([
 ]);
 
 /**
- * Turns whatever an SDK call threw into a StorageError. 5xx, 408, 429, no answer, a timeout and
- * refused credentials (401/403: an operator must fix the role or the key, nothing is wrong with the
- * request) are `unavailable`; any other answer is `refused`.
+ * Turns what an SDK call threw into a StorageError: 5xx, 408, 429, no answer, a timeout, refused
+ * credentials (401/403: an operator must fix the role, nothing is wrong with the request) and
+ * lost races (409/412 that a repository did not expect) are `unavailable`; 400 and 413 are
+ * `invalid`; any other answer is `refused`. What did not come from storage (a programming error,
+ * a process going down) is returned as it is.
  */
-export function toStorageError(error: unknown): StorageError {
+export function toStorageError(error: unknown): unknown {
   if (error instanceof StorageError) return error;
   const fields = (typeof error === 'object' && error !== null ? error : {}) as {
     statusCode?: unknown;
@@ -33,9 +35,14 @@ export function toStorageError(error: unknown): StorageError {
   const code = typeof fields.code === 'string' ? fields.code : fields.response?.headers?.get?.('x-ms-error-code');
   const timedOut = fields.name === 'AbortError' || fields.name === 'TimeoutError';
   let kind: StorageFailureKind;
-  if (status !== undefined)
-    kind = status >= 500 || status === 408 || status === 429 || status === 401 || status === 403 ? 'unavailable' : 'refused';
-  else kind = timedOut || (code !== undefined && networkCodes.has(code)) ? 'unavailable' : 'refused';
+  if (status === undefined) {
+    if (!timedOut && !(code !== undefined && networkCodes.has(code))) return error;
+    kind = 'unavailable';
+  } else if (status >= 500 || [401, 403, 408, 409, 412, 429].includes(status)) {
+    kind = 'unavailable';
+  } else {
+    kind = status === 400 || status === 413 ? 'invalid' : 'refused';
+  }
   return new StorageError(kind, status, code, { cause: error });
 }
 

@@ -84,7 +84,7 @@ describe('transient and permanent failures', () => {
     const requestId = expectEnvelope(response, '500');
     const errors = service.logs.filter((line) => line.startsWith('ERROR') && line.includes(requestId));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/StorageError: storage refused: 400 InvalidInput/);
+    expect(errors[0]).toMatch(/StorageError: storage refused the content: 400 InvalidInput/);
   });
 });
 

@@ -19,17 +19,19 @@ function clients() {
 }
 
 describe('toStorageError', () => {
-  it('calls unavailable what another try may get through, and refused what storage will answer the same way again', () => {
-    const kind = (error: unknown) => toStorageError(error).kind;
-    for (const status of [500, 502, 503, 504, 408, 429, 401, 403])
+  it('calls unavailable what another try may get through, invalid what storage refuses for its content, refused the rest', () => {
+    const kind = (error: unknown) => (toStorageError(error) as StorageError).kind;
+    for (const status of [500, 502, 503, 504, 408, 429, 401, 403, 409, 412])
       expect(kind(new RestError('x', { statusCode: status })), String(status)).toBe('unavailable');
-    for (const status of [400, 404, 409, 412, 413])
-      expect(kind(new RestError('x', { statusCode: status })), String(status)).toBe('refused');
+    for (const status of [400, 413]) expect(kind(new RestError('x', { statusCode: status })), String(status)).toBe('invalid');
+    for (const status of [404, 405]) expect(kind(new RestError('x', { statusCode: status })), String(status)).toBe('refused');
     for (const code of ['REQUEST_SEND_ERROR', 'ECONNRESET', 'ETIMEDOUT', 'ECONNREFUSED'])
       expect(kind(new RestError('x', { code }))).toBe('unavailable');
     expect(kind(Object.assign(new Error('aborted'), { name: 'AbortError' }))).toBe('unavailable');
-    expect(kind(new TypeError('not storage at all'))).toBe('refused');
-    const translated = toStorageError(new RestError('x', { statusCode: 404 }));
+    // Not from storage (a programming error, a process going down): passed on as it is.
+    const notStorage = new TypeError('not storage at all');
+    expect(toStorageError(notStorage)).toBe(notStorage);
+    const translated = toStorageError(new RestError('x', { statusCode: 404 })) as StorageError;
     expect(translated.statusCode).toBe(404);
     expect(toStorageError(translated)).toBe(translated);
   });
@@ -54,6 +56,6 @@ describe('clients built by createStorageClients', () => {
       return undefined;
     })().catch((error: unknown) => error);
     expect(listed).toBeInstanceOf(StorageError);
-    expect((listed as StorageError).kind).toBe('refused');
+    expect((listed as StorageError).statusCode).toBe(404);
   });
 });
