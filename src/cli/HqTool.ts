@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
 import { hashApiKey } from '../services/hashApiKey.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
+import { BatchLedger } from '../storage/BatchLedger.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ReconciliationRepository, type ReconciliationStatus } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
 import { hqUsage } from './hqUsage.js';
+import { listBatches } from './listBatches.js';
 import { parseArgs, UsageError } from './parseArgs.js';
 
 export interface HqOutput {
@@ -28,6 +30,7 @@ export class HqTool {
   private readonly registrations: StoreRegistrationRepository;
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
+  private readonly ledger: BatchLedger;
 
   constructor(
     storage: StorageClients,
@@ -40,6 +43,7 @@ export class HqTool {
     this.registrations = new StoreRegistrationRepository(t.storeRegistrations);
     this.directions = new PaymentDirectionRepository(t.paymentDirections);
     this.results = new ReconciliationRepository(t.reconciliations);
+    this.ledger = new BatchLedger(t.batchLedger);
   }
 
   /** Runs one command line; returns the exit code. */
@@ -94,6 +98,8 @@ export class HqTool {
         return this.setDirection(rest);
       case 'reconciliation list':
         return this.listReconciliations(options);
+      case 'batch list':
+        return listBatches(this.ledger, (line) => this.io.out(line), options);
       default:
         throw new UsageError(`unknown command "${words.join(' ')}"`);
     }

@@ -15,5 +15,7 @@ Usage: npm run hq -- <command>
   store list <partner_id>
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+  batch list --state failed|pending|committed [--partner <partner_id>]
+                                                   failed: refused by storage after validation, never retried
 
 Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;

@@ -14,6 +14,12 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent with Content-Type: application/json.' },
   RATE_LIMITED: { status: 429, message: 'Too many calls; retry after the number of seconds in Retry-After.' },
+  BATCH_FAILED: {
+    status: 500,
+    message:
+      'Storage refused this batch after it passed validation, so it was not applied: none of its transactions are counted. ' +
+      'Do not send this batch_id again, it stays failed; give HQ the request_id. HQ lists failed batches.',
+  },
   /** The caller closed the connection mid-upload; nobody reads this answer, it marks the access log. */
   CLIENT_CLOSED_REQUEST: { status: 499, message: 'The client closed the connection before the request body was read; nothing was stored.' },
   INTERNAL_ERROR: {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
+import { StorageError } from '../errors/StorageError.js';
 import type { AppServices, Partner } from '../services/AppServices.js';
 import type { Endpoint } from './Endpoint.js';
 import { toErrorResponse } from './toErrorResponse.js';
@@ -59,6 +60,12 @@ export function createHttpHandler(services: AppServices, endpoint: Endpoint, opt
  */
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return typeof error;
-  const cause = error.cause instanceof Error ? ` (cause ${error.cause.name})` : '';
+  // A StorageError's message is ours (status and storage's code); other causes show their class only.
+  const cause =
+    error.cause instanceof StorageError
+      ? ` (cause ${error.cause.message})`
+      : error.cause instanceof Error
+        ? ` (cause ${error.cause.name})`
+        : '';
   return `${error.name}: ${error.message.split('\n')[0]?.slice(0, 300)}${cause}`;
 }

@@ -30,7 +30,8 @@ export function toErrorResponse(error: unknown, requestId: string): { response: 
   let severity: ErrorSeverity;
   if (error instanceof ApiError) {
     apiError = error;
-    severity = 'expected';
+    // A 5xx of the catalogue (a failed batch) is for HQ to look into; 503 is just storage being busy.
+    severity = error.status >= 500 && error.code !== 'SERVICE_UNAVAILABLE' ? 'unexpected' : 'expected';
   } else if (error instanceof ClientAbortError) {
     apiError = new ApiError('CLIENT_CLOSED_REQUEST');
     severity = 'client-abort';

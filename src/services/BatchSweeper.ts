@@ -1,13 +1,15 @@
+import { ApiError } from '../errors/ApiError.js';
 import type { BatchKind, BatchLedger } from '../storage/BatchLedger.js';
 import type { BatchIngestion, BatchSweepMessage } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 
-export type SweepOutcome = 'committed' | 'completed' | 'abandoned' | 'absent';
+export type SweepOutcome = 'committed' | 'completed' | 'failed' | 'abandoned' | 'absent';
 
 /**
  * Finishes pushes that were cut off between their first write and their commit while nobody
  * retried: the stored blob is applied and the batch committed. A PENDING entry whose body was
- * never stored was never acknowledged; it is dropped.
+ * never stored was never acknowledged; it is dropped. A batch storage refuses ends FAILED, which
+ * is final: the sweep reports it and never tries it again.
  */
 export class BatchSweeper {
   constructor(
@@ -20,8 +22,14 @@ export class BatchSweeper {
     const entry = await this.ledger.get(message.partnerId, message.batchId);
     if (!entry) return 'absent';
     if (entry.state === 'COMMITTED') return 'committed';
+    if (entry.state === 'FAILED') return 'failed';
     const processor = this.processors[entry.kind];
-    if (await this.ingestion.completeFromBlob(message.partnerId, message.batchId, entry, processor)) return 'completed';
+    try {
+      if (await this.ingestion.completeFromBlob(message.partnerId, message.batchId, entry, processor)) return 'completed';
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'BATCH_FAILED') return 'failed';
+      throw error;
+    }
     if (await this.ingestion.dropIfAbandoned(message.partnerId, message.batchId, entry)) return 'abandoned';
     // Still in flight: fail so the message comes back later.
     throw new Error('The batch is still pending and too recent to be judged abandoned.');

@@ -49,9 +49,17 @@ export class DayReconciler {
       const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
       const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
       const batches: BatchReceipt[] = [];
+      // A listing meets every batch row before any transaction row, so a failed batch is known
+      // before its rows (if any are left) come by: they are never counted.
+      const failed = new Set<string>();
       for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
-        if (row.type === 'transaction') aggregator.add(row.summary);
-        else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+        if (row.type === 'transaction') {
+          if (!failed.has(row.summary.batch_id)) aggregator.add(row.summary);
+        } else if (row.batch.failed === true) {
+          failed.add(row.batch.batchId);
+        } else {
+          batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+        }
       }
       const { actual, diagnostics } = aggregator.result();
       if (diagnostics.unmapped_transaction_types.size > 0) {

@@ -79,6 +79,8 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       products: productCatalog,
       paymentDirections,
       clock,
+      rawBatches,
+      reconcileQueue,
     }),
     dailyClose: dailyCloseProcessor({
       stores,

@@ -1,5 +1,6 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
+import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
@@ -10,6 +11,8 @@ export interface DayBatch {
   readonly batchSeq: number;
   readonly receivedAt: string;
   readonly recordCount: number;
+  /** Storage refused the batch part-way: none of its rows may count (see {@link TradeRecordIndex.markBatchFailed}). */
+  readonly failed?: boolean;
 }
 
 export type DayRow =
@@ -32,8 +35,20 @@ export interface SummaryEntity {
   tradeRecordId?: string;
 }
 
-/** Batch rows sort before every transaction row: `!` is below any character an encoded id uses. */
+/**
+ * Batch rows sort before every transaction row: `!` is below any character an encoded id uses.
+ * So a listing of the day meets every batch (and learns which failed) before any transaction.
+ */
 const batchRowPrefix = '!batch|';
+/** Just above every batch row key: `}` follows `|`. */
+const batchRowsEnd = '!batch}';
+
+interface BatchEntity {
+  batchSeq: number;
+  receivedAt?: string;
+  recordCount?: number;
+  failed?: boolean;
+}
 
 /**
  * The trade-record index: one partition per (partner, store, business date), one row per
@@ -98,6 +113,70 @@ export class TradeRecordIndex {
   }
 
   /**
+   * Marks a batch of the day as failed, before anything else of a failed push is cleaned up:
+   * from then on no reconciliation counts its rows, wherever the clean-up stops.
+   */
+  async markBatchFailed(partnerId: string, storeId: string, businessDate: string, batch: DayBatch): Promise<void> {
+    await this.table.upsertEntity(
+      {
+        partitionKey: tableKey(partnerId, storeId, businessDate),
+        rowKey: batchRowPrefix + encodeKeyPart(batch.batchId),
+        batchSeq: batch.batchSeq,
+        receivedAt: batch.receivedAt,
+        recordCount: batch.recordCount,
+        failed: true,
+      },
+      'Replace',
+    );
+  }
+
+  /**
+   * Deletes the transaction rows a batch wrote that are still its own (a newer version written by
+   * another batch since stays). Returns the trade_record_ids whose row was removed.
+   */
+  async removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    const removed = new Set<string>();
+    const rows = this.table.listEntities<{ tradeRecordId?: string }>({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and batchId eq ${batchId}`, select: ['RowKey', 'tradeRecordId'] },
+    });
+    for await (const row of rows) {
+      const rowKey = row.rowKey ?? '';
+      try {
+        await this.table.deleteEntity(partitionKey, rowKey, { etag: row.etag });
+        removed.add(row.tradeRecordId ?? decodeKeyPart(rowKey));
+      } catch (error) {
+        // Gone already, or replaced by a newer version meanwhile: not this batch's row any more.
+        if (!isNotFound(error) && !isPreconditionFailed(error)) throw error;
+      }
+    }
+    return removed;
+  }
+
+  /** The batches that delivered transactions for the day (their rows only, not the transactions). */
+  async listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    const batches: DayBatch[] = [];
+    for await (const entity of this.table.listEntities<BatchEntity>({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${batchRowsEnd}` },
+    })) {
+      batches.push(toDayBatch(entity.rowKey ?? '', entity));
+    }
+    return batches;
+  }
+
+  /** Writes transaction rows back under the version rule (after a failed batch's rows were removed). */
+  async restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void> {
+    const rows = summaries.map((s) => ({
+      rowKey: encodeKeyPart(s.trade_record_id),
+      version: s.version,
+      last_modified_at: s.last_modified_at,
+      properties: toIndexEntity(s) as unknown as Record<string, unknown>,
+    }));
+    await writeVersionedRows(this.table, tableKey(partnerId, storeId, businessDate), rows);
+  }
+
+  /**
    * Every row of the store-day, page by page: memory stays flat however large the day is (at
    * most two pages are held). The next page is requested as soon as one arrives, so storage
    * produces it while the caller works through the current one.
@@ -105,7 +184,7 @@ export class TradeRecordIndex {
   async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
     const pages = this.table
-      .listEntities<SummaryEntity & { batchSeq: number; receivedAt?: string; recordCount?: number }>({
+      .listEntities<SummaryEntity & BatchEntity>({
         queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
       })
       .byPage()
@@ -124,15 +203,7 @@ export class TradeRecordIndex {
       for (const entity of page) {
         const rowKey = entity.rowKey ?? '';
         if (rowKey.startsWith(batchRowPrefix)) {
-          yield {
-            type: 'batch',
-            batch: {
-              batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
-              batchSeq: entity.batchSeq,
-              receivedAt: entity.receivedAt ?? '',
-              recordCount: entity.recordCount ?? 0,
-            },
-          };
+          yield { type: 'batch', batch: toDayBatch(rowKey, entity) };
         } else {
           yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
         }
@@ -157,6 +228,16 @@ export function toIndexEntity(s: TradeRecordSummary): SummaryEntity {
     batchSeq: s.batch_seq,
     batchId: s.batch_id,
     ...(isDigestKeyPart(encodeKeyPart(s.trade_record_id)) ? { tradeRecordId: s.trade_record_id } : {}),
+  };
+}
+
+function toDayBatch(rowKey: string, entity: BatchEntity): DayBatch {
+  return {
+    batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
+    batchSeq: Number(entity.batchSeq),
+    receivedAt: entity.receivedAt ?? '',
+    recordCount: entity.recordCount ?? 0,
+    ...(entity.failed === true ? { failed: true } : {}),
   };
 }
 

@@ -37,4 +37,12 @@ export interface BatchProcessor<T extends { batch_id: string }> {
    * apply the same batch again after a crash. Returns the warnings of the acknowledgement.
    */
   apply(context: ApplyContext<T>): Promise<Warning[]>;
+  /**
+   * Storage refused part of what `apply` writes, so the batch ends FAILED: removes what the batch
+   * may have left where it would be counted, and puts back what it replaced. Idempotent; runs
+   * before the ledger says FAILED, so a crash in between leaves the batch PENDING for the sweep,
+   * which applies it, meets the same refusal and gets here again. Kinds whose rows nothing
+   * counts (master data, the mapping pointer) leave what was written.
+   */
+  discard?(context: ApplyContext<T>): Promise<void>;
 }

@@ -1,16 +1,21 @@
 import type { TradeRecordBatch } from '../../domain/model/payloads.js';
+import { compareVersions } from '../../domain/reconciliation/isNewerVersion.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import { paymentDirection } from '../../domain/reconciliation/paymentDirection.js';
-import { summarizeTradeRecord } from '../../domain/reconciliation/TradeRecordSummary.js';
+import { summarizeTradeRecord, type TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
 import { checkAmountIdentity } from '../../domain/validation/checkAmountIdentity.js';
 import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkTradeRecordBatch } from '../../domain/validation/checkTradeRecordBatch.js';
 import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
+import type { JsonQueue } from '../../storage/JsonQueue.js';
+import type { RawBatchStore } from '../../storage/RawBatchStore.js';
 import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
 import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
 import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
+import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
+import type { ReconcileMessage } from '../ReconcileMessage.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 
@@ -22,6 +27,10 @@ export interface TradeRecordsDependencies {
   readonly products: ProductCatalog;
   readonly paymentDirections: PaymentDirectionRepository;
   readonly clock: () => Date;
+  /** Earlier batches of a day, to put back what a failed batch replaced. */
+  readonly rawBatches: RawBatchStore;
+  /** A day reconciled while a failed batch's rows were still there is reconciled again. */
+  readonly reconcileQueue: JsonQueue<ReconcileMessage>;
 }
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
@@ -106,6 +115,40 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         });
       }
       return warnings;
+    },
+
+    async discard({ partnerId, body, receivedAt }) {
+      const { store_id: storeId, business_date: businessDate, batch_id: batchId } = body;
+      // First the mark: from here on no reconciliation counts this batch's rows.
+      await deps.index.markBatchFailed(partnerId, storeId, businessDate, {
+        batchId,
+        batchSeq: body.batch_seq,
+        receivedAt,
+        recordCount: body.trade_records.length,
+      });
+      const removed = await deps.index.removeRowsOfBatch(partnerId, storeId, businessDate, batchId);
+      if (removed.size > 0) {
+        // A removed row may have replaced an older version from another batch: put the newest of those back.
+        const newest = new Map<string, TradeRecordSummary>();
+        for (const other of await deps.index.listBatches(partnerId, storeId, businessDate)) {
+          if (other.failed === true || other.batchId === batchId) continue;
+          const stored = await deps.rawBatches.get(partnerId, other.batchId);
+          const parsed = stored ? parseJsonBody(stored) : undefined;
+          if (!parsed?.ok) continue;
+          const otherBody = parsed.value as TradeRecordBatch;
+          for (const record of otherBody.trade_records) {
+            if (!removed.has(record.trade_record_id)) continue;
+            const summary = summarizeTradeRecord(record, otherBody);
+            const current = newest.get(record.trade_record_id);
+            if (!current || compareVersions(summary, current) > 0) newest.set(record.trade_record_id, summary);
+          }
+        }
+        await deps.index.restore(partnerId, storeId, businessDate, [...newest.values()]);
+      }
+      const close = await deps.closes.get(partnerId, storeId, businessDate);
+      if (close) {
+        await deps.reconcileQueue.send({ partnerId, storeId, businessDate, closeBatchId: close.close.batch_id }, 0);
+      }
     },
   };
 }

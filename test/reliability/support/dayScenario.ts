@@ -132,8 +132,12 @@ export async function sendClose(
   return close.batch_id;
 }
 
-/** State of a batch in the ledger: absent, PENDING or COMMITTED. */
-export async function ledgerState(service: TestService, partnerId: string, batchId: string): Promise<'absent' | 'PENDING' | 'COMMITTED'> {
+/** State of a batch in the ledger: absent, PENDING, COMMITTED or FAILED. */
+export async function ledgerState(
+  service: TestService,
+  partnerId: string,
+  batchId: string,
+): Promise<'absent' | 'PENDING' | 'COMMITTED' | 'FAILED'> {
   const entry = await new BatchLedger(service.services.storage.tables.batchLedger).get(partnerId, batchId);
   return entry ? entry.state : 'absent';
 }
