@@ -30,10 +30,7 @@ export function containsCardNumber(text: string): boolean {
   if (text.length < 13) return false;
   const normalized = normalizeForCardScan(text);
   if (normalized === undefined) return false;
-  for (const chain of digitChains(normalized)) {
-    if (chainHoldsCard(chain)) return true;
-  }
-  return false;
+  return someDigitChain(normalized, chainHoldsCard);
 }
 
 /**
@@ -80,30 +77,39 @@ const letterOrDigit = /[\p{L}\p{N}]/u;
 /** Longest run of separators between two digit groups of one candidate. */
 const maxSeparatorLength = 3;
 
-/** Digit runs that follow one another with only short separator runs between them. */
-function* digitChains(text: string): Iterable<string[]> {
+/**
+ * Digit runs that follow one another with only short separator runs between them; stops early
+ * when `found` accepts a chain.
+ */
+function someDigitChain(text: string, found: (chain: readonly string[]) => boolean): boolean {
   let chain: string[] = [];
-  let group = '';
+  let groupStart = -1;
   let separator = 0;
-  for (const ch of text) {
-    const code = ch.charCodeAt(0);
-    if (code >= 0x30 && code <= 0x39 && ch.length === 1) {
-      group += ch;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : -1;
+    if (code >= 0x30 && code <= 0x39) {
+      if (groupStart < 0) groupStart = i;
       separator = 0;
       continue;
     }
-    if (group !== '') {
-      chain.push(group);
-      group = '';
+    if (groupStart >= 0) {
+      chain.push(text.slice(groupStart, i));
+      groupStart = -1;
     }
-    if (letterOrDigit.test(ch) || ++separator > maxSeparatorLength) {
-      if (chain.length > 0) yield chain;
+    const breaks = code < 0 || isLetterOrDigit(text, i, code) || ++separator > maxSeparatorLength;
+    if (breaks) {
+      if (chain.length > 0 && found(chain)) return true;
       chain = [];
-      separator = letterOrDigit.test(ch) ? 0 : separator;
+      if (code >= 0 && separator <= maxSeparatorLength) separator = 0;
     }
   }
-  if (group !== '') chain.push(group);
-  if (chain.length > 0) yield chain;
+  return false;
+}
+
+/** Letters and digits end a candidate; ASCII is judged without a regular expression. */
+function isLetterOrDigit(text: string, i: number, code: number): boolean {
+  if (code < 0x80) return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  return letterOrDigit.test(String.fromCodePoint(text.codePointAt(i)!));
 }
 
 function chainHoldsCard(groups: readonly string[]): boolean {
