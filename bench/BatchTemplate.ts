@@ -1,4 +1,4 @@
-import { generateTradeRecordBatch, type DayTotals } from './tradeRecordGenerator.js';
+import { generateTradeRecordBatch } from './tradeRecordGenerator.js';
 
 /** Eight characters that appear nowhere in a generated body but where a batch's tag goes. */
 const tagPlaceholder = 'QQQQQQQQ';
@@ -45,31 +45,4 @@ export class BatchTemplate {
   static batchIdFor(n: number): string {
     return `${(n >>> 0).toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`;
   }
-}
-
-/** Generates the batches of one store-day and the control totals they add up to. */
-export function generateDay(options: {
-  storeId: string;
-  businessDate: string;
-  batchCount: number;
-  recordsPerBatch: number;
-  tagBase: number;
-  totals: DayTotals;
-}): Buffer[] {
-  const bodies: Buffer[] = [];
-  for (let b = 0; b < options.batchCount; b++) {
-    const tag = (options.tagBase + b).toString(16).padStart(8, '0');
-    const body = generateTradeRecordBatch({
-      batchId: `${tag}-0000-4000-8000-000000000000`,
-      storeId: options.storeId,
-      businessDate: options.businessDate,
-      batchSeq: b + 1,
-      recordCount: options.recordsPerBatch,
-      idPrefix: `T-${tag}`,
-      seed: options.tagBase + b,
-      totals: options.totals,
-    });
-    bodies.push(Buffer.from(JSON.stringify(body), 'utf8'));
-  }
-  return bodies;
 }

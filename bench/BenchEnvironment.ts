@@ -21,8 +21,14 @@ export interface BenchEnvironment {
   readonly errors: string[];
   createPartner(partnerId: string, storeIds: readonly string[]): Promise<BenchPartner>;
   /** POST/PUT a body below /pos/v1 with the partner's key; returns status and parsed body. */
-  send(partner: BenchPartner, method: string, path: string, body: Uint8Array | string): Promise<{ status: number; body: any }>;
+  send(partner: BenchPartner, method: string, path: string, body: Uint8Array | string): Promise<BenchResponse>;
   stop(): Promise<void>;
+}
+
+/** Status and parsed JSON body of one request (undefined when the body is empty). */
+export interface BenchResponse {
+  readonly status: number;
+  readonly body: unknown;
 }
 
 export const benchBusinessDate = '2026-03-01';
@@ -51,6 +57,8 @@ export async function startBenchEnvironment(options: { connectionString?: string
         MAX_REQUEST_BODY_BYTES: '5242880',
         RATE_LIMIT_PER_MINUTE: '1000000',
         BATCH_SWEEP_DELAY_SECONDS: '600',
+        REPORTS_CONTAINER: 'reports',
+        EVENT_TYPE_PREFIX: 'com.example.pos',
       },
       port: 0,
       logger,
@@ -68,7 +76,7 @@ export async function startBenchEnvironment(options: { connectionString?: string
       body: body as string,
     });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   };
 
   const hq = async (...argv: string[]): Promise<string[]> => {
@@ -83,10 +91,13 @@ export async function startBenchEnvironment(options: { connectionString?: string
     await hq('partner', 'create', partnerId);
     const issued = await hq('key', 'issue', partnerId);
     await hq('store', 'register', partnerId, ...storeIds);
-    const partner: BenchPartner = { partnerId, key: issued[issued.length - 1]!, storeIds };
-    await expectAccepted(await send(partner, 'PUT', 'stores', JSON.stringify(storeBatch(storeIds))), 'stores');
-    await expectAccepted(await send(partner, 'PUT', 'products', JSON.stringify(productBatch())), 'products');
-    await expectAccepted(
+    // The tool prints the new key on its last line.
+    const key = issued.at(-1);
+    if (key === undefined) throw new Error(`HQ tool "key issue" printed no key for ${partnerId}`);
+    const partner: BenchPartner = { partnerId, key, storeIds };
+    expectAccepted(await send(partner, 'PUT', 'stores', JSON.stringify(storeBatch(storeIds))), 'stores');
+    expectAccepted(await send(partner, 'PUT', 'products', JSON.stringify(productBatch())), 'products');
+    expectAccepted(
       await send(
         partner,
         'PUT',
@@ -119,7 +130,7 @@ export async function startBenchEnvironment(options: { connectionString?: string
   };
 }
 
-export async function expectAccepted(response: { status: number; body: any }, what: string): Promise<void> {
+export function expectAccepted(response: BenchResponse, what: string): void {
   if (response.status !== 202 && response.status !== 200) {
     throw new Error(`${what} push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 600)}`);
   }

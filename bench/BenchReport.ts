@@ -49,13 +49,14 @@ export function formatReport(figures: readonly Figure[], machine: MachineInfo, s
   );
   lines.push('');
   const rows = figures.map((f) => [f.label, `${f.value} ${f.unit}`, f.target ? `${f.target.text} ${f.target.met ? 'met' : 'MISSED'}` : '']);
-  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c]!.length), ['figure', 'value', 'target'][c]!.length));
-  const pad = (r: string[]) =>
+  const header = ['figure', 'value', 'target'];
+  const widths = header.map((title, c) => Math.max(title.length, ...rows.map((r) => r[c]?.length ?? 0)));
+  const pad = (r: readonly string[]) =>
     r
-      .map((cell, c) => cell.padEnd(widths[c]!))
+      .map((cell, c) => cell.padEnd(widths[c] ?? 0))
       .join('  ')
       .trimEnd();
-  lines.push(pad(['figure', 'value', 'target']));
+  lines.push(pad(header));
   lines.push(pad(widths.map((w) => '-'.repeat(w))));
   for (const row of rows) lines.push(pad(row));
   if (breakdown.length > 0) {

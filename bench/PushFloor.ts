@@ -23,7 +23,7 @@ export class PushFloor {
     private readonly bytes: Buffer,
     body: TradeRecordBatch,
   ) {
-    this.clients = createStorageClients({ kind: 'connectionString', connectionString });
+    this.clients = createStorageClients({ storage: { kind: 'connectionString', connectionString }, reportsContainer: 'reports' });
     this.bodyHash = createHash('sha256').update(bytes).digest('hex');
     this.baseEntities = body.trade_records.map((record) => ({ ...toIndexEntity(summarizeTradeRecord(record, body)) }));
   }

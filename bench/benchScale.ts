@@ -15,7 +15,7 @@ export interface BenchScale {
   readonly validationSeconds: number;
 }
 
-export const fullScale: BenchScale = {
+const fullScale: BenchScale = {
   name: 'full',
   recordsPerBatch: 500,
   latencyWarmup: 3,
@@ -28,6 +28,7 @@ export const fullScale: BenchScale = {
   validationSeconds: 3,
 };
 
+/** @internal also run by the bench smoke test. */
 export const smokeScale: BenchScale = {
   name: 'smoke',
   recordsPerBatch: 20,

@@ -38,7 +38,8 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
     const response = await env.send(partner, 'POST', 'trade-records', body);
     const pushMs = performance.now() - started;
     if (response.status !== 202) throw new Error(`push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 400)}`);
-    if ((response.body?.warnings?.length ?? 0) > 0) throw new Error(`push warned: ${JSON.stringify(response.body.warnings[0])}`);
+    const [firstWarning] = warningsOf(response.body);
+    if (firstWarning !== undefined) throw new Error(`push warned: ${JSON.stringify(firstWarning)}`);
 
     const run = floor.prepare(i);
     const floorStarted = performance.now();
@@ -61,4 +62,10 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
     floorP95Ms: round(percentile(floorTimes, 95), 1),
     p50Ratio: round(pushP50 / floorP50, 2),
   };
+}
+
+/** The `warnings` of an acknowledgement body; none when the body has no such list. */
+function warningsOf(body: unknown): readonly unknown[] {
+  if (typeof body !== 'object' || body === null || !('warnings' in body)) return [];
+  return Array.isArray(body.warnings) ? (body.warnings as unknown[]) : [];
 }

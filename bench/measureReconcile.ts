@@ -66,7 +66,7 @@ export async function measureReconcile(
         seed: tagBase + b,
         totals,
       });
-      await expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
+      expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
     }
   };
   await Promise.all([pushNext(), pushNext(), pushNext()]);
@@ -75,12 +75,12 @@ export async function measureReconcile(
   const closeBatchId = `${(tagBase + 0xfffff).toString(16).padStart(8, '0')}-0000-4000-8000-00000000c105`;
   const close = dailyClose(closeBatchId, storeId, batchCount, totals);
   const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
-  await expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
+  expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
   const visibleAt = performance.now() + closeDelayMs;
   let queueStatus = 'RECEIVED';
   for (;;) {
     const record = await results.get(partner.partnerId, storeId, benchBusinessDate);
-    if (record && record.closeBatchId === closeBatchId && record.status !== 'RECEIVED') {
+    if (record?.closeBatchId === closeBatchId && record.status !== 'RECEIVED') {
       queueStatus = record.status;
       break;
     }

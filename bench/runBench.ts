@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { findProjectRoot } from '../src/validation/findProjectRoot.js';
+import { findProjectRoot } from '../src/config/findProjectRoot.js';
 import { formatReport, machineInfo, target, type Figure } from './BenchReport.js';
 import { startBenchEnvironment } from './BenchEnvironment.js';
 import { scaleFromEnv, type BenchScale } from './benchScale.js';

@@ -42,6 +42,16 @@ param rateLimitPerMinute int = 600
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
+@description('Blob container of the HQ report files (Hive-partitioned Parquet read by DuckDB, Spark, Synapse and Fabric) (REPORTS_CONTAINER). Kept apart from the raw batches so read access can be granted to it alone.')
+@minLength(3)
+@maxLength(63)
+param reportsContainerName string = 'reports'
+
+@description('Reverse-DNS prefix of the event types sent to partners, e.g. "com.contoso.pos" gives "com.contoso.pos.reconciliation.completed" (EVENT_TYPE_PREFIX). Partners code against the type names: use the same value in every environment.')
+@minLength(3)
+@maxLength(100)
+param eventTypePrefix string
+
 @description('Replication of the storage account that holds raw batches, tables and queues.')
 @allowed([
   'Standard_LRS'
@@ -97,6 +107,7 @@ module storage 'modules/storage.bicep' = {
     tags: tags
     skuName: storageSkuName
     deploymentContainerName: names.deploymentContainer
+    reportsContainerName: reportsContainerName
     blobSoftDeleteDays: blobSoftDeleteDays
     principalId: identity.properties.principalId
   }
@@ -219,6 +230,16 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
           name: 'BATCH_SWEEP_DELAY_SECONDS'
           value: string(batchSweepDelaySeconds)
         }
+        {
+          name: 'REPORTS_CONTAINER'
+          value: reportsContainerName
+        }
+        {
+          name: 'EVENT_TYPE_PREFIX'
+          value: eventTypePrefix
+        }
+        // WEBHOOK_ALLOW_PRIVATE_TARGETS is deliberately absent: webhook targets in Azure are public https
+        // addresses only, and the app refuses to start with the setting on managed-identity storage.
       ]
     }
     functionAppConfig: {
@@ -257,6 +278,9 @@ output functionAppName string = functionApp.name
 
 @description('Base URL partners call: every route lives below it.')
 output baseUrl string = 'https://${functionApp.properties.defaultHostName}/pos/v1'
+
+@description('Blob container of the HQ report files, below the blob service endpoint.')
+output reportsContainerName string = reportsContainerName
 
 @description('Name of the storage account.')
 output storageAccountName string = storage.outputs.name

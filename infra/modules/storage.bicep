@@ -1,4 +1,4 @@
-// Storage account of the service: raw batch blobs, every table and queue (with its poison queue),
+// Storage account of the service: raw batch blobs, HQ report files, every table and queue (with its poison queue),
 // the container the Flex Consumption plan deploys the app package from, and the data-plane roles
 // the app's managed identity needs. Shared-key access is off: everything authenticates with Entra ID.
 
@@ -26,6 +26,9 @@ param skuName string
 
 @description('Blob container the Flex Consumption plan reads the app package from.')
 param deploymentContainerName string
+
+@description('Blob container of the HQ report files (Parquet), written by the app and read by the analytics tools of HQ.')
+param reportsContainerName string
 
 @description('Days a deleted blob (raw batch or app package) can still be restored.')
 @minValue(1)
@@ -94,6 +97,14 @@ resource serviceContainers 'Microsoft.Storage/storageAccounts/blobServices/conta
 resource deploymentContainer 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-05-01' = {
   parent: blobService
   name: deploymentContainerName
+  properties: {
+    publicAccess: 'None'
+  }
+}
+
+resource reportsContainer 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-05-01' = {
+  parent: blobService
+  name: reportsContainerName
   properties: {
     publicAccess: 'None'
   }

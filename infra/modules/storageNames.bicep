@@ -2,7 +2,7 @@
 // infrastructure that spells these names; it mirrors src/storage/storageNames.ts key for key,
 // and test/infra/infraConsistency.test.ts fails when the two drift apart.
 
-// Tables of the service (partners, keys, stores, master data, ledger, indexes, results).
+// Tables of the service (partners, keys, stores, master data, ledger, indexes, results, webhooks).
 @export()
 var tableNames = {
   partners: 'partners'
@@ -19,6 +19,10 @@ var tableNames = {
   paymentDirections: 'paymentdirections'
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
+  reportStoreDays: 'reportstoredays'
+  webhooks: 'webhooks'
+  webhookEvents: 'webhookevents'
+  webhookDeadLetters: 'webhookdeadletters'
 }
 
 // Blob containers of the service: the exact bytes of every accepted push.
@@ -32,6 +36,7 @@ var containerNames = {
 var queueNames = {
   reconcile: 'reconcile-requests'
   batchSweep: 'batch-sweep'
+  webhookDeliveries: 'webhook-deliveries'
 }
 
 // Where the Functions host moves a message after its fifth failed dequeue (queue name + "-poison"). Created up front so operators can watch them.
@@ -39,4 +44,5 @@ var queueNames = {
 var poisonQueueNames = {
   reconcile: 'reconcile-requests-poison'
   batchSweep: 'batch-sweep-poison'
+  webhookDeliveries: 'webhook-deliveries-poison'
 }

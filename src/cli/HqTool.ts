@@ -99,7 +99,13 @@ export class HqTool {
       case 'reconciliation list':
         return this.listReconciliations(options);
       case 'batch list':
-        return listBatches(this.ledger, (line) => this.io.out(line), options);
+        return listBatches(
+          this.ledger,
+          (line) => {
+            this.io.out(line);
+          },
+          options,
+        );
       default:
         throw new UsageError(`unknown command "${words.join(' ')}"`);
     }

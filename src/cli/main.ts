@@ -4,7 +4,7 @@ import { ConfigError } from '../config/ConfigError.js';
 import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { HealthCheck } from '../services/HealthCheck.js';
 import { createStorageClients } from '../storage/StorageClients.js';
-import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 import { HqTool } from './HqTool.js';
 
 async function main(): Promise<number> {
@@ -18,7 +18,7 @@ async function main(): Promise<number> {
   };
   let storage;
   try {
-    storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())).storage);
+    storage = createStorageClients(loadConfig(resolveLocalSettings(process.env, findProjectRoot())));
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(error.message);

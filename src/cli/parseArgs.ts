@@ -9,13 +9,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const words: string[] = [];
   const options: Record<string, string> = {};
   let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  const rest = [...argv];
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
     if (arg === '--help' || arg === '-h') help = true;
     else if (arg.startsWith('--')) {
       const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-      const value = inline ?? argv[i + 1];
-      if (inline === undefined) i++;
+      const value = inline ?? rest.shift();
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       options[name] = value;
     } else words.push(arg);

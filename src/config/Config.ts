@@ -21,4 +21,10 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** How long after a push the background sweep checks that the batch was committed. */
   readonly batchSweepDelaySeconds: number;
+  /** Blob container the HQ report files are written to; never the raw-batch container. */
+  readonly reportsContainer: string;
+  /** Reverse-DNS prefix of event types (`<prefix>.reconciliation.completed`); the same in every environment. */
+  readonly eventTypePrefix: string;
+  /** Local development and tests only: webhook targets may be private or loopback addresses. */
+  readonly webhookAllowPrivateTargets: boolean;
 }

@@ -1,5 +1,7 @@
 import type { Config, StorageConnection } from './Config.js';
 import { ConfigError } from './ConfigError.js';
+import { containerNames } from '../storage/storageNames.js';
+import { isEventTypePrefix } from '../events/eventTypes.js';
 import { settingNames as names } from './settingNames.js';
 
 export type Settings = Readonly<Record<string, string | undefined>>;
@@ -21,15 +23,67 @@ export function loadConfig(settings: Settings): Config {
     if (!Number.isSafeInteger(value) || value < min) problems.push(`${name} must be an integer >= ${min}`);
     return value;
   };
+  const storage = readStorage(settings, problems);
   const config: Config = {
-    storage: readStorage(settings, problems),
+    storage,
     reconcileDelaySeconds: integer(names.reconcileDelaySeconds, 0),
     maxRequestBodyBytes: integer(names.maxRequestBodyBytes, 1),
     rateLimitPerMinute: integer(names.rateLimitPerMinute, 1),
     batchSweepDelaySeconds: integer(names.batchSweepDelaySeconds, 1),
+    reportsContainer: readReportsContainer(settings, problems),
+    eventTypePrefix: readEventTypePrefix(settings, problems),
+    webhookAllowPrivateTargets: readAllowPrivateTargets(settings, storage, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** Azure's container naming rule: 3-63 lowercase letters, digits and single hyphens between them. */
+const containerNamePattern = /^(?=.{3,63}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The report container's name. It must not be the raw-batch container: whoever is given read access
+ * to the report files must not also be given the partners' raw bodies.
+ */
+function readReportsContainer(settings: Settings, problems: string[]): string {
+  const name = settings[names.reportsContainer]?.trim() ?? '';
+  if (name === '') problems.push(`${names.reportsContainer} is not set`);
+  else if (!containerNamePattern.test(name)) {
+    problems.push(`${names.reportsContainer} must be a blob container name (3-63 lowercase letters, digits and single hyphens)`);
+  } else if ((Object.values(containerNames) as string[]).includes(name)) {
+    problems.push(`${names.reportsContainer} must name a container of its own, not one the service keeps other data in`);
+  }
+  return name;
+}
+
+/** The event type prefix partners code against; required, since no default can name HQ's domain. */
+function readEventTypePrefix(settings: Settings, problems: string[]): string {
+  const value = settings[names.eventTypePrefix]?.trim() ?? '';
+  if (value === '') problems.push(`${names.eventTypePrefix} is not set`);
+  else if (!isEventTypePrefix(value)) {
+    problems.push(`${names.eventTypePrefix} must be a reverse-DNS name such as com.contoso.pos (lowercase labels separated by dots)`);
+  }
+  return value;
+}
+
+/**
+ * Whether webhooks may target private addresses. Absent means no: the safe side needs no setting.
+ * Lifting it is for a developer's machine and the tests, where receivers listen on loopback; with
+ * the managed-identity storage path (Azure) the service refuses to start with it, so a copied
+ * setting cannot open the service's network to partner-chosen URLs.
+ */
+function readAllowPrivateTargets(settings: Settings, storage: StorageConnection, problems: string[]): boolean {
+  const raw = settings[names.webhookAllowPrivateTargets]?.trim().toLowerCase() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw !== 'true') {
+    problems.push(`${names.webhookAllowPrivateTargets} must be true or false`);
+    return false;
+  }
+  if (storage.kind === 'identity') {
+    problems.push(`${names.webhookAllowPrivateTargets}=true is for local development and tests only, not with managed-identity storage`);
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -49,6 +103,8 @@ function readStorage(settings: Settings, problems: string[]): StorageConnection 
     );
     return { kind: 'connectionString', connectionString: '' };
   }
-  const clientId = settings[names.storageClientId]?.trim() || undefined;
+  // An empty client id means "no user-assigned identity", the same as leaving it out.
+  const clientIdSetting = settings[names.storageClientId]?.trim();
+  const clientId = clientIdSetting === '' ? undefined : clientIdSetting;
   return Object.freeze({ kind: 'identity', blobServiceUri, queueServiceUri, tableServiceUri, clientId });
 }

@@ -15,10 +15,13 @@ export function resolveLocalSettings(env: Settings, projectRoot: string): Settin
     const parsed = JSON.parse(readFileSync(full, 'utf8')) as { Values?: Record<string, string> };
     return parsed.Values ?? {};
   };
-  const merged: Record<string, string | undefined> = { ...values('local.settings.sample.json'), ...values('local.settings.json') };
+  const fromFiles = { ...values('local.settings.sample.json'), ...values('local.settings.json') };
   // An operator who exports the identity-based storage settings means Azure: the file's
   // development connection string must not win over them.
-  if (env[settingNames.storageTableServiceUri] && env[settingNames.storage] === undefined) delete merged[settingNames.storage];
+  const identityExported = Boolean(env[settingNames.storageTableServiceUri]) && env[settingNames.storage] === undefined;
+  const merged: Record<string, string | undefined> = Object.fromEntries(
+    Object.entries(fromFiles).filter(([name]) => !(identityExported && name === settingNames.storage)),
+  );
   for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
   return merged;
 }

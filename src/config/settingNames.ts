@@ -15,17 +15,34 @@ export const settingNames = {
   maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
+  /** Blob container of the HQ report files (Hive-partitioned Parquet). */
+  reportsContainer: 'REPORTS_CONTAINER',
+  /** Reverse-DNS prefix of every event type sent to partners, e.g. `com.contoso.pos`. */
+  eventTypePrefix: 'EVENT_TYPE_PREFIX',
+  /**
+   * `true` lets webhooks go to private, loopback and link-local addresses (and over plain http to
+   * those only): local development and tests. Never set in Azure; absent means `false`.
+   */
+  webhookAllowPrivateTargets: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
 } as const;
 
-/** Tunables every environment sets explicitly (local sample file and Bicep app settings alike). */
+/**
+ * Tunables every environment sets explicitly (local sample file and Bicep app settings alike).
+ * @internal read by the test that keeps the code, the sample file and infra/ in step.
+ */
 export const tunableSettingNames = [
   settingNames.reconcileDelaySeconds,
   settingNames.maxRequestBodyBytes,
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
+  settingNames.reportsContainer,
+  settingNames.eventTypePrefix,
 ] as const;
 
-/** Settings the identity-based storage connection needs in Azure. */
+/**
+ * Settings the identity-based storage connection needs in Azure.
+ * @internal read by the test that keeps the code and infra/ in step.
+ */
 export const identityStorageSettingNames = [
   settingNames.storageBlobServiceUri,
   settingNames.storageQueueServiceUri,

@@ -1,6 +1,6 @@
 import { settingNames } from '../config/settingNames.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
-import type { Endpoint } from '../http/Endpoint.js';
+import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
 import { getMapping } from '../http/endpoints/getMapping.js';
 import { getReconciliation } from '../http/endpoints/getReconciliation.js';
@@ -11,20 +11,27 @@ import { isBatchSweepMessage, isReconcileMessage } from '../queue/messageGuards.
 import { queueNames } from '../storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
-function http(
-  name: string,
-  method: HttpMethod,
-  route: string,
-  endpoint: Endpoint,
-  authLevel: 'function' | 'anonymous' = 'function',
-): HttpFunctionDefinition {
+/** An endpoint behind a partner key (auth level `function`). */
+function http(name: string, method: HttpMethod, route: string, endpoint: Endpoint): HttpFunctionDefinition {
   return {
     name,
     trigger: 'http',
     route,
     methods: [method],
-    authLevel,
-    createHandler: (services) => createHttpHandler(services, endpoint, { route, authenticate: authLevel === 'function' }),
+    authLevel: 'function',
+    createHandler: (services) => createHttpHandler(services, { route, authenticate: true, endpoint }),
+  };
+}
+
+/** An endpoint anyone may call (auth level `anonymous`). */
+function anonymousHttp(name: string, method: HttpMethod, route: string, endpoint: AnonymousEndpoint): HttpFunctionDefinition {
+  return {
+    name,
+    trigger: 'http',
+    route,
+    methods: [method],
+    authLevel: 'anonymous',
+    createHandler: (services) => createHttpHandler(services, { route, authenticate: false, endpoint }),
   };
 }
 
@@ -41,7 +48,7 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('putMapping', 'PUT', 'mappings/transaction-types', pushEndpoint('mappings', { rateLimited: false })),
   http('getMapping', 'GET', 'mappings/transaction-types', getMapping),
   http('getReferenceTransactionTypes', 'GET', 'reference/transaction-types', getReferenceTypes),
-  http('health', 'GET', 'health', getHealth, 'anonymous'),
+  anonymousHttp('health', 'GET', 'health', getHealth),
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',

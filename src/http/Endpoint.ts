@@ -1,10 +1,13 @@
 import type { HttpRequest } from '@azure/functions';
 import type { AppServices, Partner } from '../services/AppServices.js';
 
-export interface EndpointInput {
+export interface AnonymousEndpointInput {
   readonly request: HttpRequest;
   readonly services: AppServices;
-  /** The caller, resolved from its key (absent only on anonymous endpoints). */
+}
+
+export interface EndpointInput extends AnonymousEndpointInput {
+  /** The caller, resolved from its key before the endpoint runs. */
   readonly partner: Partner;
 }
 
@@ -18,3 +21,6 @@ export interface EndpointResult {
 
 /** What an HTTP function does once the adapter has authenticated the caller. */
 export type Endpoint = (input: EndpointInput) => Promise<EndpointResult>;
+
+/** An endpoint anyone may call (health): it never sees a partner. */
+export type AnonymousEndpoint = (input: AnonymousEndpointInput) => Promise<EndpointResult>;

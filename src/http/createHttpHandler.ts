@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import { StorageError } from '../errors/StorageError.js';
 import type { AppServices, Partner } from '../services/AppServices.js';
-import type { Endpoint } from './Endpoint.js';
+import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
 import { toErrorResponse } from './toErrorResponse.js';
 
-export interface HttpHandlerOptions {
-  /** Route template, for the access log (never the URL with its values). */
-  readonly route: string;
-  /** Resolve the partner from `x-functions-key` first (every endpoint but health). */
-  readonly authenticate: boolean;
-}
+/**
+ * Route template (for the access log, never the URL with its values) and the endpoint: one that
+ * needs the partner resolved from `x-functions-key` first (every endpoint but health), or an
+ * anonymous one.
+ */
+export type HttpHandlerOptions = { readonly route: string } & (
+  { readonly authenticate: true; readonly endpoint: Endpoint } | { readonly authenticate: false; readonly endpoint: AnonymousEndpoint }
+);
 
 /**
  * Headers of every answer: no content sniffing of the JSON, and nothing kept by a cache or proxy
@@ -25,7 +27,7 @@ const responseHeaders = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 
  * Every answer carries `x-request-id` (the invocation id), also in error bodies, so HQ can find the
  * request's log lines from what the partner reports.
  */
-export function createHttpHandler(services: AppServices, endpoint: Endpoint, options: HttpHandlerOptions): HttpHandler {
+export function createHttpHandler(services: AppServices, options: HttpHandlerOptions): HttpHandler {
   return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
     const started = performance.now();
     const requestId = context.invocationId || randomUUID();
@@ -33,8 +35,13 @@ export function createHttpHandler(services: AppServices, endpoint: Endpoint, opt
     let batchId: string | undefined;
     let response: HttpResponseInit;
     try {
-      if (options.authenticate) partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
-      const result = await endpoint({ request, services, partner: partner! });
+      let result;
+      if (options.authenticate) {
+        partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
+        result = await options.endpoint({ request, services, partner });
+      } else {
+        result = await options.endpoint({ request, services });
+      }
       batchId = result.batchId;
       response = { status: result.status, jsonBody: result.body, headers: result.headers ?? {} };
     } catch (error) {

@@ -11,7 +11,7 @@ import { poisonQueueName } from '../storage/storageNames.js';
 import type { CapturedFunction, CapturedQueueFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
-import { readHostSettings } from './readHostSettings.js';
+import { readHostSettings, type HostSettings } from './readHostSettings.js';
 
 export interface QueuePollerOptions {
   /** Captured registrations; only the queue-triggered ones are run. */
@@ -23,6 +23,12 @@ export interface QueuePollerOptions {
   readonly maxDequeueCount?: number;
   /** Messages fetched and run in parallel per poll. Default: host.json `extensions.queues.batchSize`. */
   readonly batchSize?: number;
+  /**
+   * Another batch is fetched once the messages still running drop to this number, as the Functions
+   * queue trigger does; at most batchSize + newBatchThreshold run at once. Default: half the batch
+   * size, the trigger's default (host.json does not set it).
+   */
+  readonly newBatchThreshold?: number;
   /**
    * How long a received message stays hidden; a failed message reappears after at most this long.
    * Default: host.json `extensions.queues.visibilityTimeout`, else 30 s. Tests use 1 s.
@@ -41,6 +47,7 @@ export class QueuePoller {
   readonly #logger: LocalHostLogger;
   readonly #maxDequeueCount: number;
   readonly #batchSize: number;
+  readonly #newBatchThreshold: number;
   readonly #visibilityTimeoutSeconds: number;
   readonly #idlePollIntervalMs: number;
   #running = false;
@@ -51,12 +58,13 @@ export class QueuePoller {
     this.#functions = options.functions.filter((fn): fn is CapturedQueueFunction => fn.kind === 'queue');
     this.#service = options.queueServiceClient;
     this.#logger = options.logger;
-    const needsHostJson =
-      options.maxDequeueCount === undefined || options.batchSize === undefined || options.visibilityTimeoutSeconds === undefined;
-    const hostSettings = needsHostJson ? readHostSettings() : undefined;
-    this.#maxDequeueCount = options.maxDequeueCount ?? hostSettings!.maxDequeueCount;
-    this.#batchSize = Math.min(Math.max(options.batchSize ?? hostSettings!.queueBatchSize, 1), 32);
-    this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? (hostSettings!.queueVisibilityTimeoutSeconds || 30), 1);
+    // host.json is read only when an option is left to it, and then once.
+    let hostSettings: HostSettings | undefined;
+    const host = (): HostSettings => (hostSettings ??= readHostSettings());
+    this.#maxDequeueCount = options.maxDequeueCount ?? host().maxDequeueCount;
+    this.#batchSize = Math.min(Math.max(options.batchSize ?? host().queueBatchSize, 1), 32);
+    this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? Math.floor(this.#batchSize / 2), 0);
+    this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? (host().queueVisibilityTimeoutSeconds || 30), 1);
     this.#idlePollIntervalMs = options.idlePollIntervalMs ?? 200;
   }
 
@@ -82,8 +90,15 @@ export class QueuePoller {
 
   async #pollLoop(fn: CapturedQueueFunction): Promise<void> {
     const queue = this.#service.getQueueClient(fn.queueName);
+    const running = new Set<Promise<void>>();
     let consecutiveFailures = 0;
     while (this.#running) {
+      // Like the Functions host: no new batch while more than newBatchThreshold messages still run,
+      // but no waiting for a whole batch either, so one slow message does not hold up later ones.
+      if (running.size > this.#newBatchThreshold) {
+        await Promise.race(running);
+        continue;
+      }
       let messages: ReceivedMessageItem[];
       try {
         const response = await queue.receiveMessages({
@@ -105,8 +120,12 @@ export class QueuePoller {
         await this.#sleep(this.#idlePollIntervalMs);
         continue;
       }
-      await Promise.all(messages.map((message) => this.#process(fn, queue, message)));
+      for (const message of messages) {
+        const run: Promise<void> = this.#process(fn, queue, message).finally(() => running.delete(run));
+        running.add(run);
+      }
     }
+    await Promise.all(running);
   }
 
   async #process(fn: CapturedQueueFunction, queue: QueueClient, message: ReceivedMessageItem): Promise<void> {
@@ -235,6 +254,7 @@ export class QueuePoller {
 /**
  * Decodes message text as the queue trigger does with its default base64 encoding: the decoded
  * string, parsed when it is a JSON object or array. Undefined when the text is not base64.
+ * @internal exported for its own unit test.
  */
 export function decodeMessageText(messageText: string): { text: string; value: unknown } | undefined {
   const compact = messageText.replace(/\s+/g, '');

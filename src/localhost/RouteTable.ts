@@ -81,7 +81,9 @@ function compileTemplate(template: string): CompiledSegment[] {
     for (const token of part.matchAll(parameterToken)) {
       source += escapeRegExp(part.slice(last, token.index));
       const [, star, name, constraint, question] = token;
-      paramNames.push(name!);
+      // The name group is not optional in the pattern: every match has one.
+      if (name === undefined) throw new Error(`Route "${template}": cannot parse segment "${part}".`);
+      paramNames.push(name);
       if (star) {
         if (index !== parts.length - 1 || token[0] !== part) {
           throw new Error(`Route "${template}": a catch-all parameter must be the whole last segment.`);
@@ -108,10 +110,10 @@ function compileTemplate(template: string): CompiledSegment[] {
 
 function matchSegments(template: readonly CompiledSegment[], path: readonly string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
-  for (let index = 0; index < template.length; index += 1) {
-    const segment = template[index]!;
+  for (const [index, segment] of template.entries()) {
     if (segment.catchAll) {
-      params[segment.paramNames[0]!] = path.slice(index).join('/');
+      // A catch-all is the whole segment, so it has exactly one name.
+      for (const name of segment.paramNames) params[name] = path.slice(index).join('/');
       return params;
     }
     const value = path[index];

@@ -72,7 +72,11 @@ interface Disposable {
   dispose(): void;
 }
 
-const noopDisposable: Disposable = { dispose() {} };
+const noopDisposable: Disposable = {
+  dispose() {
+    // Nothing to release: the stand-in holds no resources per registration.
+  },
+};
 
 /**
  * State shared by every copy of this file loaded in the process. `@azure/functions` keeps the first
@@ -89,7 +93,7 @@ interface StandInState {
 }
 
 const stateKey = Symbol.for('pos-ingestion-service.localhost.functionsCoreStandIn');
-const globalSlot = globalThis as { [stateKey]?: StandInState };
+const globalSlot = globalThis as { [stateKey]?: StandInState | undefined };
 
 function createState(): StandInState {
   const state: StandInState = {
@@ -140,7 +144,7 @@ interface ModuleInternals {
  * Makes `require('@azure/functions-core')` return the stand-in for the rest of the process.
  * Idempotent; called when this file is imported.
  */
-export function installFunctionsCoreStandIn(): void {
+function installFunctionsCoreStandIn(): void {
   if (state.installed) return;
   const internals = Module as unknown as ModuleInternals;
 
@@ -204,10 +208,11 @@ function parseRegistration({ metadata, handler }: RawRegistration): CapturedFunc
   const triggers = Object.entries(metadata.bindings).filter(
     ([, binding]) => binding.direction === 'in' && binding.type.endsWith('Trigger'),
   );
-  if (triggers.length !== 1) {
+  const [trigger] = triggers;
+  if (triggers.length !== 1 || trigger === undefined) {
     throw new Error(`Function "${metadata.name}" must have exactly one trigger binding.`);
   }
-  const [triggerBindingName, triggerBinding] = triggers[0]!;
+  const [triggerBindingName, triggerBinding] = trigger;
   if (typeof handler !== 'function') {
     throw new Error(`Function "${metadata.name}" has no handler.`);
   }
@@ -218,7 +223,8 @@ function parseRegistration({ metadata, handler }: RawRegistration): CapturedFunc
       const route = typeof triggerBinding.route === 'string' ? triggerBinding.route : metadata.name;
       const rawMethods = Array.isArray(triggerBinding.methods) ? (triggerBinding.methods as unknown[]) : [];
       const methods = rawMethods.map((method) => String(method).toUpperCase() as HttpMethod);
-      const authLevel = String(triggerBinding.authLevel ?? 'anonymous').toLowerCase();
+      const declaredAuthLevel = triggerBinding.authLevel ?? 'anonymous';
+      const authLevel = typeof declaredAuthLevel === 'string' ? declaredAuthLevel.toLowerCase() : '';
       if (authLevel !== 'anonymous' && authLevel !== 'function' && authLevel !== 'admin') {
         throw new Error(`Function "${metadata.name}" has an unknown authLevel "${authLevel}".`);
       }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { settingNames } from '../config/settingNames.js';
 import { ConfigError } from '../config/ConfigError.js';
 import { developmentConnectionString, developmentPorts, isDevelopmentStorage } from '../storage/developmentStorage.js';
-import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 import { consoleLogger } from './LocalHostLogger.js';
 import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { startAzurite, type RunningAzurite } from './startAzurite.js';

@@ -56,12 +56,17 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
   }
 }
 
+/** 0 or no port means "any free port"; one is picked here so the caller learns which. */
+async function portOrFree(port: number | undefined): Promise<number> {
+  return port === undefined || port === 0 ? freePort() : port;
+}
+
 async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite> {
   const projectRoot = options.projectRoot ?? process.cwd();
   const ports: AzuritePorts = {
-    blobPort: options.blobPort || (await freePort()),
-    queuePort: options.queuePort || (await freePort()),
-    tablePort: options.tablePort || (await freePort()),
+    blobPort: await portOrFree(options.blobPort),
+    queuePort: await portOrFree(options.queuePort),
+    tablePort: await portOrFree(options.tablePort),
   };
   const inMemory = options.inMemory ?? true;
   const args = [
@@ -163,7 +168,10 @@ function azuriteEntryPoint(projectRoot: string): string {
   return path.resolve(path.dirname(manifestPath), bin);
 }
 
-/** A port that was free a moment ago: bind port 0, read what the system chose, release it. */
+/**
+ * A port that was free a moment ago: bind port 0, read what the system chose, release it.
+ * @internal also used by tests that need a port nothing listens on.
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();

@@ -53,7 +53,7 @@ const closeGraceMs = 5_000;
 /** Starts the server and resolves once it is listening. */
 export async function startLocalHttpServer(options: LocalHttpServerOptions): Promise<RunningLocalHttpServer> {
   const { logger, maxBodyBytes } = options;
-  const isValidHostKey = options.isValidHostKey ?? (async () => true);
+  const isValidHostKey = options.isValidHostKey ?? (() => Promise.resolve(true));
   const prefix = options.routePrefix.replace(/^\/+|\/+$/g, '');
 
   const routes = new RouteTable<CapturedHttpFunction>();
@@ -86,7 +86,8 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
     try {
       const segments = decodePathSegments(rawPath);
       const candidates = segments ? routes.match(segments) : [];
-      if (candidates.length === 0) {
+      const [mostSpecific] = candidates;
+      if (mostSpecific === undefined) {
         answerFromHost(404, 'NOT_FOUND');
         req.resume();
         return;
@@ -94,7 +95,7 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
       const chosen = candidates.find((candidate) => candidate.value.methods.includes(method as never));
       if (!chosen) {
         const allowed = [...new Set(candidates.flatMap((candidate) => candidate.value.methods))];
-        routeForLog = `/${prefix}/${candidates[0]!.value.route}`;
+        routeForLog = `/${prefix}/${mostSpecific.value.route}`;
         answerFromHost(405, 'METHOD_NOT_ALLOWED', { allow: allowed.join(', ') });
         req.resume();
         return;
@@ -275,7 +276,7 @@ function requestHeaders(req: http.IncomingMessage): Record<string, string> {
 
 function hostForUrl(req: http.IncomingMessage, server: http.Server): string {
   const declared = req.headers.host;
-  if (declared && /^[A-Za-z0-9.\-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/.test(declared)) return declared;
+  if (declared && /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/.test(declared)) return declared;
   const address = server.address() as AddressInfo;
   return `127.0.0.1:${address.port}`;
 }

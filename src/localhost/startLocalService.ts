@@ -9,7 +9,7 @@ import { createAppServices, type AppServicesOptions } from '../services/createAp
 import { hashApiKey } from '../services/hashApiKey.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { ensureStorage } from '../storage/StorageClients.js';
-import { findProjectRoot } from '../validation/findProjectRoot.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 import { consoleLogger, type LocalHostLogger } from './LocalHostLogger.js';
 import { QueuePoller } from './QueuePoller.js';
 import { readHostSettings } from './readHostSettings.js';

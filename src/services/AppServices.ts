@@ -2,7 +2,7 @@ import type { Config } from '../config/Config.js';
 import type { Partner } from '../storage/PartnerRepository.js';
 import type { TableRateLimiter } from '../storage/TableRateLimiter.js';
 import type { StorageClients } from '../storage/StorageClients.js';
-import type { BatchKind } from '../storage/BatchLedger.js';
+import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { Authenticator } from './Authenticator.js';
 import type { BatchSweeper } from './BatchSweeper.js';
 import type { DayReconciler } from './DayReconciler.js';
@@ -12,8 +12,8 @@ import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReconciliationQuery } from './ReconciliationQuery.js';
 
-/** The caller of a partner route and the kinds of push, as the adapters see them. */
-export type { BatchKind, Partner };
+/** The caller of a partner route, as the adapters see it. */
+export type { Partner };
 
 /** Everything the function handlers need, built once per process by `createAppServices`. */
 export interface AppServices {

@@ -21,7 +21,7 @@ export class Authenticator {
   async authenticate(key: string | null | undefined): Promise<Partner> {
     if (!key || key.length > maxKeyLength) throw new ApiError('UNAUTHORIZED');
     const record = await this.keys.findByHash(hashApiKey(key));
-    if (!record || record.status !== 'ACTIVE') throw new ApiError('UNAUTHORIZED');
+    if (record?.status !== 'ACTIVE') throw new ApiError('UNAUTHORIZED');
     if (record.expiresAt && Date.parse(record.expiresAt) <= this.clock().getTime()) throw new ApiError('UNAUTHORIZED');
     const partner = await this.partners.get(record.partnerId);
     if (!partner) throw new ApiError('UNAUTHORIZED');

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/ApiError.js';
-import type { BatchKind, BatchLedger } from '../storage/BatchLedger.js';
+import type { BatchKind } from '../domain/model/BatchKind.js';
+import type { BatchLedger } from '../storage/BatchLedger.js';
 import type { BatchIngestion, BatchSweepMessage } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 

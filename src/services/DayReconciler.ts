@@ -1,7 +1,7 @@
 import { compareTotals } from '../domain/reconciliation/compareTotals.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
-import { diagnose, type BatchReceipt } from '../domain/reconciliation/diagnose.js';
+import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
 import type { DayCloseRepository, StoredClose } from '../storage/DayCloseRepository.js';
 import type { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
@@ -43,12 +43,12 @@ export class DayReconciler {
     const firstInputs = readInputs();
     firstInputs.catch(() => undefined);
     const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
-    if (!stored || stored.close.batch_id !== closeBatchId) return 'superseded';
+    if (stored?.close.batch_id !== closeBatchId) return 'superseded';
 
     for (let pass = 1; ; pass += 1) {
       const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
       const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
-      const batches: BatchReceipt[] = [];
+      const batches: ReceivedBatch[] = [];
       // A listing meets every batch row before any transaction row, so a failed batch is known
       // before its rows (if any are left) come by: they are never counted.
       const failed = new Set<string>();
@@ -82,7 +82,7 @@ export class DayReconciler {
     stored: StoredClose,
     actual: ControlTotals,
     diagnostics: DayDiagnostics,
-    batches: readonly BatchReceipt[],
+    batches: readonly ReceivedBatch[],
   ): Promise<ReconcileOutcome> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const expected = controlTotalsOf(stored.close);

@@ -47,7 +47,7 @@ export interface AppServicesOptions extends StorageClientOptions {
 /** Wires repositories and services for one configuration. No I/O happens here. */
 export function createAppServices(config: Config, options: AppServicesOptions = {}): AppServices {
   const clock = options.clock ?? (() => new Date());
-  const storage = options.storage ?? createStorageClients(config.storage, options);
+  const storage = options.storage ?? createStorageClients(config, options);
   const t = storage.tables;
 
   const partners = new PartnerRepository(t.partners);

@@ -1,10 +1,9 @@
 import { odata, type TableClient } from '@azure/data-tables';
+import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { Warning } from '../domain/model/Warning.js';
 import { fromChunkedProperties, toCompactProperties } from './chunkedJson.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
-
-export type BatchKind = 'tradeRecords' | 'dailyClose' | 'stores' | 'products' | 'mappings';
 
 /** What the partner was told when the batch was committed; repeats answer with the same. */
 export interface BatchReceipt {
@@ -202,7 +201,8 @@ function toEntry(entity: LedgerEntity & { etag: string }): LedgerEntry {
     committedAt: entity.committedAt ?? entity.createdAt,
     receipt: {
       recordCount: entity.recordCount ?? 0,
-      warnings: fromChunkedProperties<Warning[]>('warnings', entity) ?? [],
+      // Written by `commit` from the receipt's warnings.
+      warnings: (fromChunkedProperties('warnings', entity) as Warning[] | undefined) ?? [],
     },
   };
 }

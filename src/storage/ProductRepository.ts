@@ -25,15 +25,14 @@ export class ProductRepository {
 
   /** Upserts products under the version rule; returns the indexes in `products` that were stale. */
   async upsertProducts(partnerId: string, products: readonly Product[]): Promise<Set<number>> {
-    const rowKeys = products.map(productRowKey);
-    const rows = products.map((product, i) => ({
-      rowKey: rowKeys[i]!,
+    const rows = products.map((product) => ({
+      rowKey: productRowKey(product),
       version: product.version,
       last_modified_at: product.last_modified_at,
       properties: productProperties(product),
     }));
     const { staleRowKeys } = await writeVersionedRows(this.products, encodeKeyPart(partnerId), rows);
-    return new Set(rowKeys.flatMap((key, i) => (staleRowKeys.has(key) ? [i] : [])));
+    return new Set(rows.flatMap((row, i) => (staleRowKeys.has(row.rowKey) ? [i] : [])));
   }
 
   async upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {
@@ -44,7 +43,8 @@ export class ProductRepository {
   /** product_ids HQ holds for the partner (shared and store-specific alike). */
   async listProductIds(partnerId: string): Promise<Set<string>> {
     const ids = new Set<string>();
-    for await (const entity of this.products.listEntities<{ productId: string }>({
+    // Rows written before productId was stored carry the id only in their RowKey.
+    for await (const entity of this.products.listEntities<{ productId?: string }>({
       queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'productId'] },
     })) {
       ids.add(entity.productId ?? decodeKeyPart((entity.rowKey ?? '').split('|')[0] ?? ''));

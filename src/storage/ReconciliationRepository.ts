@@ -92,7 +92,7 @@ export class ReconciliationRepository {
     },
   ): Promise<boolean> {
     return writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
-      if (!current || current.closeBatchId !== closeBatchId) return undefined;
+      if (current?.closeBatchId !== closeBatchId) return undefined;
       return {
         partnerId,
         storeId,

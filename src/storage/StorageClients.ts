@@ -3,7 +3,7 @@ import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 import { QueueServiceClient, type QueueClient } from '@azure/storage-queue';
 import type { TokenCredential } from '@azure/core-auth';
 import type { PipelinePolicy } from '@azure/core-rest-pipeline';
-import type { StorageConnection } from '../config/Config.js';
+import type { Config } from '../config/Config.js';
 import { expandConnectionString } from './developmentStorage.js';
 import { containerNames, poisonQueueName, queueNames, tableNames } from './storageNames.js';
 import { translateStorageErrors } from './translateStorageErrors.js';
@@ -15,6 +15,8 @@ export type QueueKey = keyof typeof queueNames;
 export interface StorageClients {
   readonly tables: Readonly<Record<TableKey, TableClient>>;
   readonly rawBatches: ContainerClient;
+  /** HQ report files; the container is named by configuration (REPORTS_CONTAINER). */
+  readonly reports: ContainerClient;
   readonly queues: Readonly<Record<QueueKey, QueueClient>>;
   readonly tableService: TableServiceClient;
   readonly queueService: QueueServiceClient;
@@ -28,11 +30,15 @@ export interface StorageClientOptions {
   readonly credential?: TokenCredential;
 }
 
+/** What the clients are built from: the storage connection and the configured container names. */
+export type StorageTarget = Pick<Config, 'storage' | 'reportsContainer'>;
+
 /**
  * Builds the clients for one of the two explicit storage paths: a connection string (local,
  * Azurite) or a managed identity (Azure, no keys).
  */
-export function createStorageClients(connection: StorageConnection, options: StorageClientOptions = {}): StorageClients {
+export function createStorageClients(target: StorageTarget, options: StorageClientOptions = {}): StorageClients {
+  const connection = target.storage;
   const additionalPolicies = options.policy ? [{ policy: options.policy, position: 'perRetry' as const }] : [];
   const retryOptions = { maxTries: 4, retryDelayInMs: 200, maxRetryDelayInMs: 4000, tryTimeoutInMs: 30_000 };
 
@@ -71,6 +77,7 @@ export function createStorageClients(connection: StorageConnection, options: Sto
   return {
     tables,
     rawBatches: blobService.getContainerClient(containerNames.rawBatches),
+    reports: blobService.getContainerClient(target.reportsContainer),
     queues,
     tableService,
     queueService,
@@ -117,8 +124,7 @@ interface StorageOptions {
 
 /** Managed identity in Azure (user-assigned when a client id is set); developer sign-in otherwise. */
 function identityCredential(clientId: string | undefined): TokenCredential {
-  // Loaded lazily: the local path never needs it.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily: the local path never needs it
   const identity = require('@azure/identity') as typeof import('@azure/identity');
   return new identity.DefaultAzureCredential(clientId ? { managedIdentityClientId: clientId } : {});
 }
@@ -128,6 +134,7 @@ export async function ensureStorage(clients: StorageClients): Promise<void> {
   await Promise.all([
     ...Object.values(tableNames).map((name) => clients.tableService.createTable(name)),
     clients.rawBatches.createIfNotExists(),
+    clients.reports.createIfNotExists(),
     ...Object.values(queueNames).flatMap((name) => [
       clients.queueService.getQueueClient(name).createIfNotExists(),
       clients.queueService.getQueueClient(poisonQueueName(name)).createIfNotExists(),

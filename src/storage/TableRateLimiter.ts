@@ -16,7 +16,7 @@ export class TableRateLimiter {
   async take(partnerId: string, limitPerMinute: number, now: Date): Promise<RateDecision> {
     const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
     const allowed = await writeIfCurrent<{ count: number }>(this.table, encodeKeyPart(partnerId), String(windowStart), (current) => {
-      const count = current ? Number(current.count) : 0;
+      const count = current?.count ?? 0;
       return count >= limitPerMinute ? undefined : { count: count + 1 };
     });
     if (allowed) return { allowed: true };

@@ -187,18 +187,19 @@ export class TradeRecordIndex {
       .listEntities<SummaryEntity & BatchEntity>({
         queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
       })
-      .byPage()
-      [Symbol.asyncIterator]();
+      .byPage();
+    const pageIterator = pages[Symbol.asyncIterator]();
     const fetchNext = () => {
-      const next = pages.next();
+      const next = pageIterator.next();
       // Awaited below; this only keeps an abandoned listing from reporting an unhandled rejection.
       next.catch(() => undefined);
       return next;
     };
     let pending = fetchNext();
     for (;;) {
-      const { value: page, done } = await pending;
-      if (done) return;
+      const result = await pending;
+      if (result.done) return;
+      const page = result.value;
       pending = fetchNext();
       for (const entity of page) {
         const rowKey = entity.rowKey ?? '';
@@ -234,7 +235,7 @@ export function toIndexEntity(s: TradeRecordSummary): SummaryEntity {
 function toDayBatch(rowKey: string, entity: BatchEntity): DayBatch {
   return {
     batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
-    batchSeq: Number(entity.batchSeq),
+    batchSeq: entity.batchSeq,
     receivedAt: entity.receivedAt ?? '',
     recordCount: entity.recordCount ?? 0,
     ...(entity.failed === true ? { failed: true } : {}),
@@ -244,17 +245,17 @@ function toDayBatch(rowKey: string, entity: BatchEntity): DayBatch {
 function fromEntity(tradeRecordId: string, e: SummaryEntity): TradeRecordSummary {
   return {
     trade_record_id: tradeRecordId,
-    version: Number(e.version),
+    version: e.version,
     last_modified_at: e.lastModifiedAt,
     source_transaction_type: e.sourceType,
     currency: e.currency,
     total_amount: e.total,
     tax_amount: e.tax,
     tip_amount: e.tip,
-    item_row_count: Number(e.itemRows),
-    payment_row_count: Number(e.paymentRows),
+    item_row_count: e.itemRows,
+    payment_row_count: e.paymentRows,
     payments: expandPayments(e.payments),
-    batch_seq: Number(e.batchSeq),
+    batch_seq: e.batchSeq,
     batch_id: e.batchId,
   };
 }

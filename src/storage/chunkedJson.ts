@@ -41,7 +41,7 @@ export function toCompactProperties(name: string, value: unknown): Record<string
 }
 
 /** The value of {@link toChunkedProperties} or {@link toCompactProperties}; undefined when absent. */
-export function fromChunkedProperties<T>(name: string, entity: Record<string, unknown>): T | undefined {
+export function fromChunkedProperties(name: string, entity: Record<string, unknown>): unknown {
   const zippedCount = entity[`${name}GzChunks`];
   if (typeof zippedCount === 'number') {
     const parts: Buffer[] = [];
@@ -50,11 +50,15 @@ export function fromChunkedProperties<T>(name: string, entity: Record<string, un
       // The SDK hands binary properties back as bytes; a base64 string is taken as well.
       parts.push(part instanceof Uint8Array ? Buffer.from(part) : Buffer.from(typeof part === 'string' ? part : '', 'base64'));
     }
-    return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as T;
+    return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8'));
   }
   const count = entity[`${name}Chunks`];
   if (typeof count !== 'number') return undefined;
   let json = '';
-  for (let i = 0; i < count; i++) json += String(entity[`${name}${i}`] ?? '');
-  return JSON.parse(json) as T;
+  for (let i = 0; i < count; i++) {
+    const chunk = entity[`${name}${i}`];
+    if (typeof chunk !== 'string') throw new Error(`Chunk ${i} of the stored ${name} is missing.`);
+    json += chunk;
+  }
+  return JSON.parse(json);
 }

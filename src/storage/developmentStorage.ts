@@ -2,7 +2,7 @@
  * The storage emulator's well-known development account (public, documented by Azure; not a
  * secret). `UseDevelopmentStorage=true` means this account on the emulator's default ports.
  */
-export const developmentAccount = {
+const developmentAccount = {
   name: 'devstoreaccount1',
   key: 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==',
 } as const;

@@ -1,5 +1,5 @@
 /** HTTP status of a storage SDK error, if it carries one. */
-export function storageStatus(error: unknown): number | undefined {
+function storageStatus(error: unknown): number | undefined {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   return typeof status === 'number' ? status : undefined;
 }

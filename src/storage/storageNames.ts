@@ -17,6 +17,14 @@ export const tableNames = {
   paymentDirections: 'paymentdirections',
   rateLimits: 'ratelimits',
   unmappedUsage: 'unmappedusage',
+  /** One row per reconciled store-day, from which each partner-day's store_days report file is written. */
+  reportStoreDays: 'reportstoredays',
+  /** Per partner: its webhook endpoint (URL, event types, signing secrets) and the endpoint's health. */
+  webhooks: 'webhooks',
+  /** Events waiting for delivery, by partner and event id: the exact body every attempt signs. */
+  webhookEvents: 'webhookevents',
+  /** Events whose delivery was given up, for HQ. */
+  webhookDeadLetters: 'webhookdeadletters',
 } as const;
 
 export const containerNames = {
@@ -29,6 +37,8 @@ export const queueNames = {
   reconcile: 'reconcile-requests',
   /** Pushes whose commit is checked later, so a batch cut off mid-write is finished. */
   batchSweep: 'batch-sweep',
+  /** One message per webhook delivery; retries are new messages with a visibility delay. */
+  webhookDeliveries: 'webhook-deliveries',
 } as const;
 
 /** The Functions host moves a message here after the fifth failed dequeue. */

@@ -30,7 +30,7 @@ export function tableKey(...parts: string[]): string {
   const joined = escaped.join('|');
   if (joined.length <= maxKeyLength) return joined;
   const budget = Math.floor((maxKeyLength - (parts.length - 1)) / parts.length);
-  return escaped.map((part, i) => (part.length <= budget ? part : digestKeyPart(parts[i]!))).join('|');
+  return escaped.map((part, i) => (part.length <= budget ? part : digestKeyPart(parts[i] ?? ''))).join('|');
 }
 
 /** Whether a part of a stored key is a digest (its value must be read from a property). */

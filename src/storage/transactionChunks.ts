@@ -41,7 +41,7 @@ export function fitsOneTransaction(count: number, bytes: number): boolean {
  * operation's own headers.
  */
 export function actionSize(action: TransactionAction): number {
-  return entityRequestSize(action[1] as Record<string, unknown>);
+  return entityRequestSize(action[1]);
 }
 
 /** An entity's share of a transaction request (see {@link actionSize}). */

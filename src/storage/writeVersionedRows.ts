@@ -105,7 +105,7 @@ async function readStamp(table: TableClient, partitionKey: string, rowKey: strin
     const e = await table.getEntity<{ version: number; lastModifiedAt: string }>(partitionKey, rowKey, {
       queryOptions: { select: ['version', 'lastModifiedAt'] },
     });
-    return { version: Number(e.version), last_modified_at: e.lastModifiedAt, etag: e.etag };
+    return { version: e.version, last_modified_at: e.lastModifiedAt, etag: e.etag };
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;

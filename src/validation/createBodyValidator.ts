@@ -4,21 +4,19 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
-import { findProjectRoot } from './findProjectRoot.js';
-
-/** The request bodies that have a schema. */
-export type BodyKind = 'tradeRecords' | 'dailyClose' | 'stores' | 'products' | 'mappings';
+import { findProjectRoot } from '../config/findProjectRoot.js';
+import type { BatchKind } from '../domain/model/BatchKind.js';
 
 /** Validates a parsed body against its JSON Schema; an empty array means the body conforms. */
 export interface BodyValidator {
-  validate(kind: BodyKind, body: unknown): ProblemDetail[];
+  validate(kind: BatchKind, body: unknown): ProblemDetail[];
   /** The maxItems of a top-level array of the body's schema (the one place that limit is stated). */
-  maxItems(kind: BodyKind, field: string): number | undefined;
+  maxItems(kind: BatchKind, field: string): number | undefined;
 }
 
 const schemaBaseUri = 'https://pos-ingestion.invalid/schemas/';
 
-const schemaFileByKind: Readonly<Record<BodyKind, string>> = {
+const schemaFileByKind: Readonly<Record<BatchKind, string>> = {
   tradeRecords: 'trade-records.schema.json',
   dailyClose: 'daily-close.schema.json',
   stores: 'stores.schema.json',
@@ -43,8 +41,8 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
     for (const [name, definition] of Object.entries(schema.$defs ?? {})) definitionNames.set(definition, name);
     ajv.addSchema(schema);
   }
-  const validators = new Map<BodyKind, ValidateFunction>();
-  for (const [kind, file] of Object.entries(schemaFileByKind) as [BodyKind, string][]) {
+  const validators = new Map<BatchKind, ValidateFunction>();
+  for (const [kind, file] of Object.entries(schemaFileByKind) as [BatchKind, string][]) {
     const validator = ajv.getSchema(schemaBaseUri + file);
     if (validator === undefined) throw new Error(`Schema ${file} is missing from ${schemaFolder}.`);
     validators.set(kind, validator);
@@ -57,7 +55,7 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
     },
     validate(kind, body) {
       const validator = validators.get(kind);
-      if (validator === undefined) throw new Error(`No schema for body kind ${String(kind)}.`);
+      if (validator === undefined) throw new Error(`No schema for body kind ${kind}.`);
       if (validator(body)) return [];
       return toProblems(validator.errors ?? [], definitionNames);
     },
@@ -177,7 +175,7 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
         };
       }
       const parent = error.parentSchema;
-      const definition = typeof parent === 'object' && parent !== null ? definitionNames.get(parent) : undefined;
+      const definition = parent === undefined ? undefined : definitionNames.get(parent);
       return { path: at, message: describeConstraint(error, at, definition) };
     }
     default:

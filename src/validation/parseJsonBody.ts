@@ -1,7 +1,10 @@
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
 
-/** Deepest nesting of objects and arrays a body may have (the top-level object is depth 1). */
+/**
+ * Deepest nesting of objects and arrays a body may have (the top-level object is depth 1).
+ * @internal exported so that the test of the limit reads it instead of restating it.
+ */
 export const maxJsonDepth = 32;
 
 export type ParseJsonBodyResult =
@@ -61,11 +64,15 @@ const KIND_ARRAY = 2;
 /** Objects with more keys than this switch from a linear key list to a Set. */
 const linearKeyLimit = 16;
 
-class ScanError {
+/** Thrown inside the scanner and caught by `scan`, which turns it into a problem. */
+class ScanError extends Error {
   constructor(
     readonly offset: number,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ScanError';
+  }
 }
 
 /**
@@ -101,7 +108,7 @@ class JsonScanner {
     const length = text.length;
     let expect = EXPECT_VALUE;
     let first = true;
-    while (true) {
+    for (;;) {
       let c = text.charCodeAt(this.pos);
       while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++this.pos);
       if (this.pos >= length) break;
@@ -217,8 +224,10 @@ class JsonScanner {
       set.add(key);
       return;
     }
-    const list = this.keyLists[depth]!;
-    for (let i = 0; i < list.length; i++) if (list[i] === key) this.duplicate(start);
+    const list = this.keyLists[depth];
+    // `value` gives every object level its list when the object opens.
+    if (list === undefined) throw new Error('A key was scanned outside an object.');
+    if (list.includes(key)) this.duplicate(start);
     list.push(key);
     if (list.length > linearKeyLimit) this.keySets[depth] = new Set(list);
   }
@@ -236,7 +245,7 @@ class JsonScanner {
     const text = this.text;
     let i = this.pos + 1;
     let hasEscape = false;
-    while (true) {
+    for (;;) {
       const quote = text.indexOf('"', i);
       if (quote < 0) throw new ScanError(this.pos, 'A string is not terminated.');
       if (this.nextBackslash !== -1 && this.nextBackslash < i) this.nextBackslash = text.indexOf('\\', i);

@@ -4,6 +4,7 @@ import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
+import { mappingOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -108,7 +109,7 @@ describe('keys', () => {
     expect(issued.out.slice(0, -1).join('\n')).not.toContain(key);
     const keyId = /\b(key-[0-9a-f]+)\b/.exec(issued.out[0]!)?.[1];
     expect(keyId).toBeDefined();
-    expect((await service.call({ key }, 'GET', 'mappings/transaction-types')).body.partner_id).toBe(id);
+    expect(mappingOf(await service.call({ key }, 'GET', 'mappings/transaction-types')).partner_id).toBe(id);
 
     const expiring = await service.hq('key', 'issue', id, '--expires', new Date(Date.now() + 3_600_000).toISOString());
     expect(expiring.code).toBe(0);
@@ -182,15 +183,15 @@ describe('payment directions and reconciliation results', () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const custom = () => {
       const batch = tradeBatch({ recordCount: 1 });
-      batch.trade_records[0].payments[0].payment_type = 'MEAL_VOUCHER';
+      batch.trade_records[0]!.payments[0]!.payment_type = 'MEAL_VOUCHER';
       return batch;
     };
-    expect(warningCodes((await service.call(partner, 'POST', 'trade-records', custom())).body)).toContain('UNKNOWN_PAYMENT_TYPE');
+    expect(warningCodes(await service.call(partner, 'POST', 'trade-records', custom()))).toContain('UNKNOWN_PAYMENT_TYPE');
     const set = await service.hq('payment-type', 'set-direction', partner.partnerId, 'MEAL_VOUCHER', '1');
     expect(set.code).toBe(0);
     const batch = custom();
-    batch.trade_records[0].version = 2;
-    expect(warningCodes((await service.call(partner, 'POST', 'trade-records', batch)).body)).not.toContain('UNKNOWN_PAYMENT_TYPE');
+    batch.trade_records[0]!.version = 2;
+    expect(warningCodes(await service.call(partner, 'POST', 'trade-records', batch))).not.toContain('UNKNOWN_PAYMENT_TYPE');
   });
 
   it('reconciliation list shows results, filtered by partner, status and date', async () => {

@@ -69,7 +69,7 @@ async function reconciledDay() {
 /** Runs the real reconcileDay function on a queue of this test only, with the given reconciler. */
 async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHostLogger) {
   const definition = functionTable.find((fn) => fn.name === 'reconcileDay');
-  if (!definition || definition.trigger !== 'storageQueue') throw new Error('reconcileDay is not a queue function');
+  if (definition?.trigger !== 'storageQueue') throw new Error('reconcileDay is not a queue function');
   const queueName = `e2e-reconcile-${randomUUID().slice(0, 8)}`;
   const services = { ...service.services, reconciler } as AppServices;
   const functions = captureRegistrations(() => {
@@ -153,7 +153,7 @@ describe('reconcile queue', () => {
       expect(lines.some((l) => l.startsWith('WARN') && l.includes('reconcileDay: failed on dequeue 1'))).toBe(true);
       expect(lines.some((l) => l.startsWith('ERROR') && /failed on message .* \(dequeue 1 of 5\)/.test(l))).toBe(true);
       await eventually(
-        async () => lines,
+        () => Promise.resolve(lines),
         (ls) => ls.some((l) => l.includes('reconcileDay: MATCHED (dequeue 2)')),
         5_000,
       );
@@ -244,6 +244,6 @@ describe('reconcile queue', () => {
       6_000,
     );
     expect(result).toMatchObject({ status: 'MATCHED', actual: totals, differences: [] });
-    expect(result.diagnosis.unmapped_transaction_types).toEqual([]);
+    expect(result.diagnosis?.unmapped_transaction_types).toEqual([]);
   });
 });

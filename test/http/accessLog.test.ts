@@ -4,6 +4,7 @@ import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { newBatchId, tradeBatch } from '../support/httpScenario.js';
+import { withValueAt } from '../support/jsonEdits.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -22,10 +23,9 @@ describe('access log', () => {
     const partner = await service.createPartner({ stores: [storeId] });
     const storesBatch = { batch_id: newBatchId(), stores: [{ ...buildUsdStore(storeId), store_name: marker }] };
     const trades = tradeBatch({ storeId, recordCount: 2 });
-    trades.trade_records[0].order_source_detail = marker;
-    trades.trade_records[1].employee_id = marker;
-    const bad = tradeBatch({ storeId });
-    bad.trade_records[0].order_type = marker;
+    trades.trade_records[0]!.order_source_detail = marker;
+    trades.trade_records[1]!.employee_id = marker;
+    const bad = withValueAt(tradeBatch({ storeId }), '/trade_records/0/order_type', marker);
 
     const calls: [string, string, unknown, number][] = [
       ['PUT', 'stores', storesBatch, 202],

@@ -3,6 +3,7 @@ import { buildDailyClose, buildMappingBatch, buildProductBatch, buildUsdStore } 
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { errorOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ async function expectEveryEndpoint(who: TestPartner | { key: string } | null, st
   for (const [method, path, body] of everyEndpoint()) {
     const response = await service.call(who, method, path, body);
     expect(response.status, `${method} ${path}`).toBe(status);
-    expect(response.body.error.code, `${method} ${path}`).toBe(code);
+    expect(errorOf(response).code, `${method} ${path}`).toBe(code);
   }
 }
 
@@ -75,7 +76,7 @@ describe('API key', () => {
     expect(await canRead(shortLived)).toBe(401);
     const push = await service.call(shortLived, 'POST', 'trade-records', tradeBatch());
     expect(push.status).toBe(401);
-    expect(push.body.error.code).toBe('UNAUTHORIZED');
+    expect(errorOf(push).code).toBe('UNAUTHORIZED');
     expect(await canRead(partner)).toBe(200);
   });
 });

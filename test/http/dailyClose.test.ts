@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DailyClose } from '../../src/domain/model/payloads.js';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
-import { jpyStore, newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { expectInvalid, jpyStore, newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
+import { ackOf, errorOf, reconciliationOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -15,18 +18,12 @@ afterAll(async () => {
 
 const resultFields = ['actual', 'business_date', 'checked_at', 'diagnosis', 'differences', 'expected', 'status', 'store_id'];
 
-function close(currency: 'USD' | 'JPY' = 'USD'): any {
+function close(currency: 'USD' | 'JPY' = 'USD'): DailyClose {
   return { ...buildDailyClose(currency), batch_id: newBatchId() };
 }
 
 async function sendClose(partner: TestPartner, body: unknown) {
   return service.call(partner, 'POST', 'daily-close', body);
-}
-
-function expectInvalid(response: { status: number; body: any }, path: string): void {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
-  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
 }
 
 describe('POST /daily-close', () => {
@@ -38,20 +35,16 @@ describe('POST /daily-close', () => {
     expect(first.body).toEqual({ batch_id: body.batch_id, status: 'ACCEPTED', record_count: 1, warnings: [] });
     const again = await sendClose(partner, body);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+    expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
   it('rejects a missing field, a wrong type and a bad timestamp with INVALID_PAYLOAD', async () => {
     const partner = await partnerWithStores(service);
-    const missing = close();
-    delete missing.trade_record_count;
-    const response = await sendClose(partner, missing);
+    const response = await sendClose(partner, withoutValueAt(close(), '/trade_record_count'));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
 
-    const wrongType = close();
-    wrongType.batch_count = '1';
-    expectInvalid(await sendClose(partner, wrongType), '/batch_count');
+    expectInvalid(await sendClose(partner, withValueAt(close(), '/batch_count', '1')), '/batch_count');
 
     const badTime = close();
     badTime.closed_at = 'tonight';
@@ -82,7 +75,7 @@ describe('POST /daily-close', () => {
     body.store_id = 'LAX-0404';
     const response = await sendClose(partner, body);
     expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+    expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
   });
 });
 
@@ -108,7 +101,7 @@ describe('GET /daily-close/{store_id}/{business_date}', () => {
     for (const date of ['2026-3-1', '20260301', '2026-02-30', 'yesterday']) {
       const response = await service.call(partner, 'GET', `daily-close/${usdStore}/${date}`);
       expect(response.status, date).toBe(400);
-      expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+      expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
     }
   });
 
@@ -116,7 +109,7 @@ describe('GET /daily-close/{store_id}/{business_date}', () => {
     const partner = await partnerWithStores(service);
     const response = await service.call(partner, 'GET', `daily-close/LAX-0404/${fixtureBusinessDate}`);
     expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+    expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
   });
 
   it('reconciles to MATCHED when the transactions agree with the control totals', async () => {
@@ -170,8 +163,9 @@ describe('GET /daily-close while reconciliation has not run', () => {
     expect((await slow.call(partner, 'POST', 'daily-close', body)).status).toBe(202);
     const response = await slow.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(resultFields);
-    expect(response.body).toMatchObject({
+    const result = reconciliationOf(response);
+    expect(Object.keys(result).sort()).toEqual(resultFields);
+    expect(result).toMatchObject({
       store_id: usdStore,
       business_date: fixtureBusinessDate,
       status: 'RECEIVED',
@@ -179,7 +173,7 @@ describe('GET /daily-close while reconciliation has not run', () => {
       actual: null,
       differences: [],
     });
-    expect(response.body.expected).toEqual({
+    expect(result.expected).toEqual({
       trade_record_count: body.trade_record_count,
       item_row_count: body.item_row_count,
       payment_row_count: body.payment_row_count,

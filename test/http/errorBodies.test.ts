@@ -3,6 +3,9 @@ import { buildDailyClose, buildMappingBatch, buildProductBatch, buildUsdStore } 
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { withValueAt } from '../support/jsonEdits.js';
+import { errorOf, type ErrorDetail } from '../support/responseBodies.js';
+import { anyString } from '../support/matchers.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -30,28 +33,28 @@ async function raw(
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-/** The error body shape of DESIGN §6; returns the parsed body. */
-function expectErrorShape(response: { status: number; headers: Headers; text: string }, status: number, code: string): any {
+/** The error body shape of DESIGN §6; returns the body's `error`. */
+function expectErrorShape(response: { status: number; headers: Headers; text: string }, status: number, code: string): ErrorDetail {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = JSON.parse(response.text);
-  expect(Object.keys(body)).toEqual(['error']);
-  for (const key of Object.keys(body.error)) expect(['code', 'message', 'request_id', 'details']).toContain(key);
+  const body: unknown = JSON.parse(response.text);
+  expect(Object.keys(body as object)).toEqual(['error']);
+  const error = errorOf({ status: response.status, headers: response.headers, body });
+  for (const key of Object.keys(error)) expect(['code', 'message', 'request_id', 'details']).toContain(key);
   // What the service answers names its request; the host's own answers (404, 405, 413, host 401) do not.
-  if (body.error.request_id !== undefined) expect(body.error.request_id).toBe(response.headers.get('x-request-id'));
-  expect(body.error.code).toBe(code);
-  expect(typeof body.error.message).toBe('string');
-  expect(body.error.message.length).toBeGreaterThan(0);
-  if (body.error.details !== undefined) {
-    expect(Array.isArray(body.error.details)).toBe(true);
-    for (const detail of body.error.details) {
+  if ((error as Partial<ErrorDetail>).request_id !== undefined) expect(error.request_id).toBe(response.headers.get('x-request-id'));
+  expect(error.code).toBe(code);
+  expect(error.message.length).toBeGreaterThan(0);
+  if (error.details !== undefined) {
+    expect(Array.isArray(error.details)).toBe(true);
+    for (const detail of error.details) {
       expect(Object.keys(detail).sort()).toEqual(['message', 'path']);
       expect(detail.path === '' || detail.path.startsWith('/')).toBe(true);
       expect(typeof detail.message).toBe('string');
     }
   }
   expect(response.text).not.toMatch(/\bat \S+\.(ts|js):\d+/); // no stack trace
-  return body;
+  return error;
 }
 
 describe('error body shape', () => {
@@ -68,7 +71,7 @@ describe('error body shape', () => {
       400,
       'UNKNOWN_STANDARD_CODE',
     );
-    expect(unknownCode.error.details).toEqual([{ path: '/mappings/0/standard_code', message: expect.any(String) }]);
+    expect(unknownCode.details).toEqual([{ path: '/mappings/0/standard_code', message: anyString() }]);
     expectErrorShape(await raw(null, 'GET', 'mappings/transaction-types'), 401, 'UNAUTHORIZED');
     expectErrorShape(await raw({ key: 'unknown-key' }, 'GET', 'mappings/transaction-types'), 401, 'UNAUTHORIZED');
     expectErrorShape(await raw(partner, 'POST', 'trade-records', json(tradeBatch({ storeId: 'LAX-0404' }))), 403, 'STORE_NOT_ALLOWED');
@@ -95,20 +98,19 @@ describe('error body shape', () => {
 
   it('points at the offending value with a JSON Pointer', async () => {
     const partner = await partnerWithStores(service);
-    const batch = tradeBatch({ recordCount: 4 });
-    batch.trade_records[3].items[0].quantity = 1;
-    const body = expectErrorShape(await raw(partner, 'POST', 'trade-records', JSON.stringify(batch)), 400, 'INVALID_PAYLOAD');
-    expect(body.error.details.map((d: { path: string }) => d.path)).toContain('/trade_records/3/items/0/quantity');
+    const batch = withValueAt(tradeBatch({ recordCount: 4 }), '/trade_records/3/items/0/quantity', 1);
+    const error = expectErrorShape(await raw(partner, 'POST', 'trade-records', JSON.stringify(batch)), 400, 'INVALID_PAYLOAD');
+    expect(error.details?.map((d) => d.path)).toContain('/trade_records/3/items/0/quantity');
   });
 
   it('lists at most 50 details and says how many more there were', async () => {
     const partner = await partnerWithStores(service);
     const batch = tradeBatch({ recordCount: 60 });
-    for (const record of batch.trade_records) record.status = 'FINISHED';
-    const body = expectErrorShape(await raw(partner, 'POST', 'trade-records', JSON.stringify(batch)), 400, 'INVALID_PAYLOAD');
-    expect(body.error.details).toHaveLength(50);
-    expect(body.error.details[0].path).toBe('/trade_records/0/status');
-    expect(body.error.message).toMatch(/\b10\b/);
+    const broken = { ...batch, trade_records: batch.trade_records.map((record) => ({ ...record, status: 'FINISHED' })) };
+    const error = expectErrorShape(await raw(partner, 'POST', 'trade-records', JSON.stringify(broken)), 400, 'INVALID_PAYLOAD');
+    expect(error.details).toHaveLength(50);
+    expect(error.details?.[0]?.path).toBe('/trade_records/0/status');
+    expect(error.message).toMatch(/\b10\b/);
   });
 });
 
@@ -118,16 +120,14 @@ describe('no submitted value is echoed', () => {
     const json = (value: unknown) => JSON.stringify(value);
     const cases: [string, string, string | undefined][] = [];
 
-    const badEnum = tradeBatch();
-    badEnum.trade_records[0].order_type = marker;
-    cases.push(['POST', 'trade-records', json(badEnum)]);
+    cases.push(['POST', 'trade-records', json(withValueAt(tradeBatch(), '/trade_records/0/order_type', marker))]);
     const badFormat = tradeBatch();
-    badFormat.trade_records[1].opened_at = marker;
-    badFormat.trade_records[1].items[0].quantity = marker;
+    badFormat.trade_records[1]!.opened_at = marker;
+    badFormat.trade_records[1]!.items[0]!.quantity = marker;
     cases.push(['POST', 'trade-records', json(badFormat)]);
     const badCurrency = tradeBatch();
-    badCurrency.trade_records[0].currency = 'ZQX';
-    badCurrency.trade_records[0].member_id = `${marker} +1 212 555 0188`;
+    badCurrency.trade_records[0]!.currency = 'ZQX';
+    badCurrency.trade_records[0]!.member_id = `${marker} +1 212 555 0188`;
     cases.push(['POST', 'trade-records', json(badCurrency)]);
     cases.push(['POST', 'trade-records', `{"batch_id":"${marker}",`]);
     cases.push(['POST', 'trade-records', `{"batch_id":"${marker}"}`]);
@@ -136,10 +136,8 @@ describe('no submitted value is echoed', () => {
     cases.push(['POST', 'daily-close', json({ ...buildDailyClose('USD'), batch_id: newBatchId(), store_id: marker })]);
     cases.push(['PUT', 'stores', json({ batch_id: newBatchId(), stores: [{ ...buildUsdStore(usdStore), time_zone: marker }] })]);
     cases.push(['PUT', 'stores', json({ batch_id: newBatchId(), stores: [{ ...buildUsdStore(usdStore), store_id: marker }] })]);
-    const products = { ...buildProductBatch(), batch_id: newBatchId() } as any;
-    products.products[0].tax_category = marker;
-    products.products[1].unit_price = marker;
-    cases.push(['PUT', 'products', json(products)]);
+    const products = withValueAt({ ...buildProductBatch(), batch_id: newBatchId() }, '/products/0/tax_category', marker);
+    cases.push(['PUT', 'products', json(withValueAt(products, '/products/1/unit_price', marker))]);
     cases.push([
       'PUT',
       'mappings/transaction-types',

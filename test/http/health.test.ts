@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/startTestService.js';
+import { errorOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('routing', () => {
     for (const who of [null, partner]) {
       const response = await service.call(who, 'GET', 'no-such-thing');
       expect(response.status).toBe(404);
-      expect(response.body.error.code).toBe('NOT_FOUND');
+      expect(errorOf(response).code).toBe('NOT_FOUND');
     }
     const outsidePrefix = await fetch(`${service.baseUrl.replace(/\/pos\/v1$/, '')}/pos/v2/health`);
     expect(outsidePrefix.status).toBe(404);
@@ -48,7 +49,7 @@ describe('routing', () => {
     for (const [method, path, allow] of cases) {
       const response = await service.call(partner, method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
       expect(response.status, `${method} ${path}`).toBe(405);
-      expect(response.body.error.code).toBe('METHOD_NOT_ALLOWED');
+      expect(errorOf(response).code).toBe('METHOD_NOT_ALLOWED');
       expect(response.headers.get('allow')?.split(/,\s*/).sort()).toEqual(allow.split(', ').sort());
     }
   });

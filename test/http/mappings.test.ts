@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MappingBatch } from '../../src/domain/model/payloads.js';
 import { buildMappingBatch } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, tradeBatch, warningCodes } from '../support/httpScenario.js';
+import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
+import { ackOf, errorOf, errorPaths, mappingOf } from '../support/responseBodies.js';
+import { anyString } from '../support/matchers.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -11,7 +15,7 @@ afterAll(async () => {
   await service.stop();
 });
 
-function mappingBatch(): any {
+function mappingBatch(): MappingBatch {
   return { ...buildMappingBatch(), batch_id: newBatchId() };
 }
 
@@ -32,44 +36,40 @@ describe('PUT /mappings/transaction-types', () => {
     expect(first.body).toEqual({ batch_id: body.batch_id, status: 'ACCEPTED', record_count: 4, warnings: [] });
     const again = await put(partner, body);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+    expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
   it('refuses a standard_code outside the standard list with UNKNOWN_STANDARD_CODE, applying nothing', async () => {
     const partner = await service.createPartner();
     const body = mappingBatch();
-    body.mappings[2].standard_code = 'GIVEAWAY';
+    body.mappings[2]!.standard_code = 'GIVEAWAY';
     const response = await put(partner, body);
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('UNKNOWN_STANDARD_CODE');
-    expect(response.body.error.details).toEqual([{ path: '/mappings/2/standard_code', message: expect.any(String) }]);
-    expect((await get(partner)).body.mappings).toEqual([]);
+    expect(errorOf(response).code).toBe('UNKNOWN_STANDARD_CODE');
+    expect(errorOf(response).details).toEqual([{ path: '/mappings/2/standard_code', message: anyString() }]);
+    expect(mappingOf(await get(partner)).mappings).toEqual([]);
   });
 
   it('rejects a duplicate source_code, a missing standard_code and an empty list with INVALID_PAYLOAD', async () => {
     const partner = await service.createPartner();
     const duplicate = mappingBatch();
-    duplicate.mappings[3].source_code = '01';
+    duplicate.mappings[3]!.source_code = '01';
     const dup = await put(partner, duplicate);
     expect(dup.status).toBe(400);
-    expect(dup.body.error.code).toBe('INVALID_PAYLOAD');
-    expect(dup.body.error.details.map((d: { path: string }) => d.path)).toContain('/mappings/3/source_code');
+    expect(errorOf(dup).code).toBe('INVALID_PAYLOAD');
+    expect(errorPaths(dup)).toContain('/mappings/3/source_code');
 
-    const missing = mappingBatch();
-    delete missing.mappings[0].standard_code;
-    const miss = await put(partner, missing);
+    const miss = await put(partner, withoutValueAt(mappingBatch(), '/mappings/0/standard_code'));
     expect(miss.status).toBe(400);
-    expect(miss.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(miss).code).toBe('INVALID_PAYLOAD');
 
     const empty = await put(partner, { batch_id: newBatchId(), mappings: [] });
     expect(empty.status).toBe(400);
-    expect(empty.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(empty).code).toBe('INVALID_PAYLOAD');
 
-    const wrongType = mappingBatch();
-    wrongType.mappings[1].source_code = 2;
-    const wrong = await put(partner, wrongType);
+    const wrong = await put(partner, withValueAt(mappingBatch(), '/mappings/1/source_code', 2));
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error.details.map((d: { path: string }) => d.path)).toContain('/mappings/1/source_code');
+    expect(errorPaths(wrong)).toContain('/mappings/1/source_code');
   });
 });
 
@@ -92,26 +92,27 @@ describe('GET /mappings/transaction-types', () => {
     expect((await put(partner, second)).status).toBe(202);
     const response = await get(partner);
     expect(response.status).toBe(200);
-    expect(response.body.partner_id).toBe(partner.partnerId);
-    expect(response.body.batch_id).toBe(second.batch_id);
-    expect(response.body.mappings).toEqual(second.mappings);
-    expect(response.body.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
-    expect(Date.parse(response.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(afterFirst.body.updated_at));
+    const current = mappingOf(response);
+    expect(current.partner_id).toBe(partner.partnerId);
+    expect(current.batch_id).toBe(second.batch_id);
+    expect(current.mappings).toEqual(second.mappings);
+    expect(current.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    expect(Date.parse(current.updated_at ?? '')).toBeGreaterThanOrEqual(Date.parse(mappingOf(afterFirst).updated_at ?? ''));
   });
 
   it('drives UNMAPPED_TRANSACTION_TYPE: a code is mapped after an upload and unmapped after a replacement without it', async () => {
     const partner = await partnerWithStores(service);
     const before = await service.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 1 }));
-    expect(warningCodes(before.body)).toContain('UNMAPPED_TRANSACTION_TYPE');
+    expect(warningCodes(before)).toContain('UNMAPPED_TRANSACTION_TYPE');
 
     expect((await put(partner, mappingBatch())).status).toBe(202);
     const mapped = tradeBatch({ recordCount: 1 });
-    mapped.trade_records[0].version = 2;
-    expect(warningCodes((await service.call(partner, 'POST', 'trade-records', mapped)).body)).not.toContain('UNMAPPED_TRANSACTION_TYPE');
+    mapped.trade_records[0]!.version = 2;
+    expect(warningCodes(await service.call(partner, 'POST', 'trade-records', mapped))).not.toContain('UNMAPPED_TRANSACTION_TYPE');
 
     expect((await put(partner, { batch_id: newBatchId(), mappings: [{ source_code: 'URIAGE', standard_code: 'SALE' }] })).status).toBe(202);
     const removed = tradeBatch({ recordCount: 1 });
-    removed.trade_records[0].version = 3;
-    expect(warningCodes((await service.call(partner, 'POST', 'trade-records', removed)).body)).toContain('UNMAPPED_TRANSACTION_TYPE');
+    removed.trade_records[0]!.version = 3;
+    expect(warningCodes(await service.call(partner, 'POST', 'trade-records', removed))).toContain('UNMAPPED_TRANSACTION_TYPE');
   });
 });

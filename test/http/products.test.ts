@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductBatch } from '../../src/domain/model/payloads.js';
 import { buildProductBatch } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
-import { jpyStore, newBatchId, partnerWithStores } from '../support/httpScenario.js';
+import { expectInvalid, jpyStore, newBatchId, partnerWithStores } from '../support/httpScenario.js';
+import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
+import { ackOf, errorOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -11,11 +14,12 @@ afterAll(async () => {
   await service.stop();
 });
 
-function productBatch(): any {
+function productBatch(): ProductBatch {
   return { ...buildProductBatch(), batch_id: newBatchId() };
 }
 
-function product(product_id: string, overrides: Record<string, unknown> = {}): any {
+/** A product body; `overrides` may make it one the schema refuses. */
+function product(product_id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     product_id,
     name: { 'en-US': product_id },
@@ -33,12 +37,6 @@ async function put(partner: TestPartner, body: unknown) {
   return service.call(partner, 'PUT', 'products', body);
 }
 
-function expectInvalid(response: { status: number; body: any }, path: string): void {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
-  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
-}
-
 describe('PUT /products', () => {
   it('answers 202 with record_count = products, then 200 ALREADY_RECEIVED with the same receipt', async () => {
     const partner = await partnerWithStores(service);
@@ -46,48 +44,35 @@ describe('PUT /products', () => {
     const first = await put(partner, body);
     expect(first.status).toBe(202);
     expect(first.body).toEqual({ batch_id: body.batch_id, status: 'ACCEPTED', record_count: body.products.length, warnings: [] });
-    expect(first.body.record_count).toBe(5);
+    expect(ackOf(first).record_count).toBe(5);
     const again = await put(partner, body);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+    expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
   it('accepts an empty products list that only updates modifier groups (record_count 0)', async () => {
     const partner = await partnerWithStores(service);
-    const body = productBatch();
-    body.products = [];
-    const response = await put(partner, body);
+    const response = await put(partner, { ...productBatch(), products: [] });
     expect(response.status).toBe(202);
-    expect(response.body.record_count).toBe(0);
+    expect(ackOf(response).record_count).toBe(0);
   });
 
   it('rejects a wrong type, a missing field, a bad enum and bad codes with INVALID_PAYLOAD', async () => {
     const partner = await partnerWithStores(service);
-    const wrongType = productBatch();
-    wrongType.products[1].version = '2';
-    expectInvalid(await put(partner, wrongType), '/products/1/version');
+    expectInvalid(await put(partner, withValueAt(productBatch(), '/products/1/version', '2')), '/products/1/version');
 
-    const missing = productBatch();
-    delete missing.products[2].unit_price;
-    const response = await put(partner, missing);
+    const response = await put(partner, withoutValueAt(productBatch(), '/products/2/unit_price'));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
 
-    const badType = productBatch();
-    badType.products[0].product_type = 'MEAL';
-    expectInvalid(await put(partner, badType), '/products/0/product_type');
-
-    const badTax = productBatch();
-    badTax.products[0].tax_category = 'LUXURY';
-    expectInvalid(await put(partner, badTax), '/products/0/tax_category');
-
-    const badCurrency = productBatch();
-    badCurrency.products[3].currency = 'ABC';
-    expectInvalid(await put(partner, badCurrency), '/products/3/currency');
-
-    const noName = productBatch();
-    noName.products[3].name = {};
-    expectInvalid(await put(partner, noName), '/products/3/name');
+    for (const [pointer, value] of [
+      ['/products/0/product_type', 'MEAL'],
+      ['/products/0/tax_category', 'LUXURY'],
+      ['/products/3/currency', 'ABC'],
+      ['/products/3/name', {}],
+    ] as const) {
+      expectInvalid(await put(partner, withValueAt(productBatch(), pointer, value)), pointer);
+    }
   });
 
   it('rejects a unit_price with the wrong decimal places for USD and for JPY', async () => {
@@ -106,9 +91,8 @@ describe('PUT /products', () => {
 
   it('rejects a substitutable combo component without substitute_group_id', async () => {
     const partner = await partnerWithStores(service);
-    const body = productBatch();
-    delete body.products[0].combo_components[2].substitute_group_id;
-    expectInvalid(await put(partner, body), '/products/0/combo_components/2/substitute_group_id');
+    const pointer = '/products/0/combo_components/2/substitute_group_id';
+    expectInvalid(await put(partner, withoutValueAt(productBatch(), pointer)), pointer);
   });
 
   it('refuses 501 products with BATCH_TOO_LARGE', async () => {
@@ -116,7 +100,7 @@ describe('PUT /products', () => {
     const products = Array.from({ length: 501 }, (_, i) => product(`P-${i}`));
     const response = await put(partner, { batch_id: newBatchId(), products });
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('BATCH_TOO_LARGE');
+    expect(errorOf(response).code).toBe('BATCH_TOO_LARGE');
   });
 
   it('refuses a store-specific product of a store not registered for the partner', async () => {
@@ -124,7 +108,7 @@ describe('PUT /products', () => {
     const body = productBatch(); // holds a store-specific product of NYC-0001
     const response = await put(partner, body);
     expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+    expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
     const shared = await put(partner, { batch_id: newBatchId(), products: [product('P-SHARED', { store_id: null })] });
     expect(shared.status).toBe(202);
     const own = await put(partner, {

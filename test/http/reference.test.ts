@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractStandardCodes } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
+import { errorOf, referenceListOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -15,14 +16,15 @@ describe('GET /reference/transaction-types', () => {
     const partner = await service.createPartner({ stores: [] });
     const response = await service.call(partner, 'GET', 'reference/transaction-types');
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(['data', 'version']);
-    expect(response.body.version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(Number.isNaN(Date.parse(response.body.version))).toBe(false);
+    const list = referenceListOf(response);
+    expect(Object.keys(list).sort()).toEqual(['data', 'version']);
+    expect(list.version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(Number.isNaN(Date.parse(list.version))).toBe(false);
 
-    const byCode = new Map<string, any>(response.body.data.map((t: any) => [t.code, t]));
-    expect(byCode.size).toBe(response.body.data.length);
+    const byCode = new Map(list.data.map((t) => [t.code, t]));
+    expect(byCode.size).toBe(list.data.length);
     for (const code of contractStandardCodes) expect(byCode.has(code), code).toBe(true);
-    for (const type of response.body.data) {
+    for (const type of list.data) {
       expect(typeof type.code).toBe('string');
       expect(typeof type.is_revenue).toBe('boolean');
       expect([1, -1, 0, null]).toContain(type.amount_sign);
@@ -33,17 +35,17 @@ describe('GET /reference/transaction-types', () => {
         expect(typeof text).toBe('string');
       }
     }
-    expect(byCode.get('EXCHANGE').amount_sign).toBeNull();
+    expect(byCode.get('EXCHANGE')?.amount_sign).toBeNull();
     expect(byCode.get('SALE')).toMatchObject({ is_revenue: true, amount_sign: 1 });
-    expect(byCode.get('REFUND').amount_sign).toBe(-1);
-    expect(byCode.get('RETURN').amount_sign).toBe(-1);
-    expect(byCode.get('VOID').is_revenue).toBe(false);
-    expect(byCode.get('NO_SALE').is_revenue).toBe(false);
+    expect(byCode.get('REFUND')?.amount_sign).toBe(-1);
+    expect(byCode.get('RETURN')?.amount_sign).toBe(-1);
+    expect(byCode.get('VOID')?.is_revenue).toBe(false);
+    expect(byCode.get('NO_SALE')?.is_revenue).toBe(false);
   });
 
   it('needs the API key', async () => {
     const response = await service.call(null, 'GET', 'reference/transaction-types');
     expect(response.status).toBe(401);
-    expect(response.body.error.code).toBe('UNAUTHORIZED');
+    expect(errorOf(response).code).toBe('UNAUTHORIZED');
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { errorOf, readResponse } from '../support/responseBodies.js';
 
 const limit = 5 * 1024 * 1024;
 
@@ -33,7 +34,7 @@ describe('PAYLOAD_TOO_LARGE', () => {
     ] as const) {
       const response = await service.call(partner, method, path, body);
       expect(response.status, path).toBe(413);
-      expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(errorOf(response).code).toBe('PAYLOAD_TOO_LARGE');
     }
   });
 
@@ -41,7 +42,7 @@ describe('PAYLOAD_TOO_LARGE', () => {
     const partner = await partnerWithStores(service);
     const response = await service.call(partner, 'PUT', 'stores', jsonOfSize(limit));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
   });
 
   it('answers 413 for an over-size body sent without Content-Length', async () => {
@@ -82,7 +83,7 @@ describe('UNSUPPORTED_MEDIA_TYPE', () => {
     for (const [method, path, body] of pushes()) {
       const response = await service.call(partner, method, path, JSON.stringify(body), { 'content-type': 'text/plain' });
       expect(response.status, path).toBe(415);
-      expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(errorOf(response).code).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
   });
 
@@ -95,7 +96,7 @@ describe('UNSUPPORTED_MEDIA_TYPE', () => {
         body: new TextEncoder().encode(JSON.stringify(body)),
       });
       expect(response.status, path).toBe(415);
-      expect((await response.json()).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(errorOf(await readResponse(response)).code).toBe('UNSUPPORTED_MEDIA_TYPE');
     }
   });
 
@@ -121,7 +122,7 @@ async function expectLimitedAfter(target: TestService, partner: TestPartner, all
   }
   const limited = await target.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 1 }));
   expect(limited.status).toBe(429);
-  expect(limited.body.error.code).toBe('RATE_LIMITED');
+  expect(errorOf(limited).code).toBe('RATE_LIMITED');
   const retryAfter = Number(limited.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThanOrEqual(1);

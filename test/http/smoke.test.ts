@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTradeRecordBatch, fixtureUuid } from '../fixtures/tradeRecordFixtures.js';
 import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
+import { ackOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -20,6 +21,6 @@ describe('harness', () => {
     expect(first.status).toBe(202);
     const again = await service.call(partner, 'POST', 'trade-records', batch);
     expect(again.status).toBe(200);
-    expect(again.body.status).toBe('ALREADY_RECEIVED');
+    expect(ackOf(again).status).toBe('ALREADY_RECEIVED');
   });
 });

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store, StoreBatch } from '../../src/domain/model/payloads.js';
 import { buildJpyStore, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
-import { jpyStore, newBatchId, usdStore } from '../support/httpScenario.js';
+import { expectInvalid, jpyStore, newBatchId, usdStore } from '../support/httpScenario.js';
+import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
+import { ackOf, errorOf, errorPaths } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -11,18 +14,12 @@ afterAll(async () => {
   await service.stop();
 });
 
-function storeBatch(stores: any[] = [buildUsdStore(usdStore), buildJpyStore(jpyStore)]): any {
+function storeBatch(stores: Store[] = [buildUsdStore(usdStore), buildJpyStore(jpyStore)]): StoreBatch {
   return { batch_id: newBatchId(), stores };
 }
 
 async function put(partner: TestPartner, body: unknown) {
   return service.call(partner, 'PUT', 'stores', body);
-}
-
-function expectInvalid(response: { status: number; body: any }, path: string): void {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
-  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
 }
 
 describe('PUT /stores', () => {
@@ -34,25 +31,20 @@ describe('PUT /stores', () => {
     expect(first.body).toEqual({ batch_id: body.batch_id, status: 'ACCEPTED', record_count: 2, warnings: [] });
     const again = await put(partner, body);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+    expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
   it('rejects a wrong type, a missing field and a bad enum with INVALID_PAYLOAD', async () => {
     const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
-    const wrongType = storeBatch();
-    wrongType.stores[0].prices_include_tax = 'no';
-    expectInvalid(await put(partner, wrongType), '/stores/0/prices_include_tax');
+    const wrongType = '/stores/0/prices_include_tax';
+    expectInvalid(await put(partner, withValueAt(storeBatch(), wrongType, 'no')), wrongType);
 
-    const missing = storeBatch();
-    delete missing.stores[1].time_zone;
-    const response = await put(partner, missing);
+    const response = await put(partner, withoutValueAt(storeBatch(), '/stores/1/time_zone'));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
-    expect(response.body.error.details.some((d: { path: string }) => d.path.startsWith('/stores/1'))).toBe(true);
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
+    expect(errorPaths(response).some((path) => path.startsWith('/stores/1'))).toBe(true);
 
-    const badEnum = storeBatch();
-    badEnum.stores[1].status = 'CLOSED';
-    expectInvalid(await put(partner, badEnum), '/stores/1/status');
+    expectInvalid(await put(partner, withValueAt(storeBatch(), '/stores/1/status', 'CLOSED')), '/stores/1/status');
   });
 
   it('rejects bad formats: workday_start, country, currency, time zone, locale, timestamp', async () => {
@@ -66,9 +58,8 @@ describe('PUT /stores', () => {
       ['last_modified_at', '2026-02-20'],
     ];
     for (const [field, value] of cases) {
-      const body = storeBatch();
-      body.stores[0][field] = value;
-      expectInvalid(await put(partner, body), `/stores/0/${field}`);
+      const pointer = `/stores/0/${field}`;
+      expectInvalid(await put(partner, withValueAt(storeBatch(), pointer, value)), pointer);
     }
   });
 
@@ -77,7 +68,7 @@ describe('PUT /stores', () => {
     expectInvalid(await put(partner, storeBatch([buildUsdStore(usdStore), buildUsdStore(usdStore)])), '/stores/1/store_id');
     const empty = await put(partner, storeBatch([]));
     expect(empty.status).toBe(400);
-    expect(empty.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(empty).code).toBe('INVALID_PAYLOAD');
   });
 
   it('refuses 501 stores with BATCH_TOO_LARGE', async () => {
@@ -85,7 +76,7 @@ describe('PUT /stores', () => {
     const stores = Array.from({ length: 501 }, (_, i) => buildUsdStore(`S-${String(i).padStart(4, '0')}`));
     const response = await put(partner, storeBatch(stores));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('BATCH_TOO_LARGE');
+    expect(errorOf(response).code).toBe('BATCH_TOO_LARGE');
   });
 
   it('refuses the whole batch with STORE_NOT_ALLOWED when one store is not registered', async () => {
@@ -93,11 +84,11 @@ describe('PUT /stores', () => {
     const refused = storeBatch([buildUsdStore(usdStore), buildJpyStore(jpyStore)]);
     const response = await put(partner, refused);
     expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+    expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
     // Nothing of the refused batch was recorded: its batch_id is still free.
     const ok = await put(partner, { batch_id: refused.batch_id, stores: [buildUsdStore(usdStore)] });
     expect(ok.status).toBe(202);
-    expect(ok.body.status).toBe('ACCEPTED');
+    expect(ackOf(ok).status).toBe('ACCEPTED');
   });
 
   it("makes the uploaded currency the one the store's daily close must use", async () => {
@@ -120,6 +111,6 @@ describe('PUT /stores', () => {
     };
     const response = await service.call(partner, 'POST', 'daily-close', close);
     expect(response.status).toBe(400);
-    expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain('/currency');
+    expect(errorPaths(response)).toContain('/currency');
   });
 });

@@ -4,6 +4,7 @@ import { buildDailyClose, buildMappingBatch, buildProductBatch, buildUsdStore } 
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
+import { ackOf, errorOf, mappingOf, reconciliationOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -38,7 +39,7 @@ describe("partner B and partner A's stores", () => {
     for (const [method, path, body] of attempts) {
       const response = await service.call(b, method, path, body);
       expect(response.status, `${method} ${path}`).toBe(403);
-      expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+      expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
       expect(JSON.stringify(response.body)).not.toContain(a.partnerId);
     }
     // The same calls by A succeed: the refusals above were about B, not the bodies.
@@ -57,23 +58,23 @@ describe("partner B and partner A's stores", () => {
 
     // B's day of the same store code is untouched by A's close.
     const bResult = await service.call(b, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`);
-    expect(bResult.body.status).toBe('NOT_RECEIVED');
+    expect(reconciliationOf(bResult).status).toBe('NOT_RECEIVED');
     // B's mapping is empty although A uploaded one.
     const bMapping = await service.call(b, 'GET', 'mappings/transaction-types');
     expect(bMapping.body).toEqual({ partner_id: b.partnerId, batch_id: null, updated_at: null, mappings: [] });
     // B sends the same transactions with an earlier last_modified_at: not stale, not closed, unmapped and
     // with unknown products for B (A's mapping and products do not apply to B).
     const older = tradeBatch();
-    older.trade_records.forEach((r: any) => (r.last_modified_at = '2026-03-01T09:00:00-05:00'));
+    for (const record of older.trade_records) record.last_modified_at = '2026-03-01T09:00:00-05:00';
     const bPush = await service.call(b, 'POST', 'trade-records', older);
     expect(bPush.status).toBe(202);
-    const codes = warningCodes(bPush.body);
+    const codes = warningCodes(bPush);
     expect(codes).not.toContain('STALE_VERSION');
     expect(codes).not.toContain('DAY_ALREADY_CLOSED');
     expect(codes).toContain('UNMAPPED_TRANSACTION_TYPE');
     expect(codes).toContain('UNKNOWN_PRODUCT');
     // And A's result did not move.
-    expect((await service.call(a, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`)).body.status).toBe('MATCHED');
+    expect(reconciliationOf(await service.call(a, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`)).status).toBe('MATCHED');
   });
 
   it('B reusing a batch_id that A used gets its own new batch (202 ACCEPTED)', async () => {
@@ -85,7 +86,7 @@ describe("partner B and partner A's stores", () => {
     const bAck = await service.call(b, 'POST', 'trade-records', tradeBatch({ batchId, recordCount: 3 }));
     expect(bAck.status).toBe(202);
     expect(bAck.body).toMatchObject({ batch_id: batchId, status: 'ACCEPTED', record_count: 3 });
-    expect(warningCodes(bAck.body)).not.toContain('BATCH_ID_REUSED');
+    expect(warningCodes(bAck)).not.toContain('BATCH_ID_REUSED');
 
     const mappingId = newBatchId();
     expect((await service.call(a, 'PUT', 'mappings/transaction-types', { ...buildMappingBatch(), batch_id: mappingId })).status).toBe(202);
@@ -94,7 +95,7 @@ describe("partner B and partner A's stores", () => {
       mappings: [{ source_code: 'B1', standard_code: 'SALE' }],
     });
     expect(bMapping.status).toBe(202);
-    expect(bMapping.body.record_count).toBe(1);
-    expect((await service.call(a, 'GET', 'mappings/transaction-types')).body.mappings).toHaveLength(4);
+    expect(ackOf(bMapping).record_count).toBe(1);
+    expect(mappingOf(await service.call(a, 'GET', 'mappings/transaction-types')).mappings).toHaveLength(4);
   });
 });

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDailyClose, buildProductBatch } from '../fixtures/masterDataFixtures.js';
+import type { ProductBatch } from '../../src/domain/model/payloads.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
-import { newBatchId, partnerWithStores, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
+import { expectInvalid, newBatchId, partnerWithStores, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
+import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
+import { ackOf, errorOf, errorPaths } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -16,9 +19,10 @@ async function push(partner: TestPartner, body: unknown) {
 }
 
 /** Product data for every product_id the USD fixture records sell. */
-function fullProductBatch(): any {
-  const batch: any = buildProductBatch();
-  const extra = (product_id: string, product_type: string, unit_price: string) => ({
+function fullProductBatch(): ProductBatch {
+  const batch = buildProductBatch();
+  type Product = ProductBatch['products'][number];
+  const extra = (product_id: string, product_type: Product['product_type'], unit_price: string): Product => ({
     product_id,
     name: { 'en-US': product_id },
     unit_price,
@@ -33,12 +37,6 @@ function fullProductBatch(): any {
   return batch;
 }
 
-function expectInvalid(response: { status: number; body: any }, path: string): void {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
-  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
-}
-
 describe('POST /trade-records acceptance', () => {
   it('answers 202 ACCEPTED with record_count = transactions, then 200 ALREADY_RECEIVED with the same receipt', async () => {
     const partner = await partnerWithStores(service);
@@ -46,10 +44,10 @@ describe('POST /trade-records acceptance', () => {
     const first = await push(partner, batch);
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({ batch_id: batch.batch_id, status: 'ACCEPTED', record_count: 4 });
-    expect(first.body.warnings.length).toBeGreaterThan(0); // no mapping, no products yet
+    expect(ackOf(first).warnings.length).toBeGreaterThan(0); // no mapping, no products yet
     const again = await push(partner, batch);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+    expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
   it('treats the same batch_id in upper case as a repeat, not a second batch', async () => {
@@ -67,61 +65,51 @@ describe('POST /trade-records acceptance', () => {
     expect((await service.call(partner, 'PUT', 'products', fullProductBatch())).status).toBe(202);
     const response = await push(partner, tradeBatch());
     expect(response.status).toBe(202);
-    expect(response.body.warnings).toEqual([]);
+    expect(ackOf(response).warnings).toEqual([]);
   });
 
   it('accepts exactly 500 records and refuses 501 with BATCH_TOO_LARGE', async () => {
     const partner = await partnerWithStores(service);
     const full = await push(partner, tradeBatch({ recordCount: 500 }));
     expect(full.status).toBe(202);
-    expect(full.body.record_count).toBe(500);
+    expect(ackOf(full).record_count).toBe(500);
     const over = await push(partner, tradeBatch({ recordCount: 501 }));
     expect(over.status).toBe(400);
-    expect(over.body.error.code).toBe('BATCH_TOO_LARGE');
+    expect(errorOf(over).code).toBe('BATCH_TOO_LARGE');
   });
 
   it('refuses an empty trade_records array', async () => {
     const partner = await partnerWithStores(service);
-    const batch = tradeBatch();
-    batch.trade_records = [];
-    const response = await push(partner, batch);
+    const response = await push(partner, { ...tradeBatch(), trade_records: [] });
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
   });
 });
 
 describe('POST /trade-records INVALID_PAYLOAD', () => {
   it('rejects a wrong type', async () => {
     const partner = await partnerWithStores(service);
-    const batch = tradeBatch();
-    batch.trade_records[1].guest_count = 'two';
-    expectInvalid(await push(partner, batch), '/trade_records/1/guest_count');
+    expectInvalid(await push(partner, withValueAt(tradeBatch(), '/trade_records/1/guest_count', 'two')), '/trade_records/1/guest_count');
   });
 
   it('rejects a missing required field', async () => {
     const partner = await partnerWithStores(service);
-    const batch = tradeBatch();
-    delete batch.trade_records[0].items;
-    const response = await push(partner, batch);
+    const response = await push(partner, withoutValueAt(tradeBatch(), '/trade_records/0/items'));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
-    expect(response.body.error.details.some((d: { path: string }) => d.path.startsWith('/trade_records/0'))).toBe(true);
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
+    expect(errorPaths(response).some((path) => path.startsWith('/trade_records/0'))).toBe(true);
   });
 
   it('rejects a missing batch field', async () => {
     const partner = await partnerWithStores(service);
-    const batch = tradeBatch();
-    delete batch.batch_seq;
-    const response = await push(partner, batch);
+    const response = await push(partner, withoutValueAt(tradeBatch(), '/batch_seq'));
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
   });
 
   it('rejects a bad enum value', async () => {
     const partner = await partnerWithStores(service);
-    const batch = tradeBatch();
-    batch.trade_records[2].status = 'FINISHED';
-    expectInvalid(await push(partner, batch), '/trade_records/2/status');
+    expectInvalid(await push(partner, withValueAt(tradeBatch(), '/trade_records/2/status', 'FINISHED')), '/trade_records/2/status');
   });
 
   it('rejects bad formats: batch_id, business_date, timestamp and decimal string', async () => {
@@ -131,29 +119,29 @@ describe('POST /trade-records INVALID_PAYLOAD', () => {
     expectInvalid(await push(partner, badUuid), '/batch_id');
 
     const badTime = tradeBatch();
-    badTime.trade_records[0].opened_at = '01/03/2026 11:00';
+    badTime.trade_records[0]!.opened_at = '01/03/2026 11:00';
     expectInvalid(await push(partner, badTime), '/trade_records/0/opened_at');
 
     const badDecimal = tradeBatch();
-    badDecimal.trade_records[0].items[0].quantity = 'one';
+    badDecimal.trade_records[0]!.items[0]!.quantity = 'one';
     expectInvalid(await push(partner, badDecimal), '/trade_records/0/items/0/quantity');
 
     const badDate = tradeBatch({ businessDate: '2026/03/01' });
     const response = await push(partner, badDate);
     expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('INVALID_PAYLOAD');
+    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
   });
 
   it('rejects USD amounts without exactly 2 decimal places', async () => {
     const partner = await partnerWithStores(service);
     const one = tradeBatch();
-    one.trade_records[0].tip_amount = '2.0';
+    one.trade_records[0]!.tip_amount = '2.0';
     expectInvalid(await push(partner, one), '/trade_records/0/tip_amount');
     const three = tradeBatch();
-    three.trade_records[1].payments[0].amount = '5.000';
+    three.trade_records[1]!.payments[0]!.amount = '5.000';
     expectInvalid(await push(partner, three), '/trade_records/1/payments/0/amount');
     const none = tradeBatch();
-    none.trade_records[0].items[4].unit_price = '2';
+    none.trade_records[0]!.items[4]!.unit_price = '2';
     expectInvalid(await push(partner, none), '/trade_records/0/items/4/unit_price');
   });
 
@@ -162,17 +150,17 @@ describe('POST /trade-records INVALID_PAYLOAD', () => {
     const batch = tradeBatch({ currency: 'JPY' });
     expect((await push(partner, batch)).status).toBe(202);
     const bad = tradeBatch({ currency: 'JPY' });
-    bad.trade_records[0].total_amount = `${bad.trade_records[0].total_amount}.00`;
+    bad.trade_records[0]!.total_amount = `${bad.trade_records[0]!.total_amount}.00`;
     expectInvalid(await push(partner, bad), '/trade_records/0/total_amount');
   });
 
   it("rejects a record whose store_id or business_date differs from the batch's", async () => {
     const partner = await partnerWithStores(service);
     const otherStore = tradeBatch();
-    otherStore.trade_records[1].store_id = 'TYO-0001';
+    otherStore.trade_records[1]!.store_id = 'TYO-0001';
     expectInvalid(await push(partner, otherStore), '/trade_records/1/store_id');
     const otherDate = tradeBatch();
-    otherDate.trade_records[2].business_date = '2026-03-02';
+    otherDate.trade_records[2]!.business_date = '2026-03-02';
     expectInvalid(await push(partner, otherDate), '/trade_records/2/business_date');
   });
 
@@ -186,12 +174,11 @@ describe('POST /trade-records INVALID_PAYLOAD', () => {
   it('does not apply a rejected batch: its batch_id is still free afterwards', async () => {
     const partner = await partnerWithStores(service);
     const batch = tradeBatch();
-    const bad = structuredClone(batch);
-    bad.trade_records[0].status = 'FINISHED';
+    const bad = withValueAt(batch, '/trade_records/0/status', 'FINISHED');
     expect((await push(partner, bad)).status).toBe(400);
     const good = await push(partner, batch);
     expect(good.status).toBe(202);
-    expect(good.body.status).toBe('ACCEPTED');
+    expect(ackOf(good).status).toBe('ACCEPTED');
   });
 });
 
@@ -200,7 +187,7 @@ describe('POST /trade-records STORE_NOT_ALLOWED', () => {
     const partner = await partnerWithStores(service);
     const response = await push(partner, tradeBatch({ storeId: 'LAX-0404' }));
     expect(response.status).toBe(403);
-    expect(response.body.error.code).toBe('STORE_NOT_ALLOWED');
+    expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
   });
 });
 
@@ -208,13 +195,12 @@ describe('POST /trade-records warnings (never a rejection)', () => {
   it('AMOUNT_MISMATCH names the record as trade_records[i]', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const batch = tradeBatch();
-    batch.trade_records[1].total_amount = '999.99';
+    batch.trade_records[1]!.total_amount = '999.99';
     const response = await push(partner, batch);
     expect(response.status).toBe(202);
-    const mismatches = response.body.warnings.filter((w: { code: string }) => w.code === 'AMOUNT_MISMATCH');
-    expect(mismatches).toHaveLength(1);
-    expect(mismatches[0].path).toBe('trade_records[1]');
-    for (const warning of response.body.warnings) {
+    const mismatches = ackOf(response).warnings.filter((w) => w.code === 'AMOUNT_MISMATCH');
+    expect(mismatches.map((w) => w.path)).toEqual(['trade_records[1]']);
+    for (const warning of ackOf(response).warnings) {
       expect(Object.keys(warning).sort()).toEqual(['code', 'message', 'path']);
       expect(warning.message.length).toBeGreaterThan(0);
     }
@@ -224,72 +210,76 @@ describe('POST /trade-records warnings (never a rejection)', () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const batch = tradeBatch();
     // The USD record excludes tax; claiming it includes tax breaks its identity.
-    batch.trade_records[0].prices_include_tax = true;
+    batch.trade_records[0]!.prices_include_tax = true;
     const response = await push(partner, batch);
     expect(response.status).toBe(202);
-    expect(response.body.warnings).toContainEqual(expect.objectContaining({ code: 'AMOUNT_MISMATCH', path: 'trade_records[0]' }));
+    expect(ackOf(response).warnings).toContainEqual(expect.objectContaining({ code: 'AMOUNT_MISMATCH', path: 'trade_records[0]' }));
     const jpy = await push(partner, tradeBatch({ currency: 'JPY' }));
-    expect(warningCodes(jpy.body)).not.toContain('AMOUNT_MISMATCH');
+    expect(warningCodes(jpy)).not.toContain('AMOUNT_MISMATCH');
   });
 
   it('UNKNOWN_PRODUCT until product data arrives', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const before = await push(partner, tradeBatch({ recordCount: 2 }));
     expect(before.status).toBe(202);
-    expect(before.body.warnings.filter((w: { code: string }) => w.code === 'UNKNOWN_PRODUCT').map((w: { path: string }) => w.path)).toEqual(
-      ['trade_records[0]', 'trade_records[1]'],
-    );
+    expect(
+      ackOf(before)
+        .warnings.filter((w) => w.code === 'UNKNOWN_PRODUCT')
+        .map((w) => w.path),
+    ).toEqual(['trade_records[0]', 'trade_records[1]']);
     expect((await service.call(partner, 'PUT', 'products', fullProductBatch())).status).toBe(202);
     const batch = tradeBatch({ recordCount: 2 });
-    batch.trade_records.forEach((r: any) => (r.trade_record_id += '-B'));
-    batch.trade_records.forEach((r: any) => r.payments.forEach((p: any) => (p.payment_id += '-B')));
+    for (const record of batch.trade_records) {
+      record.trade_record_id += '-B';
+      for (const payment of record.payments) payment.payment_id += '-B';
+    }
     const after = await push(partner, batch);
-    expect(warningCodes(after.body)).not.toContain('UNKNOWN_PRODUCT');
+    expect(warningCodes(after)).not.toContain('UNKNOWN_PRODUCT');
   });
 
   it('UNMAPPED_TRANSACTION_TYPE for a code outside the mapping', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const batch = tradeBatch();
-    batch.trade_records[2].source_transaction_type = 'ZZ-UNMAPPED';
+    batch.trade_records[2]!.source_transaction_type = 'ZZ-UNMAPPED';
     const response = await push(partner, batch);
     expect(response.status).toBe(202);
-    const unmapped = response.body.warnings.filter((w: { code: string }) => w.code === 'UNMAPPED_TRANSACTION_TYPE');
-    expect(unmapped.map((w: { path: string }) => w.path)).toEqual(['trade_records[2]']);
+    const unmapped = ackOf(response).warnings.filter((w) => w.code === 'UNMAPPED_TRANSACTION_TYPE');
+    expect(unmapped.map((w) => w.path)).toEqual(['trade_records[2]']);
   });
 
   it('UNKNOWN_PAYMENT_TYPE for a custom payment_type', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const batch = tradeBatch();
-    batch.trade_records[0].payments[0].payment_type = 'STAFF_MEAL_VOUCHER';
+    batch.trade_records[0]!.payments[0]!.payment_type = 'STAFF_MEAL_VOUCHER';
     const response = await push(partner, batch);
     expect(response.status).toBe(202);
-    const unknown = response.body.warnings.filter((w: { code: string }) => w.code === 'UNKNOWN_PAYMENT_TYPE');
-    expect(unknown.map((w: { path: string }) => w.path)).toEqual(['trade_records[0]']);
+    const unknown = ackOf(response).warnings.filter((w) => w.code === 'UNKNOWN_PAYMENT_TYPE');
+    expect(unknown.map((w) => w.path)).toEqual(['trade_records[0]']);
   });
 
   it('STALE_VERSION when an older version of a transaction arrives later', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const v2 = tradeBatch({ recordCount: 1 });
-    v2.trade_records[0].version = 2;
-    expect(warningCodes((await push(partner, v2)).body)).not.toContain('STALE_VERSION');
+    v2.trade_records[0]!.version = 2;
+    expect(warningCodes(await push(partner, v2))).not.toContain('STALE_VERSION');
     const v1 = tradeBatch({ recordCount: 1 });
     const response = await push(partner, v1);
     expect(response.status).toBe(202);
-    expect(response.body.warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
+    expect(ackOf(response).warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
   });
 
   it('DAY_ALREADY_CLOSED for transactions of a store-day whose daily close was received', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
-    expect(warningCodes((await push(partner, tradeBatch())).body)).not.toContain('DAY_ALREADY_CLOSED');
+    expect(warningCodes(await push(partner, tradeBatch()))).not.toContain('DAY_ALREADY_CLOSED');
     const close = { ...buildDailyClose('USD'), batch_id: newBatchId() };
     expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
     const late = tradeBatch({ batchSeq: 2 });
-    late.trade_records[0].version = 2;
+    late.trade_records[0]!.version = 2;
     const response = await push(partner, late);
     expect(response.status).toBe(202);
-    expect(warningCodes(response.body)).toContain('DAY_ALREADY_CLOSED');
+    expect(warningCodes(response)).toContain('DAY_ALREADY_CLOSED');
     const otherDay = await push(partner, tradeBatch({ businessDate: '2026-03-02' }));
-    expect(warningCodes(otherDay.body)).not.toContain('DAY_ALREADY_CLOSED');
+    expect(warningCodes(otherDay)).not.toContain('DAY_ALREADY_CLOSED');
   });
 
   it('BATCH_ID_REUSED when a batch_id comes back with another body, which is not applied', async () => {
@@ -298,15 +288,15 @@ describe('POST /trade-records warnings (never a rejection)', () => {
     const ack = await push(partner, first);
     expect(ack.status).toBe(202);
     const other = tradeBatch({ recordCount: 3, batchId: first.batch_id });
-    other.trade_records[0].version = 5;
+    other.trade_records[0]!.version = 5;
     const repeat = await push(partner, other);
     expect(repeat.status).toBe(200);
-    expect(repeat.body.status).toBe('ALREADY_RECEIVED');
-    expect(repeat.body.record_count).toBe(2);
-    expect(repeat.body.warnings).toEqual([...ack.body.warnings, expect.objectContaining({ code: 'BATCH_ID_REUSED' })]);
+    expect(ackOf(repeat).status).toBe('ALREADY_RECEIVED');
+    expect(ackOf(repeat).record_count).toBe(2);
+    expect(ackOf(repeat).warnings).toEqual([...ackOf(ack).warnings, expect.objectContaining({ code: 'BATCH_ID_REUSED' })]);
     // Version 5 was not applied: version 2 of the same transaction is still newer than what is stored.
     const v2 = tradeBatch({ recordCount: 1 });
-    v2.trade_records[0].version = 2;
-    expect(warningCodes((await push(partner, v2)).body)).not.toContain('STALE_VERSION');
+    v2.trade_records[0]!.version = 2;
+    expect(warningCodes(await push(partner, v2))).not.toContain('STALE_VERSION');
   });
 });

@@ -4,7 +4,6 @@
  * half-applied batch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
 import { ProductRepository } from '../../src/storage/ProductRepository.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
@@ -13,7 +12,8 @@ import { seededRandom } from '../reliability/support/random.js';
 import { buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
-import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { expectInvalid, newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
+import { ackOf, errorOf, reconciliationOf, type TestResponse } from '../support/responseBodies.js';
 
 /** The service's clock: business dates are judged against it. */
 const now = new Date('2026-03-02T12:00:00Z');
@@ -27,10 +27,9 @@ afterAll(async () => {
   await service.stop();
 });
 
-function expectRefused(response: { status: number; body: any }, path: string): void {
-  expect(response.status).toBe(400);
-  expect(response.body.error.code).toBe('INVALID_PAYLOAD');
-  expect(response.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
+/** The message of the detail at `path` of an error answer. */
+function messageAt(response: TestResponse, path: string): string | undefined {
+  return errorOf(response).details?.find((d) => d.path === path)?.message;
 }
 
 async function ledgerHas(batchId: string): Promise<boolean> {
@@ -42,19 +41,19 @@ describe('identifiers', () => {
     const bad = ['T\u2028-1', 'T\u2029-1', 'T\u0085-1', 'T\u0001-1', 'T\u202e-1', 'T\u2067-1', 'T\u200b-1', ' T-1', 'T-1 ', '\u3000', ''];
     for (const id of bad) {
       const batch = tradeBatch();
-      batch.trade_records[1].trade_record_id = id;
+      batch.trade_records[1]!.trade_record_id = id;
       const response = await service.call(partner, 'POST', 'trade-records', batch);
-      expectRefused(response, '/trade_records/1/trade_record_id');
+      expectInvalid(response, '/trade_records/1/trade_record_id');
       expect(await ledgerHas(batch.batch_id)).toBe(false);
     }
     const stores = { batch_id: newBatchId(), stores: [{ ...buildUsdStore(usdStore), store_id: 'NYC\u2028-0001' }] };
-    expectRefused(await service.call(partner, 'PUT', 'stores', stores), '/stores/0/store_id');
-    const products: any = { ...buildProductBatch(), batch_id: newBatchId() };
-    products.products[2].product_id = 'P\u2029X';
-    products.modifier_groups[0].group_id = 'MG ';
+    expectInvalid(await service.call(partner, 'PUT', 'stores', stores), '/stores/0/store_id');
+    const products = { ...buildProductBatch(), batch_id: newBatchId() };
+    products.products[2]!.product_id = 'P\u2029X';
+    products.modifier_groups![0]!.group_id = 'MG ';
     const refused = await service.call(partner, 'PUT', 'products', products);
-    expectRefused(refused, '/products/2/product_id');
-    expectRefused(refused, '/modifier_groups/0/group_id');
+    expectInvalid(refused, '/products/2/product_id');
+    expectInvalid(refused, '/modifier_groups/0/group_id');
   });
 });
 
@@ -67,11 +66,11 @@ describe('business dates', () => {
     for (const date of ['2000-01-01', '2026-03-04']) expect((await at(date)).status, date).toBe(202);
     for (const date of ['0000-01-01', '1999-12-31', '2026-03-05', '2099-01-01']) {
       const refused = await at(date);
-      expectRefused(refused, '/business_date');
-      expect(refused.body.error.details[0].message).toContain('2026-03-04');
+      expectInvalid(refused, '/business_date');
+      expect(messageAt(refused, '/business_date')).toContain('2026-03-04');
     }
     const close = { ...buildDailyClose('USD'), batch_id: newBatchId(), business_date: '0000-01-01' };
-    expectRefused(await service.call(partner, 'POST', 'daily-close', close), '/business_date');
+    expectInvalid(await service.call(partner, 'POST', 'daily-close', close), '/business_date');
     const later = { ...buildDailyClose('USD'), batch_id: newBatchId(), business_date: '2026-03-04' };
     expect((await service.call(partner, 'POST', 'daily-close', later)).status).toBe(202);
   });
@@ -80,22 +79,20 @@ describe('business dates', () => {
 describe('array sizes', () => {
   it('a record with 600 payments is refused at validation with the path, before anything is stored', async () => {
     const batch = tradeBatch();
-    const template = batch.trade_records[0].payments[0];
-    batch.trade_records[0].payments = Array.from({ length: 600 }, (_, i) => ({
+    const template = batch.trade_records[0]!.payments[0]!;
+    batch.trade_records[0]!.payments = Array.from({ length: 600 }, (_, i) => ({
       ...template,
       payment_id: `P-600-${i}`,
       payment_type: 'X'.repeat(50),
     }));
     const response = await service.call(partner, 'POST', 'trade-records', batch);
-    expectRefused(response, '/trade_records/0/payments');
-    expect(response.body.error.details.find((d: { path: string }) => d.path === '/trade_records/0/payments').message).toBe(
-      'must hold at most 50 items',
-    );
+    expectInvalid(response, '/trade_records/0/payments');
+    expect(messageAt(response, '/trade_records/0/payments')).toBe('must hold at most 50 items');
     expect(await ledgerHas(batch.batch_id)).toBe(false);
   });
 
   it('a modifier group larger than a stored row (1 MiB) is refused at validation with its path, before anything is stored', async () => {
-    const products: any = { ...buildProductBatch(), batch_id: newBatchId() };
+    const products = { ...buildProductBatch(), batch_id: newBatchId() };
     const locales = [
       'en-US',
       'en-GB',
@@ -119,14 +116,14 @@ describe('array sizes', () => {
       'el-GR',
     ];
     const names = Object.fromEntries(locales.map((locale) => [locale, 'n'.repeat(500)]));
-    products.modifier_groups[1].options = Array.from({ length: 100 }, (_, i) => ({
+    products.modifier_groups![1]!.options = Array.from({ length: 100 }, (_, i) => ({
       option_id: `O-${i}`,
       name: names,
       price_delta: '0.00',
     }));
     const response = await service.call(partner, 'PUT', 'products', products);
-    expectRefused(response, '/modifier_groups/1');
-    expect(response.body.error.details[0].message).toMatch(
+    expectInvalid(response, '/modifier_groups/1');
+    expect(messageAt(response, '/modifier_groups/1')).toMatch(
       /^is too large to store: it would take \d+\.\d+ MiB as stored, at most 1\.00 MiB/,
     );
     expect(await ledgerHas(products.batch_id)).toBe(false);
@@ -149,8 +146,8 @@ describe('array sizes', () => {
     ];
     const response = await service.call(owner, 'POST', 'trade-records', batch);
     expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(202);
-    expect(response.body.warnings.map((w: { code: string }) => w.code)).not.toContain('UNKNOWN_PAYMENT_TYPE');
-    await sendClose(service, owner, random, usdStore, businessDate, batch.trade_records as TradeRecord[]);
+    expect(warningCodes(response)).not.toContain('UNKNOWN_PAYMENT_TYPE');
+    await sendClose(service, owner, random, usdStore, businessDate, batch.trade_records);
     const result = await reconciled(service, owner, usdStore, businessDate);
     expect(result.actual.payment_row_count).toBe(54);
     expect(result.actual.item_row_count).toBe(510);
@@ -180,11 +177,11 @@ describe('multi-byte identifiers', () => {
     expect(
       (await service.call(owner, 'PUT', 'mappings/transaction-types', { ...buildMappingBatch(), batch_id: newBatchId() })).status,
     ).toBe(202);
-    const products: any = { ...buildProductBatch(), batch_id: newBatchId() };
-    products.products[0].product_id = '漢'.repeat(128);
+    const products = { ...buildProductBatch(), batch_id: newBatchId() };
+    products.products[0]!.product_id = '漢'.repeat(128);
     for (const product of products.products) if (product.store_id) product.store_id = longStore;
-    products.products[0].store_id = longStore;
-    products.modifier_groups[0].group_id = '漢'.repeat(128);
+    products.products[0]!.store_id = longStore;
+    products.modifier_groups![0]!.group_id = '漢'.repeat(128);
     expect((await service.call(owner, 'PUT', 'products', products)).status).toBe(202);
     const known = await new ProductRepository(
       service.services.storage.tables.products,
@@ -199,7 +196,7 @@ describe('multi-byte identifiers', () => {
     batch.trade_records[7]!.items[0]!.product_id = '漢'.repeat(128);
     const first = await service.call(owner, 'POST', 'trade-records', batch);
     expect(first.status).toBe(202);
-    expect((await service.call(owner, 'POST', 'trade-records', batch)).body.status).toBe('ALREADY_RECEIVED');
+    expect(ackOf(await service.call(owner, 'POST', 'trade-records', batch)).status).toBe('ALREADY_RECEIVED');
 
     const ids = await indexedIds(owner, longStore, businessDate);
     expect(ids).toHaveLength(250);
@@ -209,9 +206,9 @@ describe('multi-byte identifiers', () => {
     const newer = { ...batch, batch_id: newBatchId(), batch_seq: 2, trade_records: [{ ...batch.trade_records[160]!, version: 2 }] };
     const update = await service.call(owner, 'POST', 'trade-records', newer);
     expect(update.status).toBe(202);
-    expect(update.body.warnings.map((w: { code: string }) => w.code)).not.toContain('STALE_VERSION');
+    expect(warningCodes(update)).not.toContain('STALE_VERSION');
 
-    await sendClose(service, owner, random, longStore, businessDate, batch.trade_records as TradeRecord[], 2);
+    await sendClose(service, owner, random, longStore, businessDate, batch.trade_records, 2);
     const result = await reconciled(service, owner, encodeURIComponent(longStore), businessDate);
     expect(result.status).toBe('MATCHED');
   });
@@ -229,7 +226,7 @@ describe('unmapped codes', () => {
     expect((await service.call(owner, 'POST', 'trade-records', batch)).status).toBe(202);
 
     // Unmapped transactions are not revenue: the close says so.
-    const totals = expectedTotals(batch.trade_records as TradeRecord[]);
+    const totals = expectedTotals(batch.trade_records);
     const close = {
       batch_id: newBatchId(),
       store_id: usdStore,
@@ -252,9 +249,9 @@ describe('unmapped codes', () => {
     expect((await service.call(owner, 'PUT', 'mappings/transaction-types', mapping)).status).toBe(202);
     const again = await eventually(
       () => service.call(owner, 'GET', `daily-close/${usdStore}/${businessDate}`),
-      (r) => r.body.status === 'MISMATCHED',
+      (r) => r.status === 200 && reconciliationOf(r).status === 'MISMATCHED',
     );
-    expect(again.body.status).toBe('MISMATCHED');
-    expect(again.body.differences).toEqual(['net_sales_amount', 'tax_amount', 'tip_amount']);
+    expect(reconciliationOf(again).status).toBe('MISMATCHED');
+    expect(reconciliationOf(again).differences).toEqual(['net_sales_amount', 'tax_amount', 'tip_amount']);
   });
 });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product, TradeRecord } from '../../src/domain/model/payloads.js';
 import { buildDailyClose, buildJpyStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, usdStore, warningCodes } from '../support/httpScenario.js';
+import { ackOf, errorPaths } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -14,20 +16,17 @@ afterAll(async () => {
 });
 
 /** One USD record; `payments` 1 drops the cash payment so the stored copy is visible in payment_row_count. */
-function record(id: string, version: number, lastModifiedAt: string, payments: 1 | 2): any {
-  const r: any = buildUsdTaxExcludedRecord({ tradeRecordId: id });
-  r.version = version;
-  r.last_modified_at = lastModifiedAt;
-  if (payments === 1) r.payments = r.payments.slice(1);
-  return r;
+function record(id: string, version: number, lastModifiedAt: string, payments: 1 | 2): TradeRecord {
+  const r = buildUsdTaxExcludedRecord({ tradeRecordId: id });
+  return { ...r, version, last_modified_at: lastModifiedAt, payments: payments === 1 ? r.payments.slice(1) : r.payments };
 }
 
 let seq = 0;
-async function pushRecords(partner: TestPartner, records: any[]) {
+async function pushRecords(partner: TestPartner, records: TradeRecord[]) {
   const body = { batch_id: newBatchId(), store_id: usdStore, business_date: fixtureBusinessDate, batch_seq: ++seq, trade_records: records };
   const response = await service.call(partner, 'POST', 'trade-records', body);
   expect(response.status).toBe(202);
-  return response.body;
+  return response;
 }
 
 describe('trade records: highest version wins, then the later last_modified_at', () => {
@@ -36,14 +35,14 @@ describe('trade records: highest version wins, then the later last_modified_at',
     // T-1: version 2 (one payment) arrives before version 1 (two payments).
     expect(warningCodes(await pushRecords(partner, [record('T-1', 2, '2026-03-01T12:30:00-05:00', 1)]))).not.toContain('STALE_VERSION');
     const older = await pushRecords(partner, [record('T-1', 1, '2026-03-01T12:40:00-05:00', 2)]);
-    expect(older.warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
+    expect(ackOf(older).warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
 
     // T-2: equal versions; the later last_modified_at (one payment) wins whatever the order.
     await pushRecords(partner, [record('T-2', 1, '2026-03-01T12:00:00-05:00', 2)]);
     const later = await pushRecords(partner, [record('T-2', 1, '2026-03-01T12:05:00-05:00', 1)]);
     expect(warningCodes(later)).not.toContain('STALE_VERSION');
     const earlier = await pushRecords(partner, [record('T-2', 1, '2026-03-01T11:59:00-05:00', 2)]);
-    expect(earlier.warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
+    expect(ackOf(earlier).warnings).toContainEqual(expect.objectContaining({ code: 'STALE_VERSION', path: 'trade_records[0]' }));
     // The same instant written with another offset is the same copy: a replay, not stale.
     const replay = await pushRecords(partner, [record('T-2', 1, '2026-03-01T17:05:00Z', 1)]);
     expect(warningCodes(replay)).not.toContain('STALE_VERSION');
@@ -56,7 +55,7 @@ describe('trade records: highest version wins, then the later last_modified_at',
 });
 
 describe('products: the version rule', () => {
-  function product(version: number, lastModifiedAt: string, storeId?: string): any {
+  function product(version: number, lastModifiedAt: string, storeId?: string): Product {
     return {
       product_id: 'P-VERSIONED',
       ...(storeId ? { store_id: storeId } : {}),
@@ -69,10 +68,10 @@ describe('products: the version rule', () => {
       product_type: 'SINGLE',
     };
   }
-  async function putProducts(partner: TestPartner, products: any[]) {
+  async function putProducts(partner: TestPartner, products: Product[]) {
     const response = await service.call(partner, 'PUT', 'products', { batch_id: newBatchId(), products });
     expect(response.status).toBe(202);
-    return response.body;
+    return ackOf(response);
   }
 
   it('warns STALE_VERSION for an older version or an equal version modified earlier', async () => {
@@ -102,16 +101,16 @@ describe('stores: the later last_modified_at wins', () => {
     const stale = { ...buildJpyStore(usdStore), last_modified_at: '2026-02-01T00:00:00Z' };
     const staleAck = await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [stale] });
     expect(staleAck.status).toBe(202);
-    expect(staleAck.body.warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'stores[0]' })]);
+    expect(ackOf(staleAck).warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'stores[0]' })]);
     expect((await service.call(partner, 'POST', 'trade-records', usdRecords())).status).toBe(202);
 
     // A later copy switches the store to JPY: USD transactions are now refused.
     const newer = { ...buildJpyStore(usdStore), last_modified_at: '2026-03-05T00:00:00Z' };
     const newerAck = await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [newer] });
     expect(newerAck.status).toBe(202);
-    expect(newerAck.body.warnings).toEqual([]);
+    expect(ackOf(newerAck).warnings).toEqual([]);
     const refused = await service.call(partner, 'POST', 'trade-records', usdRecords());
     expect(refused.status).toBe(400);
-    expect(refused.body.error.details.map((d: { path: string }) => d.path)).toContain('/trade_records/0/currency');
+    expect(errorPaths(refused)).toContain('/trade_records/0/currency');
   });
 });

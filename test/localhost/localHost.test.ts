@@ -11,6 +11,7 @@ import { startAzurite } from '../../src/localhost/startAzurite.js';
 import type { RunningAzurite } from '../../src/localhost/startAzurite.js';
 import { startLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
 import type { RunningLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
+import { anyString } from '../support/matchers.js';
 
 const key = 'sample-key-7f3a';
 const secretBodyText = 'body-text-that-must-not-be-logged';
@@ -48,13 +49,13 @@ function registerSampleTable(
     route: 'ping',
     methods: ['GET'],
     authLevel: 'anonymous',
-    handler: async () => ({ status: 200, headers: { 'x-sample': 'yes' }, jsonBody: { pong: true } }),
+    handler: () => ({ status: 200, headers: { 'x-sample': 'yes' }, jsonBody: { pong: true } }),
   });
   app.http('getItem', {
     route: 'stores/{storeId}/items/{id}',
     methods: ['GET'],
     authLevel: 'function',
-    handler: async (request) => ({
+    handler: (request) => ({
       jsonBody: { route: 'item', params: request.params, q: request.query.get('q'), hasKeyHeader: request.headers.has('x-functions-key') },
     }),
   });
@@ -62,7 +63,7 @@ function registerSampleTable(
     route: 'stores/{storeId}/items/latest',
     methods: ['GET'],
     authLevel: 'function',
-    handler: async (request) => ({ jsonBody: { route: 'latest', storeId: request.params.storeId } }),
+    handler: (request) => ({ jsonBody: { route: 'latest', storeId: request.params.storeId } }),
   });
   app.http('echoLength', {
     route: 'echo',
@@ -79,7 +80,7 @@ function registerSampleTable(
     route: 'boom',
     methods: ['GET', 'POST'],
     authLevel: 'anonymous',
-    handler: async () => {
+    handler: () => {
       throw new Error(`failed while handling ${secretBodyText}`);
     },
   });
@@ -87,19 +88,19 @@ function registerSampleTable(
     route: 'text',
     methods: ['GET'],
     authLevel: 'anonymous',
-    handler: async () => ({ body: 'hello', headers: { 'content-type': 'text/plain' } }),
+    handler: () => ({ body: 'hello', headers: { 'content-type': 'text/plain' } }),
   });
   app.storageQueue('recordWork', {
     queueName: 'sample-work',
     connection: 'AzureWebJobsStorage',
-    handler: async (message: unknown, context: InvocationContext) => {
+    handler: (message: unknown, context: InvocationContext) => {
       received.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
     },
   });
   app.storageQueue('alwaysFails', {
     queueName: 'sample-failing',
     connection: 'AzureWebJobsStorage',
-    handler: async () => {
+    handler: () => {
       calls.failing += 1;
       throw new Error(`cannot process ${secretBodyText}`);
     },
@@ -107,7 +108,7 @@ function registerSampleTable(
   app.storageQueue('failsTwice', {
     queueName: 'sample-flaky',
     connection: 'AzureWebJobsStorage',
-    handler: async (message: unknown, context: InvocationContext) => {
+    handler: (message: unknown, context: InvocationContext) => {
       calls.flaky += 1;
       if (calls.flaky <= 2) throw new Error('not yet');
       flakyReceived.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
@@ -130,7 +131,6 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
 describe('local host', () => {
   let azurite: RunningAzurite;
   let server: RunningLocalHttpServer;
-  let poller: QueuePoller;
   let queues: QueueServiceClient;
   let functions: CapturedFunction[];
   const logger = new RecordingLogger();
@@ -139,8 +139,12 @@ describe('local host', () => {
   const flakyReceived: RecordedMessage[] = [];
   const url = (path: string): string => `${server.baseUrl}/pos/v1/${path}`;
 
+  // What beforeAll started, stopped in reverse order (only what did start, should it fail midway).
+  const stops: (() => Promise<void>)[] = [];
+
   beforeAll(async () => {
     azurite = await startAzurite({ inMemory: true });
+    stops.push(() => azurite.stop());
     queues = QueueServiceClient.fromConnectionString(azurite.connectionString);
     functions = captureRegistrations(() => {
       registerSampleTable(calls, received, flakyReceived);
@@ -152,14 +156,14 @@ describe('local host', () => {
       logger,
       port: 0,
     });
-    poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
+    stops.push(() => server.close());
+    const poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
     await poller.start();
+    stops.push(() => poller.stop());
   }, 30_000);
 
   afterAll(async () => {
-    await poller?.stop();
-    await server?.close();
-    await azurite?.stop();
+    for (const stop of stops.reverse()) await stop();
   });
 
   describe('captured registrations', () => {
@@ -189,7 +193,7 @@ describe('local host', () => {
 
     it('refuses registrations made outside a capture', () => {
       expect(() => {
-        app.http('stray', { handler: async () => ({}) });
+        app.http('stray', { handler: () => ({}) });
       }).toThrow(/outside captureRegistrations/);
     });
   });
@@ -229,7 +233,7 @@ describe('local host', () => {
       for (const path of [url('nope'), `${server.baseUrl}/api/ping`, url('stores/S1/items'), url('ping/extra')]) {
         const response = await fetch(path);
         expect(response.status).toBe(404);
-        expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+        expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: anyString() } });
       }
     });
 
@@ -237,7 +241,7 @@ describe('local host', () => {
       const response = await fetch(url('ping'), { method: 'DELETE' });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('GET');
-      expect(await response.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: expect.any(String) } });
+      expect(await response.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: anyString() } });
     });
 
     it('answers 401 on a function-level route without a key, before the handler runs', async () => {
@@ -247,7 +251,7 @@ describe('local host', () => {
         const response = await fetch(url('echo'), { method: 'POST', headers, body: 'x' });
         expect(response.status).toBe(401);
         expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-        expect(await response.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+        expect(await response.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: anyString() } });
       }
       expect(calls.echo).toBe(before);
     });
@@ -271,7 +275,7 @@ describe('local host', () => {
         body: Buffer.alloc(maxBodyBytes * 4, 0x61),
       });
       expect(response.status).toBe(413);
-      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: anyString() } });
       expect(calls.echo).toBe(before);
     });
 
@@ -296,7 +300,7 @@ describe('local host', () => {
         duplex: 'half',
       } as RequestInit);
       expect(response.status).toBe(413);
-      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: anyString() } });
       expect(calls.echo).toBe(before);
       // The server stays usable afterwards.
       expect((await fetch(url('ping'))).status).toBe(200);
@@ -322,11 +326,11 @@ describe('local host', () => {
     it('answers 500 when a handler throws, and logs without the body', async () => {
       const response = await fetch(url('boom'), { method: 'POST', body: secretBodyText });
       expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: expect.any(String) } });
+      expect(await response.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: anyString() } });
       expect(logger.lines.some((entry) => entry.level === 'error' && entry.line.includes('boom'))).toBe(true);
     });
 
-    it('routes handler log calls to the logger and logs its own answers without keys or bodies', async () => {
+    it('routes handler log calls to the logger and logs its own answers without keys or bodies', () => {
       expect(logger.lines).toContainEqual({ level: 'info', line: '[echoLength] echo received 1024 bytes' });
       expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 401 \d+ms$/.test(entry.line))).toBe(true);
       expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 413 \d+ms$/.test(entry.line))).toBe(true);
@@ -343,7 +347,7 @@ describe('local host', () => {
         routePrefix: 'pos/v1',
         maxBodyBytes,
         logger: new RecordingLogger(),
-        isValidHostKey: async (candidate) => candidate === 'good',
+        isValidHostKey: (candidate) => Promise.resolve(candidate === 'good'),
       });
       try {
         expect(second.port).not.toBe(server.port);
@@ -363,9 +367,9 @@ describe('local host', () => {
       await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 5_000);
       const message = received.find((entry) => entry.metadata.id === sent.messageId)!;
       expect(message.value).toEqual({ kind: 'first', n: 1 });
-      expect(message.metadata).toMatchObject({ dequeueCount: 1, popReceipt: expect.any(String), insertionTime: expect.any(String) });
-      expect(message.metadata.expirationTime).toEqual(expect.any(String));
-      expect(message.metadata.nextVisibleTime).toEqual(expect.any(String));
+      expect(message.metadata).toMatchObject({ dequeueCount: 1, popReceipt: anyString(), insertionTime: anyString() });
+      expect(message.metadata.expirationTime).toEqual(anyString());
+      expect(message.metadata.nextVisibleTime).toEqual(anyString());
       // Deleted after success.
       await waitFor(async () => (await queues.getQueueClient('sample-work').getProperties()).approximateMessagesCount === 0, 3_000);
     });

@@ -6,11 +6,11 @@
  */
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { buildProductBatch } from '../fixtures/masterDataFixtures.js';
 import { newBatchId } from '../support/httpScenario.js';
+import { errorOf, type TestResponse } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner } from './support/dayScenario.js';
 import { FaultPolicy, isLedgerCommit, isTableTransaction } from './support/faultPolicy.js';
@@ -58,11 +58,11 @@ async function dayRows(businessDate: string): Promise<{ id: string; version: num
   return rows;
 }
 
-function expectBatchFailed(response: { status: number; body: any; headers: Headers }): void {
+function expectBatchFailed(response: TestResponse): void {
   expect(response.status).toBe(500);
-  expect(response.body.error.code).toBe('BATCH_FAILED');
-  expect(response.body.error.message).toMatch(/Do not send this batch_id again/);
-  expect(response.body.error.request_id).toBe(response.headers.get('x-request-id'));
+  expect(errorOf(response).code).toBe('BATCH_FAILED');
+  expect(errorOf(response).message).toMatch(/Do not send this batch_id again/);
+  expect(errorOf(response).request_id).toBe(response.headers.get('x-request-id'));
   expect(response.headers.get('retry-after')).toBeNull();
 }
 
@@ -119,12 +119,10 @@ describe('a batch storage refuses part-way', () => {
     expect((await service.hq('batch', 'list', '--state', 'broken')).code).toBe(2);
 
     // The day reconciles on the first batch alone; the same data under a new batch_id then counts.
-    expect((await checkDay(service, partner, random, 'NYC-0001', businessDate, first.trade_records as TradeRecord[])).reconciliation).toBe(
-      'MATCHED',
-    );
+    expect((await checkDay(service, partner, random, 'NYC-0001', businessDate, first.trade_records)).reconciliation).toBe('MATCHED');
     const resent = { ...second, batch_id: newBatchId() };
     expect((await service.call(partner, 'POST', 'trade-records', resent)).status).toBe(202);
-    const latest = [...(second.trade_records as TradeRecord[]), ...(first.trade_records as TradeRecord[]).slice(100)];
+    const latest = [...second.trade_records, ...first.trade_records.slice(100)];
     const day = await checkDay(service, partner, random, 'NYC-0001', businessDate, latest);
     expect(day.missing + day.unexpected).toBe(0);
   });
@@ -161,12 +159,12 @@ describe('a batch storage refuses part-way', () => {
       recordCount: 4,
     });
     expect(await dayRows(businessDate)).toHaveLength(7);
-    const day = await checkDay(service, partner, random, 'NYC-0001', businessDate, kept.trade_records as TradeRecord[]);
+    const day = await checkDay(service, partner, random, 'NYC-0001', businessDate, kept.trade_records);
     expect(day.reconciliation).toBe('MATCHED');
   });
 
   it('a products batch storage refuses ends FAILED as well, and is listed', async () => {
-    const products: any = { ...buildProductBatch(), batch_id: newBatchId() };
+    const products = { ...buildProductBatch(), batch_id: newBatchId() };
     refuseTransaction(0, 'RequestBodyTooLarge');
     expectBatchFailed(await service.call(partner, 'PUT', 'products', products));
     expect(await ledgerState(service, partner.partnerId, products.batch_id)).toBe('FAILED');

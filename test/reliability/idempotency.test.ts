@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner } from './support/dayScenario.js';
-import { seededRandom, seededUuid } from './support/random.js';
+import { seededRandom } from './support/random.js';
+import { ackOf } from '../support/responseBodies.js';
 
 let service: TestService;
 let partner: TestPartner;
@@ -38,10 +39,10 @@ describe('one batch_id, many sends', () => {
     const batch = buildDayBatch(random, 'NYC-0001', day(1), 3, 'lost-response');
     const first = await service.call(partner, 'POST', 'trade-records', batch);
     expect(first.status).toBe(202);
-    expect(first.body.warnings.length).toBeGreaterThan(0);
+    expect(ackOf(first).warnings.length).toBeGreaterThan(0);
     const again = await service.call(partner, 'POST', 'trade-records', batch);
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ ...first.body, status: 'ALREADY_RECEIVED' });
+    expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
   it('50 concurrent copies of one batch: exactly one 202, the rest 200 with the same receipt', async () => {
@@ -50,7 +51,7 @@ describe('one batch_id, many sends', () => {
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(49);
-    const accepted = answers.find((a) => a.status === 202)!.body;
+    const accepted = ackOf(answers.find((a) => a.status === 202)!);
     for (const a of answers) expect(a.body).toEqual({ ...accepted, status: a.status === 202 ? 'ACCEPTED' : 'ALREADY_RECEIVED' });
     const check = await checkDay(service, partner, random, 'NYC-0001', day(2), batch.trade_records);
     expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
@@ -62,9 +63,9 @@ describe('one batch_id, many sends', () => {
     expect((await service.call(partner, 'POST', 'trade-records', first)).status).toBe(202);
     const reused = await service.call(partner, 'POST', 'trade-records', other);
     expect(reused.status).toBe(200);
-    expect(reused.body.status).toBe('ALREADY_RECEIVED');
-    expect(reused.body.record_count).toBe(2);
-    expect(reused.body.warnings.map((w: { code: string }) => w.code)).toContain('BATCH_ID_REUSED');
+    expect(ackOf(reused).status).toBe('ALREADY_RECEIVED');
+    expect(ackOf(reused).record_count).toBe(2);
+    expect(ackOf(reused).warnings.map((w) => w.code)).toContain('BATCH_ID_REUSED');
     const check = await checkDay(service, partner, random, 'NYC-0001', day(3), first.trade_records);
     expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
   });
@@ -75,8 +76,8 @@ describe('one batch_id, many sends', () => {
     expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
     const theirs = await service.call(other, 'POST', 'trade-records', batch);
     expect(theirs.status).toBe(202);
-    expect(theirs.body.status).toBe('ACCEPTED');
-    expect(theirs.body.warnings.map((w: { code: string }) => w.code)).not.toContain('BATCH_ID_REUSED');
+    expect(ackOf(theirs).status).toBe('ACCEPTED');
+    expect(ackOf(theirs).warnings.map((w: { code: string }) => w.code)).not.toContain('BATCH_ID_REUSED');
   });
 
   it('a writer stalled before storing its body never applies it once another body took the batch_id', async () => {
@@ -94,11 +95,9 @@ describe('one batch_id, many sends', () => {
     release();
     const late = await stalledAnswer;
     expect([200, 503]).toContain(late.status);
-    if (late.status === 200) expect(late.body.warnings.map((w: { code: string }) => w.code)).toContain('BATCH_ID_REUSED');
+    if (late.status === 200) expect(ackOf(late).warnings.map((w: { code: string }) => w.code)).toContain('BATCH_ID_REUSED');
     expect(await ledgerState(service, partner.partnerId, stalled.batch_id)).toBe('COMMITTED');
     const check = await checkDay(service, partner, random, 'NYC-0001', day(5), winner.trade_records);
     expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
   });
 });
-
-seededUuid;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, businessDateOf, preparePartner } from './support/dayScenario.js';
 import { seededRandom } from './support/random.js';
+import { ackOf, errorOf } from '../support/responseBodies.js';
 
 let service: TestService;
 let now = Date.parse('2026-03-01T12:00:05Z');
@@ -28,7 +29,7 @@ describe('rate limit', () => {
     expect(answers.filter((a) => a.status === 202)).toHaveLength(5);
     expect(refused).toHaveLength(7);
     for (const { a } of refused) {
-      expect(a.body.error.code).toBe('RATE_LIMITED');
+      expect(errorOf(a).code).toBe('RATE_LIMITED');
       const retryAfter = Number(a.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
@@ -46,6 +47,6 @@ describe('rate limit', () => {
     now += Number(refused[0]!.a.headers.get('retry-after')) * 1000;
     const later = await service.call(limited, 'POST', 'trade-records', refused[0]!.b);
     expect(later.status).toBe(202);
-    expect(later.body.status).toBe('ACCEPTED');
+    expect(ackOf(later).status).toBe('ACCEPTED');
   });
 });

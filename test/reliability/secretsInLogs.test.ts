@@ -24,7 +24,7 @@ describe('secrets never reach the logs', () => {
     const revokedId = /key (key-[0-9a-f]+) issued/.exec(revoked.out[0] ?? '')?.[1] ?? '';
     await service.hq('key', 'revoke', partner.partnerId, revokedId);
     const batch = buildDayBatch(random, 'NYC-0001', businessDateOf(6000), 2, 'secret');
-    (batch.trade_records[0] as any).fiscal_document_no = bodyMarker;
+    batch.trade_records[0]!.fiscal_document_no = bodyMarker;
     const bad = { ...batch, batch_id: 'not-a-uuid', note: bodyMarker };
     const calls: [TestPartner | { key: string } | null, string, string, unknown][] = [
       [partner, 'POST', 'trade-records', batch],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TradeRecordBatch } from '../../src/domain/model/payloads.js';
+import type { TradeRecord, TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { RawBatchStore } from '../../src/storage/RawBatchStore.js';
 import { passesGtinCheck } from '../../src/domain/validation/luhn.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
@@ -12,6 +12,7 @@ import {
 } from '../domain/validation/sensitiveDataLabelledSet.js';
 import { buildDayBatch, businessDateOf, ledgerState, preparePartner } from './support/dayScenario.js';
 import { seededRandom } from './support/random.js';
+import { errorOf } from '../support/responseBodies.js';
 
 let service: TestService;
 let partner: TestPartner;
@@ -26,10 +27,10 @@ afterAll(async () => {
 });
 
 /** Free-text fields a card number gets typed or pasted into, rotated over the set (any text passes their schema). */
-const placements: { readonly field: string; readonly place: (record: any, value: string) => void }[] = [
-  { field: 'items/0/product_name', place: (r, v) => void (r.items[0].product_name = `Combo ${v}`) },
-  { field: 'payments/1/payment_method_detail', place: (r, v) => void (r.payments[1].payment_method_detail = v) },
-  { field: 'items/1/modifiers/0/option_name', place: (r, v) => void (r.items[1].modifiers[0].option_name = v) },
+const placements: { readonly field: string; readonly place: (record: TradeRecord, value: string) => void }[] = [
+  { field: 'items/0/product_name', place: (r, v) => void (r.items[0]!.product_name = `Combo ${v}`) },
+  { field: 'payments/1/payment_method_detail', place: (r, v) => void (r.payments[1]!.payment_method_detail = v) },
+  { field: 'items/1/modifiers/0/option_name', place: (r, v) => void (r.items[1]!.modifiers[0]!.option_name = v) },
 ];
 
 const cardMessage = 'appears to hold a payment card number, which must never be sent';
@@ -46,15 +47,14 @@ async function verdicts(values: readonly string[], tag: string): Promise<{ flagg
     const batch = buildDayBatch(random, 'NYC-0001', businessDateOf(5000), slice.length, `${tag}-${start}`);
     const paths = slice.map((value, i) => {
       const placement = placements[(start + i) % placements.length]!;
-      placement.place(batch.trade_records[i], value);
+      placement.place(batch.trade_records[i]!, value);
       return `/trade_records/${i}/${placement.field}`;
     });
     const response = await service.call(partner, 'POST', 'trade-records', batch);
     expect([202, 400]).toContain(response.status);
-    const refused = new Set<string>(
-      response.status === 400 ? response.body.error.details.filter((d: any) => d.message === cardMessage).map((d: any) => d.path) : [],
-    );
-    if (response.status === 400) expect(refused.size, JSON.stringify(response.body).slice(0, 300)).toBe(response.body.error.details.length);
+    const details = response.status === 400 ? (errorOf(response).details ?? []) : [];
+    const refused = new Set(details.filter((d) => d.message === cardMessage).map((d) => d.path));
+    expect(refused.size, JSON.stringify(response.body).slice(0, 300)).toBe(details.length);
     for (const value of slice) expect(JSON.stringify(response.body)).not.toContain(value);
     flagged.push(...paths.map((path) => refused.has(path)));
     batches.push(batch);
@@ -118,7 +118,7 @@ describe('card numbers and personal data over HTTP, on the labelled set', () => 
     let caught = 0;
     const kept: string[] = [];
     for (const [i, member] of memberIdPositives.entries()) {
-      const batch = batchWith(`mem-${i}`, (b) => void ((b.trade_records[0] as any).member_id = member));
+      const batch = batchWith(`mem-${i}`, (b) => void (b.trade_records[0]!.member_id = member));
       const r = await service.call(partner, 'POST', 'trade-records', batch);
       if (r.status === 400) caught += 1;
       expect(JSON.stringify(r.body)).not.toContain(member);
@@ -126,7 +126,7 @@ describe('card numbers and personal data over HTTP, on the labelled set', () => 
       if (service.logs.some((line) => line.includes(member))) kept.push(`${member}: log line`);
     }
     const falsePositives = await countNot202(memberIdNegatives, (member, i) =>
-      batchWith(`memneg-${i}`, (b) => void ((b.trade_records[0] as any).member_id = member.slice(0, 50))),
+      batchWith(`memneg-${i}`, (b) => void (b.trade_records[0]!.member_id = member.slice(0, 50))),
     );
     console.log(
       `member_id over HTTP: recall ${caught}/${memberIdPositives.length}, false positives ${falsePositives}/${memberIdNegatives.length}`,

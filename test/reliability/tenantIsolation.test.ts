@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDailyClose, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { errorCodeOf } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, preparePartner } from './support/dayScenario.js';
 import { seededRandom, seededUuid } from './support/random.js';
@@ -131,9 +132,10 @@ describe('tenant isolation matrix', () => {
           else if (keyName === 'inactive partner') [expected, code] = [403, 'PARTNER_INACTIVE'];
           else if (call.storeBound && !callerOwnsStore) [expected, code] = [403, 'STORE_NOT_ALLOWED'];
           else expected = call.success;
-          if (response.status !== expected || (code && response.body?.error?.code !== code)) {
+          const answeredCode = errorCodeOf(response);
+          if (response.status !== expected || (code !== undefined && answeredCode !== code)) {
             mismatches.push(
-              `${endpoint} | ${storeName} | ${keyName}: ${response.status} ${response.body?.error?.code ?? ''} (expected ${expected} ${code ?? ''})`,
+              `${endpoint} | ${storeName} | ${keyName}: ${response.status} ${answeredCode ?? ''} (expected ${expected} ${code ?? ''})`,
             );
           }
           const text = JSON.stringify(response.body ?? '');

@@ -57,7 +57,7 @@ describe('concurrent writers of shuffled versions of the same records', () => {
       }
       for (const id of ids) {
         const row = stored.get(id);
-        if (!row || row.version !== 5 || row.last_modified_at !== '2026-03-01T19:06:00+02:00') divergences += 1;
+        if (row?.version !== 5 || row.last_modified_at !== '2026-03-01T19:06:00+02:00') divergences += 1;
       }
       // Exactly one writer may see each record as current at the end; the others were told STALE_VERSION or overwrote.
     }

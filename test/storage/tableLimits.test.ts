@@ -10,6 +10,7 @@ import { createStorageClients, ensureStorage } from '../../src/storage/StorageCl
 import { entityProblems, entitySize } from '../../src/storage/tableLimits.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { buildUsdTaxExcludedRecord } from '../fixtures/tradeRecordFixtures.js';
+import { stringMatching } from '../support/matchers.js';
 
 const storage = createStorageClients(
   loadConfig({
@@ -18,7 +19,9 @@ const storage = createStorageClients(
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '1000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
-  }).storage,
+    REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
+  }),
 );
 
 /** The longest text a localized value may hold, in the characters that cost most as stored. */
@@ -38,7 +41,7 @@ describe('entityProblems', () => {
     expect(entityProblems({ partitionKey: 'p', rowKey: 'r', ...many })[0]?.message).toMatch(/253 properties/);
     const big = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`c${i}`, 'x'.repeat(30_000)]));
     expect(entityProblems({ partitionKey: 'p', rowKey: 'r', ...big })).toEqual([
-      { message: expect.stringMatching(/1\.1\d MiB as stored, at most 1\.00 MiB/) },
+      { message: stringMatching(/1\.1\d MiB as stored, at most 1\.00 MiB/) },
     ]);
     expect(entityProblems({ partitionKey: 'p', rowKey: 'r', b: new Uint8Array(64 * 1024 + 1) })[0]?.property).toBe('b');
   });
@@ -100,7 +103,7 @@ describe('the rows of the largest bodies the schemas allow', () => {
       options: Array.from({ length: 100 }, (_, i) => ({ option_id: `O${i}`, name: fullLocales(20), price_delta: '0.00' })),
     };
     const products = new ProductRepository(storage.tables.products, storage.tables.modifierGroups);
-    expect(products.modifierGroupProblems('p-1', group)).toEqual([{ message: expect.stringMatching(/MiB as stored, at most 1\.00 MiB/) }]);
+    expect(products.modifierGroupProblems('p-1', group)).toEqual([{ message: stringMatching(/MiB as stored, at most 1\.00 MiB/) }]);
   });
 
   it('a receipt with five warnings on each of 500 records (and one for the day) fits in its ledger row, and reads back whole', async () => {

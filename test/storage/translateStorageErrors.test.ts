@@ -14,8 +14,10 @@ function clients() {
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '1000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
   });
-  return createStorageClients(config.storage);
+  return createStorageClients(config);
 }
 
 describe('toStorageError', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PipelinePolicy, PipelineRequest } from '@azure/core-rest-pipeline';
+import type { PipelinePolicy, PipelineRequest, PipelineResponse, SendRequest } from '@azure/core-rest-pipeline';
 import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config/loadConfig.js';
 import { StorageError } from '../../src/errors/StorageError.js';
@@ -14,7 +14,7 @@ class TransactionRecorder implements PipelinePolicy {
   readonly finished: number[] = [];
   refuse: number | undefined;
 
-  async sendRequest(request: PipelineRequest, next: (request: PipelineRequest) => Promise<any>) {
+  async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
     if (!(request.method === 'POST' && request.url.includes('$batch'))) return next(request);
     const n = this.sizes.length;
     const body = request.body;
@@ -42,8 +42,10 @@ function storageWith(policy: PipelinePolicy) {
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '1000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
   });
-  return createStorageClients(config.storage, { policy });
+  return createStorageClients(config, { policy });
 }
 
 function rows(count: number, textLength: number, version = 1): VersionedRow[] {
@@ -125,7 +127,7 @@ describe('writeVersionedRows', () => {
     const partitionKey = `refused-${randomUUID()}`;
     const error = await writeVersionedRows(storage.tables.tradeRecords, partitionKey, rows(300, 10)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageError);
-    expect((error as StorageError).kind).toBe('refused');
+    expect((error as StorageError).kind).toBe('invalid');
     expect(recorder.finished.sort()).toEqual([1, 2]);
     expect(await countRows(storage.tables.tradeRecords, partitionKey)).toBe(200);
   });

@@ -4,9 +4,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Store } from '../../src/domain/model/payloads.js';
+import type { Store, TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { buildJpyStore, buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch, type BatchOptions } from '../fixtures/tradeRecordFixtures.js';
+import {
+  ackOf,
+  errorOf,
+  errorPaths,
+  finishedReconciliation,
+  reconciliationOf,
+  type FinishedReconciliation,
+  type ReconciliationResult,
+  type TestResponse,
+} from './responseBodies.js';
 import { eventually, type TestPartner, type TestService } from './startTestService.js';
 
 export const usdStore = 'NYC-0001';
@@ -26,24 +36,41 @@ export async function partnerWithStores(service: TestService, options: { mapping
 }
 
 /** A valid trade-records batch with a fresh batch_id (USD, NYC-0001, 3 records unless told). */
-export function tradeBatch(options: BatchOptions = {}): any {
+export function tradeBatch(options: BatchOptions = {}): TradeRecordBatch {
   return buildTradeRecordBatch({ batchId: randomUUID(), ...options });
 }
 
 /** Reads a store-day's result until reconciliation finished (status MATCHED or MISMATCHED). */
-export async function reconciled(service: TestService, partner: TestPartner, storeId: string, businessDate: string): Promise<any> {
-  const result = await eventually(
+export async function reconciled(
+  service: TestService,
+  partner: TestPartner,
+  storeId: string,
+  businessDate: string,
+): Promise<FinishedReconciliation> {
+  const response = await eventually(
     () => service.call(partner, 'GET', `daily-close/${storeId}/${businessDate}`),
-    (r) => r.status !== 200 || r.body.status === 'MATCHED' || r.body.status === 'MISMATCHED',
+    (r) => r.status !== 200 || isFinished(reconciliationOf(r)),
   );
-  expect(result.status).toBe(200);
-  expect(['MATCHED', 'MISMATCHED']).toContain(result.body.status);
-  return result.body;
+  expect(response.status).toBe(200);
+  const result = reconciliationOf(response);
+  expect(['MATCHED', 'MISMATCHED']).toContain(result.status);
+  return finishedReconciliation(result);
 }
 
-/** The warning codes of an acknowledgement, in order. */
-export function warningCodes(ack: { warnings: { code: string }[] }): string[] {
-  return ack.warnings.map((w) => w.code);
+function isFinished(result: ReconciliationResult): boolean {
+  return result.status === 'MATCHED' || result.status === 'MISMATCHED';
+}
+
+/** Expects a 400 INVALID_PAYLOAD whose details name `path`. */
+export function expectInvalid(response: TestResponse, path: string): void {
+  expect(response.status).toBe(400);
+  expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
+  expect(errorPaths(response)).toContain(path);
+}
+
+/** The warning codes of a push answer, in order. */
+export function warningCodes(response: TestResponse): string[] {
+  return ackOf(response).warnings.map((w) => w.code);
 }
 
 export { randomUUID as newBatchId };

@@ -6,6 +6,7 @@ import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import type { AppServicesOptions } from '../../src/services/createAppServices.js';
 import { HqTool } from '../../src/cli/HqTool.js';
 import { hashApiKey } from '../../src/services/hashApiKey.js';
+import { readResponse, type TestResponse } from './responseBodies.js';
 import { appendRunLog, appendRunSecrets } from './runLogs.js';
 
 /** The run's log folder (absent when a config without the global setup runs this file). */
@@ -24,14 +25,14 @@ export interface TestService extends RunningLocalService {
   hq(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }>;
   /** Creates a partner with a fresh id, issues a key and registers stores. */
   createPartner(options?: { stores?: string[] }): Promise<TestPartner>;
-  /** fetch() on a path below /pos/v1 with the partner's key and a JSON body. */
+  /** fetch() on a path below /pos/v1 with the partner's key and a JSON body; read the body with responseBodies.ts. */
   call(
     partner: TestPartner | { key: string } | null,
     method: string,
     path: string,
     body?: unknown,
     headers?: Record<string, string>,
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  ): Promise<TestResponse>;
 }
 
 export interface TestPartner {
@@ -70,6 +71,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '100000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
     ...options.settings,
   };
   const service = await startLocalService({
@@ -91,8 +94,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const out: string[] = [];
     const err: string[] = [];
     const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }).run(argv);
-    if (argv[0] === 'key' && argv[1] === 'issue' && code === 0) {
-      const key = out[out.length - 1]!;
+    // The tool prints an issued key on its last line.
+    const key = out.at(-1);
+    if (argv[0] === 'key' && argv[1] === 'issue' && code === 0 && key !== undefined) {
       appendRunSecrets(runLogDir, key, hashApiKey(key));
     }
     return { code, out, err };
@@ -103,7 +107,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const storeIds = partnerOptions.stores ?? [`S-${randomUUID().slice(0, 6)}`];
     expectOk(await hq('partner', 'create', partnerId));
     const issued = expectOk(await hq('key', 'issue', partnerId));
-    const key = issued.out[issued.out.length - 1]!;
+    const key = issued.out.at(-1);
+    if (key === undefined) throw new Error('HQ tool "key issue" printed no key');
     const keyId = /key (key-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1] ?? '';
     if (storeIds.length > 0) expectOk(await hq('store', 'register', partnerId, ...storeIds));
     return { partnerId, key, keyId, storeIds };
@@ -120,14 +125,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       body:
         body === undefined ? null : typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
     });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Not JSON: keep the text.
-    }
-    return { status: response.status, body: parsed, headers: response.headers };
+    return readResponse(response);
   };
 
   return { ...service, stop, logs, hq, createPartner, call };

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
-import { findProjectRoot } from '../../src/validation/findProjectRoot.js';
+import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
+import { anyString, stringMatching } from '../support/matchers.js';
 
 const validator = createBodyValidator();
 
@@ -62,7 +63,7 @@ describe('createBodyValidator: valid bodies', () => {
 
   it('caps every array of every body', () => {
     const tooMany = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
-    const cases: [number, (r: Record<string, any>) => void, string][] = [
+    const cases: [number, (r: Record<string, unknown>) => void, string][] = [
       [500, (r) => (r.items = tooMany(501, (i) => ({ ...item(r), line_no: i + 1 }))), '/trade_records/0/items'],
       [50, (r) => (r.payments = tooMany(51, (i) => ({ ...payment(r), payment_id: `P-${i}` }))), '/trade_records/0/payments'],
       [
@@ -84,9 +85,9 @@ describe('createBodyValidator: valid bodies', () => {
       ],
     ];
     for (const [, change, path] of cases)
-      expect(tradeProblems(change), path).toEqual([{ path, message: expect.stringMatching(/at most \d+ items/) }]);
+      expect(tradeProblems(change), path).toEqual([{ path, message: stringMatching(/at most \d+ items/) }]);
 
-    const products = () => JSON.parse(JSON.stringify(buildProductBatch())) as Record<string, Record<string, any>[]>;
+    const products = () => JSON.parse(JSON.stringify(buildProductBatch())) as Record<string, Record<string, unknown>[]>;
     const body = products();
     body.products![0]!.modifier_group_ids = tooMany(51, (i) => `MG-${i}`);
     body.products![0]!.combo_components = tooMany(51, (i) => ({ product_id: `P-${i}`, quantity: '1', is_substitutable: false }));
@@ -118,7 +119,7 @@ describe('createBodyValidator: trade-records', () => {
 
   it('does not show an unknown field whose name is unsafe', () => {
     const problems = tradeProblems((r) => (r['<img src=x>'] = 1));
-    expect(problems).toEqual([{ path: '/trade_records/0', message: expect.stringMatching(/unknown field whose name cannot be shown/) }]);
+    expect(problems).toEqual([{ path: '/trade_records/0', message: stringMatching(/unknown field whose name cannot be shown/) }]);
   });
 
   it('rejects __proto__ and constructor keys without touching any prototype', () => {
@@ -222,7 +223,7 @@ describe('createBodyValidator: trade-records', () => {
     ['a date only', '2026-03-01'],
   ])('rejects a timestamp with %s', (_, value) => {
     expect(tradeProblems((r) => (r.opened_at = value))).toEqual([
-      { path: '/trade_records/0/opened_at', message: expect.stringMatching(/ISO 8601 date-time with seconds and a UTC offset/) },
+      { path: '/trade_records/0/opened_at', message: stringMatching(/ISO 8601 date-time with seconds and a UTC offset/) },
     ]);
   });
 
@@ -249,7 +250,7 @@ describe('createBodyValidator: trade-records', () => {
     ] as const) {
       expect(tradeProblems((r) => set(r, 'A'.repeat(50)))).toEqual([]);
       expect(tradeProblems((r) => set(r, 'A'.repeat(51)))).toEqual([
-        { path: `/trade_records/0/${field}`, message: expect.stringMatching(/1 to 50 characters without control characters$/) },
+        { path: `/trade_records/0/${field}`, message: stringMatching(/1 to 50 characters without control characters$/) },
       ]);
     }
   });
@@ -317,7 +318,7 @@ describe('createBodyValidator: trade-records', () => {
         ['/trade_records/0/payments/0/payment_id', (r: Record<string, unknown>) => (payment(r).payment_id = id)],
         ['/trade_records/0/items/0/product_id', (r: Record<string, unknown>) => (item(r).product_id = id)],
       ] as const) {
-        expect(tradeProblems(set), `${JSON.stringify(id)} at ${path}`).toEqual([{ path, message: expect.any(String) }]);
+        expect(tradeProblems(set), `${JSON.stringify(id)} at ${path}`).toEqual([{ path, message: anyString() }]);
       }
     }
     // Inside an id, a space or any printable character of any script stays allowed.
@@ -480,7 +481,7 @@ describe('createBodyValidator: products', () => {
     body.products![2]!.name = { '__proto__ <b>': 'x' };
     const problems = validator.validate('products', body);
     expect(problems).toEqual([
-      { path: '/products/0/name', message: expect.stringMatching(/at least one locale/) },
+      { path: '/products/0/name', message: stringMatching(/at least one locale/) },
       { path: '/products/1/name/en_US', message: 'key must be a BCP 47 locale tag such as en-US' },
       { path: '/products/2/name', message: 'holds a key that is not a BCP 47 locale tag' },
     ]);

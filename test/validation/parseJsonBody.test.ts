@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { maxJsonDepth, parseJsonBody } from '../../src/validation/parseJsonBody.js';
 import { buildTradeRecordBatch, toBytes } from '../fixtures/tradeRecordFixtures.js';
+import { stringMatching } from '../support/matchers.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const parse = (text: string) => parseJsonBody(encode(text));
@@ -81,7 +82,9 @@ describe('parseJsonBody', () => {
     const problems = problemsOf(text);
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).not.toContain(text);
-    expect(() => JSON.parse(text)).toThrow();
+    expect(() => {
+      JSON.parse(text);
+    }).toThrow();
   });
 
   it('gives the line and column of a syntax error and the path to it', () => {
@@ -110,7 +113,7 @@ describe('parseJsonBody', () => {
   it('refuses a duplicate key and points at it', () => {
     expect(problemsOf('{"batch_id":"x","store_id":"a","store_id":"b"}')[0]).toMatchObject({
       path: '/store_id',
-      message: expect.stringMatching(/^Duplicate key/),
+      message: stringMatching(/^Duplicate key/),
     });
     expect(problemsOf('{"trade_records":[{"items":[{"line_no":1,"line_no":2}]}]}')[0]?.path).toBe('/trade_records/0/items/0/line_no');
   });

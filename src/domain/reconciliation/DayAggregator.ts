@@ -1,7 +1,8 @@
 import Big from 'big.js';
 import { standardTransactionTypes, type StandardTransactionType } from '../reference/standardTransactionTypes.js';
 import type { ControlTotals } from './ControlTotals.js';
-import { currencyDigits, formatAmount } from './formatAmount.js';
+import { requireMinorUnitDigits } from '../currency/requireMinorUnitDigits.js';
+import { formatAmount } from './formatAmount.js';
 import { paymentDirection, type PaymentDirection } from './paymentDirection.js';
 import type { TradeRecordSummary } from './TradeRecordSummary.js';
 
@@ -79,7 +80,7 @@ export class DayAggregator {
 
   constructor(options: DayAggregatorOptions) {
     this.currency = options.currency;
-    this.digits = currencyDigits(options.currency);
+    this.digits = requireMinorUnitDigits(options.currency);
     this.mapping = options.mapping;
     this.revenueByCode = new Map((options.standardTypes ?? standardTransactionTypes.data).map((t) => [t.code, t.is_revenue]));
     this.paymentDirections = options.paymentDirections;

@@ -54,7 +54,10 @@ export function summarizeTradeRecord(
   };
 }
 
-/** Longest string a table property may hold: 64 KiB of UTF-16, i.e. 32,768 code units, with a margin. */
+/**
+ * Longest string a table property may hold: 64 KiB of UTF-16, i.e. 32,768 code units, with a margin.
+ * @internal exported so that the test of the limit reads it instead of restating it.
+ */
 export const MAX_COMPACT_PAYMENTS_LENGTH = 32_000;
 
 function encode(payments: readonly PaymentSummary[]): string {

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { AMOUNT_FIELDS, CONTROL_TOTAL_FIELDS, COUNT_FIELDS, type ControlTotalField, type ControlTotals } from './ControlTotals.js';
-import { currencyDigits } from './formatAmount.js';
+import { requireMinorUnitDigits } from '../currency/requireMinorUnitDigits.js';
 
 export interface Comparison {
   readonly status: 'MATCHED' | 'MISMATCHED';
@@ -22,7 +22,7 @@ function parse(text: string): Big | undefined {
  * An amount that is not a decimal number is a difference.
  */
 export function compareTotals(expected: ControlTotals, actual: ControlTotals, currency: string): Comparison {
-  const tolerance = new Big(1).div(new Big(10).pow(currencyDigits(currency)));
+  const tolerance = new Big(1).div(new Big(10).pow(requireMinorUnitDigits(currency)));
   const differing = new Set<ControlTotalField>();
   for (const field of COUNT_FIELDS) {
     if (expected[field] !== actual[field]) differing.add(field);

@@ -2,7 +2,7 @@ import { compareInstants } from './compareInstants.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from './paymentDirection.js';
 
 /** One /trade-records batch HQ received for the store-day. */
-export interface BatchReceipt {
+export interface ReceivedBatch {
   readonly batch_seq: number;
   /** When HQ received it; batches without a time are not judged against the close. */
   readonly received_at?: string | null;
@@ -16,7 +16,7 @@ export interface DiagnosisInput {
    * numbers of the index rows also work, but a batch whose every transaction was later replaced by a
    * newer version in another batch then looks missing.
    */
-  readonly batches: Iterable<BatchReceipt>;
+  readonly batches: Iterable<ReceivedBatch>;
   /** When HQ received the daily close being reconciled. */
   readonly close_received_at?: string | null;
   /** Source codes with no usable mapping, with their transaction counts. */
@@ -47,8 +47,8 @@ export interface Diagnosis {
   hints: string[];
 }
 
-export const MAX_LISTED_BATCH_SEQS = 500;
-export const MAX_LISTED_CODES = 50;
+const MAX_LISTED_BATCH_SEQS = 500;
+const MAX_LISTED_CODES = 50;
 const MAX_NAMED_IN_HINT = 10;
 
 function plural(count: number, one: string, many: string): string {

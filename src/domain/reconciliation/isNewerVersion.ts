@@ -15,8 +15,3 @@ export function compareVersions(a: Versioned, b: Versioned): -1 | 0 | 1 {
   if (a.version !== b.version) return a.version > b.version ? 1 : -1;
   return compareInstants(a.last_modified_at, b.last_modified_at);
 }
-
-/** True when the candidate should replace the stored copy; false for an older copy or a replay. */
-export function isNewerVersion(candidate: Versioned, stored: Versioned): boolean {
-  return compareVersions(candidate, stored) > 0;
-}

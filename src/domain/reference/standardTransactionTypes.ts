@@ -62,10 +62,3 @@ function checkedList(raw: unknown): StandardTransactionTypeList {
 
 /** The standard transaction type list, checked and deeply frozen when the module loads. */
 export const standardTransactionTypes: StandardTransactionTypeList = checkedList(list);
-
-const byCode: ReadonlyMap<string, StandardTransactionType> = new Map(standardTransactionTypes.data.map((t) => [t.code, t]));
-
-/** The standard type with this code, or undefined when the code is not in the list. */
-export function standardTypeByCode(code: string): StandardTransactionType | undefined {
-  return byCode.get(code);
-}

@@ -14,7 +14,7 @@ export function checkAmountPlaces(owner: object, fields: readonly string[], digi
   }
 }
 
-export function placesMessage(digits: number): string {
+function placesMessage(digits: number): string {
   return digits === 0
     ? 'must have no decimal places in this currency'
     : `must have exactly ${digits} decimal place${digits === 1 ? '' : 's'} in this currency`;

@@ -6,7 +6,7 @@ import type { ProblemDetail } from '../../errors/ProblemDetail.js';
  * UTC date: in the store's favour, a store at UTC+14 whose business day started yesterday evening
  * is still ahead of UTC by at most that much, while a date a year ahead is refused.
  */
-export const businessDateWindow = { earliest: '2000-01-01', daysAfterToday: 2 } as const;
+const businessDateWindow = { earliest: '2000-01-01', daysAfterToday: 2 } as const;
 
 /** The last business date accepted at `now` (YYYY-MM-DD). */
 export function latestBusinessDate(now: Date): string {

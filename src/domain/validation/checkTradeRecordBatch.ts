@@ -1,17 +1,9 @@
 import Big from 'big.js';
 import type { ProblemDetail } from '../../errors/ProblemDetail.js';
 import type { Payment, TradeRecord, TradeRecordBatch } from '../model/payloads.js';
-import type { Warning } from '../model/Warning.js';
-import { checkAmountIdentity } from './checkAmountIdentity.js';
 import { checkAmountPlaces } from './checkAmountPlaces.js';
 import { checkCurrency } from './checkCurrency.js';
 import { findSensitiveData } from './findSensitiveData.js';
-
-/** Outcome of the checks of a trade-records body: problems reject it, warnings do not. */
-export interface TradeRecordBatchCheck {
-  readonly problems: ProblemDetail[];
-  readonly warnings: Warning[];
-}
 
 const recordAmountFields = [
   'subtotal_amount',
@@ -35,10 +27,12 @@ const taxLineAmountFields = ['taxable_amount', 'tax_amount'] as const;
  * Payment amounts: zero is accepted (a fully discounted or free order still records its
  * instrument); negative only with payment_type ADJUSTMENT. tip_amount lies between zero and the
  * amount, on the amount's side of zero.
+ *
+ * The amount identity is not checked here: a record failing it is accepted with a warning, which
+ * the push computes when it applies the batch (`checkAmountIdentity`).
  */
-export function checkTradeRecordBatch(batch: TradeRecordBatch, storeCurrency: string | undefined): TradeRecordBatchCheck {
+export function checkTradeRecordBatch(batch: TradeRecordBatch, storeCurrency: string | undefined): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
-  const warnings: Warning[] = [];
   const firstRecordIndex = new Map<string, number>();
   const firstPaymentPath = new Map<string, string>();
 
@@ -64,13 +58,10 @@ export function checkTradeRecordBatch(batch: TradeRecordBatch, storeCurrency: st
       else problems.push({ path: `${paymentPath}/payment_id`, message: `duplicates the payment_id at ${firstPath} in this batch` });
       checkPaymentAmounts(payment, paymentPath, problems);
     });
-
-    const warning = checkAmountIdentity(record, index);
-    if (warning !== undefined) warnings.push(warning);
   });
 
   for (const problem of findSensitiveData(batch)) problems.push(problem);
-  return { problems, warnings };
+  return problems;
 }
 
 function checkRecordAmounts(record: TradeRecord, digits: number, path: string, problems: ProblemDetail[]): void {

@@ -41,7 +41,7 @@ function looksLikePhoneNumber(value: string): boolean {
   if (digits.length < 8 || digits.length > 15) return false;
   if (trimmed.startsWith('+')) return /^\+[0-9]/.test(trimmed) || /^\+ ?\(/.test(trimmed);
   if (trimmed.includes('(') || trimmed.includes(')')) return true;
-  const groups = trimmed.split(/[ .\-]+/).filter((group) => group.length > 0);
+  const groups = trimmed.split(/[ .-]+/).filter((group) => group.length > 0);
   if (groups.length >= 3) return true;
   return groups.length === 1 && bareMobilePattern.test(digits);
 }

@@ -49,7 +49,7 @@ export function normalizeForCardScan(text: string): string | undefined {
   let out = '';
   for (const ch of text.normalize('NFKC')) {
     if (formatCharacter.test(ch)) continue;
-    const code = ch.codePointAt(0)!;
+    const code = ch.codePointAt(0) ?? 0;
     if (code > 0x7f && decimalDigit.test(ch)) {
       out += String(digitValue(code));
       digits++;
@@ -109,17 +109,16 @@ function someDigitChain(text: string, found: (chain: readonly string[]) => boole
 /** Letters and digits end a candidate; ASCII is judged without a regular expression. */
 function isLetterOrDigit(text: string, i: number, code: number): boolean {
   if (code < 0x80) return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-  return letterOrDigit.test(String.fromCodePoint(text.codePointAt(i)!));
+  return letterOrDigit.test(String.fromCodePoint(text.codePointAt(i) ?? 0));
 }
 
 function chainHoldsCard(groups: readonly string[]): boolean {
-  for (let start = 0; start < groups.length; start++) {
-    const first = groups[start]!;
+  for (const [start, first] of groups.entries()) {
     if (isCardNumber(first)) return true;
     if (first.length !== 4) continue;
     let digits = first;
     for (let end = start + 1; end < groups.length; end++) {
-      const group = groups[end]!;
+      const group = groups[end] ?? '';
       if (group.length > 6) break;
       digits += group;
       if (digits.length > 19) break;

@@ -18,8 +18,7 @@ const kindLabel = {
 export function findSensitiveData(body: unknown): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
   const stack: Node[] = [{ value: body, parent: undefined, token: '' }];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     const value = node.value;
     if (typeof value === 'string') {
       const key = node.token;
@@ -40,9 +39,7 @@ export function findSensitiveData(body: unknown): ProblemDetail[] {
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, token: i });
     } else if (value !== null && typeof value === 'object') {
-      const names = Object.keys(value);
-      for (let i = names.length - 1; i >= 0; i--) {
-        const name = names[i]!;
+      for (const name of Object.keys(value).reverse()) {
         stack.push({ value: (value as Record<string, unknown>)[name], parent: node, token: name });
       }
     }
@@ -59,8 +56,13 @@ interface Node {
 
 function pathOf(node: Node): string {
   const tokens: (string | number)[] = [];
-  for (let at: Node | undefined = node; at?.parent !== undefined; at = at.parent) tokens.push(at.token);
-  let path = '';
-  for (let i = tokens.length - 1; i >= 0; i--) path += '/' + escapePointerToken(tokens[i]!);
-  return path;
+  let at = node;
+  while (at.parent !== undefined) {
+    tokens.push(at.token);
+    at = at.parent;
+  }
+  return tokens
+    .reverse()
+    .map((token) => '/' + escapePointerToken(token))
+    .join('');
 }

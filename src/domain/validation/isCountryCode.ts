@@ -21,7 +21,10 @@ export function isCountryCode(code: string): boolean {
   return countryCodes.has(code);
 }
 
-/** Every code, for tests and documentation. */
+/**
+ * Every code, so that a test can check the list against the runtime's region names.
+ * @internal
+ */
 export function listCountryCodes(): string[] {
   return [...countryCodes];
 }

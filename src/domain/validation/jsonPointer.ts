@@ -20,10 +20,3 @@ export function escapePointerToken(token: string | number): string {
   if (typeof token === 'number') return String(token);
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
-
-/** A pointer built from tokens: `['trade_records', 3, 'items']` → `/trade_records/3/items`. */
-export function toPointer(tokens: readonly (string | number)[]): string {
-  let pointer = '';
-  for (const token of tokens) pointer += '/' + escapePointerToken(token);
-  return pointer;
-}

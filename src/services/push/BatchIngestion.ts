@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/ApiError.js';
 import { StorageError } from '../../errors/StorageError.js';
 import type { Warning } from '../../domain/model/Warning.js';
-import type { BodyKind, BodyValidator } from '../../validation/createBodyValidator.js';
+import type { BodyValidator } from '../../validation/createBodyValidator.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { BatchLedger, BatchReceipt, LedgerEntry } from '../../storage/BatchLedger.js';
 import type { JsonQueue } from '../../storage/JsonQueue.js';
@@ -33,14 +33,6 @@ export interface BatchIngestionOptions {
   readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;
 }
 
-const kindToBody: Record<string, BodyKind> = {
-  tradeRecords: 'tradeRecords',
-  dailyClose: 'dailyClose',
-  stores: 'stores',
-  products: 'products',
-  mappings: 'mappings',
-};
-
 /**
  * The one pipeline every push goes through (DESIGN §5): parse → schema → limits → tenancy →
  * semantic checks → ledger → raw blob → apply → commit. Nothing is acknowledged before the commit
@@ -62,7 +54,7 @@ export class BatchIngestion {
     if (processor.collection) {
       // Counted before the schema runs, so a huge batch is refused without validating every record.
       const records = body[processor.collection];
-      const max = this.options.validator.maxItems(kindToBody[processor.kind]!, processor.collection);
+      const max = this.options.validator.maxItems(processor.kind, processor.collection);
       if (Array.isArray(records) && max !== undefined && records.length > max) {
         throw new ApiError(
           'BATCH_TOO_LARGE',
@@ -70,7 +62,7 @@ export class BatchIngestion {
         );
       }
     }
-    const schemaProblems = this.options.validator.validate(kindToBody[processor.kind]!, body);
+    const schemaProblems = this.options.validator.validate(processor.kind, body);
     if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
     const typed = body as unknown as T;
     // The tenancy check and the semantic checks (which read the store master, then scan for card
@@ -149,7 +141,7 @@ export class BatchIngestion {
         // Another body holds this batch_id (this request's entry was dropped as abandoned while
         // it stalled): the stored body is the batch, this one must never be applied.
         const current = await ledger.get(partnerId, batchId);
-        if (!current || current.bodyHash !== bodyHash) continue;
+        if (current?.bodyHash !== bodyHash) continue;
         throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
       }
       await this.step('blob-stored', batchId);

@@ -1,6 +1,6 @@
 import type { ProblemDetail } from '../../errors/ProblemDetail.js';
 import type { Warning } from '../../domain/model/Warning.js';
-import type { BatchKind } from '../../storage/BatchLedger.js';
+import type { BatchKind } from '../../domain/model/BatchKind.js';
 
 /** Where and when a validated batch is being applied. */
 export interface ApplyContext<T> {

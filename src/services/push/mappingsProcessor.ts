@@ -22,7 +22,7 @@ export function mappingsProcessor(deps: MappingsDependencies): BatchProcessor<Ma
     kind: 'mappings',
     storeIdsOf: () => [],
     recordCount: (body) => body.mappings.length,
-    check: async (_partnerId, body) => checkMappingBatch(body, standardCodes),
+    check: (_partnerId, body) => Promise.resolve(checkMappingBatch(body, standardCodes)),
 
     async apply({ partnerId, body, receivedAt }) {
       const outcome = await deps.pointers.switchTo(partnerId, {

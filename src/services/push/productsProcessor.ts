@@ -12,7 +12,7 @@ export function productsProcessor(products: ProductRepository, catalog: ProductC
     collection: 'products',
     storeIdsOf: (body) => body.products.flatMap((p) => (p.store_id ? [p.store_id] : [])),
     recordCount: (body) => body.products.length,
-    check: async (partnerId, body) => {
+    check: (partnerId, body) => {
       const problems = checkProductBatch(body);
       // Each product and each modifier group is one row: it must fit before anything is written.
       body.products.forEach((product, i) =>
@@ -21,7 +21,7 @@ export function productsProcessor(products: ProductRepository, catalog: ProductC
       body.modifier_groups?.forEach((group, i) => {
         problems.push(...rowProblemDetails(`/modifier_groups/${i}`, products.modifierGroupProblems(partnerId, group)));
       });
-      return { problems };
+      return Promise.resolve({ problems });
     },
 
     async apply({ partnerId, body }) {

@@ -11,10 +11,10 @@ export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<S
     collection: 'stores',
     storeIdsOf: (body) => body.stores.map((s) => s.store_id),
     recordCount: (body) => body.stores.length,
-    check: async (partnerId, body) => {
+    check: (partnerId, body) => {
       const problems = checkStoreBatch(body);
       body.stores.forEach((store, i) => problems.push(...rowProblemDetails(`/stores/${i}`, stores.storeProblems(partnerId, store))));
-      return { problems };
+      return Promise.resolve({ problems });
     },
 
     async apply({ partnerId, body }) {

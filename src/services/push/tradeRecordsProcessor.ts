@@ -43,7 +43,7 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
 
     async check(partnerId, body) {
       const store = await deps.stores.get(partnerId, body.store_id);
-      const problems = checkTradeRecordBatch(body, store?.currency).problems;
+      const problems = checkTradeRecordBatch(body, store?.currency);
       // Each record's business_date must equal the batch's, so the batch's is the one to check.
       const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
       if (outOfWindow) problems.unshift(outOfWindow);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareInstants } from '../../../src/domain/reconciliation/compareInstants.js';
-import { compareVersions, isNewerVersion } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
 
 describe('compareVersions', () => {
   it('lets the higher version win whatever the times', () => {
@@ -29,8 +29,8 @@ describe('compareVersions', () => {
       ),
     ).toBe(0);
     expect(
-      isNewerVersion({ version: 3, last_modified_at: '2026-11-20T20:00:00Z' }, { version: 3, last_modified_at: '2026-11-20T20:00:00Z' }),
-    ).toBe(false);
+      compareVersions({ version: 3, last_modified_at: '2026-11-20T20:00:00Z' }, { version: 3, last_modified_at: '2026-11-20T20:00:00Z' }),
+    ).toBe(0);
   });
 });
 

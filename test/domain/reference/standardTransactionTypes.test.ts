@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { standardTransactionTypes, standardTypeByCode } from '../../../src/domain/reference/standardTransactionTypes.js';
+import { standardTransactionTypes } from '../../../src/domain/reference/standardTransactionTypes.js';
 
 describe('the standard transaction type list', () => {
   it('is versioned by a date', () => {
@@ -32,11 +32,5 @@ describe('the standard transaction type list', () => {
     expect(Object.isFrozen(standardTransactionTypes)).toBe(true);
     expect(Object.isFrozen(standardTransactionTypes.data)).toBe(true);
     expect(standardTransactionTypes.data.every((t) => Object.isFrozen(t) && Object.isFrozen(t.name))).toBe(true);
-  });
-
-  it('looks types up by exact code', () => {
-    expect(standardTypeByCode('EXCHANGE')?.amount_sign).toBeNull();
-    expect(standardTypeByCode('sale')).toBeUndefined();
-    expect(standardTypeByCode('UNKNOWN')).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSensitiveData } from '../../../src/domain/validation/findSensitiveData.js';
 import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
+import { stringMatching } from '../../support/matchers.js';
 
 describe('findSensitiveData', () => {
   it('finds nothing in the fixtures', () => {
@@ -21,7 +22,7 @@ describe('findSensitiveData', () => {
 
   it('applies the member_id rule only to member_id', () => {
     expect(findSensitiveData({ member_id: 'alice@example.com', note: 'alice@example.com' })).toEqual([
-      { path: '/member_id', message: expect.stringMatching(/not an e-mail address/) },
+      { path: '/member_id', message: stringMatching(/not an e-mail address/) },
     ]);
     expect(findSensitiveData({ member_id: '4111111111111111' })[0]?.message).toMatch(/not a payment card number/);
     expect(findSensitiveData({ member_id: 'M-000123' })).toEqual([]);

@@ -5,7 +5,7 @@
  */
 
 /** A small deterministic generator (LCG); not for anything but building test data. */
-export function seededDigits(seed: number): (count: number) => string {
+function seededDigits(seed: number): (count: number) => string {
   let state = seed >>> 0;
   return (count) => {
     let out = '';
@@ -21,12 +21,12 @@ function hexFrom(next: (count: number) => string, length: number): string {
   const alphabet = '0123456789abcdef';
   let out = '';
   const digits = next(length * 2);
-  for (let i = 0; i < length; i++) out += alphabet[(Number(digits[2 * i]) * 10 + Number(digits[2 * i + 1])) % 16];
+  for (let i = 0; i < length; i++) out += alphabet.charAt((Number(digits[2 * i]) * 10 + Number(digits[2 * i + 1])) % 16);
   return out;
 }
 
 /** Appends the Luhn check digit to a digit string. */
-export function withLuhnDigit(body: string): string {
+function withLuhnDigit(body: string): string {
   for (let d = 0; d <= 9; d++) {
     const candidate = body + String(d);
     let sum = 0;
@@ -41,7 +41,7 @@ export function withLuhnDigit(body: string): string {
 }
 
 /** Appends the GS1 check digit to a digit string (EAN-13 from 12 digits, GTIN-14 from 13). */
-export function withGs1Digit(body: string): string {
+function withGs1Digit(body: string): string {
   let sum = 0;
   for (let i = body.length - 1, weight = 3; i >= 0; i--, weight = 4 - weight) sum += Number(body[i]) * weight;
   return body + String((10 - (sum % 10)) % 10);
@@ -115,7 +115,7 @@ function inDigits(text: string, zero: number): string {
 /** Inserts `mark` after every `every` characters of the digits. */
 function sprinkled(pan: string, mark: string, every: number): string {
   let out = '';
-  for (let i = 0; i < pan.length; i++) out += (i > 0 && i % every === 0 ? mark : '') + pan[i];
+  for (let i = 0; i < pan.length; i++) out += (i > 0 && i % every === 0 ? mark : '') + pan.charAt(i);
   return out;
 }
 

@@ -5,8 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { DailyClose, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
+import type { Warning } from '../../../src/domain/model/Warning.js';
 import { eventually, type TestPartner, type TestService } from '../../support/startTestService.js';
 import { mappingBody, POS_CODES, storeBody, type CurrencyProfile, type StoreDay } from './storeDayKit.js';
+import {
+  ackOf,
+  finishedReconciliation,
+  reconciliationOf,
+  type FinishedReconciliation,
+  type ReconciliationResult,
+} from '../../support/responseBodies.js';
 
 export interface PartnerSetup {
   readonly partner: TestPartner;
@@ -40,11 +48,11 @@ export async function setUpPartner(
 }
 
 /** Pushes a batch; expects 202 ACCEPTED and no AMOUNT_MISMATCH (the builder keeps the identity). */
-export async function push(service: TestService, partner: TestPartner, batch: TradeRecordBatch): Promise<any[]> {
+export async function push(service: TestService, partner: TestPartner, batch: TradeRecordBatch): Promise<readonly Warning[]> {
   const res = await service.call(partner, 'POST', 'trade-records', batch);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
-  expect(res.body.status).toBe('ACCEPTED');
-  const warnings = res.body.warnings as { code: string }[];
+  const { status, warnings } = ackOf(res);
+  expect(status).toBe('ACCEPTED');
   expect(warnings.filter((w) => w.code === 'AMOUNT_MISMATCH')).toEqual([]);
   return warnings;
 }
@@ -55,10 +63,10 @@ export async function sendClose(service: TestService, partner: TestPartner, clos
   expect(res.body).toMatchObject({ batch_id: close.batch_id, status: 'ACCEPTED', record_count: 1 });
 }
 
-export async function getResult(service: TestService, partner: TestPartner, day: StoreDay): Promise<any> {
+export async function getResult(service: TestService, partner: TestPartner, day: StoreDay): Promise<ReconciliationResult> {
   const res = await service.call(partner, 'GET', `daily-close/${encodeURIComponent(day.storeId)}/${day.businessDate}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+  return reconciliationOf(res);
 }
 
 /**
@@ -69,9 +77,9 @@ export async function settled(
   service: TestService,
   partner: TestPartner,
   day: StoreDay,
-  accept: (result: any) => boolean = () => true,
+  accept: (result: ReconciliationResult) => boolean = () => true,
   timeoutMs = 15_000,
-): Promise<any> {
+): Promise<FinishedReconciliation> {
   const result = await eventually(
     () => getResult(service, partner, day),
     (r) => (r.status === 'MATCHED' || r.status === 'MISMATCHED') && accept(r),
@@ -79,5 +87,5 @@ export async function settled(
   );
   expect(accept(result), JSON.stringify(result)).toBe(true);
   expect(['MATCHED', 'MISMATCHED'], JSON.stringify(result)).toContain(result.status);
-  return result;
+  return finishedReconciliation(result);
 }

@@ -31,7 +31,7 @@ export const USD: CurrencyProfile = { currency: 'USD', digits: 2, pricesIncludeT
 export const JPY: CurrencyProfile = { currency: 'JPY', digits: 0, pricesIncludeTax: true, taxRatePpm: 100_000, offset: '+09:00' };
 
 /** 1234 → "12.34" (2 digits); -5 → "-0.05"; 640 → "640" (0 digits). */
-export function fmt(minor: number, digits: number): string {
+function fmt(minor: number, digits: number): string {
   if (!Number.isSafeInteger(minor)) throw new Error(`not an integer amount: ${minor}`);
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
@@ -41,7 +41,7 @@ export function fmt(minor: number, digits: number): string {
 }
 
 /** "12.34" → 1234 (2 digits); "-640" → -640 (0 digits). Rejects a wrong number of decimal places. */
-export function minor(text: string, digits: number): number {
+function minor(text: string, digits: number): number {
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
   if (!m) throw new Error(`not a decimal string: ${text}`);
   const fraction = m[3] ?? '';

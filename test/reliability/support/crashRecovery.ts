@@ -1,4 +1,5 @@
 import type { PushStep } from '../../../src/services/push/BatchIngestion.js';
+import { ackOf, type TestResponse } from '../../support/responseBodies.js';
 import { startTestService, type TestService } from '../../support/startTestService.js';
 import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner, type Figures } from './dayScenario.js';
 import { FaultPolicy, SimulatedCrash, isBlobPut, isLedgerCommit, isTableTransaction } from './faultPolicy.js';
@@ -29,7 +30,7 @@ export interface CrashHarness {
 }
 
 /** One in-process service whose storage requests and push steps can be cut off. */
-export async function startCrashHarness(): Promise<CrashHarness> {
+async function startCrashHarness(): Promise<CrashHarness> {
   const policy = new FaultPolicy();
   let pending: { step: PushStep; batchId: string } | undefined;
   const service = await startTestService({
@@ -38,7 +39,7 @@ export async function startCrashHarness(): Promise<CrashHarness> {
       // Nothing runs the sweep by itself during a run; the scenario calls it.
       abandonedAfterMs: 0,
       onPushStep: (step, batchId) => {
-        if (pending && pending.step === step && pending.batchId === batchId) {
+        if (pending?.step === step && pending.batchId === batchId) {
           pending = undefined;
           throw new SimulatedCrash(`step ${step}`);
         }
@@ -75,13 +76,7 @@ export interface CrashRunResult {
  * the same batch again, or nobody does and the sweep finishes it (the partner asks once more
  * afterwards, as a partner would after a timeout). Then the day is checked.
  */
-export async function runOneCrash(
-  h: CrashHarness,
-  partnerId: string,
-  partnerKey: string,
-  run: number,
-  seed: number,
-): Promise<CrashRunResult> {
+async function runOneCrash(h: CrashHarness, partnerId: string, partnerKey: string, run: number, seed: number): Promise<CrashRunResult> {
   const random = seededRandom(seed * 100_003 + run);
   const point = crashPoints[run % crashPoints.length]!;
   const recovery: Recovery = random() < 0.5 ? 'partner retries' : 'sweep finishes';
@@ -129,11 +124,11 @@ export async function runOneCrash(
       break;
   }
   const answers: number[] = [];
-  const bodies: { status?: string; record_count?: number }[] = [];
+  const responses: TestResponse[] = [];
   const first = await service.call(partner, 'POST', 'trade-records', batch);
   policy.disarm();
   answers.push(first.status);
-  bodies.push(first.body);
+  responses.push(first);
 
   let sweepOutcome = '-';
   if (recovery === 'sweep finishes') {
@@ -143,11 +138,12 @@ export async function runOneCrash(
   if (first.status !== 202 && first.status !== 200) {
     const again = await service.call(partner, 'POST', 'trade-records', batch);
     answers.push(again.status);
-    bodies.push(again.body);
+    responses.push(again);
   }
   const acknowledged = answers.some((s) => s === 202 || s === 200);
-  const accepted = bodies.filter((b) => b?.status === 'ACCEPTED').length;
-  const wrongCount = bodies.some((b) => (b?.status === 'ACCEPTED' || b?.status === 'ALREADY_RECEIVED') && b.record_count !== count);
+  const acks = responses.filter((r) => r.status === 202 || r.status === 200).map(ackOf);
+  const accepted = acks.filter((b) => b.status === 'ACCEPTED').length;
+  const wrongCount = acks.some((b) => b.record_count !== count);
   const state = await ledgerState(service, partnerId, batch.batch_id);
   const day = await checkDay(service, partner, random, storeId, businessDate, acknowledged ? batch.trade_records : []);
   const lost = acknowledged && (day.missing > 0 || (day.reconciliation !== 'MATCHED' && day.reconciliation !== 'skipped'));

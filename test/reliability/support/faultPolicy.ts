@@ -103,7 +103,7 @@ export class FaultPolicy implements PipelinePolicy {
   }
 }
 
-export function serviceOf(url: string): StorageService {
+function serviceOf(url: string): StorageService {
   const { port, hostname, pathname } = new URL(url);
   // Azurite: one port per service; the account name leads the path (`devstoreaccount1`).
   // The table SDK addresses tables as `/<account>/<Table>(...)` or `/<account>/$batch`.

@@ -1,3 +1,4 @@
+import { ackOf } from '../../support/responseBodies.js';
 import { startTestService } from '../../support/startTestService.js';
 import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner, type Figures } from './dayScenario.js';
 import { FaultPolicy } from './faultPolicy.js';
@@ -58,8 +59,9 @@ export async function runStorageFaults(runs: number, seed: number): Promise<Stor
         statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
         if (answer.status === 202 || answer.status === 200) {
           acknowledged = true;
-          if (answer.body?.status === 'ACCEPTED') accepted += 1;
-          if (answer.body?.record_count !== batch.trade_records.length) figures.appliedTwice += 1;
+          const ack = ackOf(answer);
+          if (ack.status === 'ACCEPTED') accepted += 1;
+          if (ack.record_count !== batch.trade_records.length) figures.appliedTwice += 1;
         } else if (answer.status !== 503) {
           figures.answers5xxOther += 1;
           failures.push(`run ${run}: answered ${answer.status} ${JSON.stringify(answer.body)}`);

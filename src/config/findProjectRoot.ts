@@ -3,18 +3,15 @@ import path from 'node:path';
 
 /**
  * The project folder: the nearest folder at or above `start` that holds both `package.json` and
- * a `schemas` folder. Works from `src/validation` (tests) and from `dist/src/validation` (build).
+ * a `schemas` folder. Works from `src/config` (tests) and from `dist/src/config` (build).
  */
 export function findProjectRoot(start: string = __dirname): string {
-  let folder = path.resolve(start);
-  while (true) {
+  for (let folder = path.resolve(start); ; folder = path.dirname(folder)) {
     if (existsSync(path.join(folder, 'package.json')) && existsSync(path.join(folder, 'schemas'))) {
       return folder;
     }
-    const parent = path.dirname(folder);
-    if (parent === folder) {
+    if (path.dirname(folder) === folder) {
       throw new Error(`No folder holding package.json and schemas/ was found above ${start}.`);
     }
-    folder = parent;
   }
 }

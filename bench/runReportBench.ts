@@ -1,0 +1,190 @@
+/**
+ * `npm run bench:reports`: the cost of writing a store-day's report files next to its
+ * reconciliation. Loads a generated store-day through the push endpoint, sends its daily close,
+ * waits for the queued reconciliation, then times in fresh child processes, taking turns:
+ * reconciliation alone, reconciliation followed by the report write (the way they are to run
+ * together), the report written on its own (a rebuild), and the CPU part of the report alone.
+ * Prints a table and `BENCH <name> <value> <unit>` lines. `BENCH_SCALE=smoke` runs a tiny day.
+ */
+import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { DailyClose } from '../src/domain/model/payloads.js';
+import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
+import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
+import { formatReport, machineInfo, target, type Figure } from './BenchReport.js';
+import { benchBusinessDate, expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
+import { runReportJob, type ReportJobMode, type ReportJobReport, type ReportJobRequest } from './runReportJob.js';
+import { median, round } from './stats.js';
+import { emptyDayTotals, generateTradeRecordBatch, money } from './tradeRecordGenerator.js';
+
+export interface ReportBenchScale {
+  readonly name: 'full' | 'smoke';
+  readonly transactions: number;
+  readonly recordsPerBatch: number;
+  /** Child processes per mode, taking turns. */
+  readonly rounds: number;
+  /** Counted runs per child after one warm-up. */
+  readonly iterations: number;
+}
+
+const fullReportScale: ReportBenchScale = { name: 'full', transactions: 20_000, recordsPerBatch: 500, rounds: 2, iterations: 3 };
+export const smokeReportScale: ReportBenchScale = { name: 'smoke', transactions: 60, recordsPerBatch: 20, rounds: 1, iterations: 1 };
+
+export interface ReportBenchOptions {
+  readonly scale?: ReportBenchScale;
+  readonly out?: (line: string) => void;
+  readonly progress?: (line: string) => void;
+}
+
+export async function runReportBench(options: ReportBenchOptions = {}): Promise<Figure[]> {
+  const scale = options.scale ?? ((process.env.BENCH_SCALE ?? 'full').toLowerCase() === 'smoke' ? smokeReportScale : fullReportScale);
+  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const progress = options.progress ?? ((line: string) => process.stderr.write(`[bench] ${line}\n`));
+  const loadAtStart = loadavg()[0] ?? 0;
+  const env = await startBenchEnvironment();
+  const figures: Figure[] = [];
+  try {
+    const storeId = 'RPT-1';
+    const partner = await env.createPartner('bench-report', [storeId]);
+    progress(`loading a ${scale.transactions}-transaction store-day through the push endpoint`);
+    const batchCount = Math.ceil(scale.transactions / scale.recordsPerBatch);
+    const totals = emptyDayTotals();
+    const loadStarted = performance.now();
+    let next = 0;
+    const pushNext = async (): Promise<void> => {
+      for (let b = next++; b < batchCount; b = next++) {
+        const tag = (0x50000000 + b).toString(16).padStart(8, '0');
+        const body = generateTradeRecordBatch({
+          batchId: `${tag}-0000-4000-8000-000000000000`,
+          storeId,
+          businessDate: benchBusinessDate,
+          batchSeq: b + 1,
+          recordCount: Math.min(scale.recordsPerBatch, scale.transactions - b * scale.recordsPerBatch),
+          idPrefix: `R-${tag}`,
+          seed: 0x5000 + b,
+          totals,
+        });
+        expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
+      }
+    };
+    await Promise.all([pushNext(), pushNext(), pushNext()]);
+    progress(`loaded in ${round((performance.now() - loadStarted) / 1000, 1)} s; sending the daily close`);
+
+    const close: DailyClose = {
+      batch_id: '5fffffff-0000-4000-8000-00000000c105',
+      store_id: storeId,
+      business_date: benchBusinessDate,
+      batch_count: batchCount,
+      trade_record_count: totals.tradeRecordCount,
+      item_row_count: totals.itemRowCount,
+      payment_row_count: totals.paymentRowCount,
+      net_sales_amount: money(totals.netSalesCents),
+      tax_amount: money(totals.taxCents),
+      tip_amount: money(totals.tipCents),
+      payment_total_amount: money(totals.paymentTotalCents),
+      currency: 'USD',
+      closed_at: '2026-03-02T03:55:00-05:00',
+    };
+    expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
+    const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const record = await results.get(partner.partnerId, storeId, benchBusinessDate);
+      if (record?.closeBatchId === close.batch_id && record.status !== 'RECEIVED') break;
+      if (Date.now() > deadline) throw new Error('the queued reconciliation did not finish within two minutes');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    const message: ReconcileMessage = {
+      partnerId: partner.partnerId,
+      storeId,
+      businessDate: benchBusinessDate,
+      closeBatchId: close.batch_id,
+    };
+    const modes: ReportJobMode[] = ['reconcile', 'reconcile+report', 'report', 'build'];
+    const reports = new Map<ReportJobMode, ReportJobReport[]>(modes.map((m) => [m, []]));
+    for (let r = 0; r < scale.rounds; r++) {
+      for (const mode of modes) {
+        progress(`round ${r + 1}/${scale.rounds}: ${mode}`);
+        const report = await runChild({ connectionString: env.connectionString, mode, message, iterations: scale.iterations });
+        reports.get(mode)?.push(report);
+        progress(
+          `  ${report.times.map((t) => round(t, 0)).join(' / ')} ms, peak RSS ${round(report.peakRssBytes / (1024 * 1024), 0)} MB (${report.outcome})`,
+        );
+      }
+    }
+    if (env.errors.length > 0) throw new Error(`the service logged errors: ${env.errors.slice(0, 3).join(' | ')}`);
+
+    const ms = (mode: ReportJobMode) => median((reports.get(mode) ?? []).flatMap((r) => r.times));
+    const rss = (mode: ReportJobMode) => Math.max(...(reports.get(mode) ?? []).map((r) => r.peakRssBytes)) / (1024 * 1024);
+    const outcome = (mode: ReportJobMode) => reports.get(mode)?.[0]?.outcome ?? '';
+    const tag = scale.transactions % 1000 === 0 ? `${scale.transactions / 1000}k` : String(scale.transactions);
+    const targets = scale.name === 'full';
+    const add = (name: string, label: string, value: number, unit: string, bound?: { max?: number }) =>
+      figures.push({ name, label, value, unit, ...(bound ? { target: target(value, bound, unit, targets) } : {}) });
+    const reconcile = ms('reconcile');
+    const together = ms('reconcile+report');
+    add(
+      `report_reconcile_${tag}_ms`,
+      `reconcile ${scale.transactions} transactions alone (${outcome('reconcile')})`,
+      round(reconcile, 0),
+      'ms',
+    );
+    add(
+      `report_reconcile_write_${tag}_ms`,
+      `reconcile + write the report files (${outcome('reconcile+report')})`,
+      round(together, 0),
+      'ms',
+    );
+    add(`report_write_${tag}_ratio`, '(reconcile + write) / reconcile', round(together / reconcile, 2), 'x', { max: 1.3 });
+    add(`report_rebuild_${tag}_ms`, `write the report files alone, listing the index (${outcome('report')})`, round(ms('report'), 0), 'ms');
+    add(`report_build_${tag}_ms`, 'of which CPU: parse raw batches, build rows, encode Parquet', round(ms('build'), 0), 'ms');
+    add(
+      `report_files_${tag}_kib`,
+      'size of the four store-day files',
+      round((reports.get('report')?.[0]?.fileBytes ?? 0) / 1024, 0),
+      'KiB',
+    );
+    add(`report_reconcile_write_${tag}_rss`, 'reconcile + write peak RSS (own process)', round(rss('reconcile+report'), 0), 'MB');
+    add(`report_reconcile_${tag}_rss`, 'reconcile alone peak RSS (own process)', round(rss('reconcile'), 0), 'MB');
+  } finally {
+    await env.stop();
+  }
+  const machine = { ...machineInfo(), loadAverage: `${round(loadAtStart, 1)} at start, ${round(loadavg()[0] ?? 0, 1)} at end (1-minute)` };
+  for (const line of formatReport(figures, machine, scale.name, [])) out(line);
+  return figures;
+}
+
+/** Runs a job in a child process of the compiled benchmark; from TypeScript sources (the smoke test), in this process. */
+function runChild(request: ReportJobRequest): Promise<ReportJobReport> {
+  const script = path.join(__dirname, 'reportChild.js');
+  if (!existsSync(script)) return runReportJob(request);
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let settled = false;
+    child.once('message', (reply: { ok: true; report: ReportJobReport } | { ok: false; error: string }) => {
+      settled = true;
+      if (reply.ok) resolve(reply.report);
+      else reject(new Error(`report child failed: ${reply.error}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (!settled) reject(new Error(`report child exited with code ${code} before reporting`));
+    });
+    child.send(request);
+  });
+}
+
+// Run as a script (node dist/bench/runReportBench.js); imported by the smoke test, it only exports.
+if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
+  runReportBench().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`report bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

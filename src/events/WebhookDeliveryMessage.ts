@@ -1,0 +1,42 @@
+import { isEventType, type EventType } from './eventTypes.js';
+
+/**
+ * Message of the webhook delivery queue: deliver this stored event to its partner's endpoint.
+ * One message per delivery; a failed attempt ends its message and sends the next one with a
+ * visibility delay, so no retry is ever held inside a running function.
+ */
+export interface WebhookDeliveryMessage {
+  readonly partnerId: string;
+  readonly eventId: string;
+  readonly eventType: EventType;
+  /** When the event was created (ISO 8601); retries end 24 hours later. */
+  readonly createdAt: string;
+  /** Attempts made so far (0 in the first message). */
+  readonly attempts: number;
+  /** When the first attempt was made, once there was one (ISO 8601). */
+  readonly firstAttemptAt?: string;
+  /** When the last attempt was made and why it failed, carried for the dead-letter record. */
+  readonly lastAttemptAt?: string;
+  readonly lastErrorClass?: string;
+}
+
+const isIsoTime = (value: unknown): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+
+export function isWebhookDeliveryMessage(value: unknown): value is WebhookDeliveryMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  return (
+    typeof m.partnerId === 'string' &&
+    m.partnerId !== '' &&
+    typeof m.eventId === 'string' &&
+    m.eventId !== '' &&
+    isEventType(m.eventType) &&
+    isIsoTime(m.createdAt) &&
+    typeof m.attempts === 'number' &&
+    Number.isSafeInteger(m.attempts) &&
+    m.attempts >= 0 &&
+    (m.firstAttemptAt === undefined || isIsoTime(m.firstAttemptAt)) &&
+    (m.lastAttemptAt === undefined || isIsoTime(m.lastAttemptAt)) &&
+    (m.lastErrorClass === undefined || typeof m.lastErrorClass === 'string')
+  );
+}

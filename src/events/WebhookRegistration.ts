@@ -1,0 +1,27 @@
+import type { EventType } from './eventTypes.js';
+import type { WebhookSecret } from './WebhookSecret.js';
+
+/** What a partner registers: one endpoint and the events it wants there. */
+export interface WebhookEndpoint {
+  readonly url: string;
+  readonly eventTypes: readonly EventType[];
+}
+
+/** A partner's registered endpoint with its signing secrets. */
+export interface WebhookRegistration extends WebhookEndpoint {
+  readonly partnerId: string;
+  readonly secret: WebhookSecret;
+  /** After a rotation, the old secret still signs until `expiresAt`, so the partner can switch without losing events. */
+  readonly previousSecret?: { readonly secret: WebhookSecret; readonly expiresAt: string };
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** How long a rotated-out secret keeps signing alongside the new one. */
+export const secretOverlapSeconds = 24 * 60 * 60;
+
+/** The secrets an attempt at `now` is signed with: the current one first, the previous one while it overlaps. */
+export function signingSecrets(registration: WebhookRegistration, now: Date): WebhookSecret[] {
+  const previous = registration.previousSecret;
+  return previous && Date.parse(previous.expiresAt) > now.getTime() ? [registration.secret, previous.secret] : [registration.secret];
+}

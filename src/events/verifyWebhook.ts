@@ -1,0 +1,53 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookHeaders } from './signWebhook.js';
+import type { WebhookSecret } from './WebhookSecret.js';
+
+export type WebhookVerification =
+  | { readonly ok: true; readonly id: string; readonly timestamp: number }
+  | { readonly ok: false; readonly reason: 'MISSING_HEADER' | 'BAD_TIMESTAMP' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_MATCHING_SIGNATURE' };
+
+export interface VerifyOptions {
+  /** The three headers as received (names in lower case). */
+  readonly headers: Readonly<Partial<Record<keyof WebhookHeaders, string>>>;
+  /** The raw body bytes as received, before any JSON parsing. */
+  readonly body: string | Buffer;
+  /** Secrets the receiver accepts (during a rotation: the new one and the old one). */
+  readonly secrets: readonly WebhookSecret[];
+  readonly now: Date;
+  /** How far the timestamp may be from `now`, either way; default 5 minutes. */
+  readonly toleranceSeconds?: number;
+}
+
+const hmacBytes = 32;
+
+/**
+ * Checks a received webhook as a receiver must: all three headers present, the timestamp within
+ * the tolerance (replay protection), and at least one `v1` signature in the space-separated list
+ * equal to the HMAC computed with one of the secrets, compared in constant time. Other versions
+ * (e.g. `v1a`) are skipped, as the specification asks.
+ */
+export function verifyWebhook(options: VerifyOptions): WebhookVerification {
+  const id = options.headers['webhook-id'];
+  const rawTimestamp = options.headers['webhook-timestamp'];
+  const signatures = options.headers['webhook-signature'];
+  if (!id || !rawTimestamp || !signatures) return { ok: false, reason: 'MISSING_HEADER' };
+  if (!/^\d{1,15}$/.test(rawTimestamp)) return { ok: false, reason: 'BAD_TIMESTAMP' };
+  const timestamp = Number(rawTimestamp);
+  const tolerance = options.toleranceSeconds ?? 300;
+  if (Math.abs(options.now.getTime() / 1000 - timestamp) > tolerance) return { ok: false, reason: 'TIMESTAMP_OUT_OF_TOLERANCE' };
+
+  const body = typeof options.body === 'string' ? Buffer.from(options.body, 'utf8') : options.body;
+  const expected = options.secrets.map((secret) =>
+    createHmac('sha256', secret.key).update(`${id}.${rawTimestamp}.`, 'utf8').update(body).digest(),
+  );
+  let matched = false;
+  for (const entry of signatures.split(' ')) {
+    const comma = entry.indexOf(',');
+    if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
+    const given = Buffer.from(entry.slice(comma + 1), 'base64');
+    if (given.length !== hmacBytes) continue;
+    // Every candidate is compared against every secret, without stopping early.
+    for (const candidate of expected) matched = timingSafeEqual(candidate, given) || matched;
+  }
+  return matched ? { ok: true, id, timestamp } : { ok: false, reason: 'NO_MATCHING_SIGNATURE' };
+}

@@ -1,0 +1,36 @@
+import { checkTargetAddresses } from '../events/checkTargetAddresses.js';
+import { parseWebhookUrl, type TargetProblem, type WebhookUrl } from '../events/parseWebhookUrl.js';
+import type { HostResolver } from './HostResolver.js';
+
+/** A target that passed every check, with the addresses it was checked against. */
+export interface CheckedTarget {
+  readonly target: WebhookUrl;
+  /** Connect to these and only these: resolving again could give another answer. */
+  readonly addresses: readonly string[];
+}
+
+/**
+ * The outbound target rules with name resolution: used when a partner registers a URL and again
+ * on every delivery attempt, whose connection then goes to the addresses checked here (a host
+ * name that resolved to a public address at registration may resolve to a private one later).
+ */
+export class WebhookTargetGuard {
+  constructor(private readonly options: { readonly allowPrivate: boolean; readonly resolve: HostResolver }) {}
+
+  async check(rawUrl: string): Promise<({ ok: true } & CheckedTarget) | TargetProblem> {
+    const parsed = parseWebhookUrl(rawUrl, this.options);
+    if (!parsed.ok) return parsed;
+    const { target } = parsed;
+    let addresses: readonly string[];
+    if (target.isAddress) addresses = [target.host];
+    else {
+      try {
+        addresses = await this.options.resolve(target.host);
+      } catch {
+        addresses = [];
+      }
+    }
+    const verdict = checkTargetAddresses(target, addresses, this.options);
+    return verdict.ok ? { ok: true, target, addresses } : verdict;
+  }
+}

@@ -1,0 +1,46 @@
+import { buildCloudEvent, type CloudEventInput } from '../../events/buildCloudEvent.js';
+import type { WebhookDeliveryMessage } from '../../events/WebhookDeliveryMessage.js';
+import type { WebhookEventStore } from '../../storage/WebhookEventStore.js';
+import type { WebhookRegistrationRepository } from '../../storage/WebhookRegistrationRepository.js';
+
+/** Where delivery messages go: the webhook delivery queue (JsonQueue in service). */
+export interface DeliveryQueue {
+  send(message: WebhookDeliveryMessage, visibilityDelaySeconds: number): Promise<void>;
+}
+
+export interface EventPublisherDeps {
+  readonly registrations: WebhookRegistrationRepository;
+  readonly events: WebhookEventStore;
+  readonly queue: DeliveryQueue;
+  /** EVENT_TYPE_PREFIX. */
+  readonly typePrefix: string;
+  readonly clock: () => Date;
+}
+
+/** An event to publish: the envelope's fields but the prefix, which is configuration. */
+export type PublishedEvent<T> = Omit<CloudEventInput<T>, 'typePrefix'>;
+
+/**
+ * Hands an event to delivery, never delivering it in the caller's own run: stores the exact body,
+ * then queues one delivery message. Only partners whose endpoint subscribes to the event's type
+ * get it. Publishing the same event id again (a run repeated after a crash) stores nothing new
+ * and queues another message for the same event: the partner may get it twice, with one id.
+ */
+export class EventPublisher {
+  constructor(private readonly deps: EventPublisherDeps) {}
+
+  async publish<T>(partnerId: string, input: PublishedEvent<T>): Promise<'queued' | 'not-subscribed'> {
+    const registration = await this.deps.registrations.get(partnerId);
+    if (!registration?.eventTypes.includes(input.type)) return 'not-subscribed';
+    const event = buildCloudEvent({ ...input, typePrefix: this.deps.typePrefix });
+    const createdAt = this.deps.clock().toISOString();
+    const stored = { partnerId, eventId: event.id, eventType: input.type, createdAt, body: JSON.stringify(event) };
+    let firstCreatedAt = createdAt;
+    if ((await this.deps.events.add(stored)) === 'exists') {
+      // The retry window stays the first publication's.
+      firstCreatedAt = (await this.deps.events.get(partnerId, event.id))?.createdAt ?? createdAt;
+    }
+    await this.deps.queue.send({ partnerId, eventId: event.id, eventType: input.type, createdAt: firstCreatedAt, attempts: 0 }, 0);
+    return 'queued';
+  }
+}

@@ -1,0 +1,170 @@
+import { cloudEventContentType } from '../../events/CloudEvent.js';
+import type { AttemptOutcome } from '../../events/DeliveryFailure.js';
+import type { DeliveryPolicy } from '../../events/DeliveryPolicy.js';
+import { planRetry, retryDelaySeconds } from '../../events/planRetry.js';
+import { signWebhook } from '../../events/signWebhook.js';
+import type { WebhookDeliveryMessage } from '../../events/WebhookDeliveryMessage.js';
+import { signingSecrets, type WebhookRegistration } from '../../events/WebhookRegistration.js';
+import type { WebhookRequest } from '../../outbound/WebhookSender.js';
+import type { WebhookDeadLetterRepository } from '../../storage/WebhookDeadLetterRepository.js';
+import type { EndpointHealth, WebhookEndpointHealthRepository } from '../../storage/WebhookEndpointHealthRepository.js';
+import type { StoredEvent, WebhookEventStore } from '../../storage/WebhookEventStore.js';
+import type { WebhookRegistrationRepository } from '../../storage/WebhookRegistrationRepository.js';
+import type { DeliveryQueue } from './EventPublisher.js';
+
+export interface WebhookDeliveryDeps {
+  readonly registrations: WebhookRegistrationRepository;
+  readonly health: WebhookEndpointHealthRepository;
+  readonly events: WebhookEventStore;
+  readonly deadLetters: WebhookDeadLetterRepository;
+  readonly queue: DeliveryQueue;
+  readonly sender: { attempt(request: WebhookRequest): Promise<AttemptOutcome> };
+  readonly policy: DeliveryPolicy;
+  readonly clock: () => Date;
+  /** Uniform in [0, 1): jitter of retries and of paused events. */
+  readonly random: () => number;
+}
+
+/** A probe's claim on a paused endpoint outlives its attempt by this much (storage writes after it). */
+const probeMarginMs = 5_000;
+
+/**
+ * Runs one delivery message: at most one attempt, bounded by the attempt time, then either done,
+ * or the next message queued with its delay, or the event dead-lettered. Nothing waits inside the
+ * run, so one partner's slow endpoint holds one slot for at most one attempt's time.
+ *
+ * A partner whose endpoint is failing is paused: its other events do not spend an attempt each on
+ * it but wait in the queue until the pause ends, when one of them probes the endpoint for all.
+ * Returns a line for the log: ids, attempt, outcome class and status, never body, URL or secret.
+ */
+export class WebhookDelivery {
+  constructor(private readonly deps: WebhookDeliveryDeps) {}
+
+  async deliver(message: WebhookDeliveryMessage): Promise<string> {
+    const { partnerId, eventId } = message;
+    const what = `event ${eventId} of partner ${partnerId}`;
+    const event = await this.deps.events.get(partnerId, eventId);
+    if (!event) return `${what}: nothing to do (delivered or dropped before)`;
+    const registration = await this.deps.registrations.get(partnerId);
+    if (!registration?.eventTypes.includes(message.eventType)) {
+      await this.deps.events.remove(partnerId, eventId);
+      return `${what}: dropped, no endpoint takes ${message.eventType} any more`;
+    }
+
+    const now = this.deps.clock();
+    const health = await this.deps.health.get(partnerId);
+    if (health) {
+      if (Date.parse(health.pausedUntil) > now.getTime()) return this.#wait(message, registration, health, now, what);
+      // The pause is over: this event probes the endpoint; the others keep waiting meanwhile.
+      const claimUntil = new Date(now.getTime() + this.deps.policy.attemptTimeoutMs + probeMarginMs);
+      if (!(await this.deps.health.claimProbe(partnerId, health, claimUntil))) {
+        const current = (await this.deps.health.get(partnerId)) ?? { ...health, pausedUntil: claimUntil.toISOString() };
+        return this.#wait(message, registration, current, now, what);
+      }
+    }
+
+    const outcome = await this.deps.sender.attempt(this.#request(registration, event, now));
+    const attempts = message.attempts + 1;
+    const firstAttemptAt = message.firstAttemptAt ?? now.toISOString();
+    if (outcome.ok) {
+      await this.deps.events.remove(partnerId, eventId);
+      if (health) await this.deps.health.reset(partnerId);
+      return `${what}: delivered on attempt ${attempts} (status ${outcome.status})`;
+    }
+
+    const after = this.deps.clock();
+    const failed = `${outcome.errorClass}${outcome.status === undefined ? '' : ` ${outcome.status}`}`;
+    // The event waits as long as the endpoint's failure streak asks, when that is longer than its own.
+    // The endpoint is paused until this event's next attempt, so that this event is the one to probe it.
+    const failures = Math.max(attempts, (health?.consecutiveFailures ?? 0) + 1);
+    const draw = this.deps.random();
+    const jitter = (): number => draw;
+    const plan =
+      outcome.errorClass === 'GONE'
+        ? ({ kind: 'dead-letter' } as const)
+        : planRetry(this.deps.policy, {
+            createdAt: new Date(message.createdAt),
+            now: after,
+            failures,
+            retryAfterSeconds: outcome.retryAfterSeconds,
+            random: jitter,
+          });
+    const pauseSeconds = plan.kind === 'retry' ? plan.delaySeconds : retryDelaySeconds(this.deps.policy, failures, jitter);
+    await this.deps.health.recordFailure(partnerId, outcome.errorClass, new Date(after.getTime() + pauseSeconds * 1000));
+    if (plan.kind === 'dead-letter') {
+      await this.#deadLetter(message, registration, after, {
+        attempts,
+        firstAttemptAt,
+        lastAttemptAt: now.toISOString(),
+        lastErrorClass: outcome.errorClass,
+        lastStatus: outcome.status,
+      });
+      return `${what}: attempt ${attempts} failed (${failed}); dead-lettered`;
+    }
+    await this.deps.queue.send(
+      { ...message, attempts, firstAttemptAt, lastAttemptAt: now.toISOString(), lastErrorClass: outcome.errorClass },
+      plan.delaySeconds,
+    );
+    return `${what}: attempt ${attempts} failed (${failed}); next in ${plan.delaySeconds} s`;
+  }
+
+  /** The signed request of an attempt made at `now`: same id and body every time, the attempt's own timestamp. */
+  #request(registration: WebhookRegistration, event: StoredEvent, now: Date): WebhookRequest {
+    const body = Buffer.from(event.body, 'utf8');
+    const signed = signWebhook(signingSecrets(registration, now), { id: event.eventId, timestamp: Math.floor(now.getTime() / 1000), body });
+    return { url: registration.url, headers: { 'content-type': cloudEventContentType, ...signed }, body };
+  }
+
+  /** The endpoint is paused: the event waits in the queue until the pause ends (spread a little), or gives up at the window's end. */
+  async #wait(
+    message: WebhookDeliveryMessage,
+    registration: WebhookRegistration,
+    health: EndpointHealth,
+    now: Date,
+    what: string,
+  ): Promise<string> {
+    const deadline = Date.parse(message.createdAt) + this.deps.policy.maxAgeSeconds * 1000;
+    if (now.getTime() >= deadline) {
+      await this.#deadLetter(message, registration, now, {
+        attempts: message.attempts,
+        firstAttemptAt: message.firstAttemptAt,
+        lastAttemptAt: message.lastAttemptAt,
+        lastErrorClass: message.lastErrorClass ?? health.lastErrorClass,
+        lastStatus: undefined,
+      });
+      return `${what}: endpoint paused past the retry window; dead-lettered`;
+    }
+    const wake = Date.parse(health.pausedUntil) + this.deps.random() * this.deps.policy.pauseSpreadSeconds * 1000;
+    const delaySeconds = Math.max(1, Math.ceil((Math.min(wake, deadline) - now.getTime()) / 1000));
+    await this.deps.queue.send(message, delaySeconds);
+    return `${what}: endpoint paused (${health.lastErrorClass}); waits ${delaySeconds} s`;
+  }
+
+  async #deadLetter(
+    message: WebhookDeliveryMessage,
+    registration: WebhookRegistration,
+    now: Date,
+    last: {
+      attempts: number;
+      firstAttemptAt: string | undefined;
+      lastAttemptAt: string | undefined;
+      lastErrorClass: string;
+      lastStatus: number | undefined;
+    },
+  ): Promise<void> {
+    // The event's body stays in the event store, so HQ can send it again.
+    await this.deps.deadLetters.add({
+      partnerId: message.partnerId,
+      eventId: message.eventId,
+      eventType: message.eventType,
+      targetOrigin: new URL(registration.url).origin,
+      attempts: last.attempts,
+      lastErrorClass: last.lastErrorClass,
+      createdAt: message.createdAt,
+      deadLetteredAt: now.toISOString(),
+      ...(last.lastStatus === undefined ? {} : { lastStatus: last.lastStatus }),
+      ...(last.firstAttemptAt === undefined ? {} : { firstAttemptAt: last.firstAttemptAt }),
+      ...(last.lastAttemptAt === undefined ? {} : { lastAttemptAt: last.lastAttemptAt }),
+    });
+  }
+}

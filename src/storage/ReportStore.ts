@@ -1,0 +1,162 @@
+import type { BlobLeaseClient, ContainerClient } from '@azure/storage-blob';
+import { encodePartitionValue } from '../reports/encodePartitionValue.js';
+import { storeDayBlobName, storeDaysBlobName } from '../reports/reportBlobName.js';
+import { storeDayDatasets, type StoreDayDataset } from '../reports/reportDatasets.js';
+import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
+
+export type StoreDayWrite = 'written' | 'superseded';
+
+/** Another writer held the store-day for longer than a lease lasts: the write is retried later. */
+class ReportBusyError extends Error {
+  constructor() {
+    super("Another writer kept the store-day's report files locked; the write is retried.");
+    this.name = 'ReportBusyError';
+  }
+}
+
+const parquetContentType = 'application/vnd.apache.parquet';
+/** Blob metadata holding the instant the build that wrote a file started. */
+const stampKey = 'generatedat';
+/** Longest finite lease; the writes it guards take well under a second. */
+const leaseSeconds = 60;
+/** A held lease is renewed before the next write once this much of it has passed. */
+const renewAfterMs = 20_000;
+/** How long a writer waits for another's lease before giving up (a crashed writer's lease lapses after 60 s). */
+const maxWaitMs = 75_000;
+/** Rounds of the store_days read → write loop before giving up to a retry. */
+const maxStoreDaysRounds = 20;
+
+/**
+ * The report files in the reports container.
+ *
+ * Every file is written with one upload that replaces the blob whole: a single Put Blob, or for a
+ * file larger than the SDK's single-shot limit a Put Block List, and both make the new content
+ * visible at once when they commit. A reader therefore sees the old file or the new one, never a
+ * mix or a half-written file; there is no temporary name to clean up after a crash.
+ *
+ * Writes of a store-day are ordered by the instant their build started (its stamp): under a lease
+ * on the store-day's marker blob, a build writes only if no later build has written already, so
+ * two reconciliations of the same day racing each other leave the newer one's files, and a
+ * dataset the newer build has no row for is removed rather than left stale.
+ */
+export class ReportStore {
+  constructor(
+    private readonly container: ContainerClient,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {}
+
+  /**
+   * Writes a store-day's files (a dataset without a file has its old file removed). Returns
+   * 'superseded' and writes nothing when a build that started later has written the store-day.
+   */
+  async writeStoreDay(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    files: Readonly<Record<StoreDayDataset, Uint8Array | undefined>>,
+    stamp: string,
+  ): Promise<StoreDayWrite> {
+    const names = storeDayDatasets.map((dataset) => ({ dataset, name: storeDayBlobName(dataset, partnerId, businessDate, storeId) }));
+    const marker = this.container.getBlockBlobClient(
+      `_state/store_day/partner_id=${encodePartitionValue(partnerId)}/business_date=${businessDate}/store_id=${encodePartitionValue(storeId)}`,
+    );
+    const lease = await this.acquire(marker.getBlobLeaseClient(), async () => {
+      try {
+        await marker.uploadData(new Uint8Array(0), { conditions: { ifNoneMatch: '*' } });
+      } catch (error) {
+        // Created by another writer meanwhile, or leased by one: either way it exists now.
+        if (!isConflict(error) && !isPreconditionFailed(error)) throw error;
+      }
+    });
+    try {
+      const written = (await marker.getProperties({ conditions: { leaseId: lease.leaseId } })).metadata?.[stampKey];
+      if (written !== undefined && written > stamp) return 'superseded';
+      for (const { dataset, name } of names) {
+        await lease.renewIfDue();
+        const blob = this.container.getBlockBlobClient(name);
+        const bytes = files[dataset];
+        if (bytes)
+          await blob.uploadData(bytes, { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata: { [stampKey]: stamp } });
+        else await blob.deleteIfExists();
+      }
+      await lease.renewIfDue();
+      await marker.setMetadata({ [stampKey]: stamp }, { conditions: { leaseId: lease.leaseId } });
+      return 'written';
+    } finally {
+      await lease.release();
+    }
+  }
+
+  /**
+   * Rewrites the store_days file of a partner's business date from `build`, which reads the rows
+   * it holds. Several stores of the same day finish at once: the upload is conditional on the file
+   * being unchanged since before `build` read its rows, and is redone otherwise, so the last file
+   * written was built from rows read after every earlier write.
+   */
+  async writeStoreDays(partnerId: string, businessDate: string, build: () => Promise<Uint8Array | undefined>): Promise<void> {
+    const blob = this.container.getBlockBlobClient(storeDaysBlobName(partnerId, businessDate));
+    for (let round = 1; ; round += 1) {
+      let etag: string | undefined;
+      try {
+        etag = (await blob.getProperties()).etag;
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+      const bytes = await build();
+      if (!bytes) return;
+      try {
+        await blob.uploadData(bytes, {
+          blobHTTPHeaders: { blobContentType: parquetContentType },
+          conditions: etag === undefined ? { ifNoneMatch: '*' } : { ifMatch: etag },
+        });
+        return;
+      } catch (error) {
+        if (!(isConflict(error) || isPreconditionFailed(error)) || round >= maxStoreDaysRounds) throw error;
+      }
+    }
+  }
+
+  private async acquire(client: BlobLeaseClient, create: () => Promise<void>): Promise<HeldLease> {
+    const started = Date.now();
+    let delay = 50;
+    for (;;) {
+      try {
+        await client.acquireLease(leaseSeconds);
+        return new HeldLease(client);
+      } catch (error) {
+        if (isNotFound(error)) {
+          await create();
+          continue;
+        }
+        if (!isConflict(error)) throw error;
+      }
+      if (Date.now() - started > maxWaitMs) throw new ReportBusyError();
+      await this.sleep(delay);
+      delay = Math.min(delay * 2, 1000);
+    }
+  }
+}
+
+class HeldLease {
+  private renewedAt = Date.now();
+
+  constructor(private readonly client: BlobLeaseClient) {}
+
+  get leaseId(): string {
+    return this.client.leaseId;
+  }
+
+  async renewIfDue(): Promise<void> {
+    if (Date.now() - this.renewedAt < renewAfterMs) return;
+    await this.client.renewLease();
+    this.renewedAt = Date.now();
+  }
+
+  async release(): Promise<void> {
+    try {
+      await this.client.releaseLease();
+    } catch {
+      // The lease lapses by itself within a minute; a failed release must not hide the write's outcome.
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { odata, type TableClient } from '@azure/data-tables';
+import type { StoreDayRow } from '../reports/ReconciledStoreDay.js';
+import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
+import { writeIfCurrent } from './writeIfCurrent.js';
+
+interface StoreDayEntity {
+  row: string;
+  generatedAt: string;
+}
+
+/**
+ * One row per reconciled store-day, in one partition per (partner, business date): the store_days
+ * file of a partner's day is written from a single partition listing.
+ */
+export class ReportStoreDayRepository {
+  constructor(private readonly table: TableClient) {}
+
+  /**
+   * Stores the row unless a row from a later build is already there (builds are ordered by the
+   * instant they started, ISO 8601 UTC strings that sort in time order). Returns whether it wrote.
+   */
+  async putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow): Promise<boolean> {
+    return writeIfCurrent<StoreDayEntity>(this.table, tableKey(partnerId, businessDate), encodeKeyPart(row.store_id), (current) => {
+      if (current && current.generatedAt > row.report_generated_at) return undefined;
+      return { row: JSON.stringify(row), generatedAt: row.report_generated_at };
+    });
+  }
+
+  /** Every store-day row of the partner's business date. */
+  async list(partnerId: string, businessDate: string): Promise<StoreDayRow[]> {
+    const rows: StoreDayRow[] = [];
+    const partitionKey = tableKey(partnerId, businessDate);
+    for await (const entity of this.table.listEntities<StoreDayEntity>({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+    })) {
+      const row = JSON.parse(entity.row) as StoreDayRow;
+      // The row key is the authority on which store the row belongs to.
+      rows.push({ ...row, store_id: decodeKeyPart(entity.rowKey ?? '') });
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,159 @@
+import { odata, type TableClient } from '@azure/data-tables';
+import { isEventType, type EventType } from '../events/eventTypes.js';
+import type { WebhookEndpoint, WebhookRegistration } from '../events/WebhookRegistration.js';
+import { WebhookSecret } from '../events/WebhookSecret.js';
+import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
+import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
+
+interface EndpointEntity {
+  partitionKey: string;
+  rowKey: string;
+  url: string;
+  /** JSON array of event type names. */
+  eventTypes: string;
+  /** `whsec_...`: kept because every attempt is signed with it. Never logged, never answered twice. */
+  secret: string;
+  previousSecret?: string;
+  previousSecretExpiresAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Row of a partner's endpoint in the webhooks table; the endpoint's health is another row there. */
+const endpointRow = 'endpoint';
+
+/**
+ * One webhook endpoint per partner (partition = partner). A replace keeps the secrets; a rotation
+ * keeps the old secret for an overlap. Secrets come back as `WebhookSecret`, which never prints.
+ */
+export class WebhookRegistrationRepository {
+  constructor(private readonly table: TableClient) {}
+
+  async get(partnerId: string): Promise<WebhookRegistration | undefined> {
+    const entity = await this.#read(partnerId);
+    return entity && toRegistration(entity);
+  }
+
+  /** Registers a first endpoint with its secret; false when the partner already has one. */
+  async create(partnerId: string, endpoint: WebhookEndpoint, secret: WebhookSecret, now: Date): Promise<boolean> {
+    const at = now.toISOString();
+    try {
+      await this.table.createEntity<EndpointEntity>({
+        partitionKey: encodeKeyPart(partnerId),
+        rowKey: endpointRow,
+        url: endpoint.url,
+        eventTypes: JSON.stringify(endpoint.eventTypes),
+        secret: secret.reveal(),
+        createdAt: at,
+        updatedAt: at,
+      });
+      return true;
+    } catch (error) {
+      if (isConflict(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Replaces URL and event types, keeping the secrets; false when the partner has no endpoint. */
+  async replaceEndpoint(partnerId: string, endpoint: WebhookEndpoint, now: Date): Promise<boolean> {
+    try {
+      await this.table.updateEntity(
+        {
+          partitionKey: encodeKeyPart(partnerId),
+          rowKey: endpointRow,
+          url: endpoint.url,
+          eventTypes: JSON.stringify(endpoint.eventTypes),
+          updatedAt: now.toISOString(),
+        },
+        'Merge',
+        { etag: '*' },
+      );
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Makes `next` the signing secret; the current one keeps signing until `now + overlapSeconds`.
+   * A previous secret still in its overlap is dropped: only the latest two ever sign. Guarded by
+   * the row's ETag, so two rotations at once cannot both think theirs is current.
+   * False when the partner has no endpoint.
+   */
+  async rotateSecret(partnerId: string, next: WebhookSecret, now: Date, overlapSeconds: number): Promise<boolean> {
+    for (;;) {
+      const current = await this.#read(partnerId);
+      if (!current) return false;
+      try {
+        await this.table.updateEntity(
+          {
+            partitionKey: current.partitionKey,
+            rowKey: endpointRow,
+            secret: next.reveal(),
+            previousSecret: current.secret,
+            previousSecretExpiresAt: new Date(now.getTime() + overlapSeconds * 1000).toISOString(),
+            updatedAt: now.toISOString(),
+          },
+          'Merge',
+          { etag: current.etag },
+        );
+        return true;
+      } catch (error) {
+        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+      }
+    }
+  }
+
+  /** Removes the endpoint; false when there was none. */
+  async remove(partnerId: string): Promise<boolean> {
+    try {
+      await this.table.deleteEntity(encodeKeyPart(partnerId), endpointRow);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Every partner's endpoint (HQ tool; one row per partner). */
+  async list(): Promise<WebhookRegistration[]> {
+    const registrations: WebhookRegistration[] = [];
+    for await (const entity of this.table.listEntities<EndpointEntity>({ queryOptions: { filter: odata`RowKey eq ${endpointRow}` } })) {
+      registrations.push(toRegistration(entity));
+    }
+    return registrations.sort((a, b) => a.partnerId.localeCompare(b.partnerId));
+  }
+
+  async #read(partnerId: string): Promise<(EndpointEntity & { etag: string }) | undefined> {
+    try {
+      return await this.table.getEntity<EndpointEntity>(encodeKeyPart(partnerId), endpointRow);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+}
+
+function parseSecret(text: string): WebhookSecret {
+  const secret = WebhookSecret.parse(text);
+  // The message names the field only: the stored value must never reach a log.
+  if (!secret) throw new Error('a stored webhook secret is malformed');
+  return secret;
+}
+
+function toRegistration(entity: EndpointEntity): WebhookRegistration {
+  const types = JSON.parse(entity.eventTypes) as unknown[];
+  const registration: WebhookRegistration = {
+    partnerId: decodeKeyPart(entity.partitionKey),
+    url: entity.url,
+    eventTypes: types.filter((t): t is EventType => isEventType(t)),
+    secret: parseSecret(entity.secret),
+    createdAt: entity.createdAt,
+    updatedAt: entity.updatedAt,
+  };
+  if (entity.previousSecret && entity.previousSecretExpiresAt) {
+    return { ...registration, previousSecret: { secret: parseSecret(entity.previousSecret), expiresAt: entity.previousSecretExpiresAt } };
+  }
+  return registration;
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { CapturedQueueFunction } from '../../src/localhost/functionsCoreStandIn.js';
+import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
+import { QueuePoller } from '../../src/localhost/QueuePoller.js';
+import { JsonQueue } from '../../src/storage/JsonQueue.js';
+import { poisonQueueName } from '../../src/storage/storageNames.js';
+
+/*
+ * The Functions queue trigger fetches a new batch as soon as the messages still running drop to
+ * newBatchThreshold (batchSize / 2 by default); it does not wait for a whole batch to finish.
+ * So one slow message does not hold up messages that arrive after it.
+ */
+
+const queueName = `poller-concurrency-${randomUUID().slice(0, 8)}`;
+const service = (): QueueServiceClient => QueueServiceClient.fromConnectionString(inject('azuriteConnectionString'));
+const logger: LocalHostLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const handled = new Map<string, number>();
+let release: () => void = () => undefined;
+let poller: QueuePoller;
+
+beforeAll(async () => {
+  const slowGate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const fn: CapturedQueueFunction = {
+    kind: 'queue',
+    name: 'sample',
+    queueName,
+    connection: undefined,
+    handler: async (value: unknown) => {
+      const { name } = value as { name: string };
+      if (name.startsWith('slow')) await slowGate;
+      handled.set(name, Date.now());
+    },
+    metadata: { name: 'sample', bindings: {} },
+    triggerBindingName: 'queueItem',
+    triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
+  };
+  poller = new QueuePoller({
+    functions: [fn],
+    queueServiceClient: service(),
+    logger,
+    batchSize: 4,
+    visibilityTimeoutSeconds: 30,
+    idlePollIntervalMs: 50,
+  });
+  await poller.start();
+});
+
+afterAll(async () => {
+  release();
+  await poller.stop();
+  await service()
+    .getQueueClient(queueName)
+    .delete()
+    .catch(() => undefined);
+  await service()
+    .getQueueClient(poisonQueueName(queueName))
+    .delete()
+    .catch(() => undefined);
+});
+
+describe('the local queue poller', () => {
+  it('takes messages that arrive while a slow one still runs', async () => {
+    const queue = new JsonQueue<{ name: string }>(service().getQueueClient(queueName));
+    await queue.send({ name: 'slow-1' }, 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sent = Date.now();
+    await queue.send({ name: 'quick-1' }, 0);
+    await expect.poll(() => handled.get('quick-1'), { timeout: 3_000, interval: 20 }).toBeDefined();
+    expect((handled.get('quick-1') ?? Infinity) - sent).toBeLessThan(1_500);
+    expect(handled.has('slow-1')).toBe(false);
+    release();
+    await expect.poll(() => handled.has('slow-1'), { timeout: 3_000 }).toBe(true);
+  });
+
+  it('fetches another batch only once the running messages drop to newBatchThreshold', async () => {
+    const releases: (() => void)[] = [];
+    let running = 0;
+    const name = `poller-threshold-${randomUUID().slice(0, 8)}`;
+    // A poller of its own on another queue, whose handler waits until the test releases it.
+    const counting = new QueuePoller({
+      functions: [
+        {
+          kind: 'queue',
+          name: 'held',
+          queueName: name,
+          connection: undefined,
+          handler: async () => {
+            running += 1;
+            await new Promise<void>((resolve) => releases.push(resolve));
+            running -= 1;
+          },
+          metadata: { name: 'held', bindings: {} },
+          triggerBindingName: 'queueItem',
+          triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
+        },
+      ],
+      queueServiceClient: service(),
+      logger,
+      maxDequeueCount: 5,
+      batchSize: 4,
+      visibilityTimeoutSeconds: 30,
+      idlePollIntervalMs: 20,
+    });
+    const heldQueue = new JsonQueue<{ n: number }>(service().getQueueClient(name));
+    await service().getQueueClient(name).createIfNotExists();
+    for (let n = 0; n < 12; n++) await heldQueue.send({ n }, 0);
+    const settled = async (expected: number): Promise<void> => {
+      await expect.poll(() => running, { timeout: 5_000 }).toBe(expected);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(running).toBe(expected);
+    };
+    try {
+      await counting.start();
+      await settled(4); // one batch of 4; 4 running is above the threshold of 2
+      releases.shift()?.();
+      await settled(3); // still above it: no new batch
+      releases.shift()?.();
+      await settled(6); // down to 2: the next batch of 4 comes without waiting for the first to end
+    } finally {
+      const releaseAll = setInterval(() => {
+        while (releases.length > 0) releases.shift()?.();
+      }, 10);
+      await counting.stop();
+      clearInterval(releaseAll);
+      await service().getQueueClient(name).delete();
+      await service().getQueueClient(poisonQueueName(name)).delete();
+    }
+  });
+});

@@ -1,0 +1,21 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ContainerClient } from '@azure/storage-blob';
+
+/**
+ * Downloads every report file of the container into a fresh folder at its blob name, as an
+ * analyst copying the container would (the `_state/` markers are not report files and stay behind).
+ */
+export async function downloadReports(container: ContainerClient): Promise<{ root: string; names: string[] }> {
+  const root = mkdtempSync(path.join(tmpdir(), 'reports-download-'));
+  const names: string[] = [];
+  for await (const blob of container.listBlobsFlat()) {
+    if (blob.name.startsWith('_state/')) continue;
+    names.push(blob.name);
+    const file = path.join(root, blob.name);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, await container.getBlockBlobClient(blob.name).downloadToBuffer());
+  }
+  return { root, names: names.sort() };
+}

@@ -1,0 +1,332 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { reconciliationSource, storeDaySubject } from '../../../src/events/buildCloudEvent.js';
+import { eventIdFor } from '../../../src/events/eventIdFor.js';
+import type { EventType } from '../../../src/events/eventTypes.js';
+import type { WebhookBodyWithSecret } from '../../../src/services/webhooks/WebhookRegistrar.js';
+import { startWebhookReceiver, type ReceiverBehaviour, type WebhookReceiver } from '../../support/webhookReceiver.js';
+import { independentlyVerified, newPartnerId, present, startWebhookKit, type WebhookKit } from './webhookKit.js';
+
+const opened: WebhookReceiver[] = [];
+async function receiver(behaviour: ReceiverBehaviour): Promise<WebhookReceiver> {
+  const r = await startWebhookReceiver(behaviour);
+  opened.push(r);
+  return r;
+}
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((r) => r.close()));
+});
+
+const result = (storeId: string) => ({
+  store_id: storeId,
+  business_date: '2026-02-28',
+  status: 'MISMATCHED',
+  checked_at: '2026-03-01T00:00:00.000Z',
+  expected: { net_sales: '100.00' },
+  actual: { net_sales: '99.50' },
+  differences: ['net_sales'],
+  diagnosis: null,
+});
+
+/** Registers the partner's endpoint and returns its secret. */
+async function register(
+  kit: WebhookKit,
+  partnerId: string,
+  url: string,
+  eventTypes: EventType[] = ['reconciliation.completed'],
+): Promise<string> {
+  const answer = (await kit.registrar.register(partnerId, { url, eventTypes })) as WebhookBodyWithSecret;
+  return answer.secret;
+}
+
+async function publish(kit: WebhookKit, partnerId: string, storeId: string, type: EventType = 'reconciliation.completed'): Promise<string> {
+  const id = eventIdFor([partnerId, type, storeId, '2026-02-28']);
+  await kit.publisher.publish(partnerId, {
+    id,
+    type,
+    source: reconciliationSource,
+    subject: storeDaySubject(storeId, '2026-02-28'),
+    time: kit.clock.now(),
+    data: result(storeId),
+  });
+  return id;
+}
+
+/** Runs queued messages in visibility order, moving the clock, until the queue is empty. */
+async function drain(kit: WebhookKit): Promise<string[]> {
+  const outcomes: string[] = [];
+  for (let message = kit.queue.next(); message; message = kit.queue.next()) {
+    outcomes.push(await kit.delivery.deliver(message));
+    expect(outcomes.length).toBeLessThan(200);
+  }
+  return outcomes;
+}
+
+describe('a delivery that fails three times, then succeeds', () => {
+  it('reaches the receiver four times with the same event id and body, each attempt signed anew', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver((n) => (n <= 3 ? 503 : 204));
+    const partner = newPartnerId();
+    const secret = await register(kit, partner, r.url);
+    const eventId = await publish(kit, partner, 'S1');
+    const createdAt = kit.clock.ms;
+
+    const outcomes = await drain(kit);
+
+    expect(r.received).toHaveLength(4);
+    expect(outcomes.at(-1)).toContain('delivered on attempt 4 (status 204)');
+    const first = present(r.received[0], 'first request');
+    for (const [i, request] of r.received.entries()) {
+      expect(request.headers['webhook-id']).toBe(eventId);
+      expect(request.body.equals(first.body)).toBe(true);
+      expect(request.headers['content-type']).toBe('application/cloudevents+json; charset=utf-8');
+      expect(independentlyVerified(secret, request.headers, request.body), `attempt ${i + 1}`).toBe(true);
+    }
+    // The timestamp is each attempt's own, following the retry delays (10 s, 20 s, 40 s, ±25 %).
+    const times = r.received.map((q) => Number(q.headers['webhook-timestamp']) - createdAt / 1000);
+    expect(times[0]).toBe(0);
+    const gaps = times.slice(1).map((t, i) => t - present(times[i], 'time'));
+    [10, 20, 40].forEach((base, i) => {
+      expect(gaps[i]).toBeGreaterThanOrEqual(base * 0.75);
+      expect(gaps[i]).toBeLessThanOrEqual(base * 1.25 + 1);
+    });
+    const body = JSON.parse(first.body.toString('utf8')) as Record<string, unknown>;
+    expect(body).toMatchObject({ specversion: '1.0', id: eventId, type: 'com.example.pos.reconciliation.completed', data: result('S1') });
+
+    expect(await kit.events.get(partner, eventId)).toBeUndefined();
+    expect(await kit.health.get(partner)).toBeUndefined();
+    expect(await kit.deadLetters.get(partner, eventId)).toBeUndefined();
+  });
+});
+
+describe('a receiver that always fails', () => {
+  it('is tried for 24 hours, the last attempt at the 24-hour mark, then the event is dead-lettered for HQ', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 500);
+    const partner = newPartnerId();
+    await register(kit, partner, `${r.url}?token=partner-secret-token`);
+    const createdAt = kit.clock.ms;
+    const eventId = await publish(kit, partner, 'S2');
+
+    const outcomes = await drain(kit);
+
+    expect(outcomes.at(-1)).toContain('dead-lettered');
+    const attempts = r.received.length;
+    expect(attempts).toBeGreaterThanOrEqual(18);
+    expect(attempts).toBeLessThanOrEqual(30);
+    expect(new Set(r.received.map((q) => q.headers['webhook-id']))).toEqual(new Set([eventId]));
+    const lastAt = Number(present(r.received.at(-1), 'last request').headers['webhook-timestamp']);
+    expect(lastAt).toBe(createdAt / 1000 + 24 * 3600);
+    const deadLetter = await kit.deadLetters.get(partner, eventId);
+    expect(deadLetter).toEqual({
+      partnerId: partner,
+      eventId,
+      eventType: 'reconciliation.completed',
+      targetOrigin: `http://127.0.0.1:${r.port}`,
+      attempts,
+      lastErrorClass: 'HTTP_ERROR',
+      lastStatus: 500,
+      createdAt: new Date(createdAt).toISOString(),
+      firstAttemptAt: new Date(createdAt).toISOString(),
+      lastAttemptAt: new Date(lastAt * 1000).toISOString(),
+      deadLetteredAt: new Date(kit.clock.ms).toISOString(),
+    });
+    // The body stays for a resend; nothing of the URL's query (a partner token) is in the record.
+    expect(await kit.events.get(partner, eventId)).toBeDefined();
+    expect(JSON.stringify(deadLetter)).not.toContain('partner-secret-token');
+    expect(kit.queue.size).toBe(0);
+  });
+
+  it('dead-letters at once on 410 Gone: the receiver wants no more', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 410);
+    const partner = newPartnerId();
+    await register(kit, partner, r.url);
+    const eventId = await publish(kit, partner, 'S3');
+    await drain(kit);
+    expect(r.received).toHaveLength(1);
+    expect(await kit.deadLetters.get(partner, eventId)).toMatchObject({ attempts: 1, lastErrorClass: 'GONE', lastStatus: 410 });
+  });
+
+  it("waits as long as the receiver's Retry-After asks", async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver((n) => (n === 1 ? { status: 429, headers: { 'retry-after': '900' } } : 200));
+    const partner = newPartnerId();
+    await register(kit, partner, r.url);
+    await publish(kit, partner, 'S4');
+    await drain(kit);
+    expect(r.received).toHaveLength(2);
+    const [one, two] = r.received.map((q) => Number(q.headers['webhook-timestamp']));
+    expect(present(two, 'second') - present(one, 'first')).toBe(900);
+  });
+});
+
+describe("one partner's slow endpoint and another partner", () => {
+  it('a hanging receiver does not delay the other partner, and its backlog waits without attempts', async () => {
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 1_500 } });
+    const hanging = await receiver(() => 'hang');
+    const healthy = await receiver(() => 200);
+    const slowPartner = newPartnerId();
+    const otherPartner = newPartnerId();
+    await register(kit, slowPartner, hanging.url);
+    await register(kit, otherPartner, healthy.url);
+    await publish(kit, slowPartner, 'A1');
+    await publish(kit, otherPartner, 'B1');
+
+    // The host runs the visible messages of a batch side by side.
+    const started = Date.now();
+    const [first, second] = kit.queue.takeVisible();
+    const slow = kit.delivery.deliver(present(first, 'first message'));
+    const fast = await kit.delivery.deliver(present(second, 'second message'));
+    const fastMs = Date.now() - started;
+    expect(fast).toContain('delivered on attempt 1');
+    expect(healthy.received).toHaveLength(1);
+    expect(fastMs).toBeLessThan(1_000);
+    expect(await slow).toContain('attempt 1 failed (TIMEOUT)');
+    expect(Date.now() - started).toBeLessThan(3_000);
+
+    // More events for both partners while the slow endpoint is paused: the slow partner's wait in
+    // the queue without an attempt each, the other partner's go straight through.
+    for (const store of ['A2', 'A3', 'A4', 'A5', 'A6']) await publish(kit, slowPartner, store);
+    for (const store of ['B2', 'B3']) await publish(kit, otherPartner, store);
+    const batchStarted = Date.now();
+    const outcomes = await Promise.all(kit.queue.takeVisible().map((m) => kit.delivery.deliver(m)));
+    expect(Date.now() - batchStarted).toBeLessThan(1_000);
+    expect(outcomes.filter((o) => o.includes('endpoint paused'))).toHaveLength(5);
+    expect(healthy.received).toHaveLength(3);
+    expect(hanging.connections).toBe(1);
+  });
+
+  it('when the pause ends one event probes the endpoint, and on success the rest follow', async () => {
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 1_000 } });
+    let down = true;
+    const r = await receiver(() => (down ? 503 : 200));
+    const partner = newPartnerId();
+    await register(kit, partner, r.url);
+    await publish(kit, partner, 'P1');
+    await kit.delivery.deliver(present(kit.queue.takeVisible()[0], 'message'));
+    for (const store of ['P2', 'P3', 'P4']) await publish(kit, partner, store);
+    await Promise.all(kit.queue.takeVisible().map((m) => kit.delivery.deliver(m)));
+    expect(r.received).toHaveLength(1);
+
+    down = false;
+    const outcomes = await drain(kit);
+    // P1 is the probe (its second attempt); the three that waited follow it.
+    expect(outcomes[0]).toContain('delivered on attempt 2');
+    expect(r.received).toHaveLength(5);
+    expect(new Set(r.received.map((q) => JSON.parse(q.body.toString()) as { subject: string }).map((b) => b.subject))).toEqual(
+      new Set(['P1', 'P2', 'P3', 'P4'].map((s) => `${s}/2026-02-28`)),
+    );
+    expect(await kit.health.get(partner)).toBeUndefined();
+  });
+});
+
+describe('subscriptions and secrets at delivery time', () => {
+  it('delivers only the event types the endpoint takes', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 200);
+    const partner = newPartnerId();
+    await register(kit, partner, r.url, ['batch.failed']);
+    expect(
+      await kit.publisher.publish(partner, {
+        id: 'evt_x',
+        type: 'reconciliation.completed',
+        source: reconciliationSource,
+        time: kit.clock.now(),
+        data: {},
+      }),
+    ).toBe('not-subscribed');
+    expect(kit.queue.size).toBe(0);
+    expect(await kit.events.get(partner, 'evt_x')).toBeUndefined();
+    expect(
+      await kit.publisher.publish(newPartnerId(), {
+        id: 'evt_y',
+        type: 'batch.failed',
+        source: '/pos/v1/trade-records',
+        time: kit.clock.now(),
+        data: {},
+      }),
+    ).toBe('not-subscribed');
+  });
+
+  it('drops a pending event when the endpoint is removed or stops taking its type', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 200);
+    const removed = newPartnerId();
+    const narrowed = newPartnerId();
+    await register(kit, removed, r.url);
+    await register(kit, narrowed, r.url);
+    const e1 = await publish(kit, removed, 'D1');
+    const e2 = await publish(kit, narrowed, 'D2');
+    await kit.registrar.remove(removed);
+    await kit.registrar.register(narrowed, { url: r.url, eventTypes: ['batch.failed'] });
+    const outcomes = await drain(kit);
+    expect(outcomes.every((o) => o.includes('dropped'))).toBe(true);
+    expect(r.received).toHaveLength(0);
+    expect(await kit.events.get(removed, e1)).toBeUndefined();
+    expect(await kit.events.get(narrowed, e2)).toBeUndefined();
+  });
+
+  it('sends to the current URL when the partner changed it after the event', async () => {
+    const kit = await startWebhookKit();
+    const old = await receiver(() => 200);
+    const current = await receiver(() => 200);
+    const partner = newPartnerId();
+    await register(kit, partner, old.url);
+    await publish(kit, partner, 'U1');
+    await kit.registrar.register(partner, { url: current.url, eventTypes: ['reconciliation.completed'] });
+    await drain(kit);
+    expect(old.received).toHaveLength(0);
+    expect(current.received).toHaveLength(1);
+  });
+
+  it('signs with the old and the new secret during a rotation, the new one alone after the overlap', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 200);
+    const partner = newPartnerId();
+    const oldSecret = await register(kit, partner, r.url);
+    const { secret: newSecret } = present(await kit.registrar.rotateSecret(partner), 'rotation');
+    await publish(kit, partner, 'R1');
+    await drain(kit);
+    kit.clock.advance(24 * 3600);
+    await publish(kit, partner, 'R2');
+    await drain(kit);
+    const during = present(r.received[0], 'delivery during the overlap');
+    const after = present(r.received[1], 'delivery after the overlap');
+    expect((during.headers['webhook-signature'] ?? '').split(' ')).toHaveLength(2);
+    expect(independentlyVerified(oldSecret, during.headers, during.body)).toBe(true);
+    expect(independentlyVerified(newSecret, during.headers, during.body)).toBe(true);
+    expect((after.headers['webhook-signature'] ?? '').split(' ')).toHaveLength(1);
+    expect(independentlyVerified(newSecret, after.headers, after.body)).toBe(true);
+    expect(independentlyVerified(oldSecret, after.headers, after.body)).toBe(false);
+  });
+
+  it('publishing the same event again keeps one stored event and its first time; the partner may get it twice, with one id', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 200);
+    const partner = newPartnerId();
+    await register(kit, partner, r.url);
+    const firstAt = kit.clock.now().toISOString();
+    await publish(kit, partner, 'T1');
+    kit.clock.advance(60);
+    await publish(kit, partner, 'T1');
+    expect(kit.queue.sent.map((s) => s.message.createdAt)).toEqual([firstAt, firstAt]);
+    await drain(kit);
+    expect(r.received.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(r.received.map((q) => q.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('never puts a secret, the body or the URL into its log lines', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver((n) => (n === 1 ? 500 : 200));
+    const partner = newPartnerId();
+    const secret = await register(kit, partner, `${r.url}/path-token`);
+    await publish(kit, partner, 'L1');
+    const outcomes = await drain(kit);
+    for (const line of outcomes) {
+      expect(line).not.toContain(secret);
+      expect(line).not.toContain(secret.slice('whsec_'.length));
+      expect(line).not.toContain('path-token');
+      expect(line).not.toContain('net_sales');
+    }
+  });
+});

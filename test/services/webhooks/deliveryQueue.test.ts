@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { reconciliationSource, storeDaySubject } from '../../../src/events/buildCloudEvent.js';
+import { deliveryPolicy } from '../../../src/events/DeliveryPolicy.js';
+import { eventIdFor } from '../../../src/events/eventIdFor.js';
+import { isWebhookDeliveryMessage, type WebhookDeliveryMessage } from '../../../src/events/WebhookDeliveryMessage.js';
+import type { CapturedQueueFunction } from '../../../src/localhost/functionsCoreStandIn.js';
+import type { LocalHostLogger } from '../../../src/localhost/LocalHostLogger.js';
+import { decodeMessageText, QueuePoller } from '../../../src/localhost/QueuePoller.js';
+import { WebhookSender } from '../../../src/outbound/WebhookSender.js';
+import { WebhookTargetGuard } from '../../../src/outbound/WebhookTargetGuard.js';
+import { createQueueHandler } from '../../../src/queue/createQueueHandler.js';
+import { EventPublisher } from '../../../src/services/webhooks/EventPublisher.js';
+import { WebhookDelivery } from '../../../src/services/webhooks/WebhookDelivery.js';
+import { WebhookRegistrar, type WebhookBodyWithSecret } from '../../../src/services/webhooks/WebhookRegistrar.js';
+import { JsonQueue } from '../../../src/storage/JsonQueue.js';
+import { poisonQueueName, tableNames } from '../../../src/storage/storageNames.js';
+import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
+import { WebhookEndpointHealthRepository } from '../../../src/storage/WebhookEndpointHealthRepository.js';
+import { WebhookEventStore } from '../../../src/storage/WebhookEventStore.js';
+import { WebhookRegistrationRepository } from '../../../src/storage/WebhookRegistrationRepository.js';
+import { azuriteQueue, azuriteTable } from '../../support/azuriteClients.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.js';
+import { independentlyVerified, newPartnerId } from './webhookKit.js';
+
+/*
+ * The delivery service behind the local host's queue poller, on a real queue of the storage
+ * emulator: messages are base64 JSON as the Functions queue trigger expects, retries are new
+ * messages with a real visibility delay (1 s here, instead of 10 s and more), and handler runs
+ * of one batch go side by side.
+ */
+
+const queueName = `webhook-deliveries-${randomUUID().slice(0, 8)}`;
+const lines: string[] = [];
+const logger: LocalHostLogger = { info: (l) => lines.push(l), warn: (l) => lines.push(l), error: (l) => lines.push(l) };
+let poller: QueuePoller;
+let registrar: WebhookRegistrar;
+let publisher: EventPublisher;
+let events: WebhookEventStore;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  const queueClient = await azuriteQueue(queueName);
+  const queue = new JsonQueue<WebhookDeliveryMessage>(queueClient);
+  const webhooks = await azuriteTable(tableNames.webhooks);
+  const registrations = new WebhookRegistrationRepository(webhooks);
+  const health = new WebhookEndpointHealthRepository(webhooks);
+  events = new WebhookEventStore(await azuriteTable(tableNames.webhookEvents));
+  const deadLetters = new WebhookDeadLetterRepository(await azuriteTable(tableNames.webhookDeadLetters));
+  const guard = new WebhookTargetGuard({ allowPrivate: true, resolve: () => Promise.reject(new Error('no DNS here')) });
+  const policy = { ...deliveryPolicy, attemptTimeoutMs: 2_000, firstRetrySeconds: 1, maxRetrySeconds: 1, jitter: 0, pauseSpreadSeconds: 0 };
+  const clock = (): Date => new Date();
+  registrar = new WebhookRegistrar({ registrations, health, guard, clock });
+  publisher = new EventPublisher({ registrations, events, queue, typePrefix: 'com.example.pos', clock });
+  const delivery = new WebhookDelivery({
+    registrations,
+    health,
+    events,
+    deadLetters,
+    queue,
+    sender: new WebhookSender({ guard, timeoutMs: policy.attemptTimeoutMs }),
+    policy,
+    clock,
+    random: Math.random,
+  });
+  const fn: CapturedQueueFunction = {
+    kind: 'queue',
+    name: 'deliverWebhook',
+    queueName,
+    connection: undefined,
+    handler: createQueueHandler('deliverWebhook', isWebhookDeliveryMessage, (message) => delivery.deliver(message)),
+    metadata: { name: 'deliverWebhook', bindings: {} },
+    triggerBindingName: 'queueItem',
+    triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
+  };
+  const service = QueueServiceClient.fromConnectionString(inject('azuriteConnectionString'));
+  poller = new QueuePoller({
+    functions: [fn],
+    queueServiceClient: service,
+    logger,
+    maxDequeueCount: 5,
+    batchSize: 8,
+    visibilityTimeoutSeconds: 5,
+    idlePollIntervalMs: 50,
+  });
+});
+
+afterAll(async () => {
+  await poller.stop();
+  await Promise.all(receivers.map((r) => r.close()));
+  const service = QueueServiceClient.fromConnectionString(inject('azuriteConnectionString'));
+  await service
+    .getQueueClient(queueName)
+    .delete()
+    .catch(() => undefined);
+  await service
+    .getQueueClient(poisonQueueName(queueName))
+    .delete()
+    .catch(() => undefined);
+});
+
+async function publish(partnerId: string, storeId: string): Promise<string> {
+  const id = eventIdFor([partnerId, storeId, randomUUID()]);
+  await publisher.publish(partnerId, {
+    id,
+    type: 'reconciliation.completed',
+    source: reconciliationSource,
+    subject: storeDaySubject(storeId, '2026-02-28'),
+    time: new Date(),
+    data: { store_id: storeId, status: 'MATCHED' },
+  });
+  return id;
+}
+
+describe('delivery from the queue', () => {
+  it('sends messages the queue trigger decodes: base64 JSON of the delivery message', async () => {
+    const peekQueue = await azuriteQueue(`webhook-peek-${randomUUID().slice(0, 8)}`);
+    const queue = new JsonQueue<WebhookDeliveryMessage>(peekQueue);
+    const message: WebhookDeliveryMessage = {
+      partnerId: 'p',
+      eventId: 'evt_1',
+      eventType: 'batch.failed',
+      createdAt: new Date().toISOString(),
+      attempts: 2,
+    };
+    await queue.send(message, 0);
+    const [peeked] = (await peekQueue.peekMessages()).peekedMessageItems;
+    const decoded = decodeMessageText(peeked?.messageText ?? '');
+    expect(decoded?.value).toEqual(message);
+    expect(isWebhookDeliveryMessage(decoded?.value)).toBe(true);
+    await peekQueue.delete();
+  });
+
+  it('a receiver failing three times gets the event a fourth time, same id, retried through the queue', async () => {
+    const r = await startWebhookReceiver((n) => (n <= 3 ? 500 : 200));
+    receivers.push(r);
+    const partner = newPartnerId();
+    const { secret } = (await registrar.register(partner, {
+      url: r.url,
+      eventTypes: ['reconciliation.completed'],
+    })) as WebhookBodyWithSecret;
+    const eventId = await publish(partner, 'Q1');
+    await poller.start();
+    await expect.poll(() => r.received.length, { timeout: 20_000, interval: 100 }).toBe(4);
+    expect(new Set(r.received.map((q) => q.headers['webhook-id']))).toEqual(new Set([eventId]));
+    for (const request of r.received) expect(independentlyVerified(secret, request.headers, request.body)).toBe(true);
+    // Each retry waited for its message's visibility delay.
+    const times = r.received.map((q) => Number(q.headers['webhook-timestamp']));
+    for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => events.get(partner, eventId), { timeout: 5_000 }).toBeUndefined();
+    // The host's log has the runs, by event id, and neither the secret, the body nor the URL.
+    const log = lines.join('\n');
+    expect(log).toContain(`event ${eventId} of partner ${partner}: attempt 1 failed (HTTP_ERROR 500)`);
+    expect(log).toContain(`event ${eventId} of partner ${partner}: delivered on attempt 4`);
+    for (const leak of [secret, secret.slice('whsec_'.length), '"status":"MATCHED"', `127.0.0.1:${r.port}`])
+      expect(log).not.toContain(leak);
+  });
+
+  it("a hanging receiver does not hold up another partner's event of the same batch", async () => {
+    const hanging = await startWebhookReceiver(() => 'hang');
+    const healthy = await startWebhookReceiver(() => 200);
+    receivers.push(hanging, healthy);
+    const slowPartner = newPartnerId();
+    const otherPartner = newPartnerId();
+    await registrar.register(slowPartner, { url: hanging.url, eventTypes: ['reconciliation.completed'] });
+    await registrar.register(otherPartner, { url: healthy.url, eventTypes: ['reconciliation.completed'] });
+    await poller.stop();
+    await publish(slowPartner, 'H1');
+    await publish(otherPartner, 'H2');
+    const started = Date.now();
+    await poller.start();
+    await expect.poll(() => hanging.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    await expect.poll(() => healthy.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    // Well inside the hanging attempt's 2 s.
+    expect(Date.now() - started).toBeLessThan(1_800);
+  });
+
+  it("a hanging receiver does not hold up another partner's event that arrives while it hangs", async () => {
+    const hanging = await startWebhookReceiver(() => 'hang');
+    const healthy = await startWebhookReceiver(() => 200);
+    receivers.push(hanging, healthy);
+    const slowPartner = newPartnerId();
+    const otherPartner = newPartnerId();
+    await registrar.register(slowPartner, { url: hanging.url, eventTypes: ['reconciliation.completed'] });
+    await registrar.register(otherPartner, { url: healthy.url, eventTypes: ['reconciliation.completed'] });
+    await publish(slowPartner, 'L1');
+    await expect.poll(() => hanging.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    const sent = Date.now();
+    await publish(otherPartner, 'L2');
+    await expect.poll(() => healthy.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    // Delivered while the hanging attempt (2 s) is still running.
+    expect(Date.now() - sent).toBeLessThan(1_500);
+  });
+});
