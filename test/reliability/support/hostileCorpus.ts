@@ -17,7 +17,7 @@ import { buildDayBatch, businessDateOf } from './dayScenario.js';
 import { seededUuid } from './random.js';
 
 /** A marker in hostile values: no answer may carry it. */
-export const marker = 'ZQXMARKER';
+const marker = 'ZQXMARKER';
 
 type Endpoint = 'trade-records' | 'daily-close' | 'stores' | 'products' | 'mappings/transaction-types';
 const methodOf: Readonly<Record<Endpoint, 'POST' | 'PUT'>> = {
