@@ -1,5 +1,6 @@
 import type { BatchLedger, LedgerState } from '../storage/BatchLedger.js';
 import { UsageError } from './parseArgs.js';
+import { printable } from './printable.js';
 
 const states: Readonly<Record<string, LedgerState>> = { failed: 'FAILED', pending: 'PENDING', committed: 'COMMITTED' };
 
@@ -17,6 +18,7 @@ export async function listBatches(
   if (state === undefined) throw new UsageError('--state must be failed, pending or committed');
   out('partner\tbatch_id\tkind\tstate\treceived_at\tfailed_at\tfailure');
   for await (const entry of ledger.list(state, options.partner)) {
-    out([entry.partnerId, entry.batchId, entry.kind, entry.state, entry.createdAt, entry.failedAt ?? '-', entry.failure ?? '-'].join('\t'));
+    const fields = [entry.partnerId, entry.batchId, entry.kind, entry.state, entry.createdAt, entry.failedAt ?? '-', entry.failure ?? '-'];
+    out(fields.map(printable).join('\t'));
   }
 }
