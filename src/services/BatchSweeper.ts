@@ -1,5 +1,5 @@
 import type { BatchKind } from '../domain/model/BatchKind.js';
-import type { BatchLedger } from '../storage/BatchLedger.js';
+import type { Ledger } from './ports/Ledger.js';
 import type { BatchIngestion, BatchSweepMessage } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 
@@ -12,7 +12,7 @@ export type SweepOutcome = 'committed' | 'completed' | 'abandoned' | 'absent';
  */
 export class BatchSweeper {
   constructor(
-    private readonly ledger: BatchLedger,
+    private readonly ledger: Ledger,
     private readonly ingestion: BatchIngestion,
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
   ) {}

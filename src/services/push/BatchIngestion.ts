@@ -3,9 +3,11 @@ import { ApiError } from '../../errors/ApiError.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import type { BodyValidator } from '../../validation/createBodyValidator.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
-import type { BatchLedger, LedgerEntry } from '../../storage/BatchLedger.js';
-import type { JsonQueue } from '../../storage/JsonQueue.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
+import type { LedgerEntry } from '../../storage/BatchLedger.js';
+import type { Clock } from '../ports/Clock.js';
+import type { Ledger } from '../ports/Ledger.js';
+import type { MessageQueue } from '../ports/MessageQueue.js';
+import type { RawBatches } from '../ports/RawBatches.js';
 import type { TenantGuard } from '../TenantGuard.js';
 import type { BatchAcknowledgement } from './BatchAcknowledgement.js';
 import type { BatchProcessor } from './BatchProcessor.js';
@@ -22,11 +24,11 @@ export type PushStep = 'ledger-created' | 'blob-stored' | 'applied' | 'committed
 export interface BatchIngestionOptions {
   readonly validator: BodyValidator;
   readonly tenants: TenantGuard;
-  readonly ledger: BatchLedger;
-  readonly rawBatches: RawBatchStore;
-  readonly sweepQueue: JsonQueue<BatchSweepMessage>;
+  readonly ledger: Ledger;
+  readonly rawBatches: RawBatches;
+  readonly sweepQueue: MessageQueue<BatchSweepMessage>;
   readonly sweepDelaySeconds: number;
-  readonly clock: () => Date;
+  readonly clock: Clock;
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
   readonly abandonedAfterMs?: number | undefined;
   readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;

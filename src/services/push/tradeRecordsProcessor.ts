@@ -4,21 +4,21 @@ import { paymentDirection } from '../../domain/reconciliation/paymentDirection.j
 import { summarizeTradeRecord } from '../../domain/reconciliation/TradeRecordSummary.js';
 import { checkAmountIdentity } from '../../domain/validation/checkAmountIdentity.js';
 import { checkTradeRecordBatch } from '../../domain/validation/checkTradeRecordBatch.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
-import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { PaymentDirections } from '../ports/PaymentDirections.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
+import type { TradeRecords } from '../ports/TradeRecords.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
 export interface TradeRecordsDependencies {
-  readonly stores: StoreMasterRepository;
-  readonly index: TradeRecordIndex;
-  readonly closes: DayCloseRepository;
+  readonly stores: StoreMasterData;
+  readonly index: TradeRecords;
+  readonly closes: DayCloses;
   readonly mappings: MappingCatalog;
   readonly products: ProductCatalog;
-  readonly paymentDirections: PaymentDirectionRepository;
+  readonly paymentDirections: PaymentDirections;
 }
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
