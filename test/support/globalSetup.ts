@@ -24,7 +24,8 @@ declare module 'vitest' {
  * files never take each other's queue messages, without an emulator of their own each.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const azurite = await startAzurite({ inMemory: true, accounts: testServiceAccounts });
+  // A generous bound: on a machine shared with other runs the emulator can take a minute to listen.
+  const azurite = await startAzurite({ inMemory: true, accounts: testServiceAccounts, startTimeoutMs: 120_000 });
   project.provide('azuriteConnectionString', azurite.connectionString);
   project.provide(
     'testServiceConnectionStrings',
