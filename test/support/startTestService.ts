@@ -101,6 +101,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '100000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',
     ...options.settings,
@@ -126,7 +127,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const code = await new HqTool(
       service.services.storage,
       { out: (l) => out.push(l), err: (l) => err.push(l) },
-      service.services.clock,
+      { clock: service.services.clock },
     ).run(argv);
     // The tool prints an issued key on its last line.
     const key = out.at(-1);

@@ -4,6 +4,7 @@ import { InMemoryDayCloses } from '../../support/memory/InMemoryDayCloses.js';
 import { InMemoryLedger } from '../../support/memory/InMemoryLedger.js';
 import { InMemoryMappingPointers } from '../../support/memory/InMemoryMappingPointers.js';
 import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
+import { InMemoryPendingBatches } from '../../support/memory/InMemoryPendingBatches.js';
 import { InMemoryPaymentDirections } from '../../support/memory/InMemoryPaymentDirections.js';
 import { InMemoryProductMasterData } from '../../support/memory/InMemoryProductMasterData.js';
 import { InMemoryQueue } from '../../support/memory/InMemoryQueue.js';
@@ -20,6 +21,7 @@ import { ledgerSuite } from './suites/ledgerSuite.js';
 import { mappingPointersSuite } from './suites/mappingPointersSuite.js';
 import { messageQueueSuite } from './suites/messageQueueSuite.js';
 import { partnersSuite } from './suites/partnersSuite.js';
+import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
 import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
 import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
 import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
@@ -54,6 +56,9 @@ describe('in memory', () => {
   });
   describe('Ledger', () => {
     ledgerSuite(fresh(() => new InMemoryLedger()));
+  });
+  describe('PendingBatches', () => {
+    pendingBatchesSuite(fresh(() => new InMemoryPendingBatches()));
   });
   describe('RawBatches', () => {
     rawBatchesSuite(fresh(() => new InMemoryRawBatches()));

@@ -7,6 +7,7 @@ import { DayCloseRepository } from '../../../src/storage/DayCloseRepository.js';
 import { JsonQueue } from '../../../src/storage/JsonQueue.js';
 import { MappingRepository } from '../../../src/storage/MappingRepository.js';
 import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
+import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
 import { ProductRepository } from '../../../src/storage/ProductRepository.js';
 import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
@@ -23,6 +24,7 @@ import { ledgerSuite } from './suites/ledgerSuite.js';
 import { mappingPointersSuite } from './suites/mappingPointersSuite.js';
 import { messageQueueSuite } from './suites/messageQueueSuite.js';
 import { partnersSuite } from './suites/partnersSuite.js';
+import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
 import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
 import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
 import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
@@ -63,6 +65,9 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   });
   describe('Ledger', () => {
     ledgerSuite(onTable((t) => new BatchLedger(t)));
+  });
+  describe('PendingBatches', () => {
+    pendingBatchesSuite(onTable((t) => new PendingBatchIndex(t)));
   });
   describe('RawBatches', () => {
     rawBatchesSuite(async () => new RawBatchStore(await azuriteContainer(uniqueName())));
