@@ -1,7 +1,9 @@
 import { ApiError } from '../errors/ApiError.js';
 import type { BatchKind } from '../domain/model/BatchKind.js';
-import type { BatchLedger } from '../storage/BatchLedger.js';
-import type { PendingBatch, PendingBatchIndex } from '../storage/PendingBatchIndex.js';
+import type { PendingBatch } from '../storage/PendingBatchIndex.js';
+import type { Clock } from './ports/Clock.js';
+import type { Ledger } from './ports/Ledger.js';
+import type { PendingBatches } from './ports/PendingBatches.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 
@@ -28,12 +30,12 @@ export interface SweepSummary {
  */
 export class BatchSweeper {
   constructor(
-    private readonly ledger: BatchLedger,
-    private readonly pendingIndex: PendingBatchIndex,
+    private readonly ledger: Ledger,
+    private readonly pendingIndex: PendingBatches,
     private readonly ingestion: BatchIngestion,
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
     private readonly staleAfterSeconds: number,
-    private readonly clock: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   /** Sweeps every push left pending for longer than the stale age. */

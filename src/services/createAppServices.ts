@@ -33,12 +33,13 @@ import { mappingsProcessor } from './push/mappingsProcessor.js';
 import { productsProcessor } from './push/productsProcessor.js';
 import { storesProcessor } from './push/storesProcessor.js';
 import { tradeRecordsProcessor } from './push/tradeRecordsProcessor.js';
+import { systemClock, type Clock } from './ports/Clock.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { ReconciliationQuery } from './ReconciliationQuery.js';
 import { TenantGuard } from './TenantGuard.js';
 
 export interface AppServicesOptions extends StorageClientOptions {
-  readonly clock?: () => Date;
+  readonly clock?: Clock;
   /** Ready-made clients (shared by several service instances in one process). */
   readonly storage?: StorageClients;
   /** Called between the write steps of every push; tests crash pushes there. */
@@ -48,7 +49,7 @@ export interface AppServicesOptions extends StorageClientOptions {
 
 /** Wires repositories and services for one configuration. No I/O happens here. */
 export function createAppServices(config: Config, options: AppServicesOptions = {}): AppServices {
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const storage = options.storage ?? createStorageClients(config, options);
   const t = storage.tables;
 

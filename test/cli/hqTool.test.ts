@@ -5,11 +5,13 @@ import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
 import { mappingOf } from '../support/responseBodies.js';
+import { testClock } from '../support/testClock.js';
 
+const clock = testClock();
 let service: TestService;
 beforeAll(async () => {
   // Reconcile as soon as a daily close arrives.
-  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' }, services: { clock } });
 });
 afterAll(async () => {
   await service.stop();
@@ -111,7 +113,7 @@ describe('keys', () => {
     expect(keyId).toBeDefined();
     expect(mappingOf(await service.call({ key }, 'GET', 'mappings/transaction-types')).partner_id).toBe(id);
 
-    const expiring = await service.hq('key', 'issue', id, '--expires', new Date(Date.now() + 3_600_000).toISOString());
+    const expiring = await service.hq('key', 'issue', id, '--expires', new Date(clock().getTime() + 3_600_000).toISOString());
     expect(expiring.code).toBe(0);
     const listed = await service.hq('key', 'list', id);
     expect(listed.code).toBe(0);
@@ -141,10 +143,10 @@ describe('keys', () => {
   it('key list marks a key past its expiry as EXPIRED', async () => {
     const id = freshId();
     await service.hq('partner', 'create', id);
-    const expiresAt = Date.now() + 1_200;
+    const expiresAt = clock().getTime() + 3_600_000;
     const issued = await service.hq('key', 'issue', id, `--expires=${new Date(expiresAt).toISOString()}`);
     expect(issued.code).toBe(0);
-    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 50));
+    clock.advance(3_600_000);
     const listed = await service.hq('key', 'list', id);
     expect(listed.out[1]).toMatch(/\tEXPIRED\t/);
   });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { inject } from 'vitest';
 import { startLocalService, type RunningLocalService } from '../../src/localhost/startLocalService.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
@@ -17,6 +19,32 @@ const runLogDir: string | undefined = (() => {
     return undefined;
   }
 })();
+
+/**
+ * Claims a storage account of the run's emulator that no other test service uses (an atomic
+ * `mkdir` per account in the run's folder); undefined without the global setup or when every
+ * account is taken.
+ */
+function claimTestAccount(): string | undefined {
+  let connectionStrings: string[];
+  try {
+    connectionStrings = inject('testServiceConnectionStrings');
+  } catch {
+    return undefined;
+  }
+  if (runLogDir === undefined) return undefined;
+  const claims = path.join(runLogDir, 'claimed-accounts');
+  mkdirSync(claims, { recursive: true });
+  for (const [i, connectionString] of connectionStrings.entries()) {
+    try {
+      mkdirSync(path.join(claims, String(i)));
+      return connectionString;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return undefined;
+}
 
 export interface TestService extends RunningLocalService {
   /** Every log line the service wrote (for assertions, and for the scan for secrets). */
@@ -52,12 +80,14 @@ export interface TestServiceOptions {
 }
 
 /**
- * Starts the local service (the same function table and host as `npm start`) on a free port, on a
- * storage emulator of its own (so no other test file's service takes its queue messages), with a
- * one-second reconciliation delay.
+ * Starts the local service (the same function table and host as `npm start`) on a free port, on
+ * storage of its own (so no other test file's service takes its queue messages): an account of the
+ * run's emulator, else an emulator of its own. Reconciliation runs one second after a close.
  */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const azurite = await startAzurite({ inMemory: true });
+  const claimed = claimTestAccount();
+  const azurite =
+    claimed === undefined ? await startAzurite({ inMemory: true }) : { connectionString: claimed, stop: () => Promise.resolve() };
   const logs: string[] = [];
   const record = (level: string) => (line: string) => {
     logs.push(`${level} ${line}`);
@@ -94,7 +124,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const hq: TestService['hq'] = async (...argv) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }).run(argv);
+    const code = await new HqTool(
+      service.services.storage,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      { clock: service.services.clock },
+    ).run(argv);
     // The tool prints an issued key on its last line.
     const key = out.at(-1);
     if (argv[0] === 'key' && argv[1] === 'issue' && code === 0 && key !== undefined) {
@@ -145,4 +179,14 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Waits until the service's reconcile queue holds no message, visible or in flight. */
+export async function reconcileQueueDrained(service: TestService): Promise<void> {
+  const queue = service.services.storage.queues.reconcile;
+  const left = await eventually(
+    async () => (await queue.getProperties()).approximateMessagesCount ?? 0,
+    (count) => count === 0,
+  );
+  if (left !== 0) throw new Error(`the reconcile queue still holds ${left} message(s)`);
 }

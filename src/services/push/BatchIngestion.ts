@@ -4,9 +4,11 @@ import { StorageError } from '../../errors/StorageError.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import type { BodyValidator } from '../../validation/createBodyValidator.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
-import type { BatchLedger, BatchReceipt, LedgerEntry } from '../../storage/BatchLedger.js';
-import type { PendingBatchIndex } from '../../storage/PendingBatchIndex.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
+import type { BatchReceipt, LedgerEntry } from '../../storage/BatchLedger.js';
+import type { Clock } from '../ports/Clock.js';
+import type { Ledger } from '../ports/Ledger.js';
+import type { PendingBatches } from '../ports/PendingBatches.js';
+import type { RawBatches } from '../ports/RawBatches.js';
 import type { TenantGuard } from '../TenantGuard.js';
 import type { BatchAcknowledgement } from './BatchAcknowledgement.js';
 import type { BatchProcessor } from './BatchProcessor.js';
@@ -17,10 +19,10 @@ export type PushStep = 'ledger-created' | 'blob-stored' | 'applied' | 'committed
 export interface BatchIngestionOptions {
   readonly validator: BodyValidator;
   readonly tenants: TenantGuard;
-  readonly ledger: BatchLedger;
-  readonly rawBatches: RawBatchStore;
-  readonly pendingIndex: PendingBatchIndex;
-  readonly clock: () => Date;
+  readonly ledger: Ledger;
+  readonly rawBatches: RawBatches;
+  readonly pendingIndex: PendingBatches;
+  readonly clock: Clock;
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
   readonly abandonedAfterMs?: number | undefined;
   readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;

@@ -2,18 +2,18 @@ import type { DailyClose } from '../../domain/model/payloads.js';
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
 import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkDailyClose } from '../../domain/validation/checkDailyClose.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { JsonQueue } from '../../storage/JsonQueue.js';
-import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { MessageQueue } from '../ports/MessageQueue.js';
+import type { Reconciliations } from '../ports/Reconciliations.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
 export interface DailyCloseDependencies {
-  readonly stores: StoreMasterRepository;
-  readonly closes: DayCloseRepository;
-  readonly results: ReconciliationRepository;
-  readonly reconcileQueue: JsonQueue<ReconcileMessage>;
+  readonly stores: StoreMasterData;
+  readonly closes: DayCloses;
+  readonly results: Reconciliations;
+  readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   readonly reconcileDelaySeconds: number;
   readonly clock: () => Date;
 }

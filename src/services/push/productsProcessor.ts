@@ -1,12 +1,12 @@
 import type { ProductBatch } from '../../domain/model/payloads.js';
 import { checkProductBatch } from '../../domain/validation/checkProductBatch.js';
-import type { ProductRepository } from '../../storage/ProductRepository.js';
+import type { ProductMasterData } from '../ports/ProductMasterData.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 
 /** PUT /products (contract §4.6): products by version rule, modifier groups upserted by group_id. */
-export function productsProcessor(products: ProductRepository, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
+export function productsProcessor(products: ProductMasterData, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
   return {
     kind: 'products',
     collection: 'products',

@@ -1,11 +1,11 @@
 import type { StoreBatch } from '../../domain/model/payloads.js';
 import { checkStoreBatch } from '../../domain/validation/checkStoreBatch.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 
 /** PUT /stores (contract §4.5): upsert by store_id; the later last_modified_at wins. */
-export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<StoreBatch> {
+export function storesProcessor(stores: StoreMasterData): BatchProcessor<StoreBatch> {
   return {
     kind: 'stores',
     collection: 'stores',

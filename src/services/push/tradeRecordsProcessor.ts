@@ -6,12 +6,13 @@ import { summarizeTradeRecord, type TradeRecordSummary } from '../../domain/reco
 import { checkAmountIdentity } from '../../domain/validation/checkAmountIdentity.js';
 import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkTradeRecordBatch } from '../../domain/validation/checkTradeRecordBatch.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { JsonQueue } from '../../storage/JsonQueue.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
-import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
+import type { Clock } from '../ports/Clock.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { MessageQueue } from '../ports/MessageQueue.js';
+import type { PaymentDirections } from '../ports/PaymentDirections.js';
+import type { RawBatches } from '../ports/RawBatches.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
+import type { TradeRecords } from '../ports/TradeRecords.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
@@ -20,17 +21,17 @@ import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 
 export interface TradeRecordsDependencies {
-  readonly stores: StoreMasterRepository;
-  readonly index: TradeRecordIndex;
-  readonly closes: DayCloseRepository;
+  readonly stores: StoreMasterData;
+  readonly index: TradeRecords;
+  readonly closes: DayCloses;
   readonly mappings: MappingCatalog;
   readonly products: ProductCatalog;
-  readonly paymentDirections: PaymentDirectionRepository;
-  readonly clock: () => Date;
+  readonly paymentDirections: PaymentDirections;
+  readonly clock: Clock;
   /** Earlier batches of a day, to put back what a failed batch replaced. */
-  readonly rawBatches: RawBatchStore;
+  readonly rawBatches: RawBatches;
   /** A day reconciled while a failed batch's rows were still there is reconciled again. */
-  readonly reconcileQueue: JsonQueue<ReconcileMessage>;
+  readonly reconcileQueue: MessageQueue<ReconcileMessage>;
 }
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
