@@ -1,4 +1,5 @@
 import type { Config } from '../config/Config.js';
+import { createHqServices } from '../hq/createHqServices.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
@@ -107,6 +108,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock }),
     sweeper: new BatchSweeper(ledger, ingestion, processors),
     health: new HealthCheck(t.partners),
+    hq: createHqServices(config, storage, clock),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };
 }
