@@ -3,7 +3,7 @@
  * hands it back typed as the service declares it, so a test fails with the status and body when the
  * answer is something else.
  */
-import type { GridCell, GridPage, GridRow } from '../../../src/hq/services/StoreDayGrid.js';
+import type { GridPage, GridRow } from '../../../src/hq/services/StoreDayGrid.js';
 import type { StoreDayDetailBody } from '../../../src/hq/services/StoreDayDetail.js';
 import type { TestResponse } from '../../support/responseBodies.js';
 
@@ -21,7 +21,7 @@ export interface GridBody {
   readonly continuation: string | null;
 }
 
-export type { GridCell, GridRow, StoreDayDetailBody };
+export type { GridRow, StoreDayDetailBody };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
