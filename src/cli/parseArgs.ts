@@ -10,6 +10,7 @@ export const knownOptions = {
   status: { type: 'string' },
   state: { type: 'string' },
   date: { type: 'string' },
+  role: { type: 'string' },
   'function-app': { type: 'string' },
   'resource-group': { type: 'string' },
   subscription: { type: 'string' },

@@ -9,6 +9,7 @@ import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
+import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
 /** An endpoint behind a partner key (auth level `function`). */
@@ -37,7 +38,7 @@ function anonymousHttp(name: string, method: HttpMethod, route: string, endpoint
 
 /**
  * Base path of the partner API. host.json sets no route prefix, so every function carries its full
- * route and other APIs (HQ's, the console's) can live beside this one in the same app.
+ * route and the HQ API (`hq/v1`) lives beside this one in the same app.
  */
 export const partnerApiBase = 'pos/v1';
 
@@ -60,6 +61,7 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('getMapping', 'GET', partnerRoute('mappings/transaction-types'), getMapping),
   http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
   anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
+  ...hqFunctions,
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',

@@ -1,4 +1,5 @@
 import type { Config } from '../config/Config.js';
+import type { HqServices } from '../hq/HqServices.js';
 import type { BodyBudget } from '../http/BodyBudget.js';
 import type { Partner } from '../storage/PartnerRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
@@ -33,6 +34,8 @@ export interface AppServices {
   readonly reconciler: DayReconciler;
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
+  /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */
+  readonly hq: HqServices;
   /** /trade-records calls a partner may make per minute. */
   readonly rateLimitFor: (partner: Partner) => number;
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config/Config.js';
+import { createHqServices } from '../hq/createHqServices.js';
 import { BodyBudget } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
@@ -127,6 +128,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock }),
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock),
     health: new HealthCheck(t.partners),
+    hq: createHqServices(config, storage, clock),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };
 }

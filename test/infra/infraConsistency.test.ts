@@ -353,11 +353,19 @@ describe('templates hang together (no Bicep CLI here)', () => {
     const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as {
       extensions?: { http?: { routePrefix?: string } };
     };
-    // No host prefix: every function carries its full route, the partner API's below pos/v1.
+    // No host prefix: every function carries its full route, the partner API's below pos/v1 and
+    // the HQ API's below hq/v1.
     expect(hostJson.extensions?.http?.routePrefix).toBe('');
     const { functionTable, partnerApiBase } = await import('../../src/functions/functionTable.js');
-    expect(partnerApiBase).toBe('pos/v1');
-    for (const fn of functionTable) if (fn.trigger === 'http') expect(fn.route.startsWith(`${partnerApiBase}/`), fn.name).toBe(true);
+    const { hqApiBase } = await import('../../src/hq/http/hqFunctions.js');
+    expect([partnerApiBase, hqApiBase]).toEqual(['pos/v1', 'hq/v1']);
+    for (const fn of functionTable) {
+      if (fn.trigger === 'http')
+        expect(
+          [partnerApiBase, hqApiBase].some((base) => fn.route.startsWith(`${base}/`)),
+          fn.name,
+        ).toBe(true);
+    }
   });
 
   it('every param has a description', () => {

@@ -53,6 +53,16 @@ export interface TestService extends RunningLocalService {
   hq(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }>;
   /** Creates a partner with a fresh id, issues a key and registers stores. */
   createPartner(options?: { stores?: string[] }): Promise<TestPartner>;
+  /** Issues an HQ operator key (viewer by default) with the HQ tool. */
+  createOperator(role?: 'viewer' | 'admin'): Promise<TestOperator>;
+  /** fetch() on a path below the host (e.g. `hq/v1/partners`) with the key and a JSON body. */
+  callHost(
+    caller: { key: string } | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse>;
   /** fetch() on a path below /pos/v1 with the partner's key and a JSON body; read the body with responseBodies.ts. */
   call(
     partner: TestPartner | { key: string } | null,
@@ -68,6 +78,13 @@ export interface TestPartner {
   readonly key: string;
   readonly keyId: string;
   readonly storeIds: string[];
+}
+
+export interface TestOperator {
+  readonly name: string;
+  readonly key: string;
+  readonly keyId: string;
+  readonly role: 'viewer' | 'admin';
 }
 
 /** Captured log lines of every service started in this test process. */
@@ -131,7 +148,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ).run(argv);
     // The tool prints an issued key on its last line.
     const key = out.at(-1);
-    if (argv[0] === 'key' && argv[1] === 'issue' && code === 0 && key !== undefined) {
+    if ((argv[0] === 'key' || argv[0] === 'operator') && argv[1] === 'issue' && code === 0 && key !== undefined) {
       appendRunSecrets(runLogDir, key, hashApiKey(key));
     }
     return { code, out, err };
@@ -149,11 +166,20 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     return { partnerId, key, keyId, storeIds };
   };
 
-  const call: TestService['call'] = async (partner, method, path, body, headers = {}) => {
-    const response = await fetch(`${service.baseUrl}/${path.replace(/^\//, '')}`, {
+  const createOperator: TestService['createOperator'] = async (role = 'viewer') => {
+    const name = `op-${randomUUID().slice(0, 8)}`;
+    const issued = expectOk(await hq('operator', 'issue', name, '--role', role));
+    const key = issued.out.at(-1);
+    const keyId = /operator key (op-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1];
+    if (key === undefined || keyId === undefined) throw new Error('HQ tool "operator issue" printed no key');
+    return { name, key, keyId, role };
+  };
+
+  const fetchJson = async (url: string, caller: { key: string } | null, method: string, body: unknown, headers: Record<string, string>) => {
+    const response = await fetch(url, {
       method,
       headers: {
-        ...(partner ? { 'x-functions-key': partner.key } : {}),
+        ...(caller ? { 'x-functions-key': caller.key } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
@@ -162,8 +188,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     });
     return readResponse(response);
   };
+  const call: TestService['call'] = (partner, method, path, body, headers = {}) =>
+    fetchJson(`${service.baseUrl}/${path.replace(/^\//, '')}`, partner, method, body, headers);
+  const callHost: TestService['callHost'] = (caller, method, path, body, headers = {}) =>
+    fetchJson(`${service.origin}/${path.replace(/^\//, '')}`, caller, method, body, headers);
 
-  return { ...service, stop, logs, hq, createPartner, call };
+  return { ...service, stop, logs, hq, createPartner, createOperator, call, callHost };
 }
 
 function expectOk<T extends { code: number; err: string[] }>(result: T): T {
