@@ -26,6 +26,8 @@ export interface AppServices {
   readonly reconciler: DayReconciler;
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
+  /** Folder of the built HQ console (dist/console), served at /console/. */
+  readonly consoleAssetsDir: string;
   /** /trade-records calls a partner may make per minute. */
   readonly rateLimitFor: (partner: Partner) => number;
 }
