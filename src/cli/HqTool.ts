@@ -7,6 +7,11 @@ import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepositor
 import { ReconciliationRepository, type ReconciliationStatus } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
+import { ApiError } from '../errors/ApiError.js';
+import { operatorHostKeyName, operatorNamePattern, operatorRoles, OperatorKeys } from '../hq/services/OperatorKeys.js';
+import { PartnerAdmin } from '../hq/services/PartnerAdmin.js';
+import { keyStatus } from '../services/keyStatus.js';
+import { OperatorKeyRepository, type OperatorRole } from '../storage/OperatorKeyRepository.js';
 import { hqUsage } from './hqUsage.js';
 import { parseArgs, UsageError } from './parseArgs.js';
 
@@ -28,6 +33,8 @@ export class HqTool {
   private readonly registrations: StoreRegistrationRepository;
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
+  private readonly admin: PartnerAdmin;
+  private readonly operators: OperatorKeys;
 
   constructor(
     storage: StorageClients,
@@ -40,6 +47,9 @@ export class HqTool {
     this.registrations = new StoreRegistrationRepository(t.storeRegistrations);
     this.directions = new PaymentDirectionRepository(t.paymentDirections);
     this.results = new ReconciliationRepository(t.reconciliations);
+    // The same rules as the HQ API's admin actions and operator keys.
+    this.admin = new PartnerAdmin(this.partners, this.registrations, this.directions, this.keys, clock);
+    this.operators = new OperatorKeys(new OperatorKeyRepository(t.operatorKeys), clock);
   }
 
   /** Runs one command line; returns the exit code. */
@@ -57,7 +67,7 @@ export class HqTool {
         this.io.err(`error: ${error.message}\nRun with --help for the commands.`);
         return 2;
       }
-      if (error instanceof Refusal) {
+      if (error instanceof Refusal || error instanceof ApiError) {
         this.io.err(`error: ${error.message}`);
         return 1;
       }
@@ -94,6 +104,13 @@ export class HqTool {
         return this.setDirection(rest);
       case 'reconciliation list':
         return this.listReconciliations(options);
+      case 'operator issue':
+        return this.issueOperatorKey(one(rest, 'name'), options.role, options.expires);
+      case 'operator list':
+        exactly(rest, []);
+        return this.listOperatorKeys();
+      case 'operator revoke':
+        return this.revokeOperatorKey(rest);
       default:
         throw new UsageError(`unknown command "${words.join(' ')}"`);
     }
@@ -108,7 +125,8 @@ export class HqTool {
   }
 
   private async setPartnerStatus(partnerId: string, status: 'ACTIVE' | 'INACTIVE'): Promise<void> {
-    if (!(await this.partners.update(partnerId, { status }))) throw new Refusal(`partner ${partnerId} does not exist`);
+    await this.requirePartner(partnerId);
+    await this.admin.setStatus(partnerId, status);
     this.io.out(`partner ${partnerId} is ${status}`);
   }
 
@@ -148,7 +166,10 @@ export class HqTool {
 
   private async revokeKey(rest: string[]): Promise<void> {
     const [partnerId, keyId] = exactly(rest, ['partner_id', 'key_id']);
-    if (!(await this.keys.revoke(partnerId, keyId, this.clock()))) throw new Refusal(`partner ${partnerId} has no key ${keyId}`);
+    await this.requirePartner(partnerId);
+    if (!(await this.keys.listForPartner(partnerId)).some((k) => k.keyId === keyId))
+      throw new Refusal(`partner ${partnerId} has no key ${keyId}`);
+    await this.admin.revokeKey(partnerId, keyId);
     this.io.out(`key ${keyId} of partner ${partnerId} revoked`);
   }
 
@@ -167,9 +188,9 @@ export class HqTool {
     const bad = storeIds.filter((s) => s.length === 0 || s.length > storeIdMaxLength);
     if (bad.length > 0) throw new UsageError(`store_id must be 1-${storeIdMaxLength} characters`);
     await this.requirePartner(partnerId);
-    const created = await this.registrations.register(partnerId, storeIds, this.clock());
-    const already = storeIds.length - created.length;
-    this.io.out(`${created.length} store(s) registered for partner ${partnerId}${already > 0 ? `; ${already} already were` : ''}`);
+    const { registered, alreadyRegistered } = await this.admin.registerStores(partnerId, storeIds);
+    const already = alreadyRegistered.length;
+    this.io.out(`${registered.length} store(s) registered for partner ${partnerId}${already > 0 ? `; ${already} already were` : ''}`);
   }
 
   private async listStores(partnerId: string): Promise<void> {
@@ -182,7 +203,7 @@ export class HqTool {
     if (!['1', '-1', '0'].includes(directionText)) throw new UsageError('the direction must be 1, -1 or 0');
     if (paymentType.length === 0 || paymentType.length > 50) throw new UsageError('payment_type must be 1-50 characters');
     await this.requirePartner(partnerId);
-    await this.directions.set(partnerId, paymentType, Number(directionText) as PaymentDirection, this.clock());
+    await this.admin.setPaymentDirection(partnerId, paymentType, Number(directionText) as PaymentDirection);
     this.io.out(`payment_type ${paymentType} of partner ${partnerId} counts with direction ${directionText}`);
   }
 
@@ -200,6 +221,43 @@ export class HqTool {
     })) {
       this.io.out(`${r.partnerId}\t${r.storeId}\t${r.businessDate}\t${r.status}\t${r.checkedAt ?? '-'}\t${r.differences.join(',') || '-'}`);
     }
+  }
+
+  private async issueOperatorKey(name: string, roleText: string | undefined, expires: string | undefined): Promise<void> {
+    if (!operatorNamePattern.test(name)) {
+      throw new UsageError('the operator name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+    }
+    const role = (roleText ?? 'viewer') as OperatorRole;
+    if (!operatorRoles.includes(role)) throw new UsageError('--role must be viewer or admin');
+    const expiresAt = this.expiryOf(expires);
+    const { key, record } = await this.operators.issue(name, role, expiresAt);
+    this.io.out(`operator key ${record.keyId} issued for ${name}, role ${role}${expiresAt ? `, expires ${expiresAt}` : ''}.`);
+    this.io.out(
+      `It is shown once and stored only as a hash. In Azure also set it as the host key ${operatorHostKeyName(name, record.keyId)} (README, HQ API).`,
+    );
+    this.io.out(key);
+  }
+
+  private async listOperatorKeys(): Promise<void> {
+    this.io.out('operator\tkey_id\trole\tstatus\tcreated\texpires');
+    for (const k of await this.operators.list()) {
+      this.io.out(`${k.operator}\t${k.keyId}\t${k.role}\t${keyStatus(k, this.clock())}\t${k.createdAt}\t${k.expiresAt ?? 'never'}`);
+    }
+  }
+
+  private async revokeOperatorKey(rest: string[]): Promise<void> {
+    const [name, keyId] = exactly(rest, ['name', 'key_id']);
+    if (!(await this.operators.revoke(name, keyId))) throw new Refusal(`operator ${name} has no key ${keyId}`);
+    this.io.out(`operator key ${keyId} of ${name} revoked; in Azure also delete the host key ${operatorHostKeyName(name, keyId)}`);
+  }
+
+  /** `--expires` as an ISO instant in the future, or undefined for a key that does not expire. */
+  private expiryOf(expires: string | undefined): string | undefined {
+    if (expires === undefined) return undefined;
+    const time = Date.parse(expires);
+    if (Number.isNaN(time)) throw new UsageError('--expires must be an ISO 8601 date or date-time');
+    if (time <= this.clock().getTime()) throw new UsageError('--expires must be in the future');
+    return new Date(time).toISOString();
   }
 
   private async requirePartner(partnerId: string): Promise<void> {

@@ -15,5 +15,8 @@ Usage: npm run hq -- <command>
   store list <partner_id>
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+  operator issue <name> [--role viewer|admin] [--expires <ISO date>]   HQ API key, alone on the last line
+  operator list                                    names, key ids, roles, status, expiry; never a key
+  operator revoke <name> <key_id>
 
 Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;

@@ -7,7 +7,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export interface HttpFunctionDefinition {
   readonly name: string;
   readonly trigger: 'http';
-  /** Route below the host's route prefix (`pos/v1`), in Functions syntax: `daily-close/{store_id}/{business_date}`. */
+  /** Full route (host.json sets no prefix), in Functions syntax: `pos/v1/daily-close/{store_id}/{business_date}`. */
   readonly route: string;
   readonly methods: readonly HttpMethod[];
   readonly authLevel: 'anonymous' | 'function';

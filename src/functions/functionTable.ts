@@ -11,6 +11,7 @@ import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isBatchSweepMessage, isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
+import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
 /** An endpoint behind a partner key (auth level `function`). */
@@ -38,19 +39,28 @@ function anonymousHttp(name: string, method: HttpMethod, route: string, endpoint
 }
 
 /**
+ * Base path of the partner API. host.json sets no route prefix, so every function carries its full
+ * route and the HQ API (`hq/v1`) lives beside this one in the same app.
+ */
+export const partnerApiBase = 'pos/v1';
+
+const partnerRoute = (route: string): string => `${partnerApiBase}/${route}`;
+
+/**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
  * table with `app.http` / `app.storageQueue`; the local host serves the same registrations.
  */
 export const functionTable: readonly FunctionDefinition[] = [
-  http('pushTradeRecords', 'POST', 'trade-records', pushEndpoint('tradeRecords', { rateLimited: true })),
-  http('pushDailyClose', 'POST', 'daily-close', pushEndpoint('dailyClose', { rateLimited: false })),
-  http('getReconciliation', 'GET', 'daily-close/{store_id}/{business_date}', getReconciliation),
-  http('putStores', 'PUT', 'stores', pushEndpoint('stores', { rateLimited: false })),
-  http('putProducts', 'PUT', 'products', pushEndpoint('products', { rateLimited: false })),
-  http('putMapping', 'PUT', 'mappings/transaction-types', pushEndpoint('mappings', { rateLimited: false })),
-  http('getMapping', 'GET', 'mappings/transaction-types', getMapping),
-  http('getReferenceTransactionTypes', 'GET', 'reference/transaction-types', getReferenceTypes),
-  anonymousHttp('health', 'GET', 'health', getHealth),
+  http('pushTradeRecords', 'POST', partnerRoute('trade-records'), pushEndpoint('tradeRecords', { rateLimited: true })),
+  http('pushDailyClose', 'POST', partnerRoute('daily-close'), pushEndpoint('dailyClose', { rateLimited: false })),
+  http('getReconciliation', 'GET', partnerRoute('daily-close/{store_id}/{business_date}'), getReconciliation),
+  http('putStores', 'PUT', partnerRoute('stores'), pushEndpoint('stores', { rateLimited: false })),
+  http('putProducts', 'PUT', partnerRoute('products'), pushEndpoint('products', { rateLimited: false })),
+  http('putMapping', 'PUT', partnerRoute('mappings/transaction-types'), pushEndpoint('mappings', { rateLimited: false })),
+  http('getMapping', 'GET', partnerRoute('mappings/transaction-types'), getMapping),
+  http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
+  anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
+  ...hqFunctions,
   {
     // The HQ console's static files, built by `npm run build` into dist/console.
     name: 'console',

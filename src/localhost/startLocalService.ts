@@ -2,7 +2,9 @@
 import { captureRegistrations } from './functionsCoreStandIn.js';
 import path from 'node:path';
 import { loadConfig, type Settings } from '../config/loadConfig.js';
-import { functionTable } from '../functions/functionTable.js';
+import { functionTable, partnerApiBase } from '../functions/functionTable.js';
+import { keyStatus } from '../services/keyStatus.js';
+import { OperatorKeyRepository } from '../storage/OperatorKeyRepository.js';
 import { registerFunctions } from '../functions/registerFunctions.js';
 import type { AppServices } from '../services/AppServices.js';
 import { createAppServices, type AppServicesOptions } from '../services/createAppServices.js';
@@ -42,8 +44,10 @@ export interface LocalServiceOptions {
 }
 
 export interface RunningLocalService {
-  /** e.g. `http://127.0.0.1:7071/pos/v1` */
+  /** The partner API, e.g. `http://127.0.0.1:7071/pos/v1` */
   readonly baseUrl: string;
+  /** The host itself, e.g. `http://127.0.0.1:7071` (the HQ API is at `${origin}/hq/v1`) */
+  readonly origin: string;
   readonly services: AppServices;
   stop(): Promise<void>;
 }
@@ -64,6 +68,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
   });
   const host = readHostSettings(path.join(findProjectRoot(), 'host.json'));
   const keys = new ApiKeyRepository(services.storage.tables.apiKeys);
+  const operatorKeys = new OperatorKeyRepository(services.storage.tables.operatorKeys);
 
   const server = await startLocalHttpServer({
     functions,
@@ -73,10 +78,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     port: options.port,
     // Like the Functions host with its host keys: only a key HQ issued passes. The host keeps its
     // keys in memory; here a key seen valid is trusted for a few seconds. The service itself still
-    // resolves every key on every request, so a revoked or expired key is refused at once.
+    // resolves every key on every request, so a revoked or expired key is refused at once. Operator
+    // keys are host keys too (set beside the partner keys in Azure).
     isValidHostKey: rememberValid(async (keyHash) => {
-      const record = await keys.findByHash(keyHash);
-      return record?.status === 'ACTIVE' && (!record.expiresAt || Date.parse(record.expiresAt) > services.clock().getTime());
+      const record = (await keys.findByHash(keyHash)) ?? (await operatorKeys.findByHash(keyHash));
+      return record !== undefined && keyStatus(record, services.clock()) === 'ACTIVE';
     }, hostKeyMemoryMs),
   });
   const poller = new QueuePoller({
@@ -88,7 +94,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
   await poller.start();
 
   return {
-    baseUrl: `${server.baseUrl}/${host.routePrefix}`,
+    baseUrl: `${server.baseUrl}/${[host.routePrefix, partnerApiBase].filter((part) => part !== '').join('/')}`,
+    origin: server.baseUrl,
     services,
     async stop() {
       await Promise.all([server.close(), poller.stop()]);

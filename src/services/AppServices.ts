@@ -1,4 +1,5 @@
 import type { Config } from '../config/Config.js';
+import type { HqServices } from '../hq/HqServices.js';
 import type { Partner } from '../storage/PartnerRepository.js';
 import type { TableRateLimiter } from '../storage/TableRateLimiter.js';
 import type { StorageClients } from '../storage/StorageClients.js';
@@ -28,6 +29,8 @@ export interface AppServices {
   readonly health: HealthCheck;
   /** Folder of the built HQ console (dist/console), served at /console/. */
   readonly consoleAssetsDir: string;
+  /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */
+  readonly hq: HqServices;
   /** /trade-records calls a partner may make per minute. */
   readonly rateLimitFor: (partner: Partner) => number;
 }

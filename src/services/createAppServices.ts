@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config/Config.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
+import { createHqServices } from '../hq/createHqServices.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
@@ -112,6 +113,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     sweeper: new BatchSweeper(ledger, ingestion, processors),
     health: new HealthCheck(t.partners),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
+    hq: createHqServices(config, storage, clock),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };
 }

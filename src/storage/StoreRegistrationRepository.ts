@@ -2,6 +2,11 @@ import type { TableClient } from '@azure/data-tables';
 import { isConflict, isNotFound } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
 
+export interface StoreRegistration {
+  readonly storeId: string;
+  readonly registeredAt: string | null;
+}
+
 /** Which stores HQ has registered for which partner: the basis of tenant isolation. */
 export class StoreRegistrationRepository {
   constructor(private readonly table: TableClient) {}
@@ -39,6 +44,18 @@ export class StoreRegistrationRepository {
       }
     }
     return created;
+  }
+
+  /** The partner's registrations with their time, by store id. */
+  async listRegistrations(partnerId: string): Promise<StoreRegistration[]> {
+    const registrations: StoreRegistration[] = [];
+    for await (const entity of this.table.listEntities<{ registeredAt?: string }>({
+      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'registeredAt'] },
+    })) {
+      if (entity.rowKey !== undefined)
+        registrations.push({ storeId: decodeKeyPart(entity.rowKey), registeredAt: entity.registeredAt ?? null });
+    }
+    return registrations.sort((a, b) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0));
   }
 
   async listForPartner(partnerId: string): Promise<string[]> {

@@ -71,6 +71,32 @@ export class TradeRecordIndex {
   }
 
   /**
+   * The batch rows of the store-day only (a key range at the head of its partition), at most
+   * `max` + 1 so a caller can tell that more exist.
+   */
+  async listDayBatches(partnerId: string, storeId: string, businessDate: string, max: number): Promise<DayBatch[]> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    // `}` follows `|` in the code order: every row key that starts with the prefix lies in between.
+    const upper = `${batchRowPrefix.slice(0, -1)}}`;
+    const batches: DayBatch[] = [];
+    for await (const entity of this.table.listEntities<{ batchSeq: number; receivedAt?: string; recordCount?: number }>({
+      queryOptions: {
+        filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${upper}`,
+        select: ['RowKey', 'batchSeq', 'receivedAt', 'recordCount'],
+      },
+    })) {
+      batches.push({
+        batchId: decodeKeyPart((entity.rowKey ?? '').slice(batchRowPrefix.length)),
+        batchSeq: entity.batchSeq,
+        receivedAt: entity.receivedAt ?? '',
+        recordCount: entity.recordCount ?? 0,
+      });
+      if (batches.length > max) break;
+    }
+    return batches;
+  }
+
+  /**
    * Every row of the store-day, page by page: memory stays flat however large the day is (at
    * most two pages are held). The next page is requested as soon as one arrives, so storage
    * produces it while the caller works through the current one.

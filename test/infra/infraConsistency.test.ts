@@ -291,13 +291,25 @@ describe('templates hang together (no Bicep CLI here)', () => {
     }
   });
 
-  it('outputs the function app name and the base URL under the route prefix', () => {
+  it('outputs the function app name and the base URL of the partner API', async () => {
     expect(main).toMatch(/^\s*output\s+functionAppName\s+string\s*=/m);
     expect(main).toMatch(/^\s*output\s+baseUrl\s+string\s*=\s*'https:\/\/\$\{functionApp\.properties\.defaultHostName\}\/pos\/v1'/m);
     const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as {
       extensions?: { http?: { routePrefix?: string } };
     };
-    expect(hostJson.extensions?.http?.routePrefix).toBe('pos/v1');
+    // No host prefix: every function carries its full route, the partner API's below pos/v1 and
+    // the HQ API's below hq/v1.
+    expect(hostJson.extensions?.http?.routePrefix).toBe('');
+    const { functionTable, partnerApiBase } = await import('../../src/functions/functionTable.js');
+    const { hqApiBase } = await import('../../src/hq/http/hqFunctions.js');
+    expect([partnerApiBase, hqApiBase]).toEqual(['pos/v1', 'hq/v1']);
+    for (const fn of functionTable) {
+      if (fn.trigger === 'http')
+        expect(
+          [partnerApiBase, hqApiBase].some((base) => fn.route.startsWith(`${base}/`)),
+          fn.name,
+        ).toBe(true);
+    }
   });
 
   it('every param has a description', () => {
@@ -322,12 +334,12 @@ describe('function table', () => {
 
   it('every HTTP function but health requires a function key', async () => {
     const table = await load();
-    const open = table.filter(isHttp).filter((f) => f.route !== 'health' && f.authLevel !== 'function');
+    const open = table.filter(isHttp).filter((f) => f.name !== 'health' && f.authLevel !== 'function');
     expect(open.map((f) => `${f.name} (${f.route}): ${f.authLevel}`)).toEqual([]);
   });
 
   it('health exists and is anonymous', async () => {
-    const health = (await load()).filter(isHttp).filter((f) => f.route === 'health');
+    const health = (await load()).filter(isHttp).filter((f) => f.name === 'health');
     expect(health).toHaveLength(1);
     expect(health[0]!.authLevel).toBe('anonymous');
   });

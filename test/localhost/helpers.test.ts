@@ -23,7 +23,7 @@ describe('decodeMessageText', () => {
 describe('readHostSettings', () => {
   it("reads the project's host.json", () => {
     expect(readHostSettings()).toEqual({
-      routePrefix: 'pos/v1',
+      routePrefix: '',
       maxDequeueCount: 5,
       queueBatchSize: 8,
       queueVisibilityTimeoutSeconds: 30,

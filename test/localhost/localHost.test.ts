@@ -6,7 +6,6 @@ import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.j
 import type { CapturedFunction } from '../../src/localhost/functionsCoreStandIn.js';
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import { QueuePoller } from '../../src/localhost/QueuePoller.js';
-import { readHostSettings } from '../../src/localhost/readHostSettings.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
 import type { RunningAzurite } from '../../src/localhost/startAzurite.js';
 import { startLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
@@ -151,7 +150,7 @@ describe('local host', () => {
     });
     server = await startLocalHttpServer({
       functions,
-      routePrefix: readHostSettings().routePrefix,
+      routePrefix: 'pos/v1',
       maxBodyBytes,
       logger,
       port: 0,

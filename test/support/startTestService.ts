@@ -25,6 +25,16 @@ export interface TestService extends RunningLocalService {
   hq(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }>;
   /** Creates a partner with a fresh id, issues a key and registers stores. */
   createPartner(options?: { stores?: string[] }): Promise<TestPartner>;
+  /** Issues an HQ operator key (viewer by default) with the HQ tool. */
+  createOperator(role?: 'viewer' | 'admin'): Promise<TestOperator>;
+  /** fetch() on a path below the host (e.g. `hq/v1/partners`) with the key and a JSON body. */
+  callHost(
+    caller: { key: string } | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse>;
   /** fetch() on a path below /pos/v1 with the partner's key and a JSON body; read the body with responseBodies.ts. */
   call(
     partner: TestPartner | { key: string } | null,
@@ -40,6 +50,13 @@ export interface TestPartner {
   readonly key: string;
   readonly keyId: string;
   readonly storeIds: string[];
+}
+
+export interface TestOperator {
+  readonly name: string;
+  readonly key: string;
+  readonly keyId: string;
+  readonly role: 'viewer' | 'admin';
 }
 
 /** Captured log lines of every service started in this test process. */
@@ -96,7 +113,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }).run(argv);
     // The tool prints an issued key on its last line.
     const key = out.at(-1);
-    if (argv[0] === 'key' && argv[1] === 'issue' && code === 0 && key !== undefined) {
+    if ((argv[0] === 'key' || argv[0] === 'operator') && argv[1] === 'issue' && code === 0 && key !== undefined) {
       appendRunSecrets(runLogDir, key, hashApiKey(key));
     }
     return { code, out, err };
@@ -114,11 +131,20 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     return { partnerId, key, keyId, storeIds };
   };
 
-  const call: TestService['call'] = async (partner, method, path, body, headers = {}) => {
-    const response = await fetch(`${service.baseUrl}/${path.replace(/^\//, '')}`, {
+  const createOperator: TestService['createOperator'] = async (role = 'viewer') => {
+    const name = `op-${randomUUID().slice(0, 8)}`;
+    const issued = expectOk(await hq('operator', 'issue', name, '--role', role));
+    const key = issued.out.at(-1);
+    const keyId = /operator key (op-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1];
+    if (key === undefined || keyId === undefined) throw new Error('HQ tool "operator issue" printed no key');
+    return { name, key, keyId, role };
+  };
+
+  const fetchJson = async (url: string, caller: { key: string } | null, method: string, body: unknown, headers: Record<string, string>) => {
+    const response = await fetch(url, {
       method,
       headers: {
-        ...(partner ? { 'x-functions-key': partner.key } : {}),
+        ...(caller ? { 'x-functions-key': caller.key } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
@@ -127,8 +153,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     });
     return readResponse(response);
   };
+  const call: TestService['call'] = (partner, method, path, body, headers = {}) =>
+    fetchJson(`${service.baseUrl}/${path.replace(/^\//, '')}`, partner, method, body, headers);
+  const callHost: TestService['callHost'] = (caller, method, path, body, headers = {}) =>
+    fetchJson(`${service.origin}/${path.replace(/^\//, '')}`, caller, method, body, headers);
 
-  return { ...service, stop, logs, hq, createPartner, call };
+  return { ...service, stop, logs, hq, createPartner, createOperator, call, callHost };
 }
 
 function expectOk<T extends { code: number; err: string[] }>(result: T): T {
