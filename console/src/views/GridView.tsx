@@ -142,7 +142,8 @@ function GridBody({ rows, counts, from, to }: { rows: readonly GridRow[]; counts
             {overdue.map(({ row, day }) => (
               <li key={`${row.partner_id}/${row.store_id}/${day.business_date}`}>
                 <a href={hrefOf(['day', row.partner_id, row.store_id, day.business_date])}>
-                  {row.partner_id} · {row.store_name ?? row.store_id} · {formatBusinessDate(day.business_date)}
+                  {row.partner_id} · {row.store_id}
+                  {row.store_name ? ` ${row.store_name}` : ''} · {formatBusinessDate(day.business_date)}
                 </a>{' '}
                 <span class="muted">due {formatInstant(day.close_due_at)}</span>
               </li>
