@@ -55,10 +55,12 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
   const { logger, maxBodyBytes } = options;
   const isValidHostKey = options.isValidHostKey ?? (() => Promise.resolve(true));
   const prefix = options.routePrefix.replace(/^\/+|\/+$/g, '');
+  // With no prefix (every function carries its full route) a route is just `/<route>`.
+  const base = prefix === '' ? '' : `/${prefix}`;
 
   const routes = new RouteTable<CapturedHttpFunction>();
   for (const fn of options.functions) {
-    if (fn.kind === 'http') routes.add(`${prefix}/${fn.route}`, fn);
+    if (fn.kind === 'http') routes.add(`${base}/${fn.route}`, fn);
   }
 
   const server = http.createServer((req, res) => {
@@ -95,13 +97,13 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
       const chosen = candidates.find((candidate) => candidate.value.methods.includes(method as never));
       if (!chosen) {
         const allowed = [...new Set(candidates.flatMap((candidate) => candidate.value.methods))];
-        routeForLog = `/${prefix}/${mostSpecific.value.route}`;
+        routeForLog = `${base}/${mostSpecific.value.route}`;
         answerFromHost(405, 'METHOD_NOT_ALLOWED', { allow: allowed.join(', ') });
         req.resume();
         return;
       }
       const fn = chosen.value;
-      routeForLog = `/${prefix}/${fn.route}`;
+      routeForLog = `${base}/${fn.route}`;
 
       if (fn.authLevel !== 'anonymous') {
         const key = functionKey(req, search);

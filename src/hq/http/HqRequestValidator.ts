@@ -66,11 +66,11 @@ function toProblems(errors: readonly ErrorObject[], unknownMessage: string): Pro
     let problem: ProblemDetail;
     if (error.keyword === 'required') {
       problem = {
-        path: `${at}/${escapePointerToken(String((error.params as { missingProperty: string }).missingProperty))}`,
+        path: `${at}/${escapePointerToken((error.params as { missingProperty: string }).missingProperty)}`,
         message: 'is required',
       };
     } else if (error.keyword === 'additionalProperties') {
-      const name = String((error.params as { additionalProperty: string }).additionalProperty);
+      const name = (error.params as { additionalProperty: string }).additionalProperty;
       problem = named(at, name, unknownMessage, 'holds a name that cannot be shown and is not accepted here');
     } else {
       const description = (error.parentSchema as { description?: unknown } | undefined)?.description;

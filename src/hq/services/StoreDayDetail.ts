@@ -85,12 +85,11 @@ export class StoreDayDetail {
       this.results.get(partnerId, storeId, businessDate),
       this.index.listDayBatches(partnerId, storeId, businessDate, hqLimits.maxDayBatches),
     ]);
-    const close = stored?.close;
     // The reconciliation row is what the partner API reports; the close row may be newer for a
     // moment (it is written first), so the status and figures come from the reconciliation row.
     const status: GridStatus = record?.status ?? 'NOT_RECEIVED';
     const reconciled = record !== undefined && record.status !== 'RECEIVED';
-    const currency = store?.currency ?? close?.currency ?? null;
+    const currency = store?.currency ?? stored?.close.currency ?? null;
     const truncated = batchRows.length > hqLimits.maxDayBatches;
     const closeReceivedAt = record?.closeReceivedAt ?? stored?.receivedAt;
     return {
@@ -101,7 +100,7 @@ export class StoreDayDetail {
       ...closeTiming(businessDate, store, record !== undefined, this.clock()),
       checked_at: reconciled ? record.checkedAt : null,
       currency,
-      close: close && stored ? closeBody(close, stored.receivedAt) : null,
+      close: stored ? closeBody(stored.close, stored.receivedAt) : null,
       expected: record?.expected ?? null,
       actual: reconciled ? record.actual : null,
       comparison: reconciled && record.actual ? compareRows(record.expected, record.actual, record.differences, currency) : [],

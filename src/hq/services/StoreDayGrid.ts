@@ -119,10 +119,10 @@ export class StoreDayGrid {
       if (after && compare(partner.partnerId, after.partnerId) < 0) continue;
       const ids = (await this.registrations.listRegistrations(partner.partnerId)).map((r) => r.storeId);
       for (const storeId of ids) {
-        if (after && partner.partnerId === after.partnerId && compare(storeId, after.storeId) <= 0) continue;
+        if (after?.partnerId === partner.partnerId && compare(storeId, after.storeId) <= 0) continue;
         if (stores.length === query.limit) {
-          const last = stores[stores.length - 1];
-          return { stores, next: last && { partnerId: last.partner.partnerId, storeId: last.storeId } };
+          const last = stores.at(-1);
+          return { stores, next: last ? { partnerId: last.partner.partnerId, storeId: last.storeId } : undefined };
         }
         stores.push({ partner, storeId });
       }
