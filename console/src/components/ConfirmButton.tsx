@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 
 interface ConfirmButtonProps {
   /** The button's text, e.g. "Revoke". */
@@ -20,6 +20,7 @@ interface ConfirmButtonProps {
  */
 export function ConfirmButton({ label, question, confirmLabel, danger, onConfirm, disabled, describe }: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const questionId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
 
@@ -50,8 +51,10 @@ export function ConfirmButton({ label, question, confirmLabel, danger, onConfirm
       >
         {label}
       </button>
-      <dialog ref={dialog} class="confirm" aria-labelledby={undefined}>
-        <p class="confirm-question">{question}</p>
+      <dialog ref={dialog} class="confirm" aria-labelledby={questionId}>
+        <p class="confirm-question" id={questionId}>
+          {question}
+        </p>
         {error && (
           <p class="error" role="alert">
             {error}

@@ -107,7 +107,7 @@ function CurrencySales(props: {
     return [...byLabel.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, perDate]) => ({ label: name, values: dates.map((date) => perDate.get(date) ?? null) }));
-    // `label` only reads `by`.
+    // `label` depends on `by` alone.
   }, [items, dates, by]);
   const total = items.reduce((sum, item) => sum.plus(item.net_sales), new Big(0)).toFixed();
   const amount = (field: 'net_sales' | 'tax_amount' | 'tip_amount'): Column<SalesItem> => ({
