@@ -116,6 +116,18 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     await expect.poll(() => page.getByLabel('Operator key').isVisible()).toBe(true);
   });
 
+  it('goes back to sign-in when the key is revoked while the page is open', async () => {
+    const page = await openPage();
+    const operator = await service.createOperator('viewer');
+    await signIn(page, operator, gridHash());
+    await page.getByTestId('grid').waitFor();
+    expect((await service.hq('operator', 'revoke', operator.name, operator.keyId)).code).toBe(0);
+    await page.getByRole('link', { name: 'Operations' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('refused');
+    expect(await page.getByLabel('Operator key').isVisible()).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
   it('colours every store-day of the grid with the status the API gives, counts them and lists the overdue close', async () => {
     const page = await openPage();
     await signIn(page, admin, gridHash());
