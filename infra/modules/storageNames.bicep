@@ -20,6 +20,7 @@ var tableNames = {
   paymentDirections: 'paymentdirections'
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
+  pendingBatches: 'pendingbatches'
   reportStoreDays: 'reportstoredays'
   webhooks: 'webhooks'
   webhookEvents: 'webhookevents'
@@ -36,7 +37,6 @@ var containerNames = {
 @export()
 var queueNames = {
   reconcile: 'reconcile-requests'
-  batchSweep: 'batch-sweep'
   webhookDeliveries: 'webhook-deliveries'
 }
 
@@ -44,6 +44,5 @@ var queueNames = {
 @export()
 var poisonQueueNames = {
   reconcile: 'reconcile-requests-poison'
-  batchSweep: 'batch-sweep-poison'
   webhookDeliveries: 'webhook-deliveries-poison'
 }

@@ -1,4 +1,4 @@
-import type { HttpHandler, StorageQueueHandler } from '@azure/functions';
+import type { HttpHandler, StorageQueueHandler, TimerHandler } from '@azure/functions';
 import type { AppServices } from '../services/AppServices.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -24,4 +24,13 @@ export interface QueueFunctionDefinition {
   readonly createHandler: (services: AppServices) => StorageQueueHandler;
 }
 
-export type FunctionDefinition = HttpFunctionDefinition | QueueFunctionDefinition;
+/** A timer-triggered function. In Azure it runs on one instance at a time. */
+export interface TimerFunctionDefinition {
+  readonly name: string;
+  readonly trigger: 'timer';
+  /** NCRONTAB, six fields with seconds, UTC: `0 *\/5 * * * *` is every five minutes. */
+  readonly schedule: string;
+  readonly createHandler: (services: AppServices) => TimerHandler;
+}
+
+export type FunctionDefinition = HttpFunctionDefinition | QueueFunctionDefinition | TimerFunctionDefinition;

@@ -9,7 +9,7 @@ import { getReconciliation } from '../http/endpoints/getReconciliation.js';
 import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
 import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
-import { isBatchSweepMessage, isReconcileMessage } from '../queue/messageGuards.js';
+import { isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
 import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
@@ -46,6 +46,9 @@ export const partnerApiBase = 'pos/v1';
 
 const partnerRoute = (route: string): string => `${partnerApiBase}/${route}`;
 
+/** Every five minutes, on the minute (NCRONTAB with seconds, UTC). */
+export const sweepSchedule = '0 */5 * * * *';
+
 /**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
  * table with `app.http` / `app.storageQueue`; the local host serves the same registrations.
@@ -79,10 +82,16 @@ export const functionTable: readonly FunctionDefinition[] = [
       createQueueHandler('reconcileDay', isReconcileMessage, (message) => services.reconciler.reconcile(message)),
   },
   {
-    name: 'sweepBatch',
-    trigger: 'storageQueue',
-    queueName: queueNames.batchSweep,
-    connection: settingNames.storage,
-    createHandler: (services) => createQueueHandler('sweepBatch', isBatchSweepMessage, (message) => services.sweeper.sweep(message)),
+    // Finishes pushes cut off before their commit. A timer, not a message per push: on Flex
+    // Consumption queue length (delayed messages included) drives scale-out.
+    name: 'sweepPendingBatches',
+    trigger: 'timer',
+    schedule: sweepSchedule,
+    createHandler: (services) => async (_timer, context) => {
+      const summary = await services.sweeper.sweepStale();
+      context.info(
+        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.leftPending} left pending`,
+      );
+    },
   },
 ];

@@ -5,6 +5,7 @@ import { loadConfig, type Settings } from '../config/loadConfig.js';
 import { functionTable, partnerApiBase } from '../functions/functionTable.js';
 import { keyStatus } from '../services/keyStatus.js';
 import { OperatorKeyRepository } from '../storage/OperatorKeyRepository.js';
+import { settingNames } from '../config/settingNames.js';
 import { registerFunctions } from '../functions/registerFunctions.js';
 import type { AppServices } from '../services/AppServices.js';
 import { createAppServices, type AppServicesOptions } from '../services/createAppServices.js';
@@ -14,8 +15,18 @@ import { ensureStorage } from '../storage/StorageClients.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
 import { consoleLogger, type LocalHostLogger } from './LocalHostLogger.js';
 import { QueuePoller } from './QueuePoller.js';
+import { TimerRunner } from './TimerRunner.js';
 import { readHostSettings } from './readHostSettings.js';
-import { startLocalHttpServer } from './startLocalHttpServer.js';
+import { startLocalHttpServer, type HostTimeouts } from './startLocalHttpServer.js';
+
+/** The Functions host's own default for FUNCTIONS_REQUEST_BODY_SIZE_LIMIT (100 MB). */
+const defaultHostBodyLimitBytes = 104_857_600;
+
+/** FUNCTIONS_REQUEST_BODY_SIZE_LIMIT as the host reads it: a whole number of bytes, else the default. */
+function hostBodyLimit(settings: Settings): number {
+  const value = Number(settings[settingNames.hostRequestBodySizeLimit]);
+  return Number.isSafeInteger(value) && value > 0 ? value : defaultHostBodyLimitBytes;
+}
 
 const hostKeyMemoryMs = 5_000;
 
@@ -41,6 +52,8 @@ export interface LocalServiceOptions {
   /** How long a failed queue message stays hidden before its retry (host.json's value by default). */
   readonly queueVisibilityTimeoutSeconds?: number;
   readonly services?: AppServicesOptions | undefined;
+  /** Shorter front-end deadlines (tests). */
+  readonly hostTimeouts?: Partial<HostTimeouts> | undefined;
 }
 
 export interface RunningLocalService {
@@ -73,7 +86,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
   const server = await startLocalHttpServer({
     functions,
     routePrefix: host.routePrefix,
-    maxBodyBytes: config.maxRequestBodyBytes,
+    hostBodyLimitBytes: hostBodyLimit(options.settings),
+    timeouts: { functionMs: host.functionTimeoutSeconds * 1000, ...options.hostTimeouts },
     logger,
     port: options.port,
     // Like the Functions host with its host keys: only a key HQ issued passes. The host keeps its
@@ -92,13 +106,15 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     ...(options.queueVisibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: options.queueVisibilityTimeoutSeconds } : {}),
   });
   await poller.start();
+  const timers = new TimerRunner({ functions, logger });
+  timers.start();
 
   return {
     baseUrl: `${server.baseUrl}/${[host.routePrefix, partnerApiBase].filter((part) => part !== '').join('/')}`,
     origin: server.baseUrl,
     services,
     async stop() {
-      await Promise.all([server.close(), poller.stop()]);
+      await Promise.all([server.close(), poller.stop(), timers.stop()]);
     },
   };
 }

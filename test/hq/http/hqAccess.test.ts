@@ -64,8 +64,22 @@ describe('HQ routes', () => {
     expect(hqRoutes.filter((r) => r.admin)).toHaveLength(5);
   });
 
-  it.each(hqRoutes)('$name refuses a request without a key (401 from the host)', async ({ method, path }) => {
-    expect((await service.callHost(null, method, path)).status).toBe(401);
+  it.each(hqRoutes)('$name refuses a request without a key (401 from the host, no body)', async ({ method, path }) => {
+    const response = await service.callHost(null, method, path);
+    expect(response.status).toBe(401);
+    expect(response.body).toBeUndefined();
+  });
+
+  it("unknown HQ routes and methods get the host's 404 without a body", async () => {
+    for (const [method, path] of [
+      ['GET', 'hq/v1/nothing-here'],
+      ['DELETE', 'hq/v1/partners'],
+      ['GET', 'hq/v1/webhook-failures'],
+    ] as const) {
+      const response = await service.callHost(admin, method, path);
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.body).toBeUndefined();
+    }
   });
 
   it.each(hqRoutes)('$name refuses a partner key with 403 OPERATOR_KEY_REQUIRED', async ({ method, path }) => {
