@@ -1,5 +1,4 @@
 import type { HttpHandler, HttpResponseInit } from '@azure/functions';
-import { errorCatalogue } from '../errors/errorCatalogue.js';
 import type { ConsoleAssets } from './ConsoleAssets.js';
 
 /**
@@ -53,10 +52,7 @@ export function serveConsole(loadAssets: () => ConsoleAssets): HttpHandler {
   };
 }
 
+/** Like the host's own answer to an unknown route: 404 without a body. */
 function notFound(): HttpResponseInit {
-  return {
-    status: 404,
-    headers: { ...securityHeaders, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' },
-    jsonBody: { error: { code: 'NOT_FOUND', message: errorCatalogue.NOT_FOUND.message } },
-  };
+  return { status: 404, headers: { ...securityHeaders, 'Cache-Control': 'no-cache' } };
 }

@@ -96,9 +96,10 @@ describe('the console page at /console/', () => {
     }
   });
 
-  it('is read-only: other methods are refused', async () => {
+  it('is read-only: another method gets the host’s bodiless 404, as in Azure', async () => {
     const response = await fetch(consoleUrl(service), { method: 'POST', body: '{}' });
-    expect(response.status).toBe(405);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toBe('');
   });
 });
 
