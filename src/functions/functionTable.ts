@@ -1,4 +1,6 @@
 import { settingNames } from '../config/settingNames.js';
+import { ConsoleAssets } from '../console/ConsoleAssets.js';
+import { serveConsole } from '../console/serveConsole.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
 import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
@@ -62,6 +64,15 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
   anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
   ...hqFunctions,
+  {
+    // The HQ console's static files, built by `npm run build` into dist/console.
+    name: 'console',
+    trigger: 'http',
+    route: 'console/{*path}',
+    methods: ['GET'],
+    authLevel: 'anonymous',
+    createHandler: (services) => serveConsole(() => ConsoleAssets.load(services.consoleAssetsDir)),
+  },
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',

@@ -34,6 +34,8 @@ export interface AppServices {
   readonly reconciler: DayReconciler;
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
+  /** Folder of the built HQ console (dist/console), served at /console/. */
+  readonly consoleAssetsDir: string;
   /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */
   readonly hq: HqServices;
   /** /trade-records calls a partner may make per minute. */

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Config } from '../config/Config.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 import { createHqServices } from '../hq/createHqServices.js';
 import { BodyBudget } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
@@ -46,6 +48,8 @@ export interface AppServicesOptions extends StorageClientOptions {
   /** Called between the write steps of every push; tests crash pushes there. */
   readonly onPushStep?: (step: PushStep, batchId: string) => Promise<void> | void;
   readonly abandonedAfterMs?: number;
+  /** Where the built console is; tests build their own copy. Default: dist/console of the project. */
+  readonly consoleAssetsDir?: string;
 }
 
 /** Wires repositories and services for one configuration. No I/O happens here. */
@@ -128,6 +132,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock }),
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock),
     health: new HealthCheck(t.partners),
+    consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };
