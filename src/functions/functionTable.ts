@@ -6,6 +6,8 @@ import { getMapping } from '../http/endpoints/getMapping.js';
 import { getReconciliation } from '../http/endpoints/getReconciliation.js';
 import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
 import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
+import { deleteWebhook, getWebhook, putWebhook, rotateWebhookSecret } from '../http/endpoints/webhookEndpoints.js';
+import { isWebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isBatchSweepMessage, isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
@@ -48,6 +50,10 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('putMapping', 'PUT', 'mappings/transaction-types', pushEndpoint('mappings', { rateLimited: false })),
   http('getMapping', 'GET', 'mappings/transaction-types', getMapping),
   http('getReferenceTransactionTypes', 'GET', 'reference/transaction-types', getReferenceTypes),
+  http('putWebhook', 'PUT', 'webhook', putWebhook),
+  http('getWebhook', 'GET', 'webhook', getWebhook),
+  http('deleteWebhook', 'DELETE', 'webhook', deleteWebhook),
+  http('rotateWebhookSecret', 'POST', 'webhook/rotate-secret', rotateWebhookSecret),
   anonymousHttp('health', 'GET', 'health', getHealth),
   {
     name: 'reconcileDay',
@@ -55,7 +61,7 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.reconcile,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('reconcileDay', isReconcileMessage, (message) => services.reconciler.reconcile(message)),
+      createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry) => services.reconciler.reconcile(message, telemetry)),
   },
   {
     name: 'sweepBatch',
@@ -63,5 +69,18 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.batchSweep,
     connection: settingNames.storage,
     createHandler: (services) => createQueueHandler('sweepBatch', isBatchSweepMessage, (message) => services.sweeper.sweep(message)),
+  },
+  {
+    // Each message is one attempt of one event, bounded by the attempt time (10 s); a failure
+    // queues the next attempt with its delay and ends the run, so nothing waits in a slot, and a
+    // partner's endpoint takes at most a few of the batch's slots at once (DeliveryPolicy).
+    name: 'deliverWebhook',
+    trigger: 'storageQueue',
+    queueName: queueNames.webhookDeliveries,
+    connection: settingNames.storage,
+    createHandler: (services) =>
+      createQueueHandler('deliverWebhook', isWebhookDeliveryMessage, (message, telemetry) =>
+        services.webhookDelivery.deliver(message, telemetry),
+      ),
   },
 ];

@@ -11,6 +11,10 @@ import type { MappingQuery } from './MappingQuery.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReconciliationQuery } from './ReconciliationQuery.js';
+import type { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
+import type { PartnerWebhooks } from './webhooks/PartnerWebhooks.js';
+import type { WebhookDelivery } from './webhooks/WebhookDelivery.js';
+import type { WebhookFailureQuery } from './webhooks/WebhookFailureQuery.js';
 
 /** Everything the function handlers need, built once per process by `createAppServices`. */
 export interface AppServices {
@@ -26,6 +30,14 @@ export interface AppServices {
   readonly reconciler: DayReconciler;
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
+  /** A partner's webhook endpoint (PUT/GET/DELETE /webhook, rotate-secret). */
+  readonly webhooks: PartnerWebhooks;
+  /** Runs one message of the webhook delivery queue. */
+  readonly webhookDelivery: WebhookDelivery;
+  /** Dead-lettered deliveries, for HQ's tool and API. */
+  readonly webhookFailures: WebhookFailureQuery;
+  /** What the batch ledger's failure path calls when a batch ends FAILED. */
+  readonly batchFailures: BatchFailureEvents;
   /** /trade-records calls a partner may make per minute. */
   readonly rateLimitFor: (partner: Partner) => number;
 }
