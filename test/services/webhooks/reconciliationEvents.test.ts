@@ -69,7 +69,7 @@ describe('late data', () => {
     const first = await settled(service, partner, day);
     expect(first.status).toBe('MISMATCHED');
     await eventually(
-      async () => eventsOf(partner, secret),
+      () => Promise.resolve(eventsOf(partner, secret)),
       (events) => events.length >= 1,
     );
 
@@ -81,7 +81,7 @@ describe('late data', () => {
     const after = await settled(service, partner, day, (r) => r.checked_at !== first.checked_at);
     expect(after.status).toBe('MATCHED');
     const events = await eventually(
-      async () => eventsOf(partner, secret),
+      () => Promise.resolve(eventsOf(partner, secret)),
       (received) => received.length >= 3,
     );
     // Time enough for a second, uncoalesced run to show.
@@ -175,7 +175,7 @@ describe('batch.failed', () => {
     await service.services.batchFailures.batchFailed(failed);
     await service.services.batchFailures.batchFailed(failed);
     const events = await eventually(
-      async () => eventsOf(partner, secret),
+      () => Promise.resolve(eventsOf(partner, secret)),
       (received) => received.length >= 2,
     );
     expect(events.map((e) => e.id)).toEqual([events[0]?.id, events[0]?.id]);
