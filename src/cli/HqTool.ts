@@ -7,6 +7,8 @@ import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepositor
 import { ReconciliationRepository, type ReconciliationStatus } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
+import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterRepository.js';
+import { maxWebhookFailures, WebhookFailureQuery } from '../services/webhooks/WebhookFailureQuery.js';
 import { hqUsage } from './hqUsage.js';
 import { parseArgs, UsageError } from './parseArgs.js';
 
@@ -28,6 +30,7 @@ export class HqTool {
   private readonly registrations: StoreRegistrationRepository;
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
+  private readonly webhookFailures: WebhookFailureQuery;
 
   constructor(
     storage: StorageClients,
@@ -40,6 +43,7 @@ export class HqTool {
     this.registrations = new StoreRegistrationRepository(t.storeRegistrations);
     this.directions = new PaymentDirectionRepository(t.paymentDirections);
     this.results = new ReconciliationRepository(t.reconciliations);
+    this.webhookFailures = new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters));
   }
 
   /** Runs one command line; returns the exit code. */
@@ -94,6 +98,9 @@ export class HqTool {
         return this.setDirection(rest);
       case 'reconciliation list':
         return this.listReconciliations(options);
+      case 'webhook failures':
+        if (rest.length > 0) throw new UsageError('webhook failures takes no words, only --partner and --limit');
+        return this.listWebhookFailures(options);
       default:
         throw new UsageError(`unknown command "${words.join(' ')}"`);
     }
@@ -199,6 +206,34 @@ export class HqTool {
       businessDate: options.date,
     })) {
       this.io.out(`${r.partnerId}\t${r.storeId}\t${r.businessDate}\t${r.status}\t${r.checkedAt ?? '-'}\t${r.differences.join(',') || '-'}`);
+    }
+  }
+
+  /** Dead-lettered deliveries, newest first: ids, classes and the endpoint's origin; never a body, secret or URL path. */
+  private async listWebhookFailures(options: Record<string, string>): Promise<void> {
+    let limit: number | undefined;
+    if (options.limit !== undefined) {
+      limit = Number(options.limit);
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > maxWebhookFailures) {
+        throw new UsageError(`--limit must be a whole number from 1 to ${maxWebhookFailures}`);
+      }
+    }
+    this.io.out('dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget');
+    for (const f of await this.webhookFailures.list({ partnerId: options.partner, limit })) {
+      const error = f.last_status === null ? f.last_error_class : `${f.last_error_class} ${f.last_status}`;
+      this.io.out(
+        [
+          f.dead_lettered_at,
+          f.partner_id,
+          f.event_id,
+          f.event_type,
+          f.attempts,
+          error,
+          f.first_attempt_at ?? '-',
+          f.last_attempt_at ?? '-',
+          f.target_origin,
+        ].join('\t'),
+      );
     }
   }
 

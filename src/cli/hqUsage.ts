@@ -15,5 +15,8 @@ Usage: npm run hq -- <command>
   store list <partner_id>
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+  webhook failures [--partner <partner_id>] [--limit <1-500>]
+                                                   dead-lettered event deliveries, newest first (default 100);
+                                                   ids, error class, attempts and the endpoint's origin only
 
 Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;
