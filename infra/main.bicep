@@ -71,6 +71,13 @@ param blobSoftDeleteDays int = 7
 @maxValue(730)
 param logRetentionDays int = 30
 
+@description('E-mail address of HQ operations: alerts on webhook dead letters, failed batches, poison messages, mismatched days and reconciliation lag go there.')
+param alertEmailAddress string
+
+@description('Seconds a reconciliation may run behind its due time before HQ is alerted.')
+@minValue(60)
+param reconciliationLagAlertSeconds int = 1800
+
 // The contract's body limit (5 MB); not an environment choice.
 var maxRequestBodyBytes = 5242880
 
@@ -135,6 +142,18 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' = {
     WorkspaceResourceId: logAnalytics.id
     // Telemetry is accepted only from callers authenticated with Entra ID (the app identity).
     DisableLocalAuth: true
+  }
+}
+
+module alerts 'modules/alerts.bicep' = {
+  name: 'alerts'
+  params: {
+    namePrefix: prefix
+    location: location
+    tags: tags
+    appInsightsId: appInsights.id
+    alertEmailAddress: alertEmailAddress
+    reconciliationLagAlertSeconds: reconciliationLagAlertSeconds
   }
 }
 
