@@ -19,7 +19,8 @@ const accessLine = /^INFO \[(\w+)\] (GET|POST|PUT) (\/\S+) (\d{3}) (\d+)ms partn
 describe('access log', () => {
   it('writes one line per request with method, route, status, ms, partner and batch_id; never the key or the body', async () => {
     const storeId = `LOG-${randomUUID().slice(0, 8)}`;
-    const marker = `BODYMARK${randomUUID().slice(0, 8)}`;
+    // Lower-case letters keep the marker from ever being a valid order_type code.
+    const marker = `bodymark-${randomUUID().slice(0, 8)}`;
     const partner = await service.createPartner({ stores: [storeId] });
     const storesBatch = { batch_id: newBatchId(), stores: [{ ...buildUsdStore(storeId), store_name: marker }] };
     const trades = tradeBatch({ storeId, recordCount: 2 });
