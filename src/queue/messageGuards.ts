@@ -1,4 +1,3 @@
-import type { BatchSweepMessage } from '../services/push/BatchIngestion.js';
 import type { ReconcileMessage } from '../services/ReconcileMessage.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -11,8 +10,4 @@ export function isReconcileMessage(value: unknown): value is ReconcileMessage {
     (value.runId === undefined || (typeof value.runId === 'string' && value.runId !== '')) &&
     (value.dueAt === undefined || (typeof value.dueAt === 'string' && !Number.isNaN(Date.parse(value.dueAt))))
   );
-}
-
-export function isBatchSweepMessage(value: unknown): value is BatchSweepMessage {
-  return isRecord(value) && strings(value, ['partnerId', 'batchId']);
 }

@@ -51,13 +51,13 @@ describe('access log', () => {
       return { fn: m![1], method: m![2], route: m![3], status: Number(m![4]), batchId: m![7] };
     });
     expect(parsed.map((p) => `${p.method} ${p.route} ${p.status}`)).toEqual([
-      'PUT /stores 202',
-      'POST /trade-records 202',
-      'POST /trade-records 200',
-      'POST /trade-records 400',
-      'GET /daily-close/{store_id}/{business_date} 200',
-      'GET /daily-close/{store_id}/{business_date} 403',
-      'GET /mappings/transaction-types 200',
+      'PUT /pos/v1/stores 202',
+      'POST /pos/v1/trade-records 202',
+      'POST /pos/v1/trade-records 200',
+      'POST /pos/v1/trade-records 400',
+      'GET /pos/v1/daily-close/{store_id}/{business_date} 200',
+      'GET /pos/v1/daily-close/{store_id}/{business_date} 403',
+      'GET /pos/v1/mappings/transaction-types 200',
     ]);
     expect(parsed.map((p) => p.batchId)).toEqual([storesBatch.batch_id, trades.batch_id, trades.batch_id, '-', '-', '-', '-']);
     expect(parsed[1]!.fn).toBe('pushTradeRecords');

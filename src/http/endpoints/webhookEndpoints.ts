@@ -6,9 +6,13 @@ const noStore = { 'Cache-Control': 'no-store' };
 
 /** PUT /webhook: 201 with the secret on the first registration, 200 without it on a replace. */
 export const putWebhook: Endpoint = async ({ request, services, partner }) => {
-  const bytes = await readJsonBody(request, services.config.maxRequestBodyBytes);
-  const { created, body } = await services.webhooks.register(partner.partnerId, bytes);
-  return { status: created ? 201 : 200, body, headers: noStore };
+  const read = await readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget);
+  try {
+    const { created, body } = await services.webhooks.register(partner.partnerId, read.bytes);
+    return { status: created ? 201 : 200, body, headers: noStore };
+  } finally {
+    read.release();
+  }
 };
 
 /** GET /webhook: the endpoint without its secret. */
