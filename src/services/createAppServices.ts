@@ -151,6 +151,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   } as AppServices['processors'];
 
   const validator = createBodyValidator();
+  const batchFailures = new BatchFailureEvents(publisher);
   const ingestion = new BatchIngestion({
     validator,
     tenants,
@@ -160,6 +161,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     clock,
     abandonedAfterMs: options.abandonedAfterMs,
     onStep: options.onPushStep,
+    onFailed: (batch) => batchFailures.batchFailed(batch),
   });
 
   return {
@@ -207,7 +209,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       random: Math.random,
     }),
     webhookFailures: new WebhookFailureQuery(deadLetters),
-    batchFailures: new BatchFailureEvents(publisher),
+    batchFailures,
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };
 }
