@@ -1,4 +1,6 @@
 import { settingNames } from '../config/settingNames.js';
+import { ConsoleAssets } from '../console/ConsoleAssets.js';
+import { serveConsole } from '../console/serveConsole.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
 import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
@@ -6,9 +8,12 @@ import { getMapping } from '../http/endpoints/getMapping.js';
 import { getReconciliation } from '../http/endpoints/getReconciliation.js';
 import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
 import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
+import { deleteWebhook, getWebhook, putWebhook, rotateWebhookSecret } from '../http/endpoints/webhookEndpoints.js';
+import { isWebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
+import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
 /** An endpoint behind a partner key (auth level `function`). */
@@ -37,7 +42,7 @@ function anonymousHttp(name: string, method: HttpMethod, route: string, endpoint
 
 /**
  * Base path of the partner API. host.json sets no route prefix, so every function carries its full
- * route and other APIs (HQ's, the console's) can live beside this one in the same app.
+ * route and the HQ API (`hq/v1`) lives beside this one in the same app.
  */
 export const partnerApiBase = 'pos/v1';
 
@@ -59,14 +64,28 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('putMapping', 'PUT', partnerRoute('mappings/transaction-types'), pushEndpoint('mappings', { rateLimited: false })),
   http('getMapping', 'GET', partnerRoute('mappings/transaction-types'), getMapping),
   http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
+  http('putWebhook', 'PUT', partnerRoute('webhook'), putWebhook),
+  http('getWebhook', 'GET', partnerRoute('webhook'), getWebhook),
+  http('deleteWebhook', 'DELETE', partnerRoute('webhook'), deleteWebhook),
+  http('rotateWebhookSecret', 'POST', partnerRoute('webhook/rotate-secret'), rotateWebhookSecret),
   anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
+  ...hqFunctions,
+  {
+    // The HQ console's static files, built by `npm run build` into dist/console.
+    name: 'console',
+    trigger: 'http',
+    route: 'console/{*path}',
+    methods: ['GET'],
+    authLevel: 'anonymous',
+    createHandler: (services) => serveConsole(() => ConsoleAssets.load(services.consoleAssetsDir)),
+  },
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',
     queueName: queueNames.reconcile,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('reconcileDay', isReconcileMessage, (message) => services.reconciler.reconcile(message)),
+      createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry) => services.reconciler.reconcile(message, telemetry)),
   },
   {
     // Finishes pushes cut off before their commit. A timer, not a message per push: on Flex
@@ -77,8 +96,21 @@ export const functionTable: readonly FunctionDefinition[] = [
     createHandler: (services) => async (_timer, context) => {
       const summary = await services.sweeper.sweepStale();
       context.info(
-        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.leftPending} left pending`,
+        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending`,
       );
     },
+  },
+  {
+    // Each message is one attempt of one event, bounded by the attempt time (10 s); a failure
+    // queues the next attempt with its delay and ends the run, so nothing waits in a slot, and a
+    // partner's endpoint takes at most a few of the batch's slots at once (DeliveryPolicy).
+    name: 'deliverWebhook',
+    trigger: 'storageQueue',
+    queueName: queueNames.webhookDeliveries,
+    connection: settingNames.storage,
+    createHandler: (services) =>
+      createQueueHandler('deliverWebhook', isWebhookDeliveryMessage, (message, telemetry) =>
+        services.webhookDelivery.deliver(message, telemetry),
+      ),
   },
 ];

@@ -1,15 +1,18 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
 import { mappingOf } from '../support/responseBodies.js';
+import { testClock } from '../support/testClock.js';
+import { WebhookDeadLetterRepository } from '../../src/storage/WebhookDeadLetterRepository.js';
 
+const clock = testClock();
 let service: TestService;
 beforeAll(async () => {
   // Reconcile as soon as a daily close arrives.
-  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' }, services: { clock } });
 });
 afterAll(async () => {
   await service.stop();
@@ -32,6 +35,9 @@ describe('usage', () => {
         'store register',
         'payment-type set-direction',
         'reconciliation list',
+        'operator issue',
+        'operator list',
+        'operator revoke',
       ]) {
         expect(text).toContain(command);
       }
@@ -111,7 +117,7 @@ describe('keys', () => {
     expect(keyId).toBeDefined();
     expect(mappingOf(await service.call({ key }, 'GET', 'mappings/transaction-types')).partner_id).toBe(id);
 
-    const expiring = await service.hq('key', 'issue', id, '--expires', new Date(Date.now() + 3_600_000).toISOString());
+    const expiring = await service.hq('key', 'issue', id, '--expires', new Date(clock().getTime() + 3_600_000).toISOString());
     expect(expiring.code).toBe(0);
     const listed = await service.hq('key', 'list', id);
     expect(listed.code).toBe(0);
@@ -141,10 +147,10 @@ describe('keys', () => {
   it('key list marks a key past its expiry as EXPIRED', async () => {
     const id = freshId();
     await service.hq('partner', 'create', id);
-    const expiresAt = Date.now() + 1_200;
+    const expiresAt = clock().getTime() + 3_600_000;
     const issued = await service.hq('key', 'issue', id, `--expires=${new Date(expiresAt).toISOString()}`);
     expect(issued.code).toBe(0);
-    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 50));
+    clock.advance(3_600_000);
     const listed = await service.hq('key', 'list', id);
     expect(listed.out[1]).toMatch(/\tEXPIRED\t/);
   });
@@ -225,5 +231,124 @@ describe('payment directions and reconciliation results', () => {
       fixtureBusinessDate,
     );
     expect(byDate.out).toHaveLength(2);
+  });
+});
+
+describe('operator keys', () => {
+  it('issue prints the key once on the last line and stores only its hash, with name and role', async () => {
+    const name = freshId();
+    const issued = await service.hq('operator', 'issue', name, '--role', 'admin', '--expires', '2099-01-01');
+    expect(issued.code, issued.err.join('\n')).toBe(0);
+    const key = issued.out.at(-1) ?? '';
+    expect(key).toMatch(keyShape);
+    expect(issued.out.slice(0, -1).join('\n')).not.toContain(key);
+    const keyId = /operator key (op-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1] ?? '';
+    expect(issued.out.join('\n')).toContain(`hq-${name}-${keyId}`);
+
+    const rows = [];
+    for await (const entity of service.services.storage.tables.operatorKeys.listEntities()) rows.push(entity);
+    const row = rows.find((e) => e.keyId === keyId);
+    expect(row).toMatchObject({
+      partitionKey: createHash('sha256').update(key).digest('hex'),
+      operator: name,
+      role: 'admin',
+      status: 'ACTIVE',
+    });
+    expect(JSON.stringify(rows)).not.toContain(key);
+
+    const listed = await service.hq('operator', 'list');
+    expect(listed.out[0]).toBe('operator\tkey_id\trole\tstatus\tcreated\texpires');
+    expect(listed.out).toContainEqual(
+      expect.stringMatching(new RegExp(`^${name}\\t${keyId}\\tadmin\\tACTIVE\\t\\S+\\t2099-01-01T00:00:00.000Z$`)),
+    );
+    expect(listed.out.join('\n')).not.toContain(key);
+
+    const whoami = await service.callHost({ key }, 'GET', 'hq/v1/whoami');
+    expect(whoami.body).toMatchObject({ operator: name, role: 'admin', expires_at: '2099-01-01T00:00:00.000Z' });
+  });
+
+  it('issues viewer keys by default, revokes, and refuses what it cannot do', async () => {
+    const name = freshId();
+    const issued = await service.hq('operator', 'issue', name);
+    expect(issued.out[0]).toContain('role viewer');
+    const keyId = /operator key (op-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1] ?? '';
+    expect((await service.hq('operator', 'revoke', name, keyId)).code).toBe(0);
+    expect((await service.hq('operator', 'list')).out).toContainEqual(expect.stringContaining(`${name}\t${keyId}\tviewer\tREVOKED`));
+    expect((await service.hq('operator', 'revoke', name, 'op-00000000')).code).toBe(1);
+    for (const argv of [
+      ['operator', 'issue', name, '--role', 'root'],
+      ['operator', 'issue', 'has spaces'],
+      ['operator', 'issue', name, '--expires', '2001-01-01'],
+      ['operator', 'revoke', name],
+      ['operator', 'list', 'extra'],
+    ]) {
+      expect((await service.hq(...argv)).code, argv.join(' ')).toBe(2);
+    }
+  });
+});
+
+describe('webhook failures', () => {
+  it('lists dead-lettered deliveries newest first, one partner or all, with the origin only and no body or secret', async () => {
+    const deadLetters = new WebhookDeadLetterRepository(service.services.storage.tables.webhookDeadLetters);
+    const partnerId = freshId();
+    const other = freshId();
+    const base = {
+      eventType: 'reconciliation.completed',
+      attempts: 20,
+      lastErrorClass: 'HTTP_ERROR',
+      lastStatus: 500,
+      createdAt: '2026-03-01T00:00:00.000Z',
+      firstAttemptAt: '2026-03-01T00:00:01.000Z',
+      lastAttemptAt: '2026-03-02T00:00:00.000Z',
+    };
+    await deadLetters.add({
+      ...base,
+      partnerId,
+      eventId: 'evt_older',
+      targetOrigin: 'https://hooks.example.com',
+      deadLetteredAt: '2026-03-02T00:00:01.000Z',
+    });
+    // A record written with more than an origin still shows the origin alone.
+    await deadLetters.add({
+      ...base,
+      partnerId,
+      eventId: 'evt_newer',
+      eventType: 'batch.failed',
+      lastErrorClass: 'TIMEOUT',
+      targetOrigin: 'https://user:pw@hooks.example.com:8443/path?token=t',
+      deadLetteredAt: '2026-03-03T00:00:01.000Z',
+    });
+    const { lastStatus: _status, ...withoutStatus } = base;
+    await deadLetters.add({
+      ...withoutStatus,
+      partnerId: other,
+      eventId: 'evt_other',
+      targetOrigin: 'https://other.example',
+      deadLetteredAt: '2026-03-04T00:00:00.000Z',
+    });
+
+    const mine = await service.hq('webhook', 'failures', '--partner', partnerId);
+    expect(mine.code).toBe(0);
+    expect(mine.out[0]).toBe(
+      'dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget',
+    );
+    expect(mine.out.slice(1)).toEqual([
+      `2026-03-03T00:00:01.000Z\t${partnerId}\tevt_newer\tbatch.failed\t20\tTIMEOUT 500\t2026-03-01T00:00:01.000Z\t2026-03-02T00:00:00.000Z\thttps://hooks.example.com:8443`,
+      `2026-03-02T00:00:01.000Z\t${partnerId}\tevt_older\treconciliation.completed\t20\tHTTP_ERROR 500\t2026-03-01T00:00:01.000Z\t2026-03-02T00:00:00.000Z\thttps://hooks.example.com`,
+    ]);
+    expect(mine.out.join('\n')).not.toMatch(/pw@|token=|\/path/);
+
+    const all = await service.hq('webhook', 'failures', '--limit', '500');
+    expect(all.out.some((line) => line.includes(`${other}\tevt_other`) && line.includes('\tHTTP_ERROR\t'))).toBe(true);
+    const one = await service.hq('webhook', 'failures', '--limit', '1');
+    expect(one.out).toHaveLength(2);
+
+    for (const argv of [
+      ['webhook', 'failures', '--limit', '0'],
+      ['webhook', 'failures', '--limit', 'many'],
+      ['webhook', 'failures', 'extra'],
+    ]) {
+      expect((await service.hq(...argv)).code, argv.join(' ')).toBe(2);
+    }
   });
 });

@@ -1,19 +1,21 @@
 import type { DailyClose } from '../../domain/model/payloads.js';
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
+import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkDailyClose } from '../../domain/validation/checkDailyClose.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { JsonQueue } from '../../storage/JsonQueue.js';
-import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { MessageQueue } from '../ports/MessageQueue.js';
+import type { Reconciliations } from '../ports/Reconciliations.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
 export interface DailyCloseDependencies {
-  readonly stores: StoreMasterRepository;
-  readonly closes: DayCloseRepository;
-  readonly results: ReconciliationRepository;
-  readonly reconcileQueue: JsonQueue<ReconcileMessage>;
+  readonly stores: StoreMasterData;
+  readonly closes: DayCloses;
+  readonly results: Reconciliations;
+  readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   readonly reconcileDelaySeconds: number;
+  readonly clock: () => Date;
 }
 
 /**
@@ -28,24 +30,25 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
 
     async check(partnerId, body) {
       const store = await deps.stores.get(partnerId, body.store_id);
-      return { problems: checkDailyClose(body, store?.currency) };
+      const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
+      const problems = checkDailyClose(body, store?.currency);
+      return { problems: outOfWindow ? [outOfWindow, ...problems] : problems };
     },
 
     async apply({ partnerId, body, receivedAt }) {
-      // The close and the day's RECEIVED mark are written side by side: each keeps the close received
-      // last (same rule, ties to the newer), so a close that is not in effect leaves the mark as it
-      // was. The reconciliation is scheduled only once both are stored, so it always finds its close.
-      const [inEffect] = await Promise.all([
-        deps.closes.putIfLatest(partnerId, { close: body, receivedAt }),
-        deps.results.markReceived(partnerId, body.store_id, body.business_date, {
-          batchId: body.batch_id,
-          receivedAt,
-          expected: controlTotalsOf(body),
-        }),
-      ]);
+      const inEffect = await deps.closes.putIfLatest(partnerId, { close: body, receivedAt });
       if (!inEffect) return [];
+      // Named after the close, so that the close applied again after a crash names the same run.
+      const runId = `close-${body.batch_id}`;
+      const dueAt = new Date(deps.clock().getTime() + deps.reconcileDelaySeconds * 1000).toISOString();
+      await deps.results.markReceived(partnerId, body.store_id, body.business_date, {
+        batchId: body.batch_id,
+        receivedAt,
+        expected: controlTotalsOf(body),
+        run: { runId, dueAt },
+      });
       await deps.reconcileQueue.send(
-        { partnerId, storeId: body.store_id, businessDate: body.business_date, closeBatchId: body.batch_id },
+        { partnerId, storeId: body.store_id, businessDate: body.business_date, closeBatchId: body.batch_id, runId, dueAt },
         deps.reconcileDelaySeconds,
       );
       return [];
