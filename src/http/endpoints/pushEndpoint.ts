@@ -8,18 +8,28 @@ import { readJsonBody } from '../readJsonBody.js';
  * POST /trade-records, POST /daily-close, PUT /stores, PUT /products, PUT /mappings/transaction-types:
  * 202 with the acknowledgement on first receipt, 200 on a repeat (contract §2.2).
  * /trade-records calls count against the partner's rate limit, decided from the key alone while
- * the body is read and checked: the push waits for the decision before its first write, and a
- * refusal wins over every other answer (a partner over its limit gets 429 whatever its body).
+ * the body is read: a refusal that arrives first answers 429 at once, so a partner over its limit
+ * costs no parse and no more reading than had happened (the host drains the rest); a refusal wins
+ * over every other answer (429 whatever the body), and the push waits for the decision before its
+ * first write.
  */
 export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean }): Endpoint {
   return async ({ request, services, partner }) => {
     const admission = options.rateLimited ? admit(services, partner) : Promise.resolve();
     // Awaited below on every path; this only keeps a refusal from being reported as unhandled meanwhile.
     admission.catch(() => undefined);
+    const reading = readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget);
     let body;
     try {
-      body = await readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget);
+      body = await Promise.race([reading, admission.then(() => reading)]);
     } catch (error) {
+      // Refused first, or the body was refused: a body still arriving gives its bytes back once read.
+      void reading.then(
+        (late) => {
+          late.release();
+        },
+        () => undefined,
+      );
       await admission;
       throw error;
     }
