@@ -1,7 +1,9 @@
 import { settingNames } from '../config/settingNames.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
 import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
+import { getDocsAsset, getDocsPage } from '../http/endpoints/getDocs.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
+import { getOpenApi } from '../http/endpoints/getOpenApi.js';
 import { getMapping } from '../http/endpoints/getMapping.js';
 import { getReconciliation } from '../http/endpoints/getReconciliation.js';
 import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
@@ -49,6 +51,14 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('getMapping', 'GET', 'mappings/transaction-types', getMapping),
   http('getReferenceTransactionTypes', 'GET', 'reference/transaction-types', getReferenceTypes),
   anonymousHttp('health', 'GET', 'health', getHealth),
+  anonymousHttp(
+    'partnerOpenApi',
+    'GET',
+    'openapi.json',
+    getOpenApi(() => functionTable),
+  ),
+  anonymousHttp('partnerDocs', 'GET', 'docs', getDocsPage),
+  anonymousHttp('partnerDocsAsset', 'GET', 'docs/{asset}', getDocsAsset),
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',
