@@ -29,6 +29,7 @@ export function loadDocsViewer(basePath: string): DocsViewer {
   agent: { disabled: true },
   hideClientButton: true,
   showDeveloperTools: 'never',
+  defaultOpenAllTags: true,
   telemetry: false,
 });
 `;
