@@ -53,10 +53,11 @@ describe('createBodyValidator: valid bodies', () => {
     expect(validator.validate(kind, JSON.parse(JSON.stringify(build())))).toEqual([]);
   });
 
-  it('has no record cap for trade_records, stores and products (BATCH_TOO_LARGE is the caller’s)', () => {
-    expect(validator.validate('tradeRecords', buildTradeRecordBatch({ recordCount: 501 }))).toEqual([]);
+  it('caps trade_records and stores at 500 in the schema (the push answers BATCH_TOO_LARGE before it runs)', () => {
+    expect(validator.validate('tradeRecords', buildTradeRecordBatch({ recordCount: 500 }))).toEqual([]);
+    expect(validator.validate('tradeRecords', buildTradeRecordBatch({ recordCount: 501 }))).not.toEqual([]);
     const stores = buildStoreBatch(Array.from({ length: 501 }, (_, i) => ({ ...buildStoreBatch().stores[0]!, store_id: `S${i}` })));
-    expect(validator.validate('stores', stores)).toEqual([]);
+    expect(validator.validate('stores', stores)).not.toEqual([]);
   });
 });
 

@@ -204,13 +204,18 @@ export interface MappingEntry {
   standard_code: Identifier;
 }
 /**
- * Products and modifier groups to upsert. Unknown fields are rejected with INVALID_PAYLOAD. The products array may be empty; its size is not capped here: more than the batch limit is answered with BATCH_TOO_LARGE by the caller.
+ * Products and modifier groups to upsert. Unknown fields are rejected with INVALID_PAYLOAD. The products array may be empty; more than maxItems products is answered with BATCH_TOO_LARGE (checked before the rest of the schema).
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "ProductsBody".
  */
 export interface ProductsBody {
   batch_id: Uuid;
+  /**
+   * 0 to 500 products (contract §4.6); more is BATCH_TOO_LARGE.
+   *
+   * @maxItems 500
+   */
   products: Product[];
   modifier_groups?: ModifierGroup[];
 }
@@ -414,7 +419,7 @@ export interface Health {
   status: 'ok' | 'unavailable';
 }
 /**
- * Store master data to upsert by store_id. Unknown fields are rejected with INVALID_PAYLOAD. The number of stores is not capped here: more than the batch limit is answered with BATCH_TOO_LARGE by the caller.
+ * Store master data to upsert by store_id. Unknown fields are rejected with INVALID_PAYLOAD. More than maxItems stores is answered with BATCH_TOO_LARGE (checked before the rest of the schema).
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "StoresBody".
@@ -422,7 +427,10 @@ export interface Health {
 export interface StoresBody {
   batch_id: Uuid;
   /**
+   * 1 to 500 stores (contract §4.5); more is BATCH_TOO_LARGE.
+   *
    * @minItems 1
+   * @maxItems 500
    */
   stores: Store[];
 }
@@ -452,7 +460,7 @@ export interface Store {
   last_modified_at: Timestamp;
 }
 /**
- * A batch of transactions of one store and business date. Unknown fields anywhere are rejected with INVALID_PAYLOAD. The number of records is not capped here: more than the batch limit is answered with BATCH_TOO_LARGE by the caller.
+ * A batch of transactions of one store and business date. Unknown fields anywhere are rejected with INVALID_PAYLOAD. More than maxItems trade_records is answered with BATCH_TOO_LARGE (checked before the rest of the schema).
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "TradeRecordsBody".
@@ -463,7 +471,10 @@ export interface TradeRecordsBody {
   business_date: CalendarDate;
   batch_seq: PositiveInteger;
   /**
+   * 1 to 500 transactions (contract §4.2); more is BATCH_TOO_LARGE.
+   *
    * @minItems 1
+   * @maxItems 500
    */
   trade_records: TradeRecord[];
 }
