@@ -8,7 +8,6 @@ import { partnerExamples } from './partnerExamples.js';
 import { partnerOperations } from './partnerOperations.js';
 
 const errorTable = (Object.keys(errorCatalogue) as ErrorCode[])
-  .filter((code) => code !== 'METHOD_NOT_ALLOWED')
   .map((code) => `| ${errorCatalogue[code].status} | \`${code}\` | ${errorCatalogue[code].message} |`)
   .join('\n');
 

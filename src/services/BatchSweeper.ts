@@ -1,30 +1,83 @@
 import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { BatchLedger } from '../storage/BatchLedger.js';
-import type { BatchIngestion, BatchSweepMessage } from './push/BatchIngestion.js';
+import type { PendingBatch, PendingBatchIndex } from '../storage/PendingBatchIndex.js';
+import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 
 export type SweepOutcome = 'committed' | 'completed' | 'abandoned' | 'absent';
 
+/** What one sweep did, for its log line. */
+export interface SweepSummary {
+  readonly examined: number;
+  readonly completed: number;
+  readonly abandoned: number;
+  /** Still too recent to judge, or failed this time: the next sweep looks again. */
+  readonly leftPending: number;
+}
+
 /**
  * Finishes pushes that were cut off between their first write and their commit while nobody
  * retried: the stored blob is applied and the batch committed. A PENDING entry whose body was
- * never stored was never acknowledged; it is dropped.
+ * never stored was never acknowledged; it is dropped. Run by a timer: it looks only at pushes
+ * older than `staleAfterSeconds`, found through the pending index without scanning the ledger.
  */
 export class BatchSweeper {
   constructor(
     private readonly ledger: BatchLedger,
+    private readonly pendingIndex: PendingBatchIndex,
     private readonly ingestion: BatchIngestion,
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
+    private readonly staleAfterSeconds: number,
+    private readonly clock: () => Date,
   ) {}
 
-  async sweep(message: BatchSweepMessage): Promise<SweepOutcome> {
-    const entry = await this.ledger.get(message.partnerId, message.batchId);
+  /** Sweeps every push left pending for longer than the stale age. */
+  async sweepStale(): Promise<SweepSummary> {
+    const cutoff = new Date(this.clock().getTime() - this.staleAfterSeconds * 1000);
+    let examined = 0;
+    let completed = 0;
+    let abandoned = 0;
+    let leftPending = 0;
+    for await (const pending of this.pendingIndex.listOlderThan(cutoff)) {
+      examined += 1;
+      try {
+        const outcome = await this.sweepRow(pending);
+        if (outcome === 'completed') completed += 1;
+        else if (outcome === 'abandoned') abandoned += 1;
+        else if (outcome === 'pending') leftPending += 1;
+      } catch {
+        // One batch that storage refused now must not stop the others; its row stays for next time.
+        leftPending += 1;
+      }
+    }
+    return { examined, completed, abandoned, leftPending };
+  }
+
+  /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */
+  async sweep(target: { partnerId: string; batchId: string }): Promise<SweepOutcome> {
+    const entry = await this.ledger.get(target.partnerId, target.batchId);
     if (!entry) return 'absent';
-    if (entry.state === 'COMMITTED') return 'committed';
+    const outcome = await this.sweepRow({ ...target, createdAt: entry.createdAt });
+    if (outcome === 'pending') throw new Error('The batch is still pending and too recent to be judged abandoned.');
+    return outcome;
+  }
+
+  private async sweepRow(pending: PendingBatch): Promise<SweepOutcome | 'pending'> {
+    const { partnerId, batchId } = pending;
+    const entry = await this.ledger.get(partnerId, batchId);
+    // A row left by a request that lost the race to create the entry, or by a finished batch whose
+    // row could not be removed at once: nothing to do but remove it.
+    if (entry?.createdAt !== pending.createdAt) {
+      await this.pendingIndex.remove(pending);
+      return 'absent';
+    }
+    if (entry.state === 'COMMITTED') {
+      await this.pendingIndex.remove(pending);
+      return 'committed';
+    }
     const processor = this.processors[entry.kind];
-    if (await this.ingestion.completeFromBlob(message.partnerId, message.batchId, entry, processor)) return 'completed';
-    if (await this.ingestion.dropIfAbandoned(message.partnerId, message.batchId, entry)) return 'abandoned';
-    // Still in flight: fail so the message comes back later.
-    throw new Error('The batch is still pending and too recent to be judged abandoned.');
+    if (await this.ingestion.completeFromBlob(partnerId, batchId, entry, processor)) return 'completed';
+    if (await this.ingestion.dropIfAbandoned(partnerId, batchId, entry)) return 'abandoned';
+    return 'pending';
   }
 }

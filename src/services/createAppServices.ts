@@ -1,10 +1,12 @@
 import type { Config } from '../config/Config.js';
+import { BodyBudget } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
 import { JsonQueue } from '../storage/JsonQueue.js';
 import { MappingRepository } from '../storage/MappingRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
+import { PendingBatchIndex } from '../storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ProductRepository } from '../storage/ProductRepository.js';
 import { RawBatchStore } from '../storage/RawBatchStore.js';
@@ -25,7 +27,7 @@ import { ClosedDayRemapper } from './ClosedDayRemapper.js';
 import { DayReconciler } from './DayReconciler.js';
 import { HealthCheck } from './HealthCheck.js';
 import { MappingQuery } from './MappingQuery.js';
-import { BatchIngestion, type BatchSweepMessage, type PushStep } from './push/BatchIngestion.js';
+import { BatchIngestion, type PushStep } from './push/BatchIngestion.js';
 import { dailyCloseProcessor } from './push/dailyCloseProcessor.js';
 import { mappingsProcessor } from './push/mappingsProcessor.js';
 import { productsProcessor } from './push/productsProcessor.js';
@@ -62,7 +64,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const paymentDirections = new PaymentDirectionRepository(t.paymentDirections);
   const unmappedUsage = new UnmappedUsageRepository(t.unmappedUsage);
   const reconcileQueue = new JsonQueue<ReconcileMessage>(storage.queues.reconcile);
-  const sweepQueue = new JsonQueue<BatchSweepMessage>(storage.queues.batchSweep);
+  const pendingIndex = new PendingBatchIndex(t.pendingBatches);
 
   const mappingPointers = new MappingRepository(t.mappings);
   const tenants = new TenantGuard(registrations);
@@ -87,8 +89,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     tenants,
     ledger,
     rawBatches,
-    sweepQueue,
-    sweepDelaySeconds: config.batchSweepDelaySeconds,
+    pendingIndex,
     clock,
     abandonedAfterMs: options.abandonedAfterMs,
     onStep: options.onPushStep,
@@ -100,12 +101,13 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     storage,
     authenticator: new Authenticator(new ApiKeyRepository(t.apiKeys), partners, clock),
     rateLimiter: new TableRateLimiter(t.rateLimits),
+    bodyBudget: new BodyBudget(config.maxRequestBytesInFlight),
     ingestion,
     processors,
     reconciliationQuery: new ReconciliationQuery(tenants, results),
     mappingQuery: new MappingQuery(mappingCatalog),
     reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock }),
-    sweeper: new BatchSweeper(ledger, ingestion, processors),
+    sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock),
     health: new HealthCheck(t.partners),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };

@@ -1,4 +1,3 @@
-import { ApiError } from '../../errors/ApiError.js';
 import { loadDocsViewer, type DocsViewer } from '../../docs/docsViewer.js';
 import type { AnonymousEndpoint, EndpointResult } from '../Endpoint.js';
 
@@ -31,6 +30,7 @@ export const getDocsAsset: AnonymousEndpoint = ({ request }) => {
   const { assets } = docsViewer();
   const name = request.params.asset ?? '';
   const asset = Object.hasOwn(assets, name) ? assets[name] : undefined;
-  if (asset === undefined) return Promise.reject(new ApiError('NOT_FOUND'));
+  // An unknown file is answered as the host answers an unknown route: 404 without a body.
+  if (asset === undefined) return Promise.resolve({ status: 404, body: '', contentType: 'text/plain; charset=utf-8' });
   return Promise.resolve(answer(asset.body, asset.contentType));
 };
