@@ -15,6 +15,11 @@ Usage: npm run hq -- <command>
   store list <partner_id>
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+  batch list --state failed|pending|committed [--partner <partner_id>]
+                                                   failed: refused by storage after validation, never retried
+  operator issue <name> [--role viewer|admin] [--expires <ISO date>] [AZURE]   HQ API key, alone on the last line
+  operator list                                    names, key ids, roles, status, expiry; never a key
+  operator revoke <name> <key_id> [AZURE]
 
 AZURE: --function-app <name> --resource-group <rg> [--subscription <id>] (or the settings
 POS_FUNCTION_APP, POS_RESOURCE_GROUP, AZURE_SUBSCRIPTION_ID) also sets or deletes the key as a

@@ -2,23 +2,25 @@ import { compareTotals } from '../domain/reconciliation/compareTotals.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
-import type { DayCloseRepository, StoredClose } from '../storage/DayCloseRepository.js';
-import type { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
-import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
-import type { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
-import type { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
+import type { StoredClose } from '../storage/DayCloseRepository.js';
+import type { Clock } from './ports/Clock.js';
+import type { DayCloses } from './ports/DayCloses.js';
+import type { PaymentDirections } from './ports/PaymentDirections.js';
+import type { Reconciliations } from './ports/Reconciliations.js';
+import type { TradeRecords } from './ports/TradeRecords.js';
+import type { UnmappedCodes } from './ports/UnmappedCodes.js';
 import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 
 export interface DayReconcilerDependencies {
-  readonly closes: DayCloseRepository;
-  readonly index: TradeRecordIndex;
-  readonly results: ReconciliationRepository;
+  readonly closes: DayCloses;
+  readonly index: TradeRecords;
+  readonly results: Reconciliations;
   readonly mappings: MappingCatalog;
-  readonly paymentDirections: PaymentDirectionRepository;
-  readonly unmappedUsage: UnmappedUsageRepository;
-  readonly clock: () => Date;
+  readonly paymentDirections: PaymentDirections;
+  readonly unmappedUsage: UnmappedCodes;
+  readonly clock: Clock;
 }
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
@@ -49,9 +51,17 @@ export class DayReconciler {
       const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
       const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
       const batches: ReceivedBatch[] = [];
+      // A listing meets every batch row before any transaction row, so a failed batch is known
+      // before its rows (if any are left) come by: they are never counted.
+      const failed = new Set<string>();
       for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
-        if (row.type === 'transaction') aggregator.add(row.summary);
-        else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+        if (row.type === 'transaction') {
+          if (!failed.has(row.summary.batch_id)) aggregator.add(row.summary);
+        } else if (row.batch.failed === true) {
+          failed.add(row.batch.batchId);
+        } else {
+          batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+        }
       }
       const { actual, diagnostics } = aggregator.result();
       if (diagnostics.unmapped_transaction_types.size > 0) {

@@ -353,11 +353,19 @@ describe('templates hang together (no Bicep CLI here)', () => {
     const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as {
       extensions?: { http?: { routePrefix?: string } };
     };
-    // No host prefix: every function carries its full route, the partner API's below pos/v1.
+    // No host prefix: every function carries its full route, the partner API's below pos/v1, the
+    // HQ API's below hq/v1, and the HQ console's static files below console/.
     expect(hostJson.extensions?.http?.routePrefix).toBe('');
     const { functionTable, partnerApiBase } = await import('../../src/functions/functionTable.js');
-    expect(partnerApiBase).toBe('pos/v1');
-    for (const fn of functionTable) if (fn.trigger === 'http') expect(fn.route.startsWith(`${partnerApiBase}/`), fn.name).toBe(true);
+    const { hqApiBase } = await import('../../src/hq/http/hqFunctions.js');
+    expect([partnerApiBase, hqApiBase]).toEqual(['pos/v1', 'hq/v1']);
+    for (const fn of functionTable) {
+      if (fn.trigger === 'http')
+        expect(
+          [partnerApiBase, hqApiBase, 'console'].some((base) => fn.route.startsWith(`${base}/`)),
+          fn.name,
+        ).toBe(true);
+    }
   });
 
   it('every param has a description', () => {
@@ -380,12 +388,20 @@ describe('function table', () => {
   };
   const isHttp = (f: FunctionDefinition): f is HttpFunctionDefinition => f.trigger === 'http';
 
-  it('every HTTP function but health and the published API documentation requires a function key', async () => {
+  it('every HTTP function but health, the console page and the published API documentation requires a function key', async () => {
     const table = await load();
-    // The OpenAPI document and the docs page describe the contract, which is public; they hold no data.
-    const anonymous = new Set(['health', 'partnerOpenApi', 'partnerDocs', 'partnerDocsAsset']);
+    // The console page is static files (its data comes from /hq/v1 with an operator key); the OpenAPI
+    // document and the docs page describe the contract, which is public. None of them holds data.
+    const anonymous = new Set(['health', 'console', 'partnerOpenApi', 'partnerDocs', 'partnerDocsAsset']);
     const open = table.filter(isHttp).filter((f) => !anonymous.has(f.name) && f.authLevel !== 'function');
     expect(open.map((f) => `${f.name} (${f.route}): ${f.authLevel}`)).toEqual([]);
+  });
+
+  it('the console page is anonymous and read-only: its data comes from the HQ API with a key', async () => {
+    const page = (await load()).filter(isHttp).filter((f) => f.name === 'console');
+    expect(page.map((f) => ({ route: f.route, methods: f.methods, authLevel: f.authLevel }))).toEqual([
+      { route: 'console/{*path}', methods: ['GET'], authLevel: 'anonymous' },
+    ]);
   });
 
   it('health exists and is anonymous', async () => {

@@ -50,7 +50,7 @@ export type Amount = string;
  */
 export type Currency = string;
 /**
- * A partner code or identifier: 1 to 128 characters, no control characters.
+ * A partner code or identifier: 1 to 128 characters (code points) of any script. Refused: control characters (U+0000-U+001F, U+007F-U+009F), line and paragraph separators (U+2028, U+2029), bidirectional controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and other invisible format characters (U+00AD, U+180E, U+200B-U+200D, U+2060-U+2065, U+FEFF, U+FFF9-U+FFFB), and whitespace at the start or the end (so empty and whitespace-only values too). Whitespace inside is kept.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "Identifier".
@@ -71,21 +71,21 @@ export type IdentifierOrNull = string | null;
  */
 export type Code = string;
 /**
- * A free string of 1 to 50 characters.
+ * A free string of 1 to 50 characters (code points), without control characters (U+0000-U+001F, U+007F-U+009F).
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "ShortText".
  */
 export type ShortText = string;
 /**
- * A free string of 1 to 50 characters, or null.
+ * A free string (see shortText), or null.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "ShortTextOrNull".
  */
 export type ShortTextOrNull = string | null;
 /**
- * Free text such as a name: 1 to 500 characters.
+ * Free text such as a name: 1 to 500 characters (code points), without control characters (U+0000-U+001F, U+007F-U+009F): no tabs, line breaks or terminal escapes.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "Text".
@@ -98,6 +98,13 @@ export type Text = string;
  * via the `definition` "LocaleTag".
  */
 export type LocaleTag = string;
+/**
+ * The text of one locale: up to 500 characters (code points) without control characters.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "LocalizedValue".
+ */
+export type LocalizedValue = string;
 /**
  * An integer from 1 to 9007199254740991.
  *
@@ -142,7 +149,7 @@ export type CalendarDate1 = string;
  */
 export type Code1 = string;
 /**
- * A free string of 1 to 50 characters, or null.
+ * A free string (see shortText), or null.
  */
 export type ShortTextOrNull1 = string | null;
 /**
@@ -151,13 +158,13 @@ export type ShortTextOrNull1 = string | null;
 export type Code2 = string;
 
 /**
- * An object whose keys are BCP 47 locale tags and whose values are texts of up to 500 characters; at least one locale.
+ * An object whose keys are BCP 47 locale tags and whose values are texts of up to 500 characters (code points) without control characters; at least one locale, at most 100.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "LocalizedText".
  */
 export interface LocalizedText {
-  [k: string]: string | undefined;
+  [k: string]: LocalizedValue | undefined;
 }
 /**
  * Control totals of one store and business date. Unknown fields are rejected with INVALID_PAYLOAD.
@@ -204,7 +211,7 @@ export interface MappingEntry {
   standard_code: Identifier;
 }
 /**
- * Products and modifier groups to upsert. Unknown fields are rejected with INVALID_PAYLOAD. The products array may be empty; more than maxItems products is answered with BATCH_TOO_LARGE (checked before the rest of the schema).
+ * Products and modifier groups to upsert. Unknown fields are rejected with INVALID_PAYLOAD. The products array may be empty; more than maxItems products is answered with BATCH_TOO_LARGE (checked before the rest of the schema). Each product and each modifier group is stored as one row of at most 1 MiB; a larger one is refused with its path.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "ProductsBody".
@@ -217,6 +224,11 @@ export interface ProductsBody {
    * @maxItems 500
    */
   products: Product[];
+  /**
+   * 0 to 500 modifier groups.
+   *
+   * @maxItems 500
+   */
   modifier_groups?: ModifierGroup[];
 }
 /**
@@ -238,7 +250,17 @@ export interface Product {
   version: PositiveInteger;
   last_modified_at: Timestamp;
   product_type: ProductType;
+  /**
+   * 0 to 50 modifier groups usable with the product.
+   *
+   * @maxItems 50
+   */
   modifier_group_ids?: Identifier[];
+  /**
+   * 0 to 50 items of a combo.
+   *
+   * @maxItems 50
+   */
   combo_components?: ComboComponent[];
 }
 /**
@@ -261,7 +283,10 @@ export interface ModifierGroup {
   min_select: Count;
   max_select: Count;
   /**
+   * 1 to 100 options.
+   *
    * @minItems 1
+   * @maxItems 100
    */
   options: ModifierOption[];
 }
@@ -460,7 +485,7 @@ export interface Store {
   last_modified_at: Timestamp;
 }
 /**
- * A batch of transactions of one store and business date. Unknown fields anywhere are rejected with INVALID_PAYLOAD. More than maxItems trade_records is answered with BATCH_TOO_LARGE (checked before the rest of the schema).
+ * A batch of transactions of one store and business date. Unknown fields anywhere are rejected with INVALID_PAYLOAD. More than maxItems trade_records is answered with BATCH_TOO_LARGE (checked before the rest of the schema). Every array has a maxItems set from what a POS transaction needs and what one stored row can hold.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "TradeRecordsBody".
@@ -512,10 +537,23 @@ export interface TradeRecord {
   member_id?: ShortTextOrNull1;
   last_modified_at: Timestamp;
   /**
+   * 1 to 500 item lines, combo child lines and voided lines included.
+   *
    * @minItems 1
+   * @maxItems 500
    */
   items: TradeItem[];
+  /**
+   * 0 to 50 payments (split tenders); the payments of a transaction are kept in one stored row.
+   *
+   * @maxItems 50
+   */
   payments: Payment[];
+  /**
+   * 0 to 50 tax lines.
+   *
+   * @maxItems 50
+   */
   tax_lines?: TaxLine[];
 }
 /**
@@ -535,6 +573,11 @@ export interface TradeItem {
   discount_amount: Amount;
   line_amount: Amount;
   tax_category?: TaxCategory;
+  /**
+   * 0 to 50 modifiers chosen on the line.
+   *
+   * @maxItems 50
+   */
   modifiers: TradeModifier[];
   is_voided: boolean;
 }
@@ -561,6 +604,9 @@ export interface Payment {
   payment_id: Identifier;
   payment_type: ShortText;
   payment_method: Code2;
+  /**
+   * Card network, wallet or points detail: 1 to 100 characters (code points) without control characters.
+   */
   payment_method_detail?: string;
   /**
    * Exactly four digits.

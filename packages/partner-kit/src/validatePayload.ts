@@ -3,16 +3,15 @@
  * compiled schemas and the same semantic rules, in the same order as the service's push pipeline,
  * so the answer carries the same error code, JSON Pointer paths and messages the service would
  * send, and the same AMOUNT_MISMATCH warnings. What needs HQ's data (store registration, the
- * store master's currency unless given, the mapping, known products) is left to the service.
+ * store master's currency unless given, the mapping, known products, the size of the stored rows) is left
+ * to the service.
  */
-import path from 'node:path';
-import { readFileSync } from 'node:fs';
-import { findProjectRoot } from '../../../src/config/findProjectRoot.js';
 import type { BatchKind } from '../../../src/domain/model/BatchKind.js';
 import type { DailyClose, MappingBatch, ProductBatch, StoreBatch, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import type { Warning } from '../../../src/domain/model/Warning.js';
 import { standardTransactionTypes } from '../../../src/domain/reference/standardTransactionTypes.js';
 import { checkAmountIdentity } from '../../../src/domain/validation/checkAmountIdentity.js';
+import { checkBusinessDate } from '../../../src/domain/validation/checkBusinessDate.js';
 import { checkDailyClose } from '../../../src/domain/validation/checkDailyClose.js';
 import { checkMappingBatch } from '../../../src/domain/validation/checkMappingBatch.js';
 import { checkProductBatch } from '../../../src/domain/validation/checkProductBatch.js';
@@ -26,12 +25,12 @@ import { parseJsonBody } from '../../../src/validation/parseJsonBody.js';
 
 /** The push endpoints, by the last part of their path. */
 export const pushEndpoints = {
-  'trade-records': { kind: 'tradeRecords', schema: 'trade-records.schema.json', collection: 'trade_records' },
-  'daily-close': { kind: 'dailyClose', schema: 'daily-close.schema.json', collection: undefined },
-  stores: { kind: 'stores', schema: 'stores.schema.json', collection: 'stores' },
-  products: { kind: 'products', schema: 'products.schema.json', collection: 'products' },
-  mappings: { kind: 'mappings', schema: 'mappings.schema.json', collection: undefined },
-} as const satisfies Record<string, { kind: BatchKind; schema: string; collection: string | undefined }>;
+  'trade-records': { kind: 'tradeRecords', collection: 'trade_records' },
+  'daily-close': { kind: 'dailyClose', collection: undefined },
+  stores: { kind: 'stores', collection: 'stores' },
+  products: { kind: 'products', collection: 'products' },
+  mappings: { kind: 'mappings', collection: undefined },
+} as const satisfies Record<string, { kind: BatchKind; collection: string | undefined }>;
 
 export type PushEndpoint = keyof typeof pushEndpoints;
 
@@ -42,6 +41,8 @@ export function isPushEndpoint(name: string): name is PushEndpoint {
 export interface ValidateOptions {
   /** Currency of the store master (trade-records, daily-close); checked only when given. */
   readonly storeCurrency?: string;
+  /** The moment the business date window is reckoned from (default: now). */
+  readonly now?: Date;
 }
 
 /** What the service would answer to the body, as far as it can be told offline. */
@@ -51,6 +52,7 @@ export type ValidationOutcome =
 
 const standardCodes: ReadonlySet<string> = new Set(standardTransactionTypes.data.map((t) => t.code));
 let validator: BodyValidator | undefined;
+const offlineRequestId = 'offline';
 
 /** Validates the raw bytes of a push body as the service does before storing it. */
 export function validatePayload(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
@@ -58,24 +60,25 @@ export function validatePayload(endpoint: PushEndpoint, bytes: Uint8Array, optio
     return { ok: true, ...check(endpoint, bytes, options) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const { response } = toErrorResponse(error);
+    // No request reached the service, so the body names none.
+    const { response } = toErrorResponse(error, offlineRequestId);
     return { ok: false, status: error.status, body: response.jsonBody as ErrorBody };
   }
 }
 
 function check(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions): { recordCount: number; warnings: Warning[] } {
-  const { kind, schema, collection } = pushEndpoints[endpoint];
+  const { kind, collection } = pushEndpoints[endpoint];
   const parsed = parseJsonBody(bytes);
   if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
   const body = parsed.value as Record<string, unknown>;
+  validator ??= createBodyValidator();
   if (collection !== undefined) {
     const records = body[collection];
-    const max = arrayLimit(schema, collection);
+    const max = validator.maxItems(kind, collection);
     if (Array.isArray(records) && max !== undefined && records.length > max) {
       throw new ApiError('BATCH_TOO_LARGE', `${collection} holds ${records.length} entries; at most ${max} are allowed per batch.`);
     }
   }
-  validator ??= createBodyValidator();
   const schemaProblems = validator.validate(kind, body);
   if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
   const { problems, unknownStandardCodes, recordCount, warnings } = semantics(kind, body, options);
@@ -98,7 +101,7 @@ function semantics(kind: BatchKind, body: unknown, options: ValidateOptions): Se
       const batch = body as TradeRecordBatch;
       const warnings = batch.trade_records.flatMap((record, index) => checkAmountIdentity(record, index) ?? []);
       return {
-        problems: checkTradeRecordBatch(batch, options.storeCurrency),
+        problems: withDateWindow(batch.business_date, options, checkTradeRecordBatch(batch, options.storeCurrency)),
         unknownStandardCodes: none,
         recordCount: batch.trade_records.length,
         warnings,
@@ -106,7 +109,7 @@ function semantics(kind: BatchKind, body: unknown, options: ValidateOptions): Se
     }
     case 'dailyClose':
       return {
-        problems: checkDailyClose(body as DailyClose, options.storeCurrency),
+        problems: withDateWindow((body as DailyClose).business_date, options, checkDailyClose(body as DailyClose, options.storeCurrency)),
         unknownStandardCodes: none,
         recordCount: 1,
         warnings: [],
@@ -137,17 +140,8 @@ function semantics(kind: BatchKind, body: unknown, options: ValidateOptions): Se
   }
 }
 
-const limits = new Map<string, number | undefined>();
-
-/** maxItems of a top-level array of a body schema: the batch limit, stated once in the schema. */
-function arrayLimit(schemaFile: string, field: string): number | undefined {
-  const key = `${schemaFile}#${field}`;
-  if (!limits.has(key)) {
-    const schema = JSON.parse(readFileSync(path.join(findProjectRoot(), 'schemas', schemaFile), 'utf8')) as {
-      properties?: Record<string, { maxItems?: unknown }>;
-    };
-    const max = schema.properties?.[field]?.maxItems;
-    limits.set(key, typeof max === 'number' ? max : undefined);
-  }
-  return limits.get(key);
+/** The service puts a business date outside its window first among the problems. */
+function withDateWindow(businessDate: string, options: ValidateOptions, problems: ProblemDetail[]): ProblemDetail[] {
+  const outOfWindow = checkBusinessDate(businessDate, options.now ?? new Date(), '/business_date');
+  return outOfWindow ? [outOfWindow, ...problems] : problems;
 }
