@@ -95,6 +95,8 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     paymentDirections,
     unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
     clock: () => new Date(),
+    // No webhooks in the benchmark: the figures are the reconciliation's and the report's.
+    events: { resultStored: () => Promise.resolve() },
   });
   const reports = new StoreDayReportService({
     index,

@@ -76,6 +76,13 @@ param blobSoftDeleteDays int = 7
 @maxValue(730)
 param logRetentionDays int = 30
 
+@description('E-mail address of HQ operations: alerts on webhook dead letters, failed batches, poison messages, mismatched days and reconciliation lag go there.')
+param alertEmailAddress string
+
+@description('Seconds a reconciliation may run behind its due time before HQ is alerted.')
+@minValue(60)
+param reconciliationLagAlertSeconds int = 1800
+
 @description('Request body bytes one instance holds at once; a body that does not fit gets a retryable 503 (MAX_REQUEST_BYTES_IN_FLIGHT). With 2048 MB instances, 64 MB leaves room for parsing and storing them.')
 @minValue(5242880)
 param maxRequestBytesInFlight int = 67108864
@@ -148,6 +155,18 @@ resource appInsights 'Microsoft.Insights/components@2020-02-02' = {
     WorkspaceResourceId: logAnalytics.id
     // Telemetry is accepted only from callers authenticated with Entra ID (the app identity).
     DisableLocalAuth: true
+  }
+}
+
+module alerts 'modules/alerts.bicep' = {
+  name: 'alerts'
+  params: {
+    namePrefix: prefix
+    location: location
+    tags: tags
+    appInsightsId: appInsights.id
+    alertEmailAddress: alertEmailAddress
+    reconciliationLagAlertSeconds: reconciliationLagAlertSeconds
   }
 }
 

@@ -16,3 +16,6 @@ param eventTypePrefix = 'com.example.pos'
 param storageSkuName = 'Standard_ZRS'
 param blobSoftDeleteDays = 30
 param logRetentionDays = 90
+// HQ operations' mailbox for alerts (replace with the real one before deploying).
+param alertEmailAddress = 'pos-alerts@example.com'
+param reconciliationLagAlertSeconds = 1800

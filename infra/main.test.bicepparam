@@ -15,3 +15,6 @@ param eventTypePrefix = 'com.example.pos'
 param storageSkuName = 'Standard_LRS'
 param blobSoftDeleteDays = 7
 param logRetentionDays = 30
+// HQ operations' mailbox for alerts (replace with the real one before deploying).
+param alertEmailAddress = 'pos-alerts-test@example.com'
+param reconciliationLagAlertSeconds = 1800

@@ -13,6 +13,8 @@ import { operatorHostKeyName, operatorNamePattern, operatorRoles, OperatorKeys }
 import { PartnerAdmin } from '../hq/services/PartnerAdmin.js';
 import { keyStatus } from '../services/keyStatus.js';
 import { OperatorKeyRepository, type OperatorRole } from '../storage/OperatorKeyRepository.js';
+import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterRepository.js';
+import { maxWebhookFailures, WebhookFailureQuery } from '../services/webhooks/WebhookFailureQuery.js';
 import { hqUsage } from './hqUsage.js';
 import { listBatches } from './listBatches.js';
 import { hostKeyName, type HostKeys, type HostKeysFactory } from './HostKeys.js';
@@ -79,6 +81,7 @@ export class HqTool {
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
   private readonly ledger: BatchLedger;
+  private readonly webhookFailures: WebhookFailureQuery;
   private readonly clock: () => Date;
   private readonly commands: readonly Command[];
   private readonly admin: PartnerAdmin;
@@ -96,6 +99,7 @@ export class HqTool {
     this.directions = new PaymentDirectionRepository(t.paymentDirections);
     this.results = new ReconciliationRepository(t.reconciliations);
     this.ledger = new BatchLedger(t.batchLedger);
+    this.webhookFailures = new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters));
     this.clock = options.clock ?? (() => new Date());
     // The same rules as the HQ API's admin actions and operator keys.
     this.admin = new PartnerAdmin(this.partners, this.registrations, this.directions, this.keys, this.clock);
@@ -165,6 +169,7 @@ export class HqTool {
         options: azureOptions,
         run: (a, o) => this.revokeOperatorKey(a.at(0), a.at(1), o),
       },
+      { words: 'webhook failures', args: [], options: ['partner', 'limit'], run: (_, o) => this.listWebhookFailures(o) },
     ];
   }
 
@@ -389,6 +394,36 @@ export class HqTool {
     for (const k of await this.operators.list()) {
       this.io.out(
         `${printable(k.operator)}\t${printable(k.keyId)}\t${k.role}\t${keyStatus(k, this.clock())}\t${k.createdAt}\t${k.expiresAt ?? 'never'}`,
+      );
+    }
+  }
+
+  /** Dead-lettered deliveries, newest first: ids, classes and the endpoint's origin; never a body, secret or URL path. */
+  private async listWebhookFailures(options: Options): Promise<void> {
+    let limit: number | undefined;
+    if (options.limit !== undefined) {
+      limit = Number(options.limit);
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > maxWebhookFailures) {
+        throw new UsageError(`--limit must be a whole number from 1 to ${maxWebhookFailures}`);
+      }
+    }
+    this.io.out('dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget');
+    for (const f of await this.webhookFailures.list({ partnerId: options.partner, limit })) {
+      const error = f.last_status === null ? f.last_error_class : `${f.last_error_class} ${f.last_status}`;
+      this.io.out(
+        [
+          f.dead_lettered_at,
+          f.partner_id,
+          f.event_id,
+          f.event_type,
+          f.attempts,
+          error,
+          f.first_attempt_at ?? '-',
+          f.last_attempt_at ?? '-',
+          f.target_origin,
+        ]
+          .map((cell) => printable(String(cell)))
+          .join('\t'),
       );
     }
   }

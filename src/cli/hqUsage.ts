@@ -20,6 +20,9 @@ Usage: npm run hq -- <command>
   operator issue <name> [--role viewer|admin] [--expires <ISO date>] [AZURE]   HQ API key, alone on the last line
   operator list                                    names, key ids, roles, status, expiry; never a key
   operator revoke <name> <key_id> [AZURE]
+  webhook failures [--partner <partner_id>] [--limit <1-500>]
+                                                   dead-lettered event deliveries, newest first (default 100);
+                                                   ids, error class, attempts and the endpoint's origin only
 
 AZURE: --function-app <name> --resource-group <rg> [--subscription <id>] (or the settings
 POS_FUNCTION_APP, POS_RESOURCE_GROUP, AZURE_SUBSCRIPTION_ID) also sets or deletes the key as a

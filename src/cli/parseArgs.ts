@@ -11,6 +11,7 @@ export const knownOptions = {
   state: { type: 'string' },
   date: { type: 'string' },
   role: { type: 'string' },
+  limit: { type: 'string' },
   'function-app': { type: 'string' },
   'resource-group': { type: 'string' },
   subscription: { type: 'string' },

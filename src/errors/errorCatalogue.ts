@@ -15,6 +15,7 @@ export const errorCatalogue = {
   PARTNER_NOT_FOUND: { status: 404, message: 'No partner has this id.' },
   STORE_NOT_FOUND: { status: 404, message: 'The store is not registered for this partner.' },
   KEY_NOT_FOUND: { status: 404, message: 'The partner has no key with this id.' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'No webhook is registered for this partner.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent with Content-Type: application/json.' },
   RATE_LIMITED: { status: 429, message: 'Too many calls; retry after the number of seconds in Retry-After.' },

@@ -12,6 +12,14 @@ export interface DeliveryPolicy {
   readonly jitter: number;
   /** Events held back while an endpoint is paused wake up spread over this many seconds. */
   readonly pauseSpreadSeconds: number;
+  /**
+   * Attempts one process makes to one partner's endpoint at once. A further event of that partner
+   * goes back to the queue for `busyRetrySeconds` instead of taking a slot of the host's batch,
+   * so one partner's slow endpoint never holds more than this many of the slots other partners'
+   * events run in (the queue batch is 8: see host.json).
+   */
+  readonly partnerConcurrency: number;
+  readonly busyRetrySeconds: number;
 }
 
 /**
@@ -26,4 +34,6 @@ export const deliveryPolicy: DeliveryPolicy = Object.freeze({
   maxRetrySeconds: 2 * 60 * 60,
   jitter: 0.25,
   pauseSpreadSeconds: 30,
+  partnerConcurrency: 4,
+  busyRetrySeconds: 5,
 });

@@ -10,6 +10,8 @@ import { getMapping } from '../http/endpoints/getMapping.js';
 import { getReconciliation } from '../http/endpoints/getReconciliation.js';
 import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
 import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
+import { deleteWebhook, getWebhook, putWebhook, rotateWebhookSecret } from '../http/endpoints/webhookEndpoints.js';
+import { isWebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
@@ -64,6 +66,10 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('putMapping', 'PUT', partnerRoute('mappings/transaction-types'), pushEndpoint('mappings', { rateLimited: false })),
   http('getMapping', 'GET', partnerRoute('mappings/transaction-types'), getMapping),
   http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
+  http('putWebhook', 'PUT', partnerRoute('webhook'), putWebhook),
+  http('getWebhook', 'GET', partnerRoute('webhook'), getWebhook),
+  http('deleteWebhook', 'DELETE', partnerRoute('webhook'), deleteWebhook),
+  http('rotateWebhookSecret', 'POST', partnerRoute('webhook/rotate-secret'), rotateWebhookSecret),
   anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
   anonymousHttp(
     'partnerOpenApi',
@@ -89,7 +95,7 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.reconcile,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('reconcileDay', isReconcileMessage, (message) => services.reconciler.reconcile(message)),
+      createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry) => services.reconciler.reconcile(message, telemetry)),
   },
   {
     // Finishes pushes cut off before their commit. A timer, not a message per push: on Flex
@@ -103,5 +109,18 @@ export const functionTable: readonly FunctionDefinition[] = [
         `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending`,
       );
     },
+  },
+  {
+    // Each message is one attempt of one event, bounded by the attempt time (10 s); a failure
+    // queues the next attempt with its delay and ends the run, so nothing waits in a slot, and a
+    // partner's endpoint takes at most a few of the batch's slots at once (DeliveryPolicy).
+    name: 'deliverWebhook',
+    trigger: 'storageQueue',
+    queueName: queueNames.webhookDeliveries,
+    connection: settingNames.storage,
+    createHandler: (services) =>
+      createQueueHandler('deliverWebhook', isWebhookDeliveryMessage, (message, telemetry) =>
+        services.webhookDelivery.deliver(message, telemetry),
+      ),
   },
 ];

@@ -1,24 +1,33 @@
 import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
+import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
+
+/** host.json `extensions.queues.maxDequeueCount`: the dequeue after which the host moves a failing message to the poison queue. */
+const maxDequeueCount = 5;
 
 /**
  * The thin adapter around every queue function: the message arrives decoded (base64 JSON), the
  * outcome is logged by name only, and a failure is rethrown so the host retries the message and
- * moves it to the poison queue after the fifth dequeue.
+ * moves it to the poison queue after the fifth dequeue. The handler gets telemetry writing to the
+ * invocation's log, which reaches Application Insights.
  */
 export function createQueueHandler<T>(
   name: string,
   isMessage: (value: unknown) => value is T,
-  handle: (message: T) => Promise<string>,
+  handle: (message: T, telemetry: Telemetry) => Promise<string>,
 ): StorageQueueHandler {
   return async (value: unknown, context: InvocationContext): Promise<void> => {
     const dequeueCount = Number(context.triggerMetadata?.dequeueCount ?? 1);
+    const telemetry = logTelemetry((line) => {
+      context.info(line);
+    });
     try {
       // A malformed message fails every time and so ends in the poison queue, where HQ sees it.
       if (!isMessage(value)) throw new Error('the message is not of the expected shape');
-      const outcome = await handle(value);
+      const outcome = await handle(value, telemetry);
       context.info(`${name}: ${outcome} (dequeue ${dequeueCount})`);
     } catch (error) {
       context.warn(`${name}: failed on dequeue ${dequeueCount}: ${error instanceof Error ? error.message.split('\n')[0] : typeof error}`);
+      if (dequeueCount >= maxDequeueCount) telemetry.metric('poison_message', 1, { function: name, dequeue: dequeueCount });
       throw error;
     }
   };

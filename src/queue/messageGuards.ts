@@ -4,5 +4,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const strings = (value: Record<string, unknown>, keys: readonly string[]) => keys.every((k) => typeof value[k] === 'string');
 
 export function isReconcileMessage(value: unknown): value is ReconcileMessage {
-  return isRecord(value) && strings(value, ['partnerId', 'storeId', 'businessDate', 'closeBatchId']);
+  return (
+    isRecord(value) &&
+    strings(value, ['partnerId', 'storeId', 'businessDate', 'closeBatchId']) &&
+    (value.runId === undefined || (typeof value.runId === 'string' && value.runId !== '')) &&
+    (value.dueAt === undefined || (typeof value.dueAt === 'string' && !Number.isNaN(Date.parse(value.dueAt))))
+  );
 }

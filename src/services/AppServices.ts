@@ -14,6 +14,10 @@ import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { RateLimiter } from './ports/RateLimiter.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReconciliationQuery } from './ReconciliationQuery.js';
+import type { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
+import type { PartnerWebhooks } from './webhooks/PartnerWebhooks.js';
+import type { WebhookDelivery } from './webhooks/WebhookDelivery.js';
+import type { WebhookFailureQuery } from './webhooks/WebhookFailureQuery.js';
 
 /** The caller of a partner route, as the adapters see it. */
 export type { Partner };
@@ -38,6 +42,14 @@ export interface AppServices {
   readonly consoleAssetsDir: string;
   /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */
   readonly hq: HqServices;
+  /** A partner's webhook endpoint (PUT/GET/DELETE /webhook, rotate-secret). */
+  readonly webhooks: PartnerWebhooks;
+  /** Runs one message of the webhook delivery queue. */
+  readonly webhookDelivery: WebhookDelivery;
+  /** Dead-lettered deliveries, for HQ's tool and API. */
+  readonly webhookFailures: WebhookFailureQuery;
+  /** What the batch ledger's failure path calls when a batch ends FAILED. */
+  readonly batchFailures: BatchFailureEvents;
   /** /trade-records calls a partner may make per minute. */
   readonly rateLimitFor: (partner: Partner) => number;
 }

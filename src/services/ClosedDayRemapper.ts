@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DayCloses } from './ports/DayCloses.js';
 import type { MessageQueue } from './ports/MessageQueue.js';
 import type { UnmappedCodes } from './ports/UnmappedCodes.js';
@@ -21,7 +22,14 @@ export class ClosedDayRemapper {
       const stored = await this.closes.get(partnerId, day.storeId, day.businessDate);
       if (stored) {
         await this.reconcileQueue.send(
-          { partnerId, storeId: day.storeId, businessDate: day.businessDate, closeBatchId: stored.close.batch_id },
+          {
+            partnerId,
+            storeId: day.storeId,
+            businessDate: day.businessDate,
+            closeBatchId: stored.close.batch_id,
+            runId: `remap-${randomUUID()}`,
+            dueAt: new Date().toISOString(),
+          },
           0,
         );
       }

@@ -2,6 +2,7 @@ import { compareTotals } from '../domain/reconciliation/compareTotals.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
+import { noTelemetry, type Telemetry } from '../observability/Telemetry.js';
 import type { StoredClose } from '../storage/DayCloseRepository.js';
 import type { Clock } from './ports/Clock.js';
 import type { DayCloses } from './ports/DayCloses.js';
@@ -9,6 +10,7 @@ import type { PaymentDirections } from './ports/PaymentDirections.js';
 import type { Reconciliations } from './ports/Reconciliations.js';
 import type { TradeRecords } from './ports/TradeRecords.js';
 import type { UnmappedCodes } from './ports/UnmappedCodes.js';
+import type { ReconciliationRecord } from '../storage/ReconciliationRepository.js';
 import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
@@ -21,6 +23,8 @@ export interface DayReconcilerDependencies {
   readonly paymentDirections: PaymentDirections;
   readonly unmappedUsage: UnmappedCodes;
   readonly clock: Clock;
+  /** Told of every stored result, after it is stored (the partner's webhook events). */
+  readonly events: { resultStored(record: ReconciliationRecord): Promise<void> };
 }
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
@@ -37,7 +41,7 @@ const maxPasses = 3;
 export class DayReconciler {
   constructor(private readonly deps: DayReconcilerDependencies) {}
 
-  async reconcile(message: ReconcileMessage): Promise<ReconcileOutcome> {
+  async reconcile(message: ReconcileMessage, telemetry: Telemetry = noTelemetry): Promise<ReconcileOutcome> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const readInputs = () => Promise.all([this.deps.mappings.current(partnerId), this.deps.paymentDirections.listForPartner(partnerId)]);
     // The first pass's mapping and payment directions are read alongside the close; a superseded
@@ -46,6 +50,17 @@ export class DayReconciler {
     firstInputs.catch(() => undefined);
     const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
     if (stored?.close.batch_id !== closeBatchId) return 'superseded';
+    if (message.runId !== undefined) {
+      // A retry of a run that stored its result but may not have published it: publish that
+      // result again, with the same event ids, rather than compute a new one.
+      const existing = await this.deps.results.get(partnerId, storeId, businessDate);
+      if (existing && existing.status !== 'RECEIVED' && existing.runId === message.runId && existing.closeBatchId === closeBatchId) {
+        await this.deps.events.resultStored(existing);
+        return existing.status;
+      }
+      // From here on, a batch committed for the day may not be read by this run: it schedules another.
+      await this.deps.results.clearPendingRun(partnerId, storeId, businessDate, message.runId);
+    }
 
     for (let pass = 1; ; pass += 1) {
       const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
@@ -75,7 +90,7 @@ export class DayReconciler {
           throw new Error('The mapping kept changing during reconciliation; the message is retried.');
         }
       }
-      return this.save(message, stored, actual, diagnostics, batches);
+      return this.save(message, stored, actual, diagnostics, batches, telemetry);
     }
   }
 
@@ -85,6 +100,7 @@ export class DayReconciler {
     actual: ControlTotals,
     diagnostics: DayDiagnostics,
     batches: readonly ReceivedBatch[],
+    telemetry: Telemetry,
   ): Promise<ReconcileOutcome> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const expected = controlTotalsOf(stored.close);
@@ -98,13 +114,23 @@ export class DayReconciler {
       other_currency_trade_record_count: diagnostics.other_currency_trade_record_count,
       differences,
     });
+    const checkedAt = this.deps.clock();
     const saved = await this.deps.results.saveResult(partnerId, storeId, businessDate, closeBatchId, {
       status,
-      checkedAt: this.deps.clock().toISOString(),
+      checkedAt: checkedAt.toISOString(),
       actual,
       differences,
       diagnosis,
+      runId: message.runId,
     });
-    return saved ? status : 'superseded';
+    if (!saved) return 'superseded';
+    const day = { partner: partnerId, store: storeId, business_date: businessDate };
+    const due = Date.parse(message.dueAt ?? stored.receivedAt);
+    telemetry.metric('reconciliation_lag_seconds', Math.max(0, Math.round((checkedAt.getTime() - due) / 1000)), day);
+    if (status === 'MISMATCHED') telemetry.metric('reconciliation_mismatched', 1, { ...day, changed: String(saved.changed) });
+    // Published after the result is stored: a crash between the two leaves the message to be
+    // retried, and the retry publishes the stored result (above).
+    await this.deps.events.resultStored(saved);
+    return status;
   }
 }

@@ -5,4 +5,12 @@ export interface ReconcileMessage {
   readonly businessDate: string;
   /** The close the message was sent for; a later close supersedes it and the message does nothing. */
   readonly closeBatchId: string;
+  /**
+   * Names this run: a retry of the message that finds its result already stored publishes that
+   * result again (same event ids) instead of computing a new one; a run noted as the day's pending
+   * run clears the note when it starts. Absent in messages sent before runs were named.
+   */
+  readonly runId?: string;
+  /** When the run was meant to start (ISO 8601): the reconciliation lag HQ watches is measured from here. */
+  readonly dueAt?: string;
 }

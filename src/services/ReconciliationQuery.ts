@@ -2,6 +2,7 @@ import { ApiError } from '../errors/ApiError.js';
 import { isCalendarDate } from '../domain/validation/isCalendarDate.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import type { Reconciliations } from './ports/Reconciliations.js';
+import type { ReconciliationRecord } from '../storage/ReconciliationRepository.js';
 import type { TenantGuard } from './TenantGuard.js';
 
 /** GET /daily-close/{store_id}/{business_date} body: contract §2.12 plus the additive `diagnosis`. */
@@ -32,27 +33,32 @@ export class ReconciliationQuery {
     }
     await this.tenants.requireStores(partnerId, [storeId]);
     const record = await this.results.get(partnerId, storeId, businessDate);
-    if (!record) {
-      return {
-        store_id: storeId,
-        business_date: businessDate,
-        status: 'NOT_RECEIVED',
-        checked_at: null,
-        expected: null,
-        actual: null,
-        differences: [],
-        diagnosis: null,
-      };
-    }
+    return toResultBody(storeId, businessDate, record);
+  }
+}
+
+/** The GET body of a store-day's stored state; also the `data` of every reconciliation event. */
+export function toResultBody(storeId: string, businessDate: string, record: ReconciliationRecord | undefined): ReconciliationResultBody {
+  if (!record) {
     return {
       store_id: storeId,
       business_date: businessDate,
-      status: record.status,
-      checked_at: record.status === 'RECEIVED' ? null : record.checkedAt,
-      expected: record.expected,
-      actual: record.status === 'RECEIVED' ? null : record.actual,
-      differences: record.status === 'RECEIVED' ? [] : record.differences,
-      diagnosis: record.status === 'RECEIVED' ? null : record.diagnosis,
+      status: 'NOT_RECEIVED',
+      checked_at: null,
+      expected: null,
+      actual: null,
+      differences: [],
+      diagnosis: null,
     };
   }
+  return {
+    store_id: storeId,
+    business_date: businessDate,
+    status: record.status,
+    checked_at: record.status === 'RECEIVED' ? null : record.checkedAt,
+    expected: record.expected,
+    actual: record.status === 'RECEIVED' ? null : record.actual,
+    differences: record.status === 'RECEIVED' ? [] : record.differences,
+    diagnosis: record.status === 'RECEIVED' ? null : record.diagnosis,
+  };
 }

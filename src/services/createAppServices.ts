@@ -2,6 +2,15 @@ import path from 'node:path';
 import type { Config } from '../config/Config.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
 import { createHqServices } from '../hq/createHqServices.js';
+import { deliveryPolicy, type DeliveryPolicy } from '../events/DeliveryPolicy.js';
+import type { WebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
+import { systemResolver, type HostResolver } from '../outbound/HostResolver.js';
+import { WebhookSender } from '../outbound/WebhookSender.js';
+import { WebhookTargetGuard } from '../outbound/WebhookTargetGuard.js';
+import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterRepository.js';
+import { WebhookEndpointHealthRepository } from '../storage/WebhookEndpointHealthRepository.js';
+import { WebhookEventStore } from '../storage/WebhookEventStore.js';
+import { WebhookRegistrationRepository } from '../storage/WebhookRegistrationRepository.js';
 import { BodyBudget } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
@@ -40,6 +49,14 @@ import { systemClock, type Clock } from './ports/Clock.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { ReconciliationQuery } from './ReconciliationQuery.js';
 import { TenantGuard } from './TenantGuard.js';
+import { LateDataScheduler } from './LateDataScheduler.js';
+import { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
+import { EventPublisher } from './webhooks/EventPublisher.js';
+import { PartnerWebhooks } from './webhooks/PartnerWebhooks.js';
+import { ReconciliationEvents } from './webhooks/ReconciliationEvents.js';
+import { WebhookDelivery } from './webhooks/WebhookDelivery.js';
+import { WebhookFailureQuery } from './webhooks/WebhookFailureQuery.js';
+import { WebhookRegistrar } from './webhooks/WebhookRegistrar.js';
 
 export interface AppServicesOptions extends StorageClientOptions {
   readonly clock?: Clock;
@@ -50,6 +67,12 @@ export interface AppServicesOptions extends StorageClientOptions {
   readonly abandonedAfterMs?: number;
   /** Where the built console is; tests build their own copy. Default: dist/console of the project. */
   readonly consoleAssetsDir?: string;
+  /** Tests: resolves webhook host names (to loopback) instead of the system resolver. */
+  readonly webhookResolver?: HostResolver;
+  /** Tests: the certificate authority of test receivers, trusted besides the system's. */
+  readonly webhookCa?: string;
+  /** Tests: a shorter retry schedule, so that a day of retries takes seconds. */
+  readonly webhookPolicy?: Partial<DeliveryPolicy>;
 }
 
 /** Wires repositories and services for one configuration. No I/O happens here. */
@@ -71,6 +94,25 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const unmappedUsage = new UnmappedUsageRepository(t.unmappedUsage);
   const reconcileQueue = new JsonQueue<ReconcileMessage>(storage.queues.reconcile);
   const pendingIndex = new PendingBatchIndex(t.pendingBatches);
+  const deliveryQueue = new JsonQueue<WebhookDeliveryMessage>(storage.queues.webhookDeliveries);
+
+  const webhookRegistrations = new WebhookRegistrationRepository(t.webhooks);
+  const endpointHealth = new WebhookEndpointHealthRepository(t.webhooks);
+  const webhookEvents = new WebhookEventStore(t.webhookEvents);
+  const deadLetters = new WebhookDeadLetterRepository(t.webhookDeadLetters);
+  const policy: DeliveryPolicy = { ...deliveryPolicy, ...options.webhookPolicy };
+  const guard = new WebhookTargetGuard({
+    allowPrivate: config.webhookAllowPrivateTargets,
+    resolve: options.webhookResolver ?? systemResolver,
+  });
+  const publisher = new EventPublisher({
+    registrations: webhookRegistrations,
+    events: webhookEvents,
+    queue: deliveryQueue,
+    typePrefix: config.eventTypePrefix,
+    clock,
+  });
+  const lateData = new LateDataScheduler({ results, reconcileQueue, delaySeconds: config.reconcileDelaySeconds, clock });
 
   const mappingPointers = new MappingRepository(t.mappings);
   const tenants = new TenantGuard(registrations);
@@ -89,6 +131,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       clock,
       rawBatches,
       reconcileQueue,
+      lateData,
     }),
     dailyClose: dailyCloseProcessor({
       stores,
@@ -107,8 +150,10 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     }),
   } as AppServices['processors'];
 
+  const validator = createBodyValidator();
+  const batchFailures = new BatchFailureEvents(publisher);
   const ingestion = new BatchIngestion({
-    validator: createBodyValidator(),
+    validator,
     tenants,
     ledger,
     rawBatches,
@@ -116,6 +161,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     clock,
     abandonedAfterMs: options.abandonedAfterMs,
     onStep: options.onPushStep,
+    onFailed: (batch) => batchFailures.batchFailed(batch),
   });
 
   return {
@@ -129,11 +175,41 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     processors,
     reconciliationQuery: new ReconciliationQuery(tenants, results),
     mappingQuery: new MappingQuery(mappingCatalog),
-    reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock }),
+    reconciler: new DayReconciler({
+      closes,
+      index,
+      results,
+      mappings: mappingCatalog,
+      paymentDirections,
+      unmappedUsage,
+      clock,
+      events: new ReconciliationEvents(publisher),
+    }),
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock),
     health: new HealthCheck(t.partners),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),
+    webhooks: new PartnerWebhooks(
+      new WebhookRegistrar({ registrations: webhookRegistrations, health: endpointHealth, guard, clock }),
+      validator,
+    ),
+    webhookDelivery: new WebhookDelivery({
+      registrations: webhookRegistrations,
+      health: endpointHealth,
+      events: webhookEvents,
+      deadLetters,
+      queue: deliveryQueue,
+      sender: new WebhookSender({
+        guard,
+        timeoutMs: policy.attemptTimeoutMs,
+        ...(options.webhookCa === undefined ? {} : { ca: options.webhookCa }),
+      }),
+      policy,
+      clock,
+      random: Math.random,
+    }),
+    webhookFailures: new WebhookFailureQuery(deadLetters),
+    batchFailures,
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };
 }

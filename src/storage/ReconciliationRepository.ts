@@ -1,7 +1,8 @@
 import { odata, type TableClient } from '@azure/data-tables';
-import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
+import Big from 'big.js';
+import { AMOUNT_FIELDS, COUNT_FIELDS, type ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
-import { isNotFound } from './storageErrors.js';
+import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { tableKey } from './tableKey.js';
 import { writeIfCurrent } from './writeIfCurrent.js';
 
@@ -20,6 +21,24 @@ export interface ReconciliationRecord {
   readonly actual: ControlTotals | null;
   readonly differences: readonly string[];
   readonly diagnosis: unknown;
+  /** The run that computed the result (absent before a first result, or for runs that named none). */
+  readonly runId: string | null;
+  /** The result differs in status or figures from the day's result before it. */
+  readonly changed: boolean;
+}
+
+/** What a later result is compared with to tell whether the day changed. */
+interface Outcome {
+  readonly status: 'MATCHED' | 'MISMATCHED';
+  readonly expected: ControlTotals;
+  readonly actual: ControlTotals;
+}
+
+/** A run scheduled for the day and not yet started; later late batches wait for it instead of scheduling another. */
+export interface PendingRun {
+  readonly runId: string;
+  /** When its message becomes visible: a marker long past this is taken as lost (its message was never sent). */
+  readonly dueAt: string;
 }
 
 interface ResultEntity {
@@ -33,6 +52,13 @@ interface ResultEntity {
   expected: string;
   actual?: string;
   differences: string;
+  runId?: string;
+  changed?: boolean;
+  /** JSON of the last result's Outcome; kept when a corrected close sets the day back to RECEIVED. */
+  lastOutcome?: string;
+  /** The pending run's id, '' when none (a merge cannot remove a property). */
+  pendingRunId?: string;
+  pendingDueAt?: string;
   [chunk: string]: unknown;
 }
 
@@ -60,10 +86,11 @@ export class ReconciliationRepository {
     partnerId: string,
     storeId: string,
     businessDate: string,
-    close: { batchId: string; receivedAt: string; expected: ControlTotals },
+    close: { batchId: string; receivedAt: string; expected: ControlTotals; run?: PendingRun },
   ): Promise<void> {
     await writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
       if (current && (current.closeBatchId === close.batchId || current.closeReceivedAt > close.receivedAt)) return undefined;
+      const lastOutcome = current && (current.lastOutcome ?? serialize(outcomeOf(current)));
       return {
         partnerId,
         storeId,
@@ -73,11 +100,74 @@ export class ReconciliationRepository {
         closeReceivedAt: close.receivedAt,
         expected: JSON.stringify(close.expected),
         differences: '[]',
+        // The close's own run is the day's pending run: batches arriving before it starts are read by it.
+        // A marker of the previous close is dropped, since its run will find its close superseded.
+        pendingRunId: close.run?.runId ?? '',
+        pendingDueAt: close.run?.dueAt ?? '',
+        ...(lastOutcome ? { lastOutcome } : {}),
       };
     });
   }
 
-  /** Records a result for the close it was computed from; false when that close has been superseded. */
+  /**
+   * Notes a run for the day unless one is pending already (and not long overdue, in which case its
+   * message is taken as lost). Returns the close the run is for, or undefined when nothing needs
+   * scheduling: no close recorded, or a pending run that has not started and so will read what
+   * the caller wrote before calling.
+   */
+  async notePendingRun(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    run: PendingRun,
+    lost: { readonly now: Date; readonly lostAfterMs: number },
+  ): Promise<{ closeBatchId: string } | undefined> {
+    const partitionKey = tableKey(partnerId, storeId);
+    for (;;) {
+      const current = await this.#read(partitionKey, businessDate);
+      if (!current) return undefined;
+      if (current.pendingRunId && Date.parse(current.pendingDueAt ?? '') + lost.lostAfterMs > lost.now.getTime()) return undefined;
+      try {
+        await this.table.updateEntity({ partitionKey, rowKey: businessDate, pendingRunId: run.runId, pendingDueAt: run.dueAt }, 'Merge', {
+          etag: current.etag,
+        });
+        return { closeBatchId: current.closeBatchId };
+      } catch (error) {
+        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+      }
+    }
+  }
+
+  /** A run starts: it is no longer pending, so a batch committed from now on schedules another. */
+  async clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string): Promise<void> {
+    const partitionKey = tableKey(partnerId, storeId);
+    for (;;) {
+      const current = await this.#read(partitionKey, businessDate);
+      if (current?.pendingRunId !== runId) return;
+      try {
+        await this.table.updateEntity({ partitionKey, rowKey: businessDate, pendingRunId: '', pendingDueAt: '' }, 'Merge', {
+          etag: current.etag,
+        });
+        return;
+      } catch (error) {
+        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+      }
+    }
+  }
+
+  async #read(partitionKey: string, rowKey: string): Promise<(ResultEntity & { etag: string }) | undefined> {
+    try {
+      return await this.table.getEntity<ResultEntity>(partitionKey, rowKey);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Records a result for the close it was computed from, noting whether it changed the day's
+   * status or figures; undefined when that close has been superseded.
+   */
   async saveResult(
     partnerId: string,
     storeId: string,
@@ -89,11 +179,16 @@ export class ReconciliationRepository {
       actual: ControlTotals;
       differences: readonly string[];
       diagnosis: unknown;
+      runId?: string | undefined;
     },
-  ): Promise<boolean> {
-    return writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
+  ): Promise<ReconciliationRecord | undefined> {
+    let written: ResultEntity | undefined;
+    const saved = await writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
       if (current?.closeBatchId !== closeBatchId) return undefined;
-      return {
+      const before = parseOutcome(current.lastOutcome) ?? outcomeOf(current);
+      const expected = JSON.parse(current.expected) as ControlTotals;
+      const outcome: Outcome = { status: result.status, expected, actual: result.actual };
+      written = {
         partnerId,
         storeId,
         businessDate,
@@ -105,8 +200,16 @@ export class ReconciliationRepository {
         actual: JSON.stringify(result.actual),
         differences: JSON.stringify(result.differences),
         ...toChunkedProperties('diagnosis', result.diagnosis),
+        ...(result.runId === undefined ? {} : { runId: result.runId }),
+        changed: before !== undefined && !sameOutcome(before, outcome),
+        lastOutcome: JSON.stringify(outcome),
+        // A run noted while this one computed is still to come.
+        pendingRunId: current.pendingRunId ?? '',
+        pendingDueAt: current.pendingDueAt ?? '',
       };
+      return written;
     });
+    return saved && written ? toRecord(written) : undefined;
   }
 
   /** One store's days from `from` to `to` inclusive (one partition, a key range). */
@@ -145,5 +248,28 @@ function toRecord(e: ResultEntity): ReconciliationRecord {
     actual: e.actual ? (JSON.parse(e.actual) as ControlTotals) : null,
     differences: JSON.parse(e.differences) as string[],
     diagnosis: fromChunkedProperties('diagnosis', e) ?? null,
+    runId: e.runId ?? null,
+    changed: e.changed ?? false,
   };
+}
+
+/** The outcome a stored result row holds, if it holds a result. */
+function outcomeOf(e: ResultEntity): Outcome | undefined {
+  if (e.status === 'RECEIVED' || !e.actual) return undefined;
+  return { status: e.status, expected: JSON.parse(e.expected) as ControlTotals, actual: JSON.parse(e.actual) as ControlTotals };
+}
+
+function serialize(outcome: Outcome | undefined): string | undefined {
+  return outcome && JSON.stringify(outcome);
+}
+
+function parseOutcome(text: string | undefined): Outcome | undefined {
+  return text ? (JSON.parse(text) as Outcome) : undefined;
+}
+
+/** Same status and the same figures: counts exactly, amounts as decimals. */
+function sameOutcome(a: Outcome, b: Outcome): boolean {
+  const same = (x: ControlTotals, y: ControlTotals): boolean =>
+    COUNT_FIELDS.every((field) => x[field] === y[field]) && AMOUNT_FIELDS.every((field) => new Big(x[field]).eq(y[field]));
+  return a.status === b.status && same(a.expected, b.expected) && same(a.actual, b.actual);
 }

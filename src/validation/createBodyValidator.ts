@@ -7,21 +7,25 @@ import { escapePointerToken, isDisplaySafeName } from '../domain/validation/json
 import { findProjectRoot } from '../config/findProjectRoot.js';
 import type { BatchKind } from '../domain/model/BatchKind.js';
 
+/** Every body with a schema: the pushes, and the webhook registration. */
+export type BodyKind = BatchKind | 'webhook';
+
 /** Validates a parsed body against its JSON Schema; an empty array means the body conforms. */
 export interface BodyValidator {
-  validate(kind: BatchKind, body: unknown): ProblemDetail[];
+  validate(kind: BodyKind, body: unknown): ProblemDetail[];
   /** The maxItems of a top-level array of the body's schema (the one place that limit is stated). */
   maxItems(kind: BatchKind, field: string): number | undefined;
 }
 
 const schemaBaseUri = 'https://pos-ingestion.invalid/schemas/';
 
-const schemaFileByKind: Readonly<Record<BatchKind, string>> = {
+const schemaFileByKind: Readonly<Record<BodyKind, string>> = {
   tradeRecords: 'trade-records.schema.json',
   dailyClose: 'daily-close.schema.json',
   stores: 'stores.schema.json',
   products: 'products.schema.json',
   mappings: 'mappings.schema.json',
+  webhook: 'webhook.schema.json',
 };
 
 /**
@@ -41,8 +45,8 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
     for (const [name, definition] of Object.entries(schema.$defs ?? {})) definitionNames.set(definition, name);
     ajv.addSchema(schema);
   }
-  const validators = new Map<BatchKind, ValidateFunction>();
-  for (const [kind, file] of Object.entries(schemaFileByKind) as [BatchKind, string][]) {
+  const validators = new Map<BodyKind, ValidateFunction>();
+  for (const [kind, file] of Object.entries(schemaFileByKind) as [BodyKind, string][]) {
     const validator = ajv.getSchema(schemaBaseUri + file);
     if (validator === undefined) throw new Error(`Schema ${file} is missing from ${schemaFolder}.`);
     validators.set(kind, validator);
@@ -159,6 +163,8 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
       return { path: at, message: `must hold at least ${String(params.limit)} item(s)` };
     case 'maxItems':
       return { path: at, message: `must hold at most ${String(params.limit)} items` };
+    case 'uniqueItems':
+      return { path: at, message: 'must not hold the same value twice' };
     case 'minProperties':
     case 'maxProperties':
     case 'pattern':

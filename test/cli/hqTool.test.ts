@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../support/startTestService.
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
 import { mappingOf } from '../support/responseBodies.js';
 import { testClock } from '../support/testClock.js';
+import { WebhookDeadLetterRepository } from '../../src/storage/WebhookDeadLetterRepository.js';
 
 const clock = testClock();
 let service: TestService;
@@ -280,6 +281,72 @@ describe('operator keys', () => {
       ['operator', 'issue', name, '--expires', '2001-01-01'],
       ['operator', 'revoke', name],
       ['operator', 'list', 'extra'],
+    ]) {
+      expect((await service.hq(...argv)).code, argv.join(' ')).toBe(2);
+    }
+  });
+});
+
+describe('webhook failures', () => {
+  it('lists dead-lettered deliveries newest first, one partner or all, with the origin only and no body or secret', async () => {
+    const deadLetters = new WebhookDeadLetterRepository(service.services.storage.tables.webhookDeadLetters);
+    const partnerId = freshId();
+    const other = freshId();
+    const base = {
+      eventType: 'reconciliation.completed',
+      attempts: 20,
+      lastErrorClass: 'HTTP_ERROR',
+      lastStatus: 500,
+      createdAt: '2026-03-01T00:00:00.000Z',
+      firstAttemptAt: '2026-03-01T00:00:01.000Z',
+      lastAttemptAt: '2026-03-02T00:00:00.000Z',
+    };
+    await deadLetters.add({
+      ...base,
+      partnerId,
+      eventId: 'evt_older',
+      targetOrigin: 'https://hooks.example.com',
+      deadLetteredAt: '2026-03-02T00:00:01.000Z',
+    });
+    // A record written with more than an origin still shows the origin alone.
+    await deadLetters.add({
+      ...base,
+      partnerId,
+      eventId: 'evt_newer',
+      eventType: 'batch.failed',
+      lastErrorClass: 'TIMEOUT',
+      targetOrigin: 'https://user:pw@hooks.example.com:8443/path?token=t',
+      deadLetteredAt: '2026-03-03T00:00:01.000Z',
+    });
+    const { lastStatus: _status, ...withoutStatus } = base;
+    await deadLetters.add({
+      ...withoutStatus,
+      partnerId: other,
+      eventId: 'evt_other',
+      targetOrigin: 'https://other.example',
+      deadLetteredAt: '2026-03-04T00:00:00.000Z',
+    });
+
+    const mine = await service.hq('webhook', 'failures', '--partner', partnerId);
+    expect(mine.code).toBe(0);
+    expect(mine.out[0]).toBe(
+      'dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget',
+    );
+    expect(mine.out.slice(1)).toEqual([
+      `2026-03-03T00:00:01.000Z\t${partnerId}\tevt_newer\tbatch.failed\t20\tTIMEOUT 500\t2026-03-01T00:00:01.000Z\t2026-03-02T00:00:00.000Z\thttps://hooks.example.com:8443`,
+      `2026-03-02T00:00:01.000Z\t${partnerId}\tevt_older\treconciliation.completed\t20\tHTTP_ERROR 500\t2026-03-01T00:00:01.000Z\t2026-03-02T00:00:00.000Z\thttps://hooks.example.com`,
+    ]);
+    expect(mine.out.join('\n')).not.toMatch(/pw@|token=|\/path/);
+
+    const all = await service.hq('webhook', 'failures', '--limit', '500');
+    expect(all.out.some((line) => line.includes(`${other}\tevt_other`) && line.includes('\tHTTP_ERROR\t'))).toBe(true);
+    const one = await service.hq('webhook', 'failures', '--limit', '1');
+    expect(one.out).toHaveLength(2);
+
+    for (const argv of [
+      ['webhook', 'failures', '--limit', '0'],
+      ['webhook', 'failures', '--limit', 'many'],
+      ['webhook', 'failures', 'extra'],
     ]) {
       expect((await service.hq(...argv)).code, argv.join(' ')).toBe(2);
     }

@@ -46,6 +46,7 @@ function reconcilerDeps(overrides: Partial<DayReconcilerDependencies> = {}): Day
     paymentDirections: new PaymentDirectionRepository(t.paymentDirections),
     unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
     clock: () => new Date(),
+    events: { resultStored: () => Promise.resolve() },
     ...overrides,
   };
 }

@@ -6,7 +6,11 @@
  */
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventIdFor } from '../../src/events/eventIdFor.js';
+import { WebhookSecret } from '../../src/events/WebhookSecret.js';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
+import { WebhookEventStore } from '../../src/storage/WebhookEventStore.js';
+import { WebhookRegistrationRepository } from '../../src/storage/WebhookRegistrationRepository.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { buildProductBatch } from '../fixtures/masterDataFixtures.js';
 import { newBatchId } from '../support/httpScenario.js';
@@ -69,6 +73,14 @@ function expectBatchFailed(response: TestResponse): void {
 describe('a batch storage refuses part-way', () => {
   it('ends FAILED: none of its rows count, the versions it replaced are back, retries and the sweep change nothing, HQ lists it', async () => {
     const businessDate = businessDateOf(8100);
+    // The partner listens for batch.failed (registered in storage: delivery is not what this tests).
+    const registrations = new WebhookRegistrationRepository(service.services.storage.tables.webhooks);
+    await registrations.create(
+      partner.partnerId,
+      { url: 'https://hooks.example.com/pos', eventTypes: ['batch.failed'] },
+      WebhookSecret.generate(),
+      new Date(),
+    );
     const first = buildDayBatch(random, 'NYC-0001', businessDate, 150, 'fb');
     expect((await service.call(partner, 'POST', 'trade-records', first)).status).toBe(202);
 
@@ -89,6 +101,15 @@ describe('a batch storage refuses part-way', () => {
     const errorLines = service.logs.filter((line) => line.startsWith('ERROR') && line.includes(failed.headers.get('x-request-id')!));
     expect(errorLines).toHaveLength(1);
     expect(errorLines[0]).toContain('400 EntityTooLarge');
+    // The partner is told by a batch.failed event, under an id that is the batch's.
+    const event = await new WebhookEventStore(service.services.storage.tables.webhookEvents).get(
+      partner.partnerId,
+      eventIdFor([partner.partnerId, 'batch.failed', second.batch_id]),
+    );
+    expect(event?.eventType).toBe('batch.failed');
+    expect(JSON.parse(event?.body ?? '{}')).toMatchObject({
+      data: { batch_id: second.batch_id, status: 'FAILED', error: { code: 'BATCH_FAILED' } },
+    });
 
     // Exactly the first batch's rows: nothing of the second, and version 1 back where it had written 2.
     const rows = await dayRows(businessDate);

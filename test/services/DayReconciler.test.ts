@@ -1,3 +1,4 @@
+import type { ReconciliationRecord } from '../../src/storage/ReconciliationRepository.js';
 import { describe, expect, it } from 'vitest';
 import type { DailyClose } from '../../src/domain/model/payloads.js';
 import type { TradeRecordSummary } from '../../src/domain/reconciliation/TradeRecordSummary.js';
@@ -65,7 +66,14 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose) 
     queue: new InMemoryQueue<ReconcileMessage>(),
   };
   const mappings = new MappingCatalog(ports.pointers, ports.rawBatches);
-  const reconciler = new DayReconciler({ ...ports, mappings, clock: () => checkedAt });
+  const stored: ReconciliationRecord[] = [];
+  const events = {
+    resultStored: (record: ReconciliationRecord) => {
+      stored.push(record);
+      return Promise.resolve();
+    },
+  };
+  const reconciler = new DayReconciler({ ...ports, mappings, clock: () => checkedAt, events });
   await ports.index.applyBatch(partnerId, close.store_id, close.business_date, records, {
     batchId: 'batch-1',
     batchSeq: 1,
@@ -87,26 +95,30 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose) 
     await ports.pointers.switchTo(partnerId, { batchId, receivedAt, updatedAt: receivedAt });
   };
   const message = { partnerId, storeId: close.store_id, businessDate: close.business_date, closeBatchId: close.batch_id };
-  return { ports, reconciler, upload, message, remapper: new ClosedDayRemapper(ports.unmappedUsage, ports.closes, ports.queue) };
+  return { ports, reconciler, upload, message, stored, remapper: new ClosedDayRemapper(ports.unmappedUsage, ports.closes, ports.queue) };
 }
 
 describe('DayReconciler', () => {
   it('matches a day whose close agrees with the latest versions, stamped with the clock', async () => {
     const records = [sale('T-1', 'S01', '10.00'), sale('T-2', 'S01', '5.50')];
-    const { ports, reconciler, upload, message } = await world(records, closeFor(records, '15.50', '15.50'));
+    const { ports, reconciler, upload, message, stored } = await world(records, closeFor(records, '15.50', '15.50'));
     await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
     expect(await reconciler.reconcile(message)).toBe('MATCHED');
-    expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({
+    const result = await ports.results.get(partnerId, message.storeId, message.businessDate);
+    expect(result).toMatchObject({
       status: 'MATCHED',
       checkedAt: checkedAt.toISOString(),
       differences: [],
     });
+    // The stored result is what the partner's events are told of.
+    expect(stored).toEqual([result]);
   });
 
   it('does nothing for a message whose close was superseded', async () => {
     const records = [sale('T-1', 'S01', '10.00')];
-    const { ports, reconciler, message } = await world(records, closeFor(records, '10.00', '10.00'));
+    const { ports, reconciler, message, stored } = await world(records, closeFor(records, '10.00', '10.00'));
     expect(await reconciler.reconcile({ ...message, closeBatchId: 'close-0' })).toBe('superseded');
+    expect(stored).toEqual([]);
     expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({ status: 'RECEIVED' });
   });
 

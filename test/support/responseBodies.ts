@@ -123,3 +123,21 @@ export function referenceListOf(response: TestResponse): StandardTransactionType
   }
   throw unexpected('the standard transaction type list', response);
 }
+
+/** A webhook as GET /webhook shows it, with the secret when the answer carries one (first PUT, rotation). */
+export interface WebhookView {
+  readonly url: string;
+  readonly event_types: string[];
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly previous_secret_expires_at: string | null;
+  readonly secret?: string;
+}
+
+export function webhookOf(response: TestResponse): WebhookView {
+  const body = response.body;
+  if (isRecord(body) && typeof body.url === 'string' && Array.isArray(body.event_types) && typeof body.created_at === 'string') {
+    return body as unknown as WebhookView;
+  }
+  throw unexpected('a webhook', response);
+}

@@ -1,17 +1,33 @@
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
-import type { ReconciliationFilter, ReconciliationRecord } from '../../storage/ReconciliationRepository.js';
+import type { PendingRun, ReconciliationFilter, ReconciliationRecord } from '../../storage/ReconciliationRepository.js';
 
 /** The reconciliation state of each store-day: RECEIVED when a close arrives, then the result. */
 export interface Reconciliations {
   get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationRecord | undefined>;
-  /** Sets the day to RECEIVED for this close, unless a close received later is recorded. */
+  /** Sets the day to RECEIVED for this close, unless a close received later is recorded; the close's run is the day's pending run. */
   markReceived(
     partnerId: string,
     storeId: string,
     businessDate: string,
-    close: { batchId: string; receivedAt: string; expected: ControlTotals },
+    close: { batchId: string; receivedAt: string; expected: ControlTotals; run?: PendingRun },
   ): Promise<void>;
-  /** Records a result for the close it was computed from; false when that close was superseded. */
+  /**
+   * Notes a run for the day unless one is pending (and not overdue by `lostAfterMs`); returns the
+   * close the run is for, or undefined when nothing needs scheduling.
+   */
+  notePendingRun(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    run: PendingRun,
+    lost: { readonly now: Date; readonly lostAfterMs: number },
+  ): Promise<{ closeBatchId: string } | undefined>;
+  /** A run starts: it is no longer pending. */
+  clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string): Promise<void>;
+  /**
+   * Records a result for the close it was computed from, noting whether it changed the day's
+   * status or figures; undefined when that close was superseded.
+   */
   saveResult(
     partnerId: string,
     storeId: string,
@@ -23,7 +39,8 @@ export interface Reconciliations {
       actual: ControlTotals;
       differences: readonly string[];
       diagnosis: unknown;
+      runId?: string | undefined;
     },
-  ): Promise<boolean>;
+  ): Promise<ReconciliationRecord | undefined>;
   list(filter: ReconciliationFilter): AsyncIterable<ReconciliationRecord>;
 }

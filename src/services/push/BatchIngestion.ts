@@ -1,3 +1,4 @@
+import type { BatchKind } from '../../domain/model/BatchKind.js';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/ApiError.js';
 import { StorageError } from '../../errors/StorageError.js';
@@ -10,6 +11,7 @@ import type { Ledger } from '../ports/Ledger.js';
 import type { PendingBatches } from '../ports/PendingBatches.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 import type { TenantGuard } from '../TenantGuard.js';
+import type { FailedBatch } from '../webhooks/BatchFailureEvents.js';
 import type { BatchAcknowledgement } from './BatchAcknowledgement.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
@@ -26,7 +28,18 @@ export interface BatchIngestionOptions {
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
   readonly abandonedAfterMs?: number | undefined;
   readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;
+  /** Told once a batch has ended FAILED (HQ's figure, the partner's batch.failed event). */
+  readonly onFailed?: ((batch: FailedBatch) => Promise<void>) | undefined;
 }
+
+/** Each kind of push by the path it is sent to below /pos/v1. */
+const endpointOf: Readonly<Record<BatchKind, string>> = {
+  tradeRecords: 'trade-records',
+  dailyClose: 'daily-close',
+  stores: 'stores',
+  products: 'products',
+  mappings: 'mappings/transaction-types',
+};
 
 /**
  * The one pipeline every push goes through (DESIGN §5): parse → schema → limits → tenancy →
@@ -226,7 +239,24 @@ export class BatchIngestion {
       throw new ApiError('SERVICE_UNAVAILABLE', 'The batch was committed meanwhile; send it again.', [], 1);
     await processor.discard?.({ partnerId, body, receivedAt: entry.createdAt });
     for (let attempt = 0; attempt < 3 && current?.state === 'PENDING' && current.bodyHash === entry.bodyHash; attempt++) {
-      if (await ledger.markFailed(partnerId, batchId, current, cause.message, this.options.clock())) break;
+      const failedAt = this.options.clock();
+      if (await ledger.markFailed(partnerId, batchId, current, cause.message, failedAt)) {
+        const failure = batchFailed(cause);
+        try {
+          await this.options.onFailed?.({
+            partnerId,
+            batchId,
+            endpoint: endpointOf[processor.kind],
+            code: failure.code,
+            message: failure.message,
+            failedAt,
+          });
+        } catch {
+          // The ledger already says FAILED and HQ lists the batch; the partner still gets its
+          // BATCH_FAILED answer when the event could not be queued.
+        }
+        break;
+      }
       current = await ledger.get(partnerId, batchId);
     }
     throw batchFailed(cause);

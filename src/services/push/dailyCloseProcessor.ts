@@ -38,13 +38,17 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
     async apply({ partnerId, body, receivedAt }) {
       const inEffect = await deps.closes.putIfLatest(partnerId, { close: body, receivedAt });
       if (!inEffect) return [];
+      // Named after the close, so that the close applied again after a crash names the same run.
+      const runId = `close-${body.batch_id}`;
+      const dueAt = new Date(deps.clock().getTime() + deps.reconcileDelaySeconds * 1000).toISOString();
       await deps.results.markReceived(partnerId, body.store_id, body.business_date, {
         batchId: body.batch_id,
         receivedAt,
         expected: controlTotalsOf(body),
+        run: { runId, dueAt },
       });
       await deps.reconcileQueue.send(
-        { partnerId, storeId: body.store_id, businessDate: body.business_date, closeBatchId: body.batch_id },
+        { partnerId, storeId: body.store_id, businessDate: body.business_date, closeBatchId: body.batch_id, runId, dueAt },
         deps.reconcileDelaySeconds,
       );
       return [];

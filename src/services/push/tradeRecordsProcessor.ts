@@ -32,6 +32,8 @@ export interface TradeRecordsDependencies {
   readonly rawBatches: RawBatches;
   /** A day reconciled while a failed batch's rows were still there is reconciled again. */
   readonly reconcileQueue: MessageQueue<ReconcileMessage>;
+  /** Re-reconciles a day whose close was received, once this batch's rows are written. */
+  readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string): Promise<unknown> };
 }
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
@@ -109,6 +111,9 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         }
       });
       if (close) {
+        // After the index writes above (awaited with the reads), so that the run scheduled, or the
+        // one already pending, reads this batch.
+        await deps.lateData.batchCommitted(partnerId, body.store_id, body.business_date);
         warnings.push({
           code: 'DAY_ALREADY_CLOSED',
           path: 'business_date',

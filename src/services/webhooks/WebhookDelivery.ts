@@ -5,6 +5,7 @@ import { planRetry, retryDelaySeconds } from '../../events/planRetry.js';
 import { signWebhook } from '../../events/signWebhook.js';
 import type { WebhookDeliveryMessage } from '../../events/WebhookDeliveryMessage.js';
 import { signingSecrets, type WebhookRegistration } from '../../events/WebhookRegistration.js';
+import { noTelemetry, type Telemetry } from '../../observability/Telemetry.js';
 import type { WebhookRequest } from '../../outbound/WebhookSender.js';
 import type { WebhookDeadLetterRepository } from '../../storage/WebhookDeadLetterRepository.js';
 import type { EndpointHealth, WebhookEndpointHealthRepository } from '../../storage/WebhookEndpointHealthRepository.js';
@@ -38,9 +39,12 @@ const probeMarginMs = 5_000;
  * Returns a line for the log: ids, attempt, outcome class and status, never body, URL or secret.
  */
 export class WebhookDelivery {
+  /** Attempts running in this process, per partner. */
+  readonly #inFlight = new Map<string, number>();
+
   constructor(private readonly deps: WebhookDeliveryDeps) {}
 
-  async deliver(message: WebhookDeliveryMessage): Promise<string> {
+  async deliver(message: WebhookDeliveryMessage, telemetry: Telemetry = noTelemetry): Promise<string> {
     const { partnerId, eventId } = message;
     const what = `event ${eventId} of partner ${partnerId}`;
     const event = await this.deps.events.get(partnerId, eventId);
@@ -54,19 +58,47 @@ export class WebhookDelivery {
     const now = this.deps.clock();
     const health = await this.deps.health.get(partnerId);
     if (health) {
-      if (Date.parse(health.pausedUntil) > now.getTime()) return this.#wait(message, registration, health, now, what);
+      if (Date.parse(health.pausedUntil) > now.getTime()) return this.#wait(message, registration, health, now, what, telemetry);
       // The pause is over: this event probes the endpoint; the others keep waiting meanwhile.
       const claimUntil = new Date(now.getTime() + this.deps.policy.attemptTimeoutMs + probeMarginMs);
       if (!(await this.deps.health.claimProbe(partnerId, health, claimUntil))) {
         const current = (await this.deps.health.get(partnerId)) ?? { ...health, pausedUntil: claimUntil.toISOString() };
-        return this.#wait(message, registration, current, now, what);
+        return this.#wait(message, registration, current, now, what, telemetry);
       }
     }
 
-    const outcome = await this.deps.sender.attempt(this.#request(registration, event, now));
+    const running = this.#inFlight.get(partnerId) ?? 0;
+    if (running >= this.deps.policy.partnerConcurrency) {
+      // Back to the queue, not an attempt: the slot goes to whatever event is next, of any partner.
+      await this.deps.queue.send(message, this.deps.policy.busyRetrySeconds);
+      return `${what}: ${running} attempts to this endpoint running; waits ${this.deps.policy.busyRetrySeconds} s`;
+    }
+    this.#inFlight.set(partnerId, running + 1);
+    const started = performance.now();
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.deps.sender.attempt(this.#request(registration, event, now));
+    } finally {
+      const left = (this.#inFlight.get(partnerId) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(partnerId, left);
+      else this.#inFlight.delete(partnerId);
+    }
+    const latencyMs = Math.round(performance.now() - started);
     const attempts = message.attempts + 1;
     const firstAttemptAt = message.firstAttemptAt ?? now.toISOString();
+    const measure = (result: 'delivered' | 'retry' | 'dead_letter'): void => {
+      telemetry.metric('webhook_delivery', latencyMs, {
+        outcome: result,
+        attempt: attempts,
+        partner: partnerId,
+        event: eventId,
+        type: message.eventType,
+        error: outcome.ok ? undefined : outcome.errorClass,
+        status: outcome.status,
+      });
+    };
     if (outcome.ok) {
+      measure('delivered');
       await this.deps.events.remove(partnerId, eventId);
       if (health) await this.deps.health.reset(partnerId);
       return `${what}: delivered on attempt ${attempts} (status ${outcome.status})`;
@@ -99,8 +131,16 @@ export class WebhookDelivery {
         lastErrorClass: outcome.errorClass,
         lastStatus: outcome.status,
       });
+      measure('dead_letter');
+      telemetry.metric('webhook_dead_letter', 1, {
+        partner: partnerId,
+        event: eventId,
+        type: message.eventType,
+        error: outcome.errorClass,
+      });
       return `${what}: attempt ${attempts} failed (${failed}); dead-lettered`;
     }
+    measure('retry');
     await this.deps.queue.send(
       { ...message, attempts, firstAttemptAt, lastAttemptAt: now.toISOString(), lastErrorClass: outcome.errorClass },
       plan.delaySeconds,
@@ -122,9 +162,16 @@ export class WebhookDelivery {
     health: EndpointHealth,
     now: Date,
     what: string,
+    telemetry: Telemetry,
   ): Promise<string> {
     const deadline = Date.parse(message.createdAt) + this.deps.policy.maxAgeSeconds * 1000;
     if (now.getTime() >= deadline) {
+      telemetry.metric('webhook_dead_letter', 1, {
+        partner: message.partnerId,
+        event: message.eventId,
+        type: message.eventType,
+        error: message.lastErrorClass ?? health.lastErrorClass,
+      });
       await this.#deadLetter(message, registration, now, {
         attempts: message.attempts,
         firstAttemptAt: message.firstAttemptAt,

@@ -220,6 +220,32 @@ describe("one partner's slow endpoint and another partner", () => {
   });
 });
 
+describe('attempts per partner at once', () => {
+  it('a burst for one slow endpoint takes at most partnerConcurrency slots; the rest go back to the queue, not an attempt each', async () => {
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 1_500, partnerConcurrency: 2, busyRetrySeconds: 7 } });
+    const hanging = await receiver(() => 'hang');
+    const healthy = await receiver(() => 200);
+    const slowPartner = newPartnerId();
+    const otherPartner = newPartnerId();
+    await register(kit, slowPartner, hanging.url);
+    await register(kit, otherPartner, healthy.url);
+    for (const store of ['C1', 'C2', 'C3', 'C4']) await publish(kit, slowPartner, store);
+    await publish(kit, otherPartner, 'D1');
+
+    const started = Date.now();
+    const runs = kit.queue.takeVisible().map((m) => kit.delivery.deliver(m));
+    const outcomes = await Promise.all(runs);
+    expect(outcomes.filter((o) => o.includes('attempt 1 failed (TIMEOUT)'))).toHaveLength(2);
+    expect(outcomes.filter((o) => o.includes('2 attempts to this endpoint running; waits 7 s'))).toHaveLength(2);
+    expect(outcomes.filter((o) => o.includes('delivered on attempt 1'))).toHaveLength(1);
+    expect(hanging.received).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The two sent back are the same events, not yet attempted.
+    const requeued = kit.queue.sent.filter((entry) => entry.delaySeconds === 7);
+    expect(requeued.map((entry) => entry.message.attempts)).toEqual([0, 0]);
+  });
+});
+
 describe('subscriptions and secrets at delivery time', () => {
   it('delivers only the event types the endpoint takes', async () => {
     const kit = await startWebhookKit();

@@ -1,37 +1,72 @@
 import type { ControlTotals } from '../../../src/domain/reconciliation/ControlTotals.js';
-import type { ReconciliationFilter, ReconciliationRecord } from '../../../src/storage/ReconciliationRepository.js';
+import type { PendingRun, ReconciliationFilter, ReconciliationRecord } from '../../../src/storage/ReconciliationRepository.js';
 import type { Reconciliations } from '../../../src/services/ports/Reconciliations.js';
+
+interface Day {
+  record: ReconciliationRecord;
+  /** Status and figures of the last result, kept across a corrected close. */
+  lastOutcome?: string;
+  pending?: PendingRun;
+}
 
 /** Reconciliation states in a map, for unit tests of services. */
 export class InMemoryReconciliations implements Reconciliations {
-  private readonly records = new Map<string, ReconciliationRecord>();
+  private readonly days = new Map<string, Day>();
 
   get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationRecord | undefined> {
-    return Promise.resolve(this.records.get(JSON.stringify([partnerId, storeId, businessDate])));
+    return Promise.resolve(this.days.get(key(partnerId, storeId, businessDate))?.record);
   }
 
   markReceived(
     partnerId: string,
     storeId: string,
     businessDate: string,
-    close: { batchId: string; receivedAt: string; expected: ControlTotals },
+    close: { batchId: string; receivedAt: string; expected: ControlTotals; run?: PendingRun },
   ): Promise<void> {
-    const k = JSON.stringify([partnerId, storeId, businessDate]);
-    const current = this.records.get(k);
-    if (current && (current.closeBatchId === close.batchId || current.closeReceivedAt > close.receivedAt)) return Promise.resolve();
-    this.records.set(k, {
-      partnerId,
-      storeId,
-      businessDate,
-      status: 'RECEIVED',
-      closeBatchId: close.batchId,
-      closeReceivedAt: close.receivedAt,
-      checkedAt: null,
-      expected: close.expected,
-      actual: null,
-      differences: [],
-      diagnosis: null,
+    const k = key(partnerId, storeId, businessDate);
+    const current = this.days.get(k);
+    if (current && (current.record.closeBatchId === close.batchId || current.record.closeReceivedAt > close.receivedAt)) {
+      return Promise.resolve();
+    }
+    this.days.set(k, {
+      record: {
+        partnerId,
+        storeId,
+        businessDate,
+        status: 'RECEIVED',
+        closeBatchId: close.batchId,
+        closeReceivedAt: close.receivedAt,
+        checkedAt: null,
+        expected: close.expected,
+        actual: null,
+        differences: [],
+        diagnosis: null,
+        runId: null,
+        changed: false,
+      },
+      ...(current?.lastOutcome === undefined ? {} : { lastOutcome: current.lastOutcome }),
+      ...(close.run === undefined ? {} : { pending: close.run }),
     });
+    return Promise.resolve();
+  }
+
+  notePendingRun(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    run: PendingRun,
+    lost: { readonly now: Date; readonly lostAfterMs: number },
+  ): Promise<{ closeBatchId: string } | undefined> {
+    const day = this.days.get(key(partnerId, storeId, businessDate));
+    if (!day) return Promise.resolve(undefined);
+    if (day.pending && Date.parse(day.pending.dueAt) + lost.lostAfterMs > lost.now.getTime()) return Promise.resolve(undefined);
+    day.pending = run;
+    return Promise.resolve({ closeBatchId: day.record.closeBatchId });
+  }
+
+  clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string): Promise<void> {
+    const day = this.days.get(key(partnerId, storeId, businessDate));
+    if (day?.pending?.runId === runId) delete day.pending;
     return Promise.resolve();
   }
 
@@ -46,21 +81,33 @@ export class InMemoryReconciliations implements Reconciliations {
       actual: ControlTotals;
       differences: readonly string[];
       diagnosis: unknown;
+      runId?: string | undefined;
     },
-  ): Promise<boolean> {
-    const k = JSON.stringify([partnerId, storeId, businessDate]);
-    const current = this.records.get(k);
-    if (current?.closeBatchId !== closeBatchId) return Promise.resolve(false);
-    this.records.set(k, { ...current, ...result });
-    return Promise.resolve(true);
+  ): Promise<ReconciliationRecord | undefined> {
+    const day = this.days.get(key(partnerId, storeId, businessDate));
+    if (day?.record.closeBatchId !== closeBatchId) return Promise.resolve(undefined);
+    const outcome = JSON.stringify({ status: result.status, expected: day.record.expected, actual: result.actual });
+    const { runId, ...rest } = result;
+    day.record = {
+      ...day.record,
+      ...rest,
+      runId: runId ?? null,
+      changed: day.lastOutcome !== undefined && day.lastOutcome !== outcome,
+    };
+    day.lastOutcome = outcome;
+    return Promise.resolve(day.record);
   }
 
   async *list(filter: ReconciliationFilter): AsyncIterable<ReconciliationRecord> {
-    for (const record of [...this.records.values()]) {
+    for (const { record } of [...this.days.values()]) {
       if (filter.partnerId && record.partnerId !== filter.partnerId) continue;
       if (filter.status && record.status !== filter.status) continue;
       if (filter.businessDate && record.businessDate !== filter.businessDate) continue;
       yield await Promise.resolve(record);
     }
   }
+}
+
+function key(partnerId: string, storeId: string, businessDate: string): string {
+  return JSON.stringify([partnerId, storeId, businessDate]);
 }

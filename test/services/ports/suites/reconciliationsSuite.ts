@@ -34,6 +34,8 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       actual: null,
       differences: [],
       diagnosis: null,
+      runId: null,
+      changed: false,
     } satisfies ReconciliationRecord);
 
     const result = {
@@ -43,10 +45,18 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       differences: ['trade_record_count'],
       diagnosis: { missing_batch_seqs: [2] },
     };
-    expect(await results.saveResult(partnerId, ...day, 'close-1', result)).toBe(false);
-    expect(await results.saveResult(partnerId, ...day, 'close-2', result)).toBe(true);
+    expect(await results.saveResult(partnerId, ...day, 'close-1', result)).toBeUndefined();
+    expect(await results.saveResult(partnerId, ...day, 'close-2', { ...result, runId: 'run-1' })).toMatchObject({
+      ...result,
+      runId: 'run-1',
+      changed: false,
+    });
     expect(await results.get(partnerId, ...day)).toMatchObject({ ...result, closeBatchId: 'close-2', expected });
-    expect(await results.saveResult(freshPartnerId(), ...day, 'close-2', result)).toBe(false);
+    expect(await results.saveResult(freshPartnerId(), ...day, 'close-2', result)).toBeUndefined();
+    // The same figures again are no change; other figures are.
+    expect((await results.saveResult(partnerId, ...day, 'close-2', result))?.changed).toBe(false);
+    const matched = { ...result, status: 'MATCHED' as const, actual: expected, differences: [] };
+    expect((await results.saveResult(partnerId, ...day, 'close-2', matched))?.changed).toBe(true);
   });
 
   it('lists results by partner, status and business date', async () => {

@@ -1,0 +1,128 @@
+// HQ's alerts: log search rules over the service's telemetry in Application Insights, each sending
+// to one action group that e-mails HQ. The service writes each figure as a log line of its own
+// form, `metric <name> <value> key=value ...` (src/observability/Telemetry.ts), kept in `traces`.
+
+@description('Prefix of the alert resource names.')
+param namePrefix string
+
+@description('Azure region of the alert rules (the action group itself is global).')
+param location string
+
+@description('Tags of every resource.')
+param tags object
+
+@description('Resource id of the Application Insights component the rules query.')
+param appInsightsId string
+
+@description('E-mail address the alerts are sent to.')
+param alertEmailAddress string
+
+@description('Seconds a reconciliation may run behind its due time before HQ is told.')
+@minValue(60)
+param reconciliationLagAlertSeconds int
+
+resource actionGroup 'Microsoft.Insights/actionGroups@2023-01-01' = {
+  name: '${namePrefix}-hq-alerts'
+  location: 'Global'
+  tags: tags
+  properties: {
+    groupShortName: 'pos-hq'
+    enabled: true
+    emailReceivers: [
+      {
+        name: 'hq'
+        emailAddress: alertEmailAddress
+        useCommonAlertSchema: true
+      }
+    ]
+  }
+}
+
+// One rule per figure: what the line is called, how its values add up over the window, and when
+// HQ is told. `metricLine` values are numbers; dimensions are ignored here and read when investigating.
+var rules = [
+  {
+    name: 'webhook-dead-letters'
+    metric: 'webhook_dead_letter'
+    description: 'A partner webhook event was given up after 24 hours of retries (or a 410). npm run hq -- webhook failures lists them.'
+    severity: 2
+    aggregation: 'sum'
+    threshold: 0
+  }
+  {
+    name: 'batches-failed'
+    metric: 'batch_failed'
+    description: 'A batch ended in the failed state: its rows are not counted and the partner must resend it.'
+    severity: 2
+    aggregation: 'sum'
+    threshold: 0
+  }
+  {
+    name: 'poison-messages'
+    metric: 'poison_message'
+    description: 'A queue message failed its last allowed attempt and went to a -poison queue, where it waits for HQ.'
+    severity: 1
+    aggregation: 'sum'
+    threshold: 0
+  }
+  {
+    name: 'days-mismatched'
+    metric: 'reconciliation_mismatched'
+    description: 'A store-day reconciled MISMATCHED: npm run hq -- reconciliation list --status MISMATCHED.'
+    severity: 3
+    aggregation: 'sum'
+    threshold: 0
+  }
+  {
+    name: 'reconciliation-lag'
+    metric: 'reconciliation_lag_seconds'
+    description: 'Reconciliations run later than their due time by more than the configured lag.'
+    severity: 2
+    aggregation: 'max'
+    threshold: reconciliationLagAlertSeconds
+  }
+]
+
+resource alertRules 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [
+  for rule in rules: {
+    name: '${namePrefix}-${rule.name}'
+    location: location
+    tags: tags
+    kind: 'LogAlert'
+    properties: {
+      displayName: '${namePrefix} ${rule.name}'
+      description: rule.description
+      severity: rule.severity
+      enabled: true
+      scopes: [
+        appInsightsId
+      ]
+      evaluationFrequency: 'PT5M'
+      windowSize: 'PT15M'
+      criteria: {
+        allOf: [
+          {
+            query: 'traces | where message startswith "metric ${rule.metric} " | extend value = todouble(split(message, " ")[2]) | summarize AggregatedValue = ${rule.aggregation}(value)'
+            timeAggregation: 'Maximum'
+            metricMeasureColumn: 'AggregatedValue'
+            operator: 'GreaterThan'
+            threshold: rule.threshold
+            failingPeriods: {
+              numberOfEvaluationPeriods: 1
+              minFailingPeriodsToAlert: 1
+            }
+          }
+        ]
+      }
+      autoMitigate: true
+      actions: {
+        actionGroups: [
+          actionGroup.id
+        ]
+      }
+    }
+  }
+]
+
+@description('Resource id of the action group, for further rules.')
+output actionGroupId string = actionGroup.id

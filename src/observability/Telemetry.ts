@@ -1,0 +1,48 @@
+/**
+ * The figures HQ alerts on. Each is written as one log line of its own form, which Application
+ * Insights keeps in `traces`; the alert rules in `infra/` find them by the line's start.
+ */
+export type MetricName =
+  /** One per delivery attempt: value = the attempt's milliseconds; outcome, attempt, error class. */
+  | 'webhook_delivery'
+  /** An event given up after its retries (or a 410): value 1. */
+  | 'webhook_dead_letter'
+  /** A store-day reconciled MISMATCHED: value 1. */
+  | 'reconciliation_mismatched'
+  /** Seconds from the close's receipt to its result. */
+  | 'reconciliation_lag_seconds'
+  /** A batch that ended FAILED: value 1. */
+  | 'batch_failed'
+  /** A queue message that failed its last allowed dequeue and goes to the poison queue: value 1. */
+  | 'poison_message';
+
+export type Dimensions = Readonly<Record<string, string | number | undefined>>;
+
+/** Where the service's figures go; the queue and HTTP adapters give each run one writing to its invocation log. */
+export interface Telemetry {
+  metric(name: MetricName, value: number, dimensions?: Dimensions): void;
+}
+
+/** For callers outside a function run (tests, tools): the figures go nowhere. */
+export const noTelemetry: Telemetry = { metric: () => undefined };
+
+/**
+ * `metric <name> <value> key=value ...`: values are percent-encoded so that a line always splits
+ * on spaces (KQL: `parse message with "metric " name " " value:real " " dimensions`). Dimensions
+ * carry ids, classes and counts only; never a URL, a body or a secret.
+ */
+export function metricLine(name: MetricName, value: number, dimensions: Dimensions = {}): string {
+  const pairs = Object.entries(dimensions)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([key, v]) => `${key}=${encodeURIComponent(String(v))}`);
+  return ['metric', name, String(value), ...pairs].join(' ');
+}
+
+/** Telemetry written as log lines through `log` (an invocation context's `info`). */
+export function logTelemetry(log: (line: string) => void): Telemetry {
+  return {
+    metric: (name, value, dimensions) => {
+      log(metricLine(name, value, dimensions));
+    },
+  };
+}

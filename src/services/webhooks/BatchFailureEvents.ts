@@ -1,0 +1,50 @@
+import { eventIdFor } from '../../events/eventIdFor.js';
+import { noTelemetry, type Telemetry } from '../../observability/Telemetry.js';
+import type { EventPublisher } from './EventPublisher.js';
+
+/** A batch that ended in the failed state, as the batch ledger's failure path reports it. */
+export interface FailedBatch {
+  readonly partnerId: string;
+  readonly batchId: string;
+  /** The push endpoint's path below /pos/v1, e.g. `trade-records`. */
+  readonly endpoint: string;
+  /** The stable error code of the failure (the catalogue's), never a storage message. */
+  readonly code: string;
+  readonly message: string;
+  readonly failedAt: Date;
+}
+
+/** `data` of a batch.failed event. */
+interface BatchFailedData {
+  readonly batch_id: string;
+  readonly status: 'FAILED';
+  readonly error: { readonly code: string; readonly message: string };
+  readonly failed_at: string;
+}
+
+/**
+ * What the batch ledger's failure path calls once a batch has ended FAILED: HQ gets a figure to
+ * alert on and the partner a `batch.failed` event. The event id is the batch's, so the ledger may
+ * call this again after a crash without the partner seeing two failures.
+ */
+export class BatchFailureEvents {
+  constructor(private readonly publisher: EventPublisher) {}
+
+  async batchFailed(batch: FailedBatch, telemetry: Telemetry = noTelemetry): Promise<void> {
+    telemetry.metric('batch_failed', 1, { partner: batch.partnerId, batch_id: batch.batchId, code: batch.code });
+    const data: BatchFailedData = {
+      batch_id: batch.batchId,
+      status: 'FAILED',
+      error: { code: batch.code, message: batch.message },
+      failed_at: batch.failedAt.toISOString(),
+    };
+    await this.publisher.publish(batch.partnerId, {
+      id: eventIdFor([batch.partnerId, 'batch.failed', batch.batchId]),
+      type: 'batch.failed',
+      source: `/pos/v1/${batch.endpoint}`,
+      subject: batch.batchId,
+      time: batch.failedAt,
+      data,
+    });
+  }
+}

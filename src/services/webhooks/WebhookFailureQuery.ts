@@ -1,0 +1,62 @@
+import type { DeadLetter, WebhookDeadLetterRepository } from '../../storage/WebhookDeadLetterRepository.js';
+
+/** One dead-lettered delivery as HQ sees it: who, what, how often, why; never the body, the secret or the URL's path. */
+export interface WebhookFailure {
+  readonly partner_id: string;
+  readonly event_id: string;
+  readonly event_type: string;
+  /** Scheme, host and port of the endpoint only. */
+  readonly target_origin: string;
+  readonly attempts: number;
+  readonly last_error_class: string;
+  readonly last_status: number | null;
+  readonly created_at: string;
+  readonly first_attempt_at: string | null;
+  readonly last_attempt_at: string | null;
+  readonly dead_lettered_at: string;
+}
+
+/** Most failures one call lists. */
+export const maxWebhookFailures = 500;
+
+/**
+ * Webhook deliveries given up, newest first, for HQ: the HQ tool's `webhook failures` and the HQ
+ * API. Everyone's, or one partner's.
+ */
+export class WebhookFailureQuery {
+  constructor(private readonly deadLetters: WebhookDeadLetterRepository) {}
+
+  async list(options: { readonly partnerId?: string | undefined; readonly limit?: number | undefined } = {}): Promise<WebhookFailure[]> {
+    const limit = Math.min(Math.max(options.limit ?? 100, 1), maxWebhookFailures);
+    const deadLetters = await this.deadLetters.list({
+      ...(options.partnerId === undefined ? {} : { partnerId: options.partnerId }),
+      limit,
+    });
+    return deadLetters.map(toFailure);
+  }
+}
+
+function toFailure(d: DeadLetter): WebhookFailure {
+  return {
+    partner_id: d.partnerId,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    target_origin: originOnly(d.targetOrigin),
+    attempts: d.attempts,
+    last_error_class: d.lastErrorClass,
+    last_status: d.lastStatus ?? null,
+    created_at: d.createdAt,
+    first_attempt_at: d.firstAttemptAt ?? null,
+    last_attempt_at: d.lastAttemptAt ?? null,
+    dead_lettered_at: d.deadLetteredAt,
+  };
+}
+
+/** The record holds an origin already; this keeps it so even if a record was written with more (credentials, path). */
+function originOnly(text: string): string {
+  try {
+    return new URL(text).origin;
+  } catch {
+    return '(invalid)';
+  }
+}

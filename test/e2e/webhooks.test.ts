@@ -1,0 +1,169 @@
+/**
+ * Webhooks end to end, as a partner sees them: the local host (same function table as Azure) on
+ * the storage emulator, the partner's receiver on https with its own certificate authority, a
+ * host name the service resolves (to loopback, allowed here) and checks before connecting.
+ * A day pushed and closed arrives as a signed CloudEvent whose data is the GET result; a late
+ * batch changes the day and sends reconciliation.changed; an endpoint that keeps failing is
+ * retried, then dead-lettered where the HQ tool lists it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudEventContentType, type CloudEvent } from '../../src/events/CloudEvent.js';
+import { WebhookSecret } from '../../src/events/WebhookSecret.js';
+import { verifyWebhook } from '../../src/events/verifyWebhook.js';
+import { webhookOf } from '../support/responseBodies.js';
+import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { makeTestCertificates } from '../support/testCertificates.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
+import { independentlyVerified } from '../services/webhooks/webhookKit.js';
+import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
+import { buildRecord, controlTotals, dailyClose, POS_CODES, tradeBatch, USD } from './support/storeDayKit.js';
+
+const hostName = 'hooks.partner.test';
+let service: TestService;
+let healthy: WebhookReceiver;
+let failing: WebhookReceiver;
+
+beforeAll(async () => {
+  const certificates = makeTestCertificates(hostName);
+  healthy = await startWebhookReceiver(() => 200, { tls: certificates.server, hostName });
+  failing = await startWebhookReceiver(() => ({ status: 500, body: 'receiver broke' }), { tls: certificates.server, hostName });
+  service = await startTestService({
+    settings: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    services: {
+      webhookResolver: (name) => (name === hostName ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error('unknown host'))),
+      webhookCa: certificates.ca,
+      // A day of retries in seconds: every second, given up 8 seconds after the event.
+      webhookPolicy: {
+        attemptTimeoutMs: 3_000,
+        firstRetrySeconds: 1,
+        maxRetrySeconds: 1,
+        maxAgeSeconds: 8,
+        jitter: 0,
+        pauseSpreadSeconds: 0,
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await service.stop();
+  await Promise.all([healthy.close(), failing.close()]);
+});
+
+async function subscribe(partner: TestPartner, receiver: WebhookReceiver): Promise<string> {
+  const answer = await service.call(partner, 'PUT', 'webhook', {
+    url: `${receiver.url}/${partner.partnerId}?channel=pos`,
+    event_types: ['reconciliation.completed', 'reconciliation.changed'],
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  return webhookOf(answer).secret ?? '';
+}
+
+const requestsFor = (receiver: WebhookReceiver, partner: TestPartner) =>
+  receiver.received.filter((r) => r.path === `/hooks/${partner.partnerId}?channel=pos`);
+
+describe('webhooks over https', () => {
+  it('a closed day arrives as a signed CloudEvent holding the GET result; a late batch sends reconciliation.changed', async () => {
+    const { partner, days } = await setUpPartner(service, [USD]);
+    const day = days[0]!;
+    const secret = await subscribe(partner, healthy);
+    const sold = [1, 2, 3].map((n) =>
+      buildRecord(day, { id: `WH-${n}`, code: 'S01', items: [{ product: 'X1', name: 'Item', qty: n, unit: 990 }], tip: 100 * n }),
+    );
+    await push(service, partner, tradeBatch(day, 1, sold.slice(0, 2)));
+    await sendClose(service, partner, dailyClose(day, 2, controlTotals(USD, sold, { mapping: POS_CODES })));
+    const first = await settled(service, partner, day);
+    expect(first.status).toBe('MISMATCHED');
+
+    const [completed] = await eventually(
+      () => Promise.resolve(requestsFor(healthy, partner)),
+      (r) => r.length >= 1,
+    );
+    expect(completed).toBeDefined();
+    const request = completed!;
+    expect(request.method).toBe('POST');
+    expect(request.headers['content-type']).toBe(cloudEventContentType);
+    expect(independentlyVerified(secret, request.headers, request.body)).toBe(true);
+    const verdict = verifyWebhook({
+      headers: request.headers,
+      body: request.body,
+      secrets: [WebhookSecret.parse(secret)!],
+      now: new Date(),
+    });
+    expect(verdict.ok).toBe(true);
+    const event = JSON.parse(request.body.toString('utf8')) as CloudEvent<unknown>;
+    expect(event).toMatchObject({
+      specversion: '1.0',
+      id: request.headers['webhook-id'],
+      source: '/pos/v1/daily-close',
+      type: 'com.example.pos.reconciliation.completed',
+      subject: `${day.storeId}/${day.businessDate}`,
+      time: first.checked_at,
+      datacontenttype: 'application/json',
+    });
+    expect(event.data).toEqual(first);
+
+    // The missing transaction arrives late, with no new close: the day is reconciled again.
+    await push(service, partner, tradeBatch(day, 2, sold.slice(2)));
+    const second = await settled(service, partner, day, (r) => r.checked_at !== first.checked_at);
+    expect(second.status).toBe('MATCHED');
+    const all = await eventually(
+      () => Promise.resolve(requestsFor(healthy, partner)),
+      (r) => r.length >= 3,
+    );
+    const events = all.map((r) => JSON.parse(r.body.toString('utf8')) as CloudEvent<unknown>);
+    expect(events.map((e) => e.type)).toEqual([
+      'com.example.pos.reconciliation.completed',
+      'com.example.pos.reconciliation.completed',
+      'com.example.pos.reconciliation.changed',
+    ]);
+    expect(events[2]?.data).toEqual(await getResult(service, partner, day));
+    expect(all.every((r) => independentlyVerified(secret, r.headers, r.body))).toBe(true);
+
+    // Each delivery is measured in the log, with no URL, body or secret.
+    const metrics = service.logs.filter((l) => l.includes('metric webhook_delivery') && l.includes(`partner=${partner.partnerId}`));
+    expect(metrics.filter((l) => l.includes('outcome=delivered attempt=1'))).toHaveLength(3);
+    const lines = service.logs.join('\n');
+    expect(lines).not.toContain(secret.slice('whsec_'.length));
+    expect(lines).not.toContain(hostName);
+  });
+
+  it('an endpoint that keeps failing gets the same event again and again, then HQ finds it dead-lettered', async () => {
+    const { partner, days } = await setUpPartner(service, [USD]);
+    const day = days[0]!;
+    const secret = await subscribe(partner, failing);
+    const sold = [buildRecord(day, { id: 'DL-1', code: 'S01', items: [{ product: 'X1', name: 'Item', qty: 1, unit: 500 }] })];
+    await push(service, partner, tradeBatch(day, 1, sold));
+    await sendClose(service, partner, dailyClose(day, 1, controlTotals(USD, sold, { mapping: POS_CODES })));
+    await settled(service, partner, day);
+
+    const listed = await eventually(
+      () => service.hq('webhook', 'failures', '--partner', partner.partnerId),
+      (r) => r.out.length >= 2,
+      30_000,
+    );
+    const attempts = requestsFor(failing, partner);
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    const eventId = attempts[0]?.headers['webhook-id'];
+    expect(new Set(attempts.map((r) => r.headers['webhook-id']))).toEqual(new Set([eventId]));
+    expect(attempts.every((r) => independentlyVerified(secret, r.headers, r.body))).toBe(true);
+
+    expect(listed.code).toBe(0);
+    expect(listed.out).toHaveLength(2);
+    const [, row] = listed.out;
+    const [, partnerId, listedEvent, type, count, error, , , target] = row!.split('\t');
+    expect({ partnerId, listedEvent, type, error, target }).toEqual({
+      partnerId: partner.partnerId,
+      listedEvent: eventId,
+      type: 'reconciliation.completed',
+      error: 'HTTP_ERROR 500',
+      target: `https://${hostName}:${failing.port}`,
+    });
+    expect(Number(count)).toBe(attempts.length);
+    expect(listed.out.join('\n')).not.toMatch(/channel=pos|\/hooks\/|whsec_|receiver broke/);
+    expect(
+      service.logs.some(
+        (l) => l.startsWith('INFO [deliverWebhook] metric webhook_dead_letter 1 ') && l.includes(`partner=${partner.partnerId}`),
+      ),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { metricLine, type MetricName } from '../../src/observability/Telemetry.js';
+
+/*
+ * The alert rules in infra/ find the service's figures by the start of their log line and read the
+ * value as its third word: the two sides must agree, and every figure HQ is to be alerted on needs
+ * a rule sending to the action group.
+ */
+
+const alerts = readFileSync(fileURLToPath(new URL('../../infra/modules/alerts.bicep', import.meta.url)), 'utf8');
+const main = readFileSync(fileURLToPath(new URL('../../infra/main.bicep', import.meta.url)), 'utf8');
+
+const alerted: readonly MetricName[] = [
+  'webhook_dead_letter',
+  'batch_failed',
+  'poison_message',
+  'reconciliation_mismatched',
+  'reconciliation_lag_seconds',
+];
+
+describe('alert rules', () => {
+  it.each(alerted)('%s has a rule', (name) => {
+    expect(alerts).toMatch(new RegExp(`metric: '${name}'`));
+  });
+
+  it('read the value where metricLine writes it, whatever the dimensions hold', () => {
+    const line = metricLine('webhook_dead_letter', 3, { partner: 'p 1', event: 'evt_1', url: undefined });
+    expect(line.startsWith('metric webhook_dead_letter ')).toBe(true);
+    expect(Number(line.split(' ')[2])).toBe(3);
+    expect(line).toBe('metric webhook_dead_letter 3 partner=p%201 event=evt_1');
+    expect(alerts).toContain('startswith "metric ${rule.metric} "');
+    expect(alerts).toContain('todouble(split(message, " ")[2])');
+  });
+
+  it('every rule sends to the action group, which e-mails the address main.bicep is given', () => {
+    expect(alerts).toMatch(/actionGroups:\s*\[\s*actionGroup\.id\s*\]/);
+    expect(alerts).toMatch(/emailAddress:\s*alertEmailAddress/);
+    expect(main).toMatch(/module alerts 'modules\/alerts\.bicep'/);
+    expect(main).toMatch(/alertEmailAddress:\s*alertEmailAddress/);
+    expect(main).toMatch(/appInsightsId:\s*appInsights\.id/);
+  });
+});
