@@ -12,7 +12,8 @@ export interface ParameterDoc {
 export interface SuccessDoc {
   readonly status: number;
   readonly description: string;
-  readonly schema: SchemaRef;
+  /** The JSON body; none for a bodiless answer such as 204. */
+  readonly schema?: SchemaRef;
   /** Headers sent with this response, e.g. Retry-After on a 503 of /health. */
   readonly retryAfter?: boolean;
 }

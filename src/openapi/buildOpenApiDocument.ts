@@ -136,9 +136,13 @@ function operation(
     responses[String(success.status)] = {
       description: success.description,
       ...(success.retryAfter ? { headers: { 'Retry-After': retryAfterHeader(false) } } : {}),
-      content: {
-        'application/json': { schema: { $ref: componentRef(success.schema) }, ...(example === undefined ? {} : { example }) },
-      },
+      ...(success.schema === undefined
+        ? {}
+        : {
+            content: {
+              'application/json': { schema: { $ref: componentRef(success.schema) }, ...(example === undefined ? {} : { example }) },
+            },
+          }),
     };
   }
   for (const [status, codes] of byStatus(doc.errors)) {

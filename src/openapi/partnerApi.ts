@@ -17,7 +17,7 @@ const description = `Partner chains push point-of-sale data to HQ: store and pro
 
 **Authentication:** every call but /health carries the partner's API key in the \`x-functions-key\` header. The partner is known from the key; a store must be registered for the partner by HQ before any call names it.
 
-**Idempotency:** every push carries a partner-chosen UUID \`batch_id\`. Sending the same batch again (after a timeout, a dropped connection, 429, 500 or 503) with the same batch_id is safe: it is applied once, and the repeat is answered 200 ALREADY_RECEIVED.
+**Idempotency:** every push carries a partner-chosen UUID \`batch_id\`. Sending the same batch again (after a timeout, a dropped connection, 429 or 503) with the same batch_id is safe: it is applied once, and the repeat is answered 200 ALREADY_RECEIVED. A 500 is not fixed by sending the same request again: give HQ its request_id.
 
 **Amounts** are decimal strings with exactly the currency's minor-unit digits (USD 2, JPY 0). **Timestamps** carry a UTC offset.
 
@@ -41,6 +41,7 @@ export const partnerApi: ApiDescription = {
     { name: 'Master data', description: 'Stores and products.' },
     { name: 'Mapping', description: "The partner's transaction codes mapped to HQ standard types." },
     { name: 'Reference', description: 'HQ reference lists.' },
+    { name: 'Webhooks', description: 'Events the service sends to the partner: reconciliation results and failed batches.' },
     { name: 'Health', description: 'Liveness of the service.' },
   ],
   security: {

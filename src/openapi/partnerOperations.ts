@@ -2,6 +2,7 @@ import type { ErrorCode } from '../errors/errorCatalogue.js';
 import type { OperationDoc, SuccessDoc } from './OperationDoc.js';
 
 const ack = { file: 'responses.schema.json', def: 'batchAcknowledgement' } as const;
+const webhook = { file: 'responses.schema.json', def: 'webhook' } as const;
 
 /** 202 on first receipt, 200 on a repeat: every push answers both ways (contract §2.2). */
 const acknowledged: readonly SuccessDoc[] = [
@@ -17,10 +18,10 @@ const acknowledged: readonly SuccessDoc[] = [
 /** What any authenticated call can meet: key problems, an inactive partner, storage trouble. */
 const everyCall: readonly ErrorCode[] = ['UNAUTHORIZED', 'PARTNER_INACTIVE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 /** What any push can meet before its body is parsed. */
-const everyPush: readonly ErrorCode[] = [...everyCall, 'INVALID_PAYLOAD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+const everyPush: readonly ErrorCode[] = [...everyCall, 'INVALID_PAYLOAD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'BATCH_FAILED'];
 
 const idempotency =
-  'batch_id is the idempotency key: after a timeout, a dropped connection, a 429, a 500 or a 503, send the very same body again with the same batch_id; the batch is applied once.';
+  'batch_id is the idempotency key: after a timeout, a dropped connection, a 429 or a 503, send the very same body again with the same batch_id; the batch is applied once. A 500 BATCH_FAILED batch stays failed: give HQ the request_id.';
 
 /** The partner API's operations, by function name (DESIGN §2's table holds route, method and auth). */
 export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
@@ -98,6 +99,51 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
       { status: 200, description: 'The standard list.', schema: { file: 'responses.schema.json', def: 'standardTransactionTypeList' } },
     ],
     errors: everyCall,
+  },
+  putWebhook: {
+    tag: 'Webhooks',
+    summary: 'Register or replace the webhook endpoint',
+    description:
+      "The partner's one https endpoint and the event types to receive there (reconciliation.completed, reconciliation.changed, batch.failed), as CloudEvents signed with the webhook secret. A full replace: the event types sent are the ones in effect. The first registration answers 201 with the signing secret, this once; a later replace answers 200 without it and keeps the secret. The URL must resolve to a public address.",
+    requestBody: { schema: { file: 'webhook.schema.json' } },
+    responses: [
+      {
+        status: 201,
+        description: 'Registered: the body carries the signing secret, shown this once.',
+        schema: { file: 'responses.schema.json', def: 'webhookWithSecret' },
+      },
+      { status: 200, description: 'Replaced: URL and event types changed, the secret kept.', schema: webhook },
+    ],
+    errors: [...everyCall, 'INVALID_PAYLOAD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+  },
+  getWebhook: {
+    tag: 'Webhooks',
+    summary: 'Read the webhook endpoint',
+    description:
+      'The registered endpoint and event types, never the secret; previous_secret_expires_at tells whether a rotated-out secret still signs.',
+    responses: [{ status: 200, description: 'The registered endpoint.', schema: webhook }],
+    errors: [...everyCall, 'WEBHOOK_NOT_FOUND'],
+  },
+  deleteWebhook: {
+    tag: 'Webhooks',
+    summary: 'Remove the webhook endpoint',
+    description: 'No more events are sent; events not yet delivered are dropped.',
+    responses: [{ status: 204, description: 'Removed.' }],
+    errors: [...everyCall, 'WEBHOOK_NOT_FOUND'],
+  },
+  rotateWebhookSecret: {
+    tag: 'Webhooks',
+    summary: 'Rotate the webhook signing secret',
+    description:
+      'A new signing secret, answered this once. For 24 hours deliveries carry signatures by both the new and the previous secret, so the receiver can switch over without losing an event.',
+    responses: [
+      {
+        status: 200,
+        description: 'The new secret, shown this once.',
+        schema: { file: 'responses.schema.json', def: 'webhookWithSecret' },
+      },
+    ],
+    errors: [...everyCall, 'WEBHOOK_NOT_FOUND'],
   },
   health: {
     tag: 'Health',

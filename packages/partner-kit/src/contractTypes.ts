@@ -145,6 +145,17 @@ export type ActiveStatus = 'ACTIVE' | 'INACTIVE';
  */
 export type CalendarDate1 = string;
 /**
+ * A timestamp (see timestamp) or null.
+ */
+export type TimestampOrNull1 = string | null;
+/**
+ * The webhook endpoint with its signing secret, answered this once: on the first registration and on a rotation. Store it as securely as the API key.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "WebhookWithSecret".
+ */
+export type WebhookWithSecret = Webhook & WebhookWithSecret1;
+/**
  * Open enumeration: DINE_IN, TO_GO, DELIVERY, PICK_UP and codes HQ may add; any code-shaped value is accepted.
  */
 export type Code1 = string;
@@ -435,6 +446,25 @@ export interface StandardTransactionTypeList {
   data: StandardTransactionType[];
 }
 /**
+ * The partner's webhook endpoint. The signing secret is never shown again after it was answered once.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "Webhook".
+ */
+export interface Webhook {
+  url: string;
+  event_types: ('reconciliation.completed' | 'reconciliation.changed' | 'batch.failed')[];
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  previous_secret_expires_at: TimestampOrNull1;
+}
+export interface WebhookWithSecret1 {
+  /**
+   * The secret that signs every delivery.
+   */
+  secret: string;
+}
+/**
  * Health of the service: ok when storage answers.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
@@ -629,4 +659,18 @@ export interface TaxLine {
   taxable_amount: Amount;
   tax_amount: Amount;
   is_inclusive: boolean;
+}
+/**
+ * The partner's one webhook endpoint, replacing any earlier one (URL and event types; the signing secret is kept). The URL must be https on a public address; the service checks the address itself after resolving the host name. Unknown fields are rejected with INVALID_PAYLOAD.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "WebhookBody".
+ */
+export interface WebhookBody {
+  url: string;
+  /**
+   * @minItems 1
+   * @maxItems 3
+   */
+  event_types: ('reconciliation.completed' | 'reconciliation.changed' | 'batch.failed')[];
 }
