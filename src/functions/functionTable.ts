@@ -3,7 +3,9 @@ import { ConsoleAssets } from '../console/ConsoleAssets.js';
 import { serveConsole } from '../console/serveConsole.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
 import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
+import { getDocsAsset, getDocsPage } from '../http/endpoints/getDocs.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
+import { getOpenApi } from '../http/endpoints/getOpenApi.js';
 import { getMapping } from '../http/endpoints/getMapping.js';
 import { getReconciliation } from '../http/endpoints/getReconciliation.js';
 import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
@@ -69,6 +71,14 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('deleteWebhook', 'DELETE', partnerRoute('webhook'), deleteWebhook),
   http('rotateWebhookSecret', 'POST', partnerRoute('webhook/rotate-secret'), rotateWebhookSecret),
   anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
+  anonymousHttp(
+    'partnerOpenApi',
+    'GET',
+    partnerRoute('openapi.json'),
+    getOpenApi(() => functionTable),
+  ),
+  anonymousHttp('partnerDocs', 'GET', partnerRoute('docs'), getDocsPage),
+  anonymousHttp('partnerDocsAsset', 'GET', partnerRoute('docs/{asset}'), getDocsAsset),
   ...hqFunctions,
   {
     // The HQ console's static files, built by `npm run build` into dist/console.

@@ -14,6 +14,8 @@ export interface EndpointInput extends AnonymousEndpointInput {
 export interface EndpointResult {
   readonly status: number;
   readonly body: unknown;
+  /** Set for a body that is not JSON: `body` is then a string sent as is with this Content-Type. */
+  readonly contentType?: string;
   readonly headers?: Record<string, string>;
   /** For the access log line. */
   readonly batchId?: string;

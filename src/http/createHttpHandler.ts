@@ -43,7 +43,10 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
         result = await options.endpoint({ request, services });
       }
       batchId = result.batchId;
-      response = { status: result.status, jsonBody: result.body, headers: result.headers ?? {} };
+      response =
+        result.contentType === undefined
+          ? { status: result.status, jsonBody: result.body, headers: result.headers ?? {} }
+          : { status: result.status, body: String(result.body), headers: { ...result.headers, 'Content-Type': result.contentType } };
     } catch (error) {
       const { response: errorResponse, severity } = toErrorResponse(error, requestId);
       const where = `${request.method} /${options.route} request_id=${requestId}`;

@@ -1,0 +1,147 @@
+/**
+ * Offline validation of a push body with the service's own code: the same JSON parser, the same
+ * compiled schemas and the same semantic rules, in the same order as the service's push pipeline,
+ * so the answer carries the same error code, JSON Pointer paths and messages the service would
+ * send, and the same AMOUNT_MISMATCH warnings. What needs HQ's data (store registration, the
+ * store master's currency unless given, the mapping, known products, the size of the stored rows) is left
+ * to the service.
+ */
+import type { BatchKind } from '../../../src/domain/model/BatchKind.js';
+import type { DailyClose, MappingBatch, ProductBatch, StoreBatch, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
+import type { Warning } from '../../../src/domain/model/Warning.js';
+import { standardTransactionTypes } from '../../../src/domain/reference/standardTransactionTypes.js';
+import { checkAmountIdentity } from '../../../src/domain/validation/checkAmountIdentity.js';
+import { checkBusinessDate } from '../../../src/domain/validation/checkBusinessDate.js';
+import { checkDailyClose } from '../../../src/domain/validation/checkDailyClose.js';
+import { checkMappingBatch } from '../../../src/domain/validation/checkMappingBatch.js';
+import { checkProductBatch } from '../../../src/domain/validation/checkProductBatch.js';
+import { checkStoreBatch } from '../../../src/domain/validation/checkStoreBatch.js';
+import { checkTradeRecordBatch } from '../../../src/domain/validation/checkTradeRecordBatch.js';
+import { ApiError } from '../../../src/errors/ApiError.js';
+import type { ProblemDetail } from '../../../src/errors/ProblemDetail.js';
+import { toErrorResponse, type ErrorBody } from '../../../src/http/toErrorResponse.js';
+import { createBodyValidator, type BodyValidator } from '../../../src/validation/createBodyValidator.js';
+import { parseJsonBody } from '../../../src/validation/parseJsonBody.js';
+
+/** The push endpoints, by the last part of their path. */
+export const pushEndpoints = {
+  'trade-records': { kind: 'tradeRecords', collection: 'trade_records' },
+  'daily-close': { kind: 'dailyClose', collection: undefined },
+  stores: { kind: 'stores', collection: 'stores' },
+  products: { kind: 'products', collection: 'products' },
+  mappings: { kind: 'mappings', collection: undefined },
+} as const satisfies Record<string, { kind: BatchKind; collection: string | undefined }>;
+
+export type PushEndpoint = keyof typeof pushEndpoints;
+
+export function isPushEndpoint(name: string): name is PushEndpoint {
+  return Object.hasOwn(pushEndpoints, name);
+}
+
+export interface ValidateOptions {
+  /** Currency of the store master (trade-records, daily-close); checked only when given. */
+  readonly storeCurrency?: string;
+  /** The moment the business date window is reckoned from (default: now). */
+  readonly now?: Date;
+}
+
+/** What the service would answer to the body, as far as it can be told offline. */
+export type ValidationOutcome =
+  | { readonly ok: true; readonly recordCount: number; readonly warnings: readonly Warning[] }
+  | { readonly ok: false; readonly status: number; readonly body: ErrorBody };
+
+const standardCodes: ReadonlySet<string> = new Set(standardTransactionTypes.data.map((t) => t.code));
+let validator: BodyValidator | undefined;
+const offlineRequestId = 'offline';
+
+/** Validates the raw bytes of a push body as the service does before storing it. */
+export function validatePayload(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
+  try {
+    return { ok: true, ...check(endpoint, bytes, options) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // No request reached the service, so the body names none.
+    const { response } = toErrorResponse(error, offlineRequestId);
+    return { ok: false, status: error.status, body: response.jsonBody as ErrorBody };
+  }
+}
+
+function check(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions): { recordCount: number; warnings: Warning[] } {
+  const { kind, collection } = pushEndpoints[endpoint];
+  const parsed = parseJsonBody(bytes);
+  if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
+  const body = parsed.value as Record<string, unknown>;
+  validator ??= createBodyValidator();
+  if (collection !== undefined) {
+    const records = body[collection];
+    const max = validator.maxItems(kind, collection);
+    if (Array.isArray(records) && max !== undefined && records.length > max) {
+      throw new ApiError('BATCH_TOO_LARGE', `${collection} holds ${records.length} entries; at most ${max} are allowed per batch.`);
+    }
+  }
+  const schemaProblems = validator.validate(kind, body);
+  if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
+  const { problems, unknownStandardCodes, recordCount, warnings } = semantics(kind, body, options);
+  if (problems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body breaks validation rules.', problems);
+  if (unknownStandardCodes.length > 0) throw new ApiError('UNKNOWN_STANDARD_CODE', undefined, unknownStandardCodes);
+  return { recordCount, warnings };
+}
+
+interface Semantics {
+  problems: readonly ProblemDetail[];
+  unknownStandardCodes: readonly ProblemDetail[];
+  recordCount: number;
+  warnings: Warning[];
+}
+
+function semantics(kind: BatchKind, body: unknown, options: ValidateOptions): Semantics {
+  const none: readonly ProblemDetail[] = [];
+  switch (kind) {
+    case 'tradeRecords': {
+      const batch = body as TradeRecordBatch;
+      const warnings = batch.trade_records.flatMap((record, index) => checkAmountIdentity(record, index) ?? []);
+      return {
+        problems: withDateWindow(batch.business_date, options, checkTradeRecordBatch(batch, options.storeCurrency)),
+        unknownStandardCodes: none,
+        recordCount: batch.trade_records.length,
+        warnings,
+      };
+    }
+    case 'dailyClose':
+      return {
+        problems: withDateWindow((body as DailyClose).business_date, options, checkDailyClose(body as DailyClose, options.storeCurrency)),
+        unknownStandardCodes: none,
+        recordCount: 1,
+        warnings: [],
+      };
+    case 'stores':
+      return {
+        problems: checkStoreBatch(body as StoreBatch),
+        unknownStandardCodes: none,
+        recordCount: (body as StoreBatch).stores.length,
+        warnings: [],
+      };
+    case 'products':
+      return {
+        problems: checkProductBatch(body as ProductBatch),
+        unknownStandardCodes: none,
+        recordCount: (body as ProductBatch).products.length,
+        warnings: [],
+      };
+    case 'mappings': {
+      const checked = checkMappingBatch(body as MappingBatch, standardCodes);
+      return {
+        problems: checked.problems,
+        unknownStandardCodes: checked.unknownStandardCodes,
+        recordCount: (body as MappingBatch).mappings.length,
+        warnings: [],
+      };
+    }
+  }
+}
+
+/** The service puts a business date outside its window first among the problems. */
+function withDateWindow(businessDate: string, options: ValidateOptions, problems: ProblemDetail[]): ProblemDetail[] {
+  const outOfWindow = checkBusinessDate(businessDate, options.now ?? new Date(), '/business_date');
+  return outOfWindow ? [outOfWindow, ...problems] : problems;
+}

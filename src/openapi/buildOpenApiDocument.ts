@@ -1,0 +1,238 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.js';
+import type { FunctionDefinition, HttpFunctionDefinition } from '../functions/FunctionDefinition.js';
+import type { OperationDoc } from './OperationDoc.js';
+import type { OperationExamples } from './partnerExamples.js';
+import { componentRef } from './SchemaRef.js';
+import { schemaComponents } from './schemaComponents.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** One API of the app (the partner API, later HQ's): which routes it owns and what to say about them. */
+export interface ApiDescription {
+  readonly title: string;
+  readonly version: string;
+  /** Markdown shown above the operations. */
+  readonly description: string;
+  /** Route of the API's root without slashes, e.g. `pos/v1`. */
+  readonly basePath: string;
+  readonly tags: readonly { readonly name: string; readonly description: string }[];
+  readonly security: { readonly header: string; readonly description: string };
+  readonly operations: Readonly<Record<string, OperationDoc>>;
+  readonly examples: Readonly<Record<string, OperationExamples>>;
+  /** Functions under basePath that serve the documentation itself and are left out of it. */
+  readonly undocumented: readonly string[];
+}
+
+export interface OpenApiInput {
+  readonly functions: readonly FunctionDefinition[];
+  /** host.json `extensions.http.routePrefix`, without slashes ('' for none). */
+  readonly routePrefix: string;
+  readonly schemaFolder: string;
+  readonly maxRequestBodyBytes: number;
+}
+
+const securitySchemeName = 'functionKey';
+
+/**
+ * Builds the OpenAPI 3.1 document of one API from the function table (paths, methods, auth), the
+ * JSON Schemas ajv enforces (bodies, as components), the error catalogue (every error response)
+ * and the operation descriptions. Nothing is restated: a route, schema or error code changed in
+ * its one place changes the document. Throws when a function and its description disagree.
+ */
+export function buildOpenApiDocument(api: ApiDescription, input: OpenApiInput): JsonObject {
+  const schemas = schemaComponents(input.schemaFolder);
+  const errorBody = schemas.ErrorBody;
+  if (errorBody === undefined) throw new Error('responses.schema.json must define errorBody.');
+  const base = `${api.basePath}/`;
+  const paths: Record<string, JsonObject> = {};
+  const documented = new Set<string>();
+  for (const fn of input.functions) {
+    if (fn.trigger !== 'http') continue;
+    const route = [input.routePrefix, fn.route].filter((part) => part !== '').join('/');
+    if (!route.startsWith(base) || api.undocumented.includes(fn.name)) continue;
+    const doc = api.operations[fn.name];
+    if (doc === undefined) throw new Error(`Function ${fn.name} (${route}) has no description for the OpenAPI document.`);
+    documented.add(fn.name);
+    const pathItem = (paths['/' + route.slice(base.length)] ??= {});
+    for (const method of fn.methods) {
+      pathItem[method.toLowerCase()] = operation(fn, doc, api.examples[fn.name], input, errorBody);
+    }
+  }
+  // Each error response carries the error body with its codes narrowed to that status, inline;
+  // the general shape would only be an unused component beside them.
+  delete schemas.ErrorBody;
+  const missing = Object.keys(api.operations).filter((name) => !documented.has(name));
+  if (missing.length > 0) throw new Error(`Described operations with no function under /${api.basePath}: ${missing.join(', ')}.`);
+
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: api.title,
+      version: api.version,
+      description: api.description,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: `/${api.basePath}`, description: 'This service' }],
+    security: [{ [securitySchemeName]: [] }],
+    tags: api.tags,
+    paths,
+    components: {
+      securitySchemes: {
+        [securitySchemeName]: { type: 'apiKey', in: 'header', name: api.security.header, description: api.security.description },
+      },
+      schemas,
+    },
+  };
+}
+
+function operation(
+  fn: HttpFunctionDefinition,
+  doc: OperationDoc,
+  examples: OperationExamples | undefined,
+  input: OpenApiInput,
+  errorBody: JsonObject,
+): JsonObject {
+  const op: JsonObject = { operationId: fn.name, tags: [doc.tag], summary: doc.summary, description: doc.description };
+  if (fn.authLevel === 'anonymous') op.security = [];
+  if (doc.parameters) {
+    op.parameters = doc.parameters.map((parameter) => ({
+      name: parameter.name,
+      in: 'path',
+      required: true,
+      description: parameter.description,
+      schema: { $ref: componentRef(parameter.schema) },
+      ...(examples?.parameters?.[parameter.name] === undefined ? {} : { example: examples.parameters[parameter.name] }),
+    }));
+  }
+  if (doc.requestBody) {
+    const limits = [
+      `At most ${input.maxRequestBodyBytes} bytes (${mebibytes(input.maxRequestBodyBytes)}); a larger body is answered 413 PAYLOAD_TOO_LARGE.`,
+    ];
+    const field = doc.requestBody.limitedArray;
+    if (field !== undefined) {
+      const max = arrayLimit(input.schemaFolder, doc.requestBody.schema.file, field);
+      limits.push(
+        max === undefined
+          ? `More entries in ${field} than the batch limit are answered 400 BATCH_TOO_LARGE.`
+          : `At most ${max} entries in ${field}; more are answered 400 BATCH_TOO_LARGE.`,
+      );
+    }
+    op.requestBody = {
+      required: true,
+      description: `Content-Type: application/json, UTF-8. ${limits.join(' ')}`,
+      content: {
+        'application/json': {
+          schema: { $ref: componentRef(doc.requestBody.schema) },
+          ...(examples?.request === undefined ? {} : { example: examples.request }),
+        },
+      },
+    };
+  }
+  const responses: Record<string, JsonObject> = {};
+  for (const success of doc.responses) {
+    const example = examples?.responses[success.status];
+    responses[String(success.status)] = {
+      description: success.description,
+      ...(success.retryAfter ? { headers: { 'Retry-After': retryAfterHeader(false) } } : {}),
+      ...(success.schema === undefined
+        ? {}
+        : {
+            content: {
+              'application/json': { schema: { $ref: componentRef(success.schema) }, ...(example === undefined ? {} : { example }) },
+            },
+          }),
+    };
+  }
+  for (const [status, codes] of byStatus(doc.errors)) {
+    responses[String(status)] = errorResponse(status, codes, doc, input, errorBody);
+  }
+  op.responses = responses;
+  return op;
+}
+
+function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
+  const groups = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = errorCatalogue[code].status;
+    const group = groups.get(status) ?? [];
+    if (!group.includes(code)) group.push(code);
+    groups.set(status, group);
+  }
+  return new Map([...groups].sort(([a], [b]) => a - b));
+}
+
+const hostNotes: Partial<Record<number, string>> = {
+  401: 'A key the Functions host does not hold is refused by the host itself with an empty body; a key it holds that the service finds revoked or expired gets the error body.',
+  413: 'A body over the limit may be refused by the host in front of the service before any of it is read.',
+  429: 'Wait the number of seconds in Retry-After, then send the same body with the same batch_id.',
+  500: 'The batch is not lost: retry with the same batch_id.',
+  503: 'Retry after the seconds in Retry-After (when given) with the same batch_id.',
+};
+
+function errorResponse(
+  status: number,
+  codes: readonly ErrorCode[],
+  doc: OperationDoc,
+  input: OpenApiInput,
+  errorBody: JsonObject,
+): JsonObject {
+  const lines = codes.map((code) => `\`${code}\`: ${errorCatalogue[code].message}`);
+  if (codes.includes('PAYLOAD_TOO_LARGE')) lines.push(`The limit is ${input.maxRequestBodyBytes} bytes.`);
+  const note = hostNotes[status];
+  if (note !== undefined) lines.push(note);
+  const examples: Record<string, JsonObject> = {};
+  for (const code of codes) examples[code] = { summary: code, value: errorExample(code, doc) };
+  const response: JsonObject = {
+    description: lines.join('\n\n'),
+    content: {
+      'application/json': {
+        schema: errorBodyFor(codes, errorBody),
+        examples,
+      },
+    },
+  };
+  if (status === 429 || status === 503) response.headers = { 'Retry-After': retryAfterHeader(status === 429) };
+  return response;
+}
+
+function errorExample(code: ErrorCode, doc: OperationDoc): JsonObject {
+  const error: JsonObject = { code, message: errorCatalogue[code].message };
+  if (code === 'INVALID_PAYLOAD') {
+    error.message = doc.requestBody ? 'The body does not match the schema.' : 'business_date must be a calendar date YYYY-MM-DD.';
+    error.details = doc.requestBody
+      ? [{ path: '/batch_id', message: 'must be a UUID such as 3f2b8c1e-7d4a-4e55-9a0b-1c2d3e4f5a6b' }]
+      : [{ path: '/business_date', message: 'must be a calendar date YYYY-MM-DD' }];
+  }
+  if (code === 'UNKNOWN_STANDARD_CODE')
+    error.details = [{ path: '/mappings/2/standard_code', message: 'is not in the standard transaction type list' }];
+  return { error };
+}
+
+/** The error body with its code narrowed to the codes of one status of one operation. */
+function errorBodyFor(codes: readonly ErrorCode[], errorBody: JsonObject): JsonObject {
+  const schema = structuredClone(errorBody) as { properties: { error: { properties: { code: JsonObject } } } };
+  schema.properties.error.properties.code = { ...schema.properties.error.properties.code, enum: codes };
+  return schema;
+}
+
+function retryAfterHeader(required: boolean): JsonObject {
+  return {
+    description: 'Seconds to wait before retrying.',
+    required,
+    schema: { type: 'integer', minimum: 0 },
+    example: 5,
+  };
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 2)} MiB`;
+}
+
+/** maxItems of a top-level array of a body schema: the batch limit stated once, in the schema. */
+function arrayLimit(schemaFolder: string, file: string, field: string): number | undefined {
+  const schema = JSON.parse(readFileSync(path.join(schemaFolder, file), 'utf8')) as { properties?: Record<string, { maxItems?: unknown }> };
+  const max = schema.properties?.[field]?.maxItems;
+  return typeof max === 'number' ? max : undefined;
+}

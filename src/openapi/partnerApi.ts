@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { findProjectRoot } from '../config/findProjectRoot.js';
+import { errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.js';
+import type { FunctionDefinition } from '../functions/FunctionDefinition.js';
+import { readHostSettings } from '../localhost/readHostSettings.js';
+import { buildOpenApiDocument, type ApiDescription } from './buildOpenApiDocument.js';
+import { partnerExamples } from './partnerExamples.js';
+import { partnerOperations } from './partnerOperations.js';
+
+const errorTable = (Object.keys(errorCatalogue) as ErrorCode[])
+  .map((code) => `| ${errorCatalogue[code].status} | \`${code}\` | ${errorCatalogue[code].message} |`)
+  .join('\n');
+
+const description = `Partner chains push point-of-sale data to HQ: store and product master data, a transaction-type mapping, transaction batches and a daily close with control totals per store and business date. HQ recomputes each store-day and answers whether it reconciles.
+
+**Order of calls:** read the standard transaction types once, upload the mapping, the stores and the products, push the day's transaction batches, send the daily close last, then read the reconciliation result about 30 minutes later.
+
+**Authentication:** every call but /health carries the partner's API key in the \`x-functions-key\` header. The partner is known from the key; a store must be registered for the partner by HQ before any call names it.
+
+**Idempotency:** every push carries a partner-chosen UUID \`batch_id\`. Sending the same batch again (after a timeout, a dropped connection, 429 or 503) with the same batch_id is safe: it is applied once, and the repeat is answered 200 ALREADY_RECEIVED. A 500 is not fixed by sending the same request again: give HQ its request_id.
+
+**Amounts** are decimal strings with exactly the currency's minor-unit digits (USD 2, JPY 0). **Timestamps** carry a UTC offset.
+
+**Errors** have the body \`{"error": {"code", "message", "details": [{"path", "message"}]}}\`; branch on the code, never on the message:
+
+| HTTP | Code | Meaning |
+|---|---|---|
+${errorTable}
+
+A route the host does not know is answered 404 with an empty body.`;
+
+/** The partner API at /pos/v1 (the contract). */
+export const partnerApi: ApiDescription = {
+  title: 'POS Ingestion Service: partner API',
+  version: '1.0.0',
+  description,
+  basePath: 'pos/v1',
+  tags: [
+    { name: 'Transactions', description: 'Transaction batches of a store and business date.' },
+    { name: 'Daily close', description: 'Control totals of a store-day and the reconciliation result.' },
+    { name: 'Master data', description: 'Stores and products.' },
+    { name: 'Mapping', description: "The partner's transaction codes mapped to HQ standard types." },
+    { name: 'Reference', description: 'HQ reference lists.' },
+    { name: 'Webhooks', description: 'Events the service sends to the partner: reconciliation results and failed batches.' },
+    { name: 'Health', description: 'Liveness of the service.' },
+  ],
+  security: {
+    header: 'x-functions-key',
+    description: 'The API key HQ issued to the partner for this environment. Never put it in source code, logs or e-mail.',
+  },
+  operations: partnerOperations,
+  examples: partnerExamples,
+  undocumented: ['partnerOpenApi', 'partnerDocs', 'partnerDocsAsset'],
+};
+
+/** The partner API's OpenAPI document for the app as configured (routes from host.json). */
+export function partnerOpenApiDocument(functions: readonly FunctionDefinition[], maxRequestBodyBytes: number): Record<string, unknown> {
+  const root = findProjectRoot();
+  return buildOpenApiDocument(partnerApi, {
+    functions,
+    routePrefix: readHostSettings(path.join(root, 'host.json')).routePrefix,
+    schemaFolder: path.join(root, 'schemas'),
+    maxRequestBodyBytes,
+  });
+}

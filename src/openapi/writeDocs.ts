@@ -1,0 +1,30 @@
+/**
+ * Part of `npm run build`: writes the partner API's OpenAPI document to docs/openapi.json (checked
+ * in, so a change to the contract shows in review) and copies the API reference viewer from its
+ * npm package into dist/, next to the compiled app that serves it.
+ */
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { findProjectRoot } from '../config/findProjectRoot.js';
+import { settingNames } from '../config/settingNames.js';
+import { builtViewerPath, packageViewerPath } from '../docs/docsViewer.js';
+import { functionTable } from '../functions/functionTable.js';
+import { partnerOpenApiDocument } from './partnerApi.js';
+
+/** The document as docs/openapi.json holds it, for the limits of local.settings.sample.json. */
+export function renderPartnerOpenApiFile(root: string = findProjectRoot()): string {
+  const sample = JSON.parse(readFileSync(path.join(root, 'local.settings.sample.json'), 'utf8')) as { Values: Record<string, string> };
+  const maxBytes = Number(sample.Values[settingNames.maxRequestBodyBytes]);
+  if (!Number.isSafeInteger(maxBytes)) throw new Error(`local.settings.sample.json lacks ${settingNames.maxRequestBodyBytes}.`);
+  return JSON.stringify(partnerOpenApiDocument(functionTable, maxBytes), null, 2) + '\n';
+}
+
+/** Relative path of the generated document. */
+export const openApiFile = path.join('docs', 'openapi.json');
+
+if (require.main === module) {
+  const root = findProjectRoot();
+  writeFileSync(path.join(root, openApiFile), renderPartnerOpenApiFile(root));
+  mkdirSync(path.dirname(path.join(root, builtViewerPath)), { recursive: true });
+  copyFileSync(path.join(root, packageViewerPath), path.join(root, builtViewerPath));
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runPosValidate } from '../../packages/partner-kit/src/posValidate.js';
+import { partnerExamples } from '../../src/openapi/partnerExamples.js';
+
+const folder = mkdtempSync(path.join(tmpdir(), 'pos-validate-'));
+function file(name: string, content: unknown): string {
+  const full = path.join(folder, name);
+  writeFileSync(full, typeof content === 'string' ? content : JSON.stringify(content));
+  return full;
+}
+function run(...argv: string[]): { code: number; out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runPosValidate(argv, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+const example = partnerExamples.pushTradeRecords.request;
+
+describe('pos-validate', () => {
+  it('exits 0 and says OK for a body the service accepts', () => {
+    const result = run('trade-records', file('ok.json', example));
+    expect(result.code).toBe(0);
+    expect(result.out[0]).toMatch(/^OK: .*record_count 1, 0 warning/);
+  });
+
+  it('prints AMOUNT_MISMATCH warnings with the record path and still exits 0', () => {
+    const body = structuredClone(example) as { trade_records: { total_amount: string }[] };
+    body.trade_records[0]!.total_amount = '11.80';
+    const result = run('trade-records', file('mismatch.json', body));
+    expect(result.code).toBe(0);
+    expect(result.out[1]).toMatch(/^warning AMOUNT_MISMATCH trade_records\[0\]: /);
+  });
+
+  it('exits 1 with the status, code and every path of a refused body', () => {
+    const body = structuredClone(example) as { batch_id: string; trade_records: { items: { quantity: string }[] }[] };
+    body.batch_id = 'nope';
+    body.trade_records[0]!.items[0]!.quantity = 'one';
+    const result = run('trade-records', file('bad.json', body));
+    expect(result.code).toBe(1);
+    expect(result.out[0]).toBe('400 INVALID_PAYLOAD: The body does not match the schema.');
+    expect(result.out.slice(1).map((line) => line.trim().split(':')[0])).toEqual(['/batch_id', '/trade_records/0/items/0/quantity']);
+  });
+
+  it('checks the currency against the store when told it, and prints the service body with --json', () => {
+    const result = run('trade-records', file('jpy.json', example), '--store-currency', 'JPY', '--json');
+    expect(result.code).toBe(1);
+    const body = JSON.parse(result.out.join('\n')) as { error: { code: string; details: { path: string }[] } };
+    expect(body.error.code).toBe('INVALID_PAYLOAD');
+    expect(body.error.details[0]?.path).toBe('/trade_records/0/currency');
+  });
+
+  it('exits 2 on wrong usage or an unreadable file', () => {
+    expect(run().code).toBe(2);
+    expect(run('refunds', file('x.json', {})).code).toBe(2);
+    expect(run('stores', path.join(folder, 'missing.json')).code).toBe(2);
+    expect(run('stores', file('y.json', {}), '--nope').code).toBe(2);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The reference client sends a day of 3,000 transactions to the local service through a network
+ * that answers 429 and 503 in the service's place, refuses connections and drops answers after
+ * the service processed the request. The day must reconcile MATCHED, every batch must be
+ * ACCEPTED exactly once, and the daily close must leave only after every batch was acknowledged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PosClient } from '../../packages/partner-kit/src/PosClient.js';
+import { USD, controlTotals } from '../e2e/support/storeDayKit.js';
+import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId } from '../fixtures/tradeRecordFixtures.js';
+import { seededRandom } from '../reliability/support/random.js';
+import { startTestService, type TestService } from '../support/startTestService.js';
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+interface Traffic {
+  /** 202 answers the service gave (delivered or dropped), per batch_id. */
+  readonly accepted: Map<string, number>;
+  /** Request paths in the order the client got a successful answer. */
+  readonly succeeded: string[];
+  readonly injected: Record<'429' | '503' | 'refused' | 'dropped', number>;
+}
+
+/** A fetch that misbehaves as a network and an overloaded front end do, nearly one call in two. */
+function faultyNetwork(random: () => number, traffic: Traffic): typeof fetch {
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const path = new URL(url).pathname;
+    const roll = random();
+    if (roll < 0.1) {
+      traffic.injected['429']++;
+      return new Response(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'slow down' } }), {
+        status: 429,
+        headers: { 'Retry-After': '0' },
+      });
+    }
+    if (roll < 0.2) {
+      traffic.injected['503']++;
+      return new Response(JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } }), {
+        status: 503,
+        headers: { 'Retry-After': '0' },
+      });
+    }
+    if (roll < 0.3) {
+      traffic.injected.refused++;
+      throw new TypeError('fetch failed: connection refused');
+    }
+    const response = await fetch(input, init);
+    const text = await response.text();
+    if (response.status === 202) {
+      const batchId = (JSON.parse(text) as { batch_id: string }).batch_id;
+      traffic.accepted.set(batchId, (traffic.accepted.get(batchId) ?? 0) + 1);
+    }
+    if (roll < 0.45) {
+      // The service processed the request; its answer never reaches the client.
+      traffic.injected.dropped++;
+      throw new TypeError('fetch failed: socket hang up');
+    }
+    if (response.ok) traffic.succeeded.push(path);
+    return new Response(text, { status: response.status, headers: response.headers });
+  };
+}
+
+describe('PosClient.pushDay', () => {
+  it('delivers a 3,000-transaction day through 429s, 503s and dropped connections: MATCHED, no batch applied twice', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const traffic: Traffic = { accepted: new Map(), succeeded: [], injected: { '429': 0, '503': 0, refused: 0, dropped: 0 } };
+    const client = new PosClient({
+      baseUrl: service.baseUrl,
+      apiKey: partner.key,
+      fetch: faultyNetwork(seededRandom(20261123), traffic),
+      baseDelayMs: 2,
+      maxDelayMs: 20,
+      maxAttempts: 20,
+    });
+    await client.uploadStores([buildUsdStore(usdStoreId)]);
+    const mapping = buildMappingBatch().mappings;
+    await client.uploadMapping(mapping);
+
+    const records = Array.from({ length: 3000 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
+    const totals = controlTotals(USD, records, { mapping: Object.fromEntries(mapping.map((m) => [m.source_code, m.standard_code])) });
+    const day = await client.pushDay(records, {
+      store_id: usdStoreId,
+      business_date: fixtureBusinessDate,
+      currency: 'USD',
+      closed_at: '2026-03-02T03:55:00-05:00',
+      ...totals,
+    });
+
+    expect(day.batches.length).toBeGreaterThanOrEqual(6);
+    expect(day.batches.reduce((sum, ack) => sum + ack.record_count, 0)).toBe(3000);
+    for (const ack of [...day.batches, day.close]) expect(traffic.accepted.get(ack.batch_id), ack.batch_id).toBe(1);
+    expect(traffic.injected['429'] + traffic.injected['503']).toBeGreaterThan(0);
+    expect(traffic.injected.dropped).toBeGreaterThan(0);
+    const closeAt = traffic.succeeded.indexOf('/pos/v1/daily-close');
+    expect(traffic.succeeded.slice(0, closeAt).filter((path) => path === '/pos/v1/trade-records')).toHaveLength(day.batches.length);
+
+    const result = await client.waitForReconciliation(usdStoreId, fixtureBusinessDate, { intervalMs: 250, timeoutMs: 60_000 });
+    expect(result.status, JSON.stringify(result.differences)).toBe('MATCHED');
+    expect(result.actual?.trade_record_count).toBe(3000);
+  });
+});
