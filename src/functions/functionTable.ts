@@ -55,13 +55,22 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.reconcile,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('reconcileDay', isReconcileMessage, (message) => services.reconciler.reconcile(message)),
+      createQueueHandler('reconcileDay', isReconcileMessage, (message, log) => services.reconciler.reconcile(message, log)),
   },
   {
     name: 'sweepBatch',
     trigger: 'storageQueue',
     queueName: queueNames.batchSweep,
     connection: settingNames.storage,
-    createHandler: (services) => createQueueHandler('sweepBatch', isBatchSweepMessage, (message) => services.sweeper.sweep(message)),
+    // The sweep message every push sends also stages the batch's report fragment once the batch is
+    // committed: the conversion runs in the background without a message of its own.
+    createHandler: (services) =>
+      createQueueHandler('sweepBatch', isBatchSweepMessage, async (message, log) => {
+        const outcome = await services.sweeper.sweep(message);
+        const staged = await services.reportFragments.stage(message.partnerId, message.batchId);
+        if (typeof staged === 'string') return `${outcome}, report fragment ${staged}`;
+        log.warn(`${staged.code}: the report fragment of the batch was not staged (its day converts it instead): ${staged.message}`);
+        return outcome;
+      }),
   },
 ];

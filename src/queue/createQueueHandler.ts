@@ -1,5 +1,10 @@
 import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 
+/** Where a queue function reports what went wrong without failing the message. */
+export interface QueueLog {
+  warn(line: string): void;
+}
+
 /**
  * The thin adapter around every queue function: the message arrives decoded (base64 JSON), the
  * outcome is logged by name only, and a failure is rethrown so the host retries the message and
@@ -8,14 +13,18 @@ import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 export function createQueueHandler<T>(
   name: string,
   isMessage: (value: unknown) => value is T,
-  handle: (message: T) => Promise<string>,
+  handle: (message: T, log: QueueLog) => Promise<string>,
 ): StorageQueueHandler {
   return async (value: unknown, context: InvocationContext): Promise<void> => {
     const dequeueCount = Number(context.triggerMetadata?.dequeueCount ?? 1);
     try {
       // A malformed message fails every time and so ends in the poison queue, where HQ sees it.
       if (!isMessage(value)) throw new Error('the message is not of the expected shape');
-      const outcome = await handle(value);
+      const outcome = await handle(value, {
+        warn: (line) => {
+          context.warn(`${name}: ${line}`);
+        },
+      });
       context.info(`${name}: ${outcome} (dequeue ${dequeueCount})`);
     } catch (error) {
       context.warn(`${name}: failed on dequeue ${dequeueCount}: ${error instanceof Error ? error.message.split('\n')[0] : typeof error}`);

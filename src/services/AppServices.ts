@@ -11,6 +11,8 @@ import type { MappingQuery } from './MappingQuery.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReconciliationQuery } from './ReconciliationQuery.js';
+import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
+import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 /** Everything the function handlers need, built once per process by `createAppServices`. */
 export interface AppServices {
@@ -24,6 +26,10 @@ export interface AppServices {
   readonly reconciliationQuery: ReconciliationQuery;
   readonly mappingQuery: MappingQuery;
   readonly reconciler: DayReconciler;
+  /** The report files of reconciled store-days (written by the reconciler; rebuilt by the HQ tool). */
+  readonly reports: StoreDayReportService;
+  /** Converts committed trade-record batches into report fragments in the background. */
+  readonly reportFragments: ReportFragmentStager;
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
   /** /trade-records calls a partner may make per minute. */

@@ -2,6 +2,10 @@ import { compareTotals } from '../domain/reconciliation/compareTotals.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
+import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
+import type { QueueLog } from '../queue/createQueueHandler.js';
+import { LatestVersions } from '../reports/LatestVersions.js';
+import type { ReconciledStoreDay } from '../reports/ReconciledStoreDay.js';
 import type { DayCloseRepository, StoredClose } from '../storage/DayCloseRepository.js';
 import type { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
@@ -10,6 +14,8 @@ import type { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository
 import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
+import { classifyReportError } from './reports/classifyReportError.js';
+import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 export interface DayReconcilerDependencies {
   readonly closes: DayCloseRepository;
@@ -19,6 +25,8 @@ export interface DayReconcilerDependencies {
   readonly paymentDirections: PaymentDirectionRepository;
   readonly unmappedUsage: UnmappedUsageRepository;
   readonly clock: () => Date;
+  /** Writes the day's report files after each result; absent, no files are written. */
+  readonly reports?: Pick<StoreDayReportService, 'write'> | undefined;
 }
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
@@ -35,7 +43,7 @@ const maxPasses = 3;
 export class DayReconciler {
   constructor(private readonly deps: DayReconcilerDependencies) {}
 
-  async reconcile(message: ReconcileMessage): Promise<ReconcileOutcome> {
+  async reconcile(message: ReconcileMessage, log: QueueLog = silent): Promise<ReconcileOutcome> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const readInputs = () => Promise.all([this.deps.mappings.current(partnerId), this.deps.paymentDirections.listForPartner(partnerId)]);
     // The first pass's mapping and payment directions are read alongside the close; a superseded
@@ -49,9 +57,13 @@ export class DayReconciler {
       const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
       const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
       const batches: ReceivedBatch[] = [];
+      // The latest versions are noted while the rows go by, so the report needs no second listing.
+      const latest = this.deps.reports ? new LatestVersions() : undefined;
       for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
-        if (row.type === 'transaction') aggregator.add(row.summary);
-        else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+        if (row.type === 'transaction') {
+          aggregator.add(row.summary);
+          latest?.add(row.summary);
+        } else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
       }
       const { actual, diagnostics } = aggregator.result();
       if (diagnostics.unmapped_transaction_types.size > 0) {
@@ -65,7 +77,30 @@ export class DayReconciler {
           throw new Error('The mapping kept changing during reconciliation; the message is retried.');
         }
       }
-      return this.save(message, stored, actual, diagnostics, batches);
+      const saved = await this.save(message, stored, actual, diagnostics, batches);
+      if (saved === 'superseded') return saved;
+      if (latest) await this.writeReport(saved, { mapping: mapping.byCode, directions, latest }, log);
+      return saved.status;
+    }
+  }
+
+  /**
+   * Writes the day's report files from the result just saved. A permanent failure (a value the
+   * files cannot hold, stored data that disagrees with itself) is logged with its code and not
+   * retried: the result stands, and `hq reports rebuild` writes the files once the cause is fixed.
+   * A transient one fails the message, which the host retries a bounded number of times.
+   */
+  private async writeReport(
+    saved: SavedResult,
+    inputs: { mapping: ReadonlyMap<string, string>; directions: ReadonlyMap<string, PaymentDirection>; latest: LatestVersions },
+    log: QueueLog,
+  ): Promise<void> {
+    try {
+      await this.deps.reports?.write(saved.day, { mapping: inputs.mapping, paymentDirections: inputs.directions, latest: inputs.latest });
+    } catch (error) {
+      const failure = classifyReportError(error);
+      if (!failure.permanent) throw error;
+      log.warn(`${failure.code}: the report files of the store-day were not written: ${failure.message}`);
     }
   }
 
@@ -75,7 +110,7 @@ export class DayReconciler {
     actual: ControlTotals,
     diagnostics: DayDiagnostics,
     batches: readonly ReceivedBatch[],
-  ): Promise<ReconcileOutcome> {
+  ): Promise<SavedResult | 'superseded'> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const expected = controlTotalsOf(stored.close);
     const { status, differences } = compareTotals(expected, actual, stored.close.currency);
@@ -88,13 +123,36 @@ export class DayReconciler {
       other_currency_trade_record_count: diagnostics.other_currency_trade_record_count,
       differences,
     });
+    const checkedAt = this.deps.clock().toISOString();
     const saved = await this.deps.results.saveResult(partnerId, storeId, businessDate, closeBatchId, {
       status,
-      checkedAt: this.deps.clock().toISOString(),
+      checkedAt,
       actual,
       differences,
       diagnosis,
     });
-    return saved ? status : 'superseded';
+    if (!saved) return 'superseded';
+    return {
+      status,
+      day: {
+        partnerId,
+        storeId,
+        businessDate,
+        status,
+        currency: stored.close.currency,
+        expected,
+        actual,
+        differences,
+        reconciledAt: checkedAt,
+        closeBatchId,
+      },
+    };
   }
 }
+
+interface SavedResult {
+  readonly status: 'MATCHED' | 'MISMATCHED';
+  readonly day: ReconciledStoreDay;
+}
+
+const silent: QueueLog = { warn: () => undefined };

@@ -8,6 +8,9 @@ import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ProductRepository } from '../storage/ProductRepository.js';
 import { RawBatchStore } from '../storage/RawBatchStore.js';
+import { ReportFragmentStore } from '../storage/ReportFragmentStore.js';
+import { ReportStore } from '../storage/ReportStore.js';
+import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
 import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import { createStorageClients, type StorageClientOptions, type StorageClients } from '../storage/StorageClients.js';
 import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
@@ -33,6 +36,8 @@ import { storesProcessor } from './push/storesProcessor.js';
 import { tradeRecordsProcessor } from './push/tradeRecordsProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { ReconciliationQuery } from './ReconciliationQuery.js';
+import { ReportFragmentStager } from './reports/ReportFragmentStager.js';
+import { StoreDayReportService } from './reports/StoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
 
 export interface AppServicesOptions extends StorageClientOptions {
@@ -69,6 +74,20 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const mappingCatalog = new MappingCatalog(mappingPointers, rawBatches);
   const productCatalog = new ProductCatalog(products, clock);
   const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
+  const fragments = new ReportFragmentStore(storage.reports);
+  const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
+  const reports = new StoreDayReportService({
+    index,
+    rawBatches,
+    files: new ReportStore(storage.reports),
+    fragments,
+    storeDays: reportStoreDays,
+    results,
+    closes,
+    mappings: mappingCatalog,
+    paymentDirections,
+    clock,
+  });
 
   const processors = {
     tradeRecords: tradeRecordsProcessor({ stores, index, closes, mappings: mappingCatalog, products: productCatalog, paymentDirections }),
@@ -104,7 +123,9 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     processors,
     reconciliationQuery: new ReconciliationQuery(tenants, results),
     mappingQuery: new MappingQuery(mappingCatalog),
-    reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock }),
+    reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock, reports }),
+    reports,
+    reportFragments: new ReportFragmentStager({ ledger, rawBatches, fragments, mappings: mappingCatalog, paymentDirections }),
     sweeper: new BatchSweeper(ledger, ingestion, processors),
     health: new HealthCheck(t.partners),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
