@@ -12,6 +12,8 @@ import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReconciliationQuery } from './ReconciliationQuery.js';
 import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
+import type { SalesQuery } from './reports/SalesQuery.js';
+import type { UnmappedQuery } from './reports/UnmappedQuery.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 /** Everything the function handlers need, built once per process by `createAppServices`. */
@@ -28,6 +30,9 @@ export interface AppServices {
   readonly reconciler: DayReconciler;
   /** The report files of reconciled store-days (written by the reconciler; rebuilt by the HQ tool). */
   readonly reports: StoreDayReportService;
+  /** HQ's sales totals and held-back codes, from the totals written with the report files. */
+  readonly salesQuery: SalesQuery;
+  readonly unmappedQuery: UnmappedQuery;
   /** Converts committed trade-record batches into report fragments in the background. */
   readonly reportFragments: ReportFragmentStager;
   readonly sweeper: BatchSweeper;

@@ -37,6 +37,8 @@ import { tradeRecordsProcessor } from './push/tradeRecordsProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { ReconciliationQuery } from './ReconciliationQuery.js';
 import { ReportFragmentStager } from './reports/ReportFragmentStager.js';
+import { SalesQuery } from './reports/SalesQuery.js';
+import { UnmappedQuery } from './reports/UnmappedQuery.js';
 import { StoreDayReportService } from './reports/StoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
 
@@ -125,6 +127,8 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     mappingQuery: new MappingQuery(mappingCatalog),
     reconciler: new DayReconciler({ closes, index, results, mappings: mappingCatalog, paymentDirections, unmappedUsage, clock, reports }),
     reports,
+    salesQuery: new SalesQuery(reportStoreDays, partners),
+    unmappedQuery: new UnmappedQuery(reportStoreDays, partners),
     reportFragments: new ReportFragmentStager({ ledger, rawBatches, fragments, mappings: mappingCatalog, paymentDirections }),
     sweeper: new BatchSweeper(ledger, ingestion, processors),
     health: new HealthCheck(t.partners),
