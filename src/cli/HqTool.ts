@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
 import { hashApiKey } from '../services/hashApiKey.js';
+import { classifyReportError } from '../services/reports/classifyReportError.js';
+import { createStoreDayReportService } from '../services/reports/createStoreDayReportService.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
@@ -30,7 +32,7 @@ export class HqTool {
   private readonly results: ReconciliationRepository;
 
   constructor(
-    storage: StorageClients,
+    private readonly storage: StorageClients,
     private readonly io: HqOutput,
     private readonly clock: () => Date = () => new Date(),
   ) {
@@ -94,6 +96,9 @@ export class HqTool {
         return this.setDirection(rest);
       case 'reconciliation list':
         return this.listReconciliations(options);
+      case 'reports rebuild':
+        if (rest.length > 0) throw new UsageError('reports rebuild takes only --partner, --from and --to');
+        return this.rebuildReports(options);
       default:
         throw new UsageError(`unknown command "${words.join(' ')}"`);
     }
@@ -186,6 +191,52 @@ export class HqTool {
     this.io.out(`payment_type ${paymentType} of partner ${partnerId} counts with direction ${directionText}`);
   }
 
+  /**
+   * Rewrites the report files of every reconciled store-day in range from the raw batches (history
+   * replay, or after a fix), one store-day at a time, with a progress line per store-day. A
+   * store-day that fails is reported and skipped; storage failures are tried three times.
+   */
+  private async rebuildReports(options: Record<string, string>): Promise<void> {
+    const { partner, from, to } = options;
+    for (const [name, value] of [
+      ['--from', from],
+      ['--to', to],
+    ] as const) {
+      if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${name} must be YYYY-MM-DD`);
+    }
+    if (from !== undefined && to !== undefined && from > to) throw new UsageError('--from must not be after --to');
+    if (partner !== undefined) await this.requirePartner(partner);
+    const days: { partnerId: string; storeId: string; businessDate: string }[] = [];
+    for await (const r of this.results.list({ partnerId: partner })) {
+      if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
+      days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate });
+    }
+    days.sort((a, b) => compare(a.partnerId, b.partnerId) || compare(a.businessDate, b.businessDate) || compare(a.storeId, b.storeId));
+    const reports = createStoreDayReportService(this.storage, this.clock);
+    let written = 0;
+    let failed = 0;
+    for (const [i, day] of days.entries()) {
+      let outcome = '';
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const result = await reports.rebuild(day.partnerId, day.storeId, day.businessDate);
+          outcome = result?.status ?? 'not reconciled';
+          if (result?.status === 'written') written += 1;
+          break;
+        } catch (error) {
+          const failure = classifyReportError(error);
+          if (!failure.permanent && attempt < 3) continue;
+          outcome = `${failure.code}: ${failure.message}`;
+          failed += 1;
+          break;
+        }
+      }
+      this.io.err(`[${i + 1}/${days.length}] ${day.partnerId} ${day.storeId} ${day.businessDate}: ${outcome}`);
+    }
+    this.io.out(`${written} of ${days.length} reconciled store-day(s) rewritten${failed > 0 ? `, ${failed} failed` : ''}`);
+    if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
+  }
+
   private async listReconciliations(options: Record<string, string>): Promise<void> {
     const status = options.status;
     if (status && !['RECEIVED', 'MATCHED', 'MISMATCHED'].includes(status)) {
@@ -215,4 +266,8 @@ function one(rest: string[], name: string): string {
 function exactly<const N extends readonly string[]>(rest: string[], names: N): { -readonly [K in keyof N]: string } {
   if (rest.length !== names.length) throw new UsageError(`expected ${names.map((n) => `<${n}>`).join(' ')}`);
   return rest as unknown as { -readonly [K in keyof N]: string };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -15,5 +15,7 @@ Usage: npm run hq -- <command>
   store list <partner_id>
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+  reports rebuild [--partner <partner_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                                   rewrites the report files of reconciled store-days
 
 Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;

@@ -9,7 +9,6 @@ import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepositor
 import { ProductRepository } from '../storage/ProductRepository.js';
 import { RawBatchStore } from '../storage/RawBatchStore.js';
 import { ReportFragmentStore } from '../storage/ReportFragmentStore.js';
-import { ReportStore } from '../storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
 import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import { createStorageClients, type StorageClientOptions, type StorageClients } from '../storage/StorageClients.js';
@@ -39,7 +38,7 @@ import { ReconciliationQuery } from './ReconciliationQuery.js';
 import { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 import { SalesQuery } from './reports/SalesQuery.js';
 import { UnmappedQuery } from './reports/UnmappedQuery.js';
-import { StoreDayReportService } from './reports/StoreDayReportService.js';
+import { createStoreDayReportService } from './reports/createStoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
 
 export interface AppServicesOptions extends StorageClientOptions {
@@ -78,18 +77,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
   const fragments = new ReportFragmentStore(storage.reports);
   const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
-  const reports = new StoreDayReportService({
-    index,
-    rawBatches,
-    files: new ReportStore(storage.reports),
-    fragments,
-    storeDays: reportStoreDays,
-    results,
-    closes,
-    mappings: mappingCatalog,
-    paymentDirections,
-    clock,
-  });
+  const reports = createStoreDayReportService(storage, clock);
 
   const processors = {
     tradeRecords: tradeRecordsProcessor({ stores, index, closes, mappings: mappingCatalog, products: productCatalog, paymentDirections }),
