@@ -43,7 +43,7 @@ export function reportFileMetadata(dataset: string): { key: string; value: strin
 export const reportFileCreatedBy = 'pos-ingestion-service reports';
 
 /** Length of the `PAR1` magic a Parquet file starts with. */
-export const parquetHeaderBytes = 4;
+const parquetHeaderBytes = 4;
 
 export interface ParquetFileOptions {
   readonly dataset: string;

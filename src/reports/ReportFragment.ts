@@ -8,7 +8,7 @@ import type { StoreDaySales } from './StoreDaySales.js';
  * Version of the fragment layout and of the rows inside it. A fragment of another version (built
  * before a change of the columns, the conversion or the standard list) is not used but rebuilt.
  */
-export const fragmentFormat = 1;
+const fragmentFormat = 1;
 
 /** A transaction in a fragment: trade_record_id, version, last_modified_at. */
 export type FragmentTransaction = readonly [string, number, string];
