@@ -15,6 +15,7 @@ import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { classifyReportError } from './reports/classifyReportError.js';
+import type { FragmentPrefetch } from './reports/FragmentPrefetch.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 export interface DayReconcilerDependencies {
@@ -26,7 +27,7 @@ export interface DayReconcilerDependencies {
   readonly unmappedUsage: UnmappedUsageRepository;
   readonly clock: () => Date;
   /** Writes the day's report files after each result; absent, no files are written. */
-  readonly reports?: Pick<StoreDayReportService, 'write'> | undefined;
+  readonly reports?: Pick<StoreDayReportService, 'write' | 'prefetch'> | undefined;
 }
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
@@ -59,11 +60,16 @@ export class DayReconciler {
       const batches: ReceivedBatch[] = [];
       // The latest versions are noted while the rows go by, so the report needs no second listing.
       const latest = this.deps.reports ? new LatestVersions() : undefined;
+      // The day's batches are listed first: their fragments download while the transactions are listed.
+      const fragments = this.deps.reports?.prefetch(partnerId);
       for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
         if (row.type === 'transaction') {
           aggregator.add(row.summary);
           latest?.add(row.summary);
-        } else batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+        } else {
+          batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+          fragments?.want(row.batch.batchId);
+        }
       }
       const { actual, diagnostics } = aggregator.result();
       if (diagnostics.unmapped_transaction_types.size > 0) {
@@ -79,7 +85,7 @@ export class DayReconciler {
       }
       const saved = await this.save(message, stored, actual, diagnostics, batches);
       if (saved === 'superseded') return saved;
-      if (latest) await this.writeReport(saved, { mapping: mapping.byCode, directions, latest }, log);
+      if (latest) await this.writeReport(saved, { mapping: mapping.byCode, directions, latest, fragments }, log);
       return saved.status;
     }
   }
@@ -92,11 +98,21 @@ export class DayReconciler {
    */
   private async writeReport(
     saved: SavedResult,
-    inputs: { mapping: ReadonlyMap<string, string>; directions: ReadonlyMap<string, PaymentDirection>; latest: LatestVersions },
+    inputs: {
+      mapping: ReadonlyMap<string, string>;
+      directions: ReadonlyMap<string, PaymentDirection>;
+      latest: LatestVersions;
+      fragments: FragmentPrefetch | undefined;
+    },
     log: QueueLog,
   ): Promise<void> {
     try {
-      await this.deps.reports?.write(saved.day, { mapping: inputs.mapping, paymentDirections: inputs.directions, latest: inputs.latest });
+      await this.deps.reports?.write(saved.day, {
+        mapping: inputs.mapping,
+        paymentDirections: inputs.directions,
+        latest: inputs.latest,
+        ...(inputs.fragments ? { fragments: inputs.fragments } : {}),
+      });
     } catch (error) {
       const failure = classifyReportError(error);
       if (!failure.permanent) throw error;

@@ -21,6 +21,7 @@ import type { ReportStore } from '../../storage/ReportStore.js';
 import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
 import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
+import { FragmentPrefetch } from './FragmentPrefetch.js';
 
 export interface StoreDayReportDependencies {
   readonly index: Pick<TradeRecordIndex, 'listDay'>;
@@ -50,6 +51,8 @@ export interface ReportInputs {
    * just listed; when absent the day's index partition is listed again.
    */
   readonly latest?: LatestVersions;
+  /** Fragment downloads started while the day was listed. */
+  readonly fragments?: FragmentPrefetch;
 }
 
 export interface StoreDayReportOutcome {
@@ -74,6 +77,11 @@ const defaultPrefetch = 3;
  */
 export class StoreDayReportService {
   constructor(private readonly deps: StoreDayReportDependencies) {}
+
+  /** Starts fragment downloads for a day being listed; hand the result to {@link write}. */
+  prefetch(partnerId: string): FragmentPrefetch {
+    return new FragmentPrefetch(partnerId, this.deps.fragments);
+  }
 
   async write(day: ReconciledStoreDay, inputs: ReportInputs): Promise<StoreDayReportOutcome> {
     const generatedAt = this.deps.clock().toISOString();
@@ -164,7 +172,7 @@ export class StoreDayReportService {
     const start = (i: number) => {
       const batch = batches[i];
       if (batch === undefined || downloads.has(i)) return;
-      const download = this.deps.fragments.get(partnerId, batch.batch_id);
+      const download = inputs.fragments?.take(batch.batch_id) ?? this.deps.fragments.get(partnerId, batch.batch_id);
       // Awaited in order below; this only keeps a download abandoned by an earlier failure from
       // reporting an unhandled rejection.
       download.catch(() => undefined);
