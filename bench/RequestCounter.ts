@@ -9,7 +9,7 @@ export interface StoragePorts {
 /**
  * Counts every storage request the service sends (each try, retries included), labelled with
  * service, method and resource so a reader sees where each operation comes from:
- * `table GET keys(point)`, `table POST $batch`, `blob PUT raw-batches`, `queue POST batch-sweep/messages`.
+ * `table GET keys(point)`, `table POST $batch`, `blob PUT raw-batches`, `table POST pendingbatches`.
  */
 export class RequestCounter {
   private counts = new Map<string, number>();

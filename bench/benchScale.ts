@@ -13,6 +13,9 @@ export interface BenchScale {
   /** Counted runs in each child, after one warm-up run. */
   readonly reconcileIterations: number;
   readonly validationSeconds: number;
+  /** Concurrent large pushes of the memory figure, and the size of each. */
+  readonly largePushes: number;
+  readonly largePushBytes: number;
 }
 
 const fullScale: BenchScale = {
@@ -26,6 +29,8 @@ const fullScale: BenchScale = {
   reconcileRounds: 2,
   reconcileIterations: 3,
   validationSeconds: 3,
+  largePushes: 20,
+  largePushBytes: 5 * 1024 * 1024 - 4096,
 };
 
 /** @internal also run by the bench smoke test. */
@@ -40,6 +45,8 @@ export const smokeScale: BenchScale = {
   reconcileRounds: 1,
   reconcileIterations: 1,
   validationSeconds: 0.2,
+  largePushes: 3,
+  largePushBytes: 256 * 1024,
 };
 
 export function scaleFromEnv(env: NodeJS.ProcessEnv = process.env): BenchScale {

@@ -16,6 +16,7 @@ import { cappedOldSpaceMb, measureReconcile, type ReconcileResult } from './meas
 import { measureStorageOps } from './measureStorageOps.js';
 import { measureThroughput } from './measureThroughput.js';
 import { measureValidation } from './measureValidation.js';
+import { measureLargePushMemory } from './measureLargePushMemory.js';
 import { round } from './stats.js';
 
 export interface BenchOptions {
@@ -73,6 +74,11 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
     }
     if (env.errors.length > 0) throw new Error(`the service logged errors: ${env.errors.slice(0, 3).join(' | ')}`);
 
+    progress(
+      `memory: ${scale.largePushes} concurrent pushes of ${Math.round(scale.largePushBytes / 1024)} KiB (service in its own process)`,
+    );
+    const largePushes = await measureLargePushMemory(env.connectionString, scale);
+
     const records = latency.records;
     add('push_body_size', `push body (${records} records)`, Math.round(latency.bodyBytes / 1024), 'KiB');
     add('push_p50', 'push p50 (HTTP, end to end)', latency.pushP50Ms, 'ms');
@@ -120,6 +126,16 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
       );
       add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
     }
+    const answered = Object.entries(largePushes.statuses)
+      .map(([status, n]) => `${n}×${status}`)
+      .join(', ');
+    add(
+      scale.name === 'full' ? 'rss_20x5mb_mb' : 'rss_large_pushes_mb',
+      `peak RSS, ${largePushes.pushes} concurrent ${Math.round(largePushes.bodyBytes / 1024)} KiB pushes (${answered})${largePushes.ownProcess ? '' : ', whole process'}`,
+      largePushes.peakRssMb,
+      'MB',
+      { max: 300 },
+    );
     add('validate_throughput', 'parse + schema + semantic checks, one core', validation.recordsPerSecond, 'records/s');
     add('validate_ms_per_batch', `validation of one ${records}-record batch`, validation.msPerBatch, 'ms');
   } finally {

@@ -20,6 +20,11 @@ param environmentName string
 @description('Azure region of every resource. Must offer the Flex Consumption plan (az functionapp list-flexconsumption-locations).')
 param location string = resourceGroup().location
 
+// Scale: one instance handles httpPerInstanceConcurrency requests at once. 16 keeps a 2048 MB
+// instance safe even when every request is a 5 MB push (each holds its body and the parsed batch,
+// and MAX_REQUEST_BYTES_IN_FLIGHT bounds the bodies held at once); more requests bring more
+// instances. The ceiling bounds what storage sees: every push is ~20 storage requests and one
+// storage account takes about 20,000 per second, so 100 instances stay well inside it.
 @description('Upper bound of instances the app scales out to (the plan accepts 40 to 1000).')
 @minValue(40)
 @maxValue(1000)
@@ -38,7 +43,7 @@ param reconcileDelaySeconds int = 900
 @minValue(1)
 param rateLimitPerMinute int = 600
 
-@description('Seconds after a push at which the background sweep checks that its batch was committed (BATCH_SWEEP_DELAY_SECONDS).')
+@description('Age in seconds after which the timer sweep finishes a push that was never committed (BATCH_SWEEP_DELAY_SECONDS).')
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
@@ -52,7 +57,7 @@ param reportsContainerName string = 'reports'
 @maxLength(100)
 param eventTypePrefix string
 
-@description('Replication of the storage account that holds raw batches, tables and queues.')
+@description('Replication of the storage account that holds raw batches, tables and queues. Standard_ZRS is not offered in every region: use Standard_LRS (or GRS) there.')
 @allowed([
   'Standard_LRS'
   'Standard_ZRS'
@@ -71,8 +76,16 @@ param blobSoftDeleteDays int = 7
 @maxValue(730)
 param logRetentionDays int = 30
 
+@description('Request body bytes one instance holds at once; a body that does not fit gets a retryable 503 (MAX_REQUEST_BYTES_IN_FLIGHT). With 2048 MB instances, 64 MB leaves room for parsing and storing them.')
+@minValue(5242880)
+param maxRequestBytesInFlight int = 67108864
+
 // The contract's body limit (5 MB); not an environment choice.
 var maxRequestBodyBytes = 5242880
+// The host's own limit, a little above the contract's: bodies the service would refuse anyway are
+// refused by the host before they reach the worker, while the service still answers its JSON 413 for
+// bodies just over 5 MB.
+var hostRequestBodySizeLimit = 5767168
 
 var suffix = uniqueString(resourceGroup().id)
 var compactPrefix = toLower(replace(prefix, '-', ''))
@@ -238,6 +251,15 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
           name: 'EVENT_TYPE_PREFIX'
           value: eventTypePrefix
         }
+        {
+          name: 'MAX_REQUEST_BYTES_IN_FLIGHT'
+          value: string(maxRequestBytesInFlight)
+        }
+        // Read by the Functions host itself.
+        {
+          name: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT'
+          value: string(hostRequestBodySizeLimit)
+        }
         // WEBHOOK_ALLOW_PRIVATE_TARGETS is deliberately absent: webhook targets in Azure are public https
         // addresses only, and the app refuses to start with the setting on managed-identity storage.
       ]
@@ -268,8 +290,12 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
       }
     }
   }
+  // The app starts once its data roles exist (the storage module creates them). Azure may still
+  // take a few minutes to make new role assignments effective: until then the first start of a new
+  // environment logs 403s from storage and the host retries on its own.
   dependsOn: [
     metricsPublisher
+    storage
   ]
 }
 

@@ -2,6 +2,7 @@
 // the container the Flex Consumption plan deploys the app package from, and the data-plane roles
 // the app's managed identity needs. Shared-key access is off: everything authenticates with Entra ID.
 
+// Compile-time import of the shared names: needs Bicep 0.25.3 or newer (az bicep upgrade).
 import { tableNames, containerNames, queueNames, poisonQueueNames } from 'storageNames.bicep'
 
 @description('Name of the storage account (3-24 lowercase letters and digits).')

@@ -19,6 +19,7 @@ var tableNames = {
   paymentDirections: 'paymentdirections'
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
+  pendingBatches: 'pendingbatches'
   reportStoreDays: 'reportstoredays'
   webhooks: 'webhooks'
   webhookEvents: 'webhookevents'
@@ -35,7 +36,6 @@ var containerNames = {
 @export()
 var queueNames = {
   reconcile: 'reconcile-requests'
-  batchSweep: 'batch-sweep'
   webhookDeliveries: 'webhook-deliveries'
 }
 
@@ -43,6 +43,5 @@ var queueNames = {
 @export()
 var poisonQueueNames = {
   reconcile: 'reconcile-requests-poison'
-  batchSweep: 'batch-sweep-poison'
   webhookDeliveries: 'webhook-deliveries-poison'
 }

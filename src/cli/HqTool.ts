@@ -10,18 +10,61 @@ import { ReconciliationRepository, type ReconciliationStatus } from '../storage/
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
 import { hqUsage } from './hqUsage.js';
-import { parseArgs, UsageError } from './parseArgs.js';
+import { hostKeyName, type HostKeys, type HostKeysFactory } from './HostKeys.js';
+import { parseArgs, UsageError, type OptionName, type ParsedArgs } from './parseArgs.js';
+import { printable } from './printable.js';
 
 export interface HqOutput {
   out(line: string): void;
   err(line: string): void;
 }
 
+/** Where the tool finds the function app whose host keys it keeps in step (absent: local use). */
+export interface HqToolOptions {
+  readonly clock?: () => Date;
+  readonly hostKeys?: HostKeysFactory;
+  /** Settings (environment) that may name the function app instead of the options. */
+  readonly settings?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Settings that name the function app, so operators need not repeat the options. */
+const functionAppSettingNames = {
+  functionApp: 'POS_FUNCTION_APP',
+  resourceGroup: 'POS_RESOURCE_GROUP',
+  subscription: 'AZURE_SUBSCRIPTION_ID',
+} as const;
+
+/** The positional words after a command's own, already counted against the command's arguments. */
+class Positionals {
+  constructor(private readonly words: readonly string[]) {}
+
+  at(index: number): string {
+    const word = this.words[index];
+    if (word === undefined) throw new UsageError(`missing argument ${String(index + 1)}`);
+    return word;
+  }
+
+  rest(from: number): string[] {
+    return this.words.slice(from);
+  }
+}
+
 /** A command that was understood but refused (exit code 1). */
 class Refusal extends Error {}
 
+type Options = ParsedArgs['options'];
+
+/** One command: its words, its positional arguments (a trailing `...` takes the rest), its options. */
+interface Command {
+  readonly words: string;
+  readonly args: readonly string[];
+  readonly options: readonly OptionName[];
+  readonly run: (args: Positionals, options: Options) => Promise<void>;
+}
+
 const partnerIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const storeIdMaxLength = 128;
+const azureOptions: readonly OptionName[] = ['function-app', 'resource-group', 'subscription'];
 
 /** The HQ operator's commands: partners, keys, store registrations, payment directions, results. */
 export class HqTool {
@@ -30,11 +73,13 @@ export class HqTool {
   private readonly registrations: StoreRegistrationRepository;
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
+  private readonly clock: () => Date;
+  private readonly commands: readonly Command[];
 
   constructor(
     private readonly storage: StorageClients,
     private readonly io: HqOutput,
-    private readonly clock: () => Date = () => new Date(),
+    private readonly options: HqToolOptions = {},
   ) {
     const t = storage.tables;
     this.partners = new PartnerRepository(t.partners);
@@ -42,6 +87,48 @@ export class HqTool {
     this.registrations = new StoreRegistrationRepository(t.storeRegistrations);
     this.directions = new PaymentDirectionRepository(t.paymentDirections);
     this.results = new ReconciliationRepository(t.reconciliations);
+    this.clock = options.clock ?? (() => new Date());
+    // Adding a command is adding a line here (and one to hqUsage).
+    this.commands = [
+      { words: 'partner create', args: ['partner_id'], options: ['name'], run: (a, o) => this.createPartner(a.at(0), o.name) },
+      { words: 'partner deactivate', args: ['partner_id'], options: [], run: (a) => this.setPartnerStatus(a.at(0), 'INACTIVE') },
+      { words: 'partner activate', args: ['partner_id'], options: [], run: (a) => this.setPartnerStatus(a.at(0), 'ACTIVE') },
+      {
+        words: 'partner set-rate-limit',
+        args: ['partner_id', 'calls per minute'],
+        options: [],
+        run: (a) => this.setRateLimit(a.at(0), a.at(1)),
+      },
+      { words: 'partner list', args: [], options: [], run: () => this.listPartners() },
+      {
+        words: 'key issue',
+        args: ['partner_id'],
+        options: ['expires', ...azureOptions],
+        run: (a, o) => this.issueKey(a.at(0), o),
+      },
+      {
+        words: 'key revoke',
+        args: ['partner_id', 'key_id'],
+        options: azureOptions,
+        run: (a, o) => this.revokeKey(a.at(0), a.at(1), o),
+      },
+      { words: 'key list', args: ['partner_id'], options: [], run: (a) => this.listKeys(a.at(0)) },
+      {
+        words: 'store register',
+        args: ['partner_id', 'store_id', '...'],
+        options: [],
+        run: (a) => this.registerStores(a.at(0), a.rest(1)),
+      },
+      { words: 'store list', args: ['partner_id'], options: [], run: (a) => this.listStores(a.at(0)) },
+      {
+        words: 'payment-type set-direction',
+        args: ['partner_id', 'payment_type', '1|-1|0'],
+        options: [],
+        run: (a) => this.setDirection(a.at(0), a.at(1), a.at(2)),
+      },
+      { words: 'reconciliation list', args: [], options: ['partner', 'status', 'date'], run: (_, o) => this.listReconciliations(o) },
+      { words: 'reports rebuild', args: [], options: ['partner', 'from', 'to'], run: (_, o) => this.rebuildReports(o) },
+    ];
   }
 
   /** Runs one command line; returns the exit code. */
@@ -59,136 +146,155 @@ export class HqTool {
         this.io.err(`error: ${error.message}\nRun with --help for the commands.`);
         return 2;
       }
+      // Usage errors and refusals quote what was typed only through printable() already.
       if (error instanceof Refusal) {
         this.io.err(`error: ${error.message}`);
         return 1;
       }
-      this.io.err(`error: storage request failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      this.io.err(`error: request failed: ${printable(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error))}`);
       return 1;
     }
   }
 
-  private async dispatch(words: string[], options: Record<string, string>): Promise<void> {
-    const [group, action, ...rest] = words;
-    const command = `${group ?? ''} ${action ?? ''}`;
-    switch (command) {
-      case 'partner create':
-        return this.createPartner(one(rest, 'partner_id'), options.name);
-      case 'partner deactivate':
-        return this.setPartnerStatus(one(rest, 'partner_id'), 'INACTIVE');
-      case 'partner activate':
-        return this.setPartnerStatus(one(rest, 'partner_id'), 'ACTIVE');
-      case 'partner set-rate-limit':
-        return this.setRateLimit(rest);
-      case 'partner list':
-        return this.listPartners();
-      case 'key issue':
-        return this.issueKey(one(rest, 'partner_id'), options.expires);
-      case 'key revoke':
-        return this.revokeKey(rest);
-      case 'key list':
-        return this.listKeys(one(rest, 'partner_id'));
-      case 'store register':
-        return this.registerStores(rest);
-      case 'store list':
-        return this.listStores(one(rest, 'partner_id'));
-      case 'payment-type set-direction':
-        return this.setDirection(rest);
-      case 'reconciliation list':
-        return this.listReconciliations(options);
-      case 'reports rebuild':
-        if (rest.length > 0) throw new UsageError('reports rebuild takes only --partner, --from and --to');
-        return this.rebuildReports(options);
-      default:
-        throw new UsageError(`unknown command "${words.join(' ')}"`);
+  private async dispatch(words: string[], options: Options): Promise<void> {
+    const command = this.commands.find((c) => c.words === words.slice(0, 2).join(' '));
+    if (!command) throw new UsageError(`unknown command "${printable(words.join(' '))}"`);
+    for (const name of Object.keys(options) as OptionName[]) {
+      if (!command.options.includes(name)) throw new UsageError(`${command.words} does not take --${name}`);
     }
+    const rest = words.slice(2);
+    const takesRest = command.args.at(-1) === '...';
+    const needed = takesRest ? command.args.length - 1 : command.args.length;
+    if (takesRest ? rest.length < needed : rest.length !== needed) {
+      throw new UsageError(`expected ${command.words} ${command.args.map((a) => (a === '...' ? '[...]' : `<${a}>`)).join(' ')}`);
+    }
+    await command.run(new Positionals(rest), options);
   }
 
+  /**
+   * Partner ids are case-insensitive for operators: a new id that differs from an existing one only
+   * in case is refused (no `Acme` beside `acme`), and every other command finds the partner whatever
+   * the case it is typed in.
+   */
   private async createPartner(partnerId: string, name: string | undefined): Promise<void> {
     if (!partnerIdPattern.test(partnerId)) {
       throw new UsageError('partner_id must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
     }
+    const lookalike = (await this.partners.list()).find((p) => p.partnerId.toLowerCase() === partnerId.toLowerCase());
+    if (lookalike) throw new Refusal(`partner ${printable(lookalike.partnerId)} already exists (partner ids are case-insensitive)`);
     if (!(await this.partners.create(partnerId, name ?? partnerId, this.clock()))) throw new Refusal(`partner ${partnerId} already exists`);
     this.io.out(`partner ${partnerId} created (ACTIVE)`);
   }
 
-  private async setPartnerStatus(partnerId: string, status: 'ACTIVE' | 'INACTIVE'): Promise<void> {
-    if (!(await this.partners.update(partnerId, { status }))) throw new Refusal(`partner ${partnerId} does not exist`);
-    this.io.out(`partner ${partnerId} is ${status}`);
+  private async setPartnerStatus(typed: string, status: 'ACTIVE' | 'INACTIVE'): Promise<void> {
+    const partnerId = await this.resolvePartner(typed);
+    if (!(await this.partners.update(partnerId, { status }))) throw new Refusal(`partner ${printable(typed)} does not exist`);
+    this.io.out(`partner ${printable(partnerId)} is ${status}`);
   }
 
-  private async setRateLimit(rest: string[]): Promise<void> {
-    const [partnerId, limitText] = exactly(rest, ['partner_id', 'calls per minute']);
+  private async setRateLimit(typed: string, limitText: string): Promise<void> {
     const limit = Number(limitText);
     if (!Number.isSafeInteger(limit) || limit < 1)
       throw new UsageError('the rate limit must be a whole number of calls per minute, at least 1');
-    if (!(await this.partners.update(partnerId, { rateLimitPerMinute: limit }))) throw new Refusal(`partner ${partnerId} does not exist`);
-    this.io.out(`partner ${partnerId} may call /trade-records ${limit} times per minute`);
+    const partnerId = await this.resolvePartner(typed);
+    if (!(await this.partners.update(partnerId, { rateLimitPerMinute: limit })))
+      throw new Refusal(`partner ${printable(typed)} does not exist`);
+    this.io.out(`partner ${printable(partnerId)} may call /trade-records ${limit} times per minute`);
   }
 
   private async listPartners(): Promise<void> {
     for (const p of await this.partners.list()) {
-      this.io.out(`${p.partnerId}\t${p.status}\t${p.rateLimitPerMinute ?? 'default'}\t${p.name}`);
+      this.io.out(`${printable(p.partnerId)}\t${p.status}\t${p.rateLimitPerMinute ?? 'default'}\t${printable(p.name)}`);
     }
   }
 
-  private async issueKey(partnerId: string, expires: string | undefined): Promise<void> {
-    await this.requirePartner(partnerId);
+  private async issueKey(typed: string, options: Options): Promise<void> {
+    const partnerId = await this.resolvePartner(typed);
     let expiresAt: string | undefined;
-    if (expires !== undefined) {
-      const time = Date.parse(expires);
+    if (options.expires !== undefined) {
+      const time = Date.parse(options.expires);
       if (Number.isNaN(time)) throw new UsageError('--expires must be an ISO 8601 date or date-time');
       if (time <= this.clock().getTime()) throw new UsageError('--expires must be in the future');
       expiresAt = new Date(time).toISOString();
     }
+    const hostKeys = this.hostKeysFor(options);
     const key = randomBytes(32).toString('base64url');
     const keyId = `key-${randomBytes(4).toString('hex')}`;
-    await this.keys.create({ keyHash: hashApiKey(key), keyId, partnerId, createdAt: this.clock().toISOString(), expiresAt });
-    this.io.out(`key ${keyId} issued for partner ${partnerId}${expiresAt ? `, expires ${expiresAt}` : ''}.`);
-    this.io.out(
-      'It is shown once and stored only as a hash. Hand it over through a secure channel; in Azure also set it as a host key named after the partner.',
-    );
+    const hostKey = hostKeyName(partnerId, keyId);
+    // The host key first: if storing the hash then fails, the key opens nothing the service accepts,
+    // and it is taken back; the other order could leave a key the service knows and the host refuses.
+    if (hostKeys) await hostKeys.keys.set(hostKey, key);
+    try {
+      await this.keys.create({ keyHash: hashApiKey(key), keyId, partnerId, createdAt: this.clock().toISOString(), expiresAt });
+    } catch (error) {
+      if (hostKeys) await hostKeys.keys.remove(hostKey).catch(() => undefined);
+      throw error;
+    }
+    this.io.out(`key ${keyId} issued for partner ${printable(partnerId)}${expiresAt ? `, expires ${expiresAt}` : ''}.`);
+    if (hostKeys) {
+      this.io.out(
+        `Host key ${hostKey} set on function app ${printable(hostKeys.app)}; Azure may take up to a minute before it opens the API.`,
+      );
+    } else {
+      this.io.out('No function app named (--function-app/--resource-group): in Azure, issue keys with them so the host knows the key.');
+    }
+    this.io.out('It is shown once and stored only as a hash (the host keeps its own copy). Hand it over through a secure channel.');
     this.io.out(key);
   }
 
-  private async revokeKey(rest: string[]): Promise<void> {
-    const [partnerId, keyId] = exactly(rest, ['partner_id', 'key_id']);
-    if (!(await this.keys.revoke(partnerId, keyId, this.clock()))) throw new Refusal(`partner ${partnerId} has no key ${keyId}`);
-    this.io.out(`key ${keyId} of partner ${partnerId} revoked`);
-  }
-
-  private async listKeys(partnerId: string): Promise<void> {
-    await this.requirePartner(partnerId);
-    this.io.out('key_id\tstatus\tcreated\texpires');
-    for (const k of await this.keys.listForPartner(partnerId)) {
-      const expired = k.expiresAt && Date.parse(k.expiresAt) <= this.clock().getTime();
-      this.io.out(`${k.keyId}\t${expired && k.status === 'ACTIVE' ? 'EXPIRED' : k.status}\t${k.createdAt}\t${k.expiresAt ?? 'never'}`);
+  private async revokeKey(typed: string, keyId: string, options: Options): Promise<void> {
+    const partnerId = await this.resolvePartner(typed);
+    const hostKeys = this.hostKeysFor(options);
+    // The service refuses the key from this moment; the host key goes next.
+    if (!(await this.keys.revoke(partnerId, keyId, this.clock())))
+      throw new Refusal(`partner ${printable(typed)} has no key ${printable(keyId)}`);
+    this.io.out(`key ${printable(keyId)} of partner ${printable(partnerId)} revoked`);
+    if (hostKeys) {
+      const hostKey = hostKeyName(partnerId, keyId);
+      try {
+        await hostKeys.keys.remove(hostKey);
+      } catch (error) {
+        throw new Refusal(
+          `the key is revoked, but deleting host key ${hostKey} failed (${printable(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error))}); run the command again`,
+        );
+      }
+      this.io.out(`host key ${hostKey} deleted from function app ${printable(hostKeys.app)}`);
     }
   }
 
-  private async registerStores(rest: string[]): Promise<void> {
-    const [partnerId, ...storeIds] = rest;
-    if (!partnerId || storeIds.length === 0) throw new UsageError('store register needs <partner_id> and at least one <store_id>');
+  private async listKeys(typed: string): Promise<void> {
+    const partnerId = await this.resolvePartner(typed);
+    this.io.out('key_id\tstatus\tcreated\texpires');
+    for (const k of await this.keys.listForPartner(partnerId)) {
+      const expired = k.expiresAt && Date.parse(k.expiresAt) <= this.clock().getTime();
+      this.io.out(
+        `${printable(k.keyId)}\t${expired && k.status === 'ACTIVE' ? 'EXPIRED' : k.status}\t${k.createdAt}\t${k.expiresAt ?? 'never'}`,
+      );
+    }
+  }
+
+  private async registerStores(typed: string, storeIds: string[]): Promise<void> {
     const bad = storeIds.filter((s) => s.length === 0 || s.length > storeIdMaxLength);
     if (bad.length > 0) throw new UsageError(`store_id must be 1-${storeIdMaxLength} characters`);
-    await this.requirePartner(partnerId);
+    const partnerId = await this.resolvePartner(typed);
     const created = await this.registrations.register(partnerId, storeIds, this.clock());
     const already = storeIds.length - created.length;
-    this.io.out(`${created.length} store(s) registered for partner ${partnerId}${already > 0 ? `; ${already} already were` : ''}`);
+    this.io.out(
+      `${created.length} store(s) registered for partner ${printable(partnerId)}${already > 0 ? `; ${already} already were` : ''}`,
+    );
   }
 
-  private async listStores(partnerId: string): Promise<void> {
-    await this.requirePartner(partnerId);
-    for (const storeId of await this.registrations.listForPartner(partnerId)) this.io.out(storeId);
+  private async listStores(typed: string): Promise<void> {
+    const partnerId = await this.resolvePartner(typed);
+    for (const storeId of await this.registrations.listForPartner(partnerId)) this.io.out(printable(storeId));
   }
 
-  private async setDirection(rest: string[]): Promise<void> {
-    const [partnerId, paymentType, directionText] = exactly(rest, ['partner_id', 'payment_type', '1|-1|0']);
+  private async setDirection(typed: string, paymentType: string, directionText: string): Promise<void> {
     if (!['1', '-1', '0'].includes(directionText)) throw new UsageError('the direction must be 1, -1 or 0');
     if (paymentType.length === 0 || paymentType.length > 50) throw new UsageError('payment_type must be 1-50 characters');
-    await this.requirePartner(partnerId);
+    const partnerId = await this.resolvePartner(typed);
     await this.directions.set(partnerId, paymentType, Number(directionText) as PaymentDirection, this.clock());
-    this.io.out(`payment_type ${paymentType} of partner ${partnerId} counts with direction ${directionText}`);
+    this.io.out(`payment_type ${printable(paymentType)} of partner ${printable(partnerId)} counts with direction ${directionText}`);
   }
 
   /**
@@ -196,8 +302,8 @@ export class HqTool {
    * replay, or after a fix), one store-day at a time, with a progress line per store-day. A
    * store-day that fails is reported and skipped; storage failures are tried three times.
    */
-  private async rebuildReports(options: Record<string, string>): Promise<void> {
-    const { partner, from, to } = options;
+  private async rebuildReports(options: Options): Promise<void> {
+    const { from, to } = options;
     for (const [name, value] of [
       ['--from', from],
       ['--to', to],
@@ -205,7 +311,7 @@ export class HqTool {
       if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${name} must be YYYY-MM-DD`);
     }
     if (from !== undefined && to !== undefined && from > to) throw new UsageError('--from must not be after --to');
-    if (partner !== undefined) await this.requirePartner(partner);
+    const partner = options.partner === undefined ? undefined : await this.resolvePartner(options.partner);
     const days: { partnerId: string; storeId: string; businessDate: string }[] = [];
     for await (const r of this.results.list({ partnerId: partner })) {
       if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
@@ -231,41 +337,58 @@ export class HqTool {
           break;
         }
       }
-      this.io.err(`[${i + 1}/${days.length}] ${day.partnerId} ${day.storeId} ${day.businessDate}: ${outcome}`);
+      this.io.err(
+        `[${i + 1}/${days.length}] ${printable(day.partnerId)} ${printable(day.storeId)} ${day.businessDate}: ${printable(outcome)}`,
+      );
     }
     this.io.out(`${written} of ${days.length} reconciled store-day(s) rewritten${failed > 0 ? `, ${failed} failed` : ''}`);
     if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
   }
 
-  private async listReconciliations(options: Record<string, string>): Promise<void> {
+  private async listReconciliations(options: Options): Promise<void> {
     const status = options.status;
     if (status && !['RECEIVED', 'MATCHED', 'MISMATCHED'].includes(status)) {
       throw new UsageError('--status must be RECEIVED, MATCHED or MISMATCHED');
     }
     if (options.date && !/^\d{4}-\d{2}-\d{2}$/.test(options.date)) throw new UsageError('--date must be YYYY-MM-DD');
+    const partnerId = options.partner === undefined ? undefined : await this.resolvePartner(options.partner);
     this.io.out('partner\tstore\tbusiness_date\tstatus\tchecked_at\tdifferences');
     for await (const r of this.results.list({
-      partnerId: options.partner,
+      partnerId,
       status: status as ReconciliationStatus | undefined,
       businessDate: options.date,
     })) {
-      this.io.out(`${r.partnerId}\t${r.storeId}\t${r.businessDate}\t${r.status}\t${r.checkedAt ?? '-'}\t${r.differences.join(',') || '-'}`);
+      this.io.out(
+        [r.partnerId, r.storeId, r.businessDate, r.status, r.checkedAt ?? '-', r.differences.join(',') || '-'].map(printable).join('\t'),
+      );
     }
   }
 
-  private async requirePartner(partnerId: string): Promise<void> {
-    if (!(await this.partners.get(partnerId))) throw new Refusal(`partner ${partnerId} does not exist`);
+  /** The stored id of the partner an operator typed, whatever its case; refused when there is none. */
+  private async resolvePartner(typed: string): Promise<string> {
+    if (await this.partners.get(typed)) return typed;
+    const matches = (await this.partners.list()).filter((p) => p.partnerId.toLowerCase() === typed.toLowerCase());
+    const [only] = matches;
+    if (only !== undefined && matches.length === 1) return only.partnerId;
+    throw new Refusal(`partner ${printable(typed)} does not exist`);
   }
-}
 
-function one(rest: string[], name: string): string {
-  return exactly(rest, [name])[0];
-}
-
-/** The words of a command, exactly as many as `names` (which also name them in the error). */
-function exactly<const N extends readonly string[]>(rest: string[], names: N): { -readonly [K in keyof N]: string } {
-  if (rest.length !== names.length) throw new UsageError(`expected ${names.map((n) => `<${n}>`).join(' ')}`);
-  return rest as unknown as { -readonly [K in keyof N]: string };
+  /** The function app named by options or settings, with its host keys; undefined for local use. */
+  private hostKeysFor(options: Options): { keys: HostKeys; app: string } | undefined {
+    const settings = this.options.settings ?? {};
+    const functionApp = options['function-app'] ?? settings[functionAppSettingNames.functionApp];
+    const resourceGroup = options['resource-group'] ?? settings[functionAppSettingNames.resourceGroup];
+    const subscriptionId = options.subscription ?? settings[functionAppSettingNames.subscription];
+    if (functionApp === undefined && resourceGroup === undefined) return undefined;
+    if (!functionApp || !resourceGroup) throw new UsageError('--function-app and --resource-group go together');
+    if (!subscriptionId) {
+      throw new UsageError(
+        `name the subscription with --subscription or ${functionAppSettingNames.subscription} (az account show --query id -o tsv)`,
+      );
+    }
+    if (!this.options.hostKeys) throw new UsageError('this tool cannot manage host keys here');
+    return { keys: this.options.hostKeys({ subscriptionId, resourceGroup, functionApp }), app: functionApp };
+  }
 }
 
 function compare(a: string, b: string): number {

@@ -8,8 +8,8 @@ Usage: npm run hq -- <command>
   partner activate <partner_id>
   partner set-rate-limit <partner_id> <calls per minute>
   partner list
-  key issue <partner_id> [--expires <ISO date>]   prints the new key alone on the last line
-  key revoke <partner_id> <key_id>
+  key issue <partner_id> [--expires <ISO date>] [AZURE]   prints the new key alone on the last line
+  key revoke <partner_id> <key_id> [AZURE]
   key list <partner_id>                            ids, created, expiry, status; never the key
   store register <partner_id> <store_id> [<store_id> ...]
   store list <partner_id>
@@ -17,5 +17,9 @@ Usage: npm run hq -- <command>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
   reports rebuild [--partner <partner_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                                                    rewrites the report files of reconciled store-days
+
+AZURE: --function-app <name> --resource-group <rg> [--subscription <id>] (or the settings
+POS_FUNCTION_APP, POS_RESOURCE_GROUP, AZURE_SUBSCRIPTION_ID) also sets or deletes the key as a
+host key of that function app, signed in as you (az login). Partner ids are case-insensitive.
 
 Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;

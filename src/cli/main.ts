@@ -5,6 +5,7 @@ import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { HealthCheck } from '../services/HealthCheck.js';
 import { createStorageClients } from '../storage/StorageClients.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
+import { armHostKeys } from './HostKeys.js';
 import { HqTool } from './HqTool.js';
 
 async function main(): Promise<number> {
@@ -35,7 +36,15 @@ async function main(): Promise<number> {
       return 1;
     }
   }
-  return new HqTool(storage, io).run(argv);
+  return new HqTool(storage, io, {
+    settings: process.env,
+    // The operator's own sign-in (az login).
+    hostKeys: (target) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a function app is named
+      const { DefaultAzureCredential } = require('@azure/identity') as typeof import('@azure/identity');
+      return armHostKeys(target, new DefaultAzureCredential());
+    },
+  }).run(argv);
 }
 
 main().then(

@@ -1,25 +1,48 @@
-/** Positional words and `--name value` options of a command line. */
+import { parseArgs as parseCommandLine } from 'node:util';
+import { printable } from './printable.js';
+
+/** Every option the tool knows; each command says which of them it takes. */
+export const knownOptions = {
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  expires: { type: 'string' },
+  partner: { type: 'string' },
+  status: { type: 'string' },
+  date: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  'function-app': { type: 'string' },
+  'resource-group': { type: 'string' },
+  subscription: { type: 'string' },
+} as const;
+
+export type OptionName = Exclude<keyof typeof knownOptions, 'help'>;
+
+/** Positional words and `--name value` / `--name=value` options of a command line. */
 export interface ParsedArgs {
   readonly words: string[];
-  readonly options: Record<string, string>;
+  readonly options: Partial<Record<OptionName, string>>;
   readonly help: boolean;
 }
 
+/**
+ * Parses with node:util's strict parser: an option the tool does not know is refused (a typo must
+ * not be ignored), a value keeps every `=` after the first (`--name=a=b` is `a=b`), and a string
+ * option without a value is refused.
+ */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const words: string[] = [];
-  const options: Record<string, string> = {};
-  let help = false;
-  const rest = [...argv];
-  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
-    if (arg === '--help' || arg === '-h') help = true;
-    else if (arg.startsWith('--')) {
-      const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-      const value = inline ?? rest.shift();
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      options[name] = value;
-    } else words.push(arg);
+  let parsed;
+  try {
+    parsed = parseCommandLine({ args: [...argv], options: knownOptions, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? printable(firstLine(error.message)) : 'cannot read the command line');
   }
-  return { words, options, help };
+  const { help, ...options } = parsed.values;
+  return { words: parsed.positionals, options, help: help === true };
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? text).replace(/\. To specify a positional argument.*$/, '');
 }
 
 /** A command line that cannot be carried out as typed (exit code 2). */

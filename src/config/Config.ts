@@ -21,6 +21,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** How long after a push the background sweep checks that the batch was committed. */
   readonly batchSweepDelaySeconds: number;
+  /** Request body bytes one instance holds at once; a body that does not fit gets a retryable 503. */
+  readonly maxRequestBytesInFlight: number;
   /** Blob container the HQ report files are written to; never the raw-batch container. */
   readonly reportsContainer: string;
   /** Reverse-DNS prefix of event types (`<prefix>.reconciliation.completed`); the same in every environment. */

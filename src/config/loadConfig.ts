@@ -30,10 +30,14 @@ export function loadConfig(settings: Settings): Config {
     maxRequestBodyBytes: integer(names.maxRequestBodyBytes, 1),
     rateLimitPerMinute: integer(names.rateLimitPerMinute, 1),
     batchSweepDelaySeconds: integer(names.batchSweepDelaySeconds, 1),
+    maxRequestBytesInFlight: integer(names.maxRequestBytesInFlight, 1),
     reportsContainer: readReportsContainer(settings, problems),
     eventTypePrefix: readEventTypePrefix(settings, problems),
     webhookAllowPrivateTargets: readAllowPrivateTargets(settings, storage, problems),
   };
+  if (config.maxRequestBytesInFlight < config.maxRequestBodyBytes) {
+    problems.push(`${names.maxRequestBytesInFlight} must be at least ${names.maxRequestBodyBytes}, or no large body could ever be read`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

@@ -15,6 +15,9 @@ export const settingNames = {
   maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
+  maxRequestBytesInFlight: 'MAX_REQUEST_BYTES_IN_FLIGHT',
+  /** Read by the Functions host itself (and the local host): larger bodies never reach a function. */
+  hostRequestBodySizeLimit: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT',
   /** Blob container of the HQ report files (Hive-partitioned Parquet). */
   reportsContainer: 'REPORTS_CONTAINER',
   /** Reverse-DNS prefix of every event type sent to partners, e.g. `com.contoso.pos`. */
@@ -35,6 +38,7 @@ export const tunableSettingNames = [
   settingNames.maxRequestBodyBytes,
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
+  settingNames.maxRequestBytesInFlight,
   settingNames.reportsContainer,
   settingNames.eventTypePrefix,
 ] as const;

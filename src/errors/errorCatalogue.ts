@@ -9,8 +9,6 @@ export const errorCatalogue = {
   UNAUTHORIZED: { status: 401, message: 'The API key is missing or invalid.' },
   STORE_NOT_ALLOWED: { status: 403, message: 'A store_id is not registered for this partner.' },
   PARTNER_INACTIVE: { status: 403, message: 'The partner account is not active.' },
-  NOT_FOUND: { status: 404, message: 'No such endpoint.' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'The endpoint does not accept this method.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be sent with Content-Type: application/json.' },
   RATE_LIMITED: { status: 429, message: 'Too many calls; retry after the number of seconds in Retry-After.' },

@@ -1,4 +1,4 @@
-import type { HttpHandler, StorageQueueHandler } from '@azure/functions';
+import type { HttpHandler, StorageQueueHandler, TimerHandler } from '@azure/functions';
 import type { AppServices } from '../services/AppServices.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -7,7 +7,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 export interface HttpFunctionDefinition {
   readonly name: string;
   readonly trigger: 'http';
-  /** Route below the host's route prefix (`pos/v1`), in Functions syntax: `daily-close/{store_id}/{business_date}`. */
+  /** Full route (host.json sets no prefix), in Functions syntax: `pos/v1/daily-close/{store_id}/{business_date}`. */
   readonly route: string;
   readonly methods: readonly HttpMethod[];
   readonly authLevel: 'anonymous' | 'function';
@@ -24,4 +24,13 @@ export interface QueueFunctionDefinition {
   readonly createHandler: (services: AppServices) => StorageQueueHandler;
 }
 
-export type FunctionDefinition = HttpFunctionDefinition | QueueFunctionDefinition;
+/** A timer-triggered function. In Azure it runs on one instance at a time. */
+export interface TimerFunctionDefinition {
+  readonly name: string;
+  readonly trigger: 'timer';
+  /** NCRONTAB, six fields with seconds, UTC: `0 *\/5 * * * *` is every five minutes. */
+  readonly schedule: string;
+  readonly createHandler: (services: AppServices) => TimerHandler;
+}
+
+export type FunctionDefinition = HttpFunctionDefinition | QueueFunctionDefinition | TimerFunctionDefinition;

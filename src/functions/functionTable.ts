@@ -7,7 +7,7 @@ import { getReconciliation } from '../http/endpoints/getReconciliation.js';
 import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
 import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
-import { isBatchSweepMessage, isReconcileMessage } from '../queue/messageGuards.js';
+import { isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
@@ -36,19 +36,30 @@ function anonymousHttp(name: string, method: HttpMethod, route: string, endpoint
 }
 
 /**
+ * Base path of the partner API. host.json sets no route prefix, so every function carries its full
+ * route and other APIs (HQ's, the console's) can live beside this one in the same app.
+ */
+export const partnerApiBase = 'pos/v1';
+
+const partnerRoute = (route: string): string => `${partnerApiBase}/${route}`;
+
+/** Every five minutes, on the minute (NCRONTAB with seconds, UTC). */
+export const sweepSchedule = '0 */5 * * * *';
+
+/**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
  * table with `app.http` / `app.storageQueue`; the local host serves the same registrations.
  */
 export const functionTable: readonly FunctionDefinition[] = [
-  http('pushTradeRecords', 'POST', 'trade-records', pushEndpoint('tradeRecords', { rateLimited: true })),
-  http('pushDailyClose', 'POST', 'daily-close', pushEndpoint('dailyClose', { rateLimited: false })),
-  http('getReconciliation', 'GET', 'daily-close/{store_id}/{business_date}', getReconciliation),
-  http('putStores', 'PUT', 'stores', pushEndpoint('stores', { rateLimited: false })),
-  http('putProducts', 'PUT', 'products', pushEndpoint('products', { rateLimited: false })),
-  http('putMapping', 'PUT', 'mappings/transaction-types', pushEndpoint('mappings', { rateLimited: false })),
-  http('getMapping', 'GET', 'mappings/transaction-types', getMapping),
-  http('getReferenceTransactionTypes', 'GET', 'reference/transaction-types', getReferenceTypes),
-  anonymousHttp('health', 'GET', 'health', getHealth),
+  http('pushTradeRecords', 'POST', partnerRoute('trade-records'), pushEndpoint('tradeRecords', { rateLimited: true })),
+  http('pushDailyClose', 'POST', partnerRoute('daily-close'), pushEndpoint('dailyClose', { rateLimited: false })),
+  http('getReconciliation', 'GET', partnerRoute('daily-close/{store_id}/{business_date}'), getReconciliation),
+  http('putStores', 'PUT', partnerRoute('stores'), pushEndpoint('stores', { rateLimited: false })),
+  http('putProducts', 'PUT', partnerRoute('products'), pushEndpoint('products', { rateLimited: false })),
+  http('putMapping', 'PUT', partnerRoute('mappings/transaction-types'), pushEndpoint('mappings', { rateLimited: false })),
+  http('getMapping', 'GET', partnerRoute('mappings/transaction-types'), getMapping),
+  http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
+  anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',
@@ -58,19 +69,16 @@ export const functionTable: readonly FunctionDefinition[] = [
       createQueueHandler('reconcileDay', isReconcileMessage, (message, log) => services.reconciler.reconcile(message, log)),
   },
   {
-    name: 'sweepBatch',
-    trigger: 'storageQueue',
-    queueName: queueNames.batchSweep,
-    connection: settingNames.storage,
-    // The sweep message every push sends also stages the batch's report fragment once the batch is
-    // committed: the conversion runs in the background without a message of its own.
-    createHandler: (services) =>
-      createQueueHandler('sweepBatch', isBatchSweepMessage, async (message, log) => {
-        const outcome = await services.sweeper.sweep(message);
-        const staged = await services.reportFragments.stage(message.partnerId, message.batchId);
-        if (typeof staged === 'string') return `${outcome}, report fragment ${staged}`;
-        log.warn(`${staged.code}: the report fragment of the batch was not staged (its day converts it instead): ${staged.message}`);
-        return outcome;
-      }),
+    // Finishes pushes cut off before their commit. A timer, not a message per push: on Flex
+    // Consumption queue length (delayed messages included) drives scale-out.
+    name: 'sweepPendingBatches',
+    trigger: 'timer',
+    schedule: sweepSchedule,
+    createHandler: (services) => async (_timer, context) => {
+      const summary = await services.sweeper.sweepStale();
+      context.info(
+        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged`,
+      );
+    },
   },
 ];

@@ -1,18 +1,73 @@
 import type { HttpRequest } from '@azure/functions';
 import { ApiError } from '../errors/ApiError.js';
+import type { BodyBudget } from './BodyBudget.js';
+
+/** A request body read into memory, and the share of the instance's body budget it holds. */
+export interface ReadBody {
+  readonly bytes: Uint8Array;
+  /** Gives the body's bytes back to the budget; call once the push is done with them. */
+  release(): void;
+}
 
 /**
- * Reads a push body after the checks that need no parsing: the media type must be JSON (415) and
- * the body at most `maxBytes` (413), judged on Content-Length first and on the bytes read after.
+ * Reads a push body after the checks that need no reading: the media type must be JSON (415) and a
+ * declared Content-Length at most `maxBytes` (413). The body is read as a stream, so a chunked body
+ * works and no more than `maxBytes` + one chunk is ever held: reading stops as soon as the body
+ * grows past the limit (413). The stream is then left alone, not cancelled, so the host can drain
+ * the rest and the client reads the answer. Every chunk is counted against the instance's budget
+ * (503 when it is spent).
  */
-export async function readJsonBody(request: HttpRequest, maxBytes: number): Promise<Uint8Array> {
+export async function readJsonBody(request: HttpRequest, maxBytes: number, budget: BodyBudget): Promise<ReadBody> {
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));
-  return bytes;
+  const declaredText = request.headers.get('content-length');
+  const declared = declaredText === null ? undefined : Number(declaredText);
+  if (declared !== undefined && declared > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));
+
+  let held = 0;
+  const hold = (bytes: number): void => {
+    budget.take(bytes);
+    held += bytes;
+  };
+  const release = (): void => {
+    budget.give(held);
+    held = 0;
+  };
+  try {
+    // A declared length is reserved before reading, so a body that cannot fit is refused at once.
+    if (declared !== undefined && Number.isSafeInteger(declared) && declared > 0) hold(declared);
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = request.body?.getReader();
+    if (reader) {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          total += value.byteLength;
+          if (total > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));
+          if (total > held) hold(total - held);
+          chunks.push(value);
+        }
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        throw new ApiError('INVALID_PAYLOAD', 'The request body could not be read to its end.');
+      } finally {
+        reader.releaseLock();
+      }
+    }
+    const [only] = chunks;
+    const bytes = chunks.length === 1 && only ? only : Buffer.concat(chunks, total);
+    // A declared length larger than what arrived gives the difference back now.
+    if (held > total) {
+      budget.give(held - total);
+      held = total;
+    }
+    return { bytes, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 function tooLarge(maxBytes: number): string {

@@ -18,7 +18,7 @@
  * therefore be installed before the first `app.*` call: importing this file installs it.
  */
 import Module from 'node:module';
-import type { HttpHandler, HttpMethod, StorageQueueHandler } from '@azure/functions';
+import type { HttpHandler, HttpMethod, StorageQueueHandler, TimerHandler } from '@azure/functions';
 
 /** One binding as `@azure/functions` describes it to the worker. */
 export interface CoreBindingMetadata {
@@ -61,7 +61,15 @@ export interface CapturedQueueFunction extends CapturedBase {
   readonly connection: string | undefined;
 }
 
-export type CapturedFunction = CapturedHttpFunction | CapturedQueueFunction;
+export interface CapturedTimerFunction extends CapturedBase {
+  readonly kind: 'timer';
+  readonly handler: TimerHandler;
+  /** NCRONTAB expression, as registered. */
+  readonly schedule: string;
+  readonly runOnStartup: boolean;
+}
+
+export type CapturedFunction = CapturedHttpFunction | CapturedQueueFunction | CapturedTimerFunction;
 
 interface RawRegistration {
   readonly metadata: CoreFunctionMetadata;
@@ -237,6 +245,13 @@ function parseRegistration({ metadata, handler }: RawRegistration): CapturedFunc
       }
       const connection = typeof triggerBinding.connection === 'string' ? triggerBinding.connection : undefined;
       return { ...base, kind: 'queue', handler: handler as StorageQueueHandler, queueName, connection };
+    }
+    case 'timerTrigger': {
+      const schedule = triggerBinding.schedule;
+      if (typeof schedule !== 'string' || schedule === '') {
+        throw new Error(`Function "${metadata.name}" has no schedule.`);
+      }
+      return { ...base, kind: 'timer', handler: handler as TimerHandler, schedule, runOnStartup: triggerBinding.runOnStartup === true };
     }
     default:
       throw new Error(`Function "${metadata.name}" uses trigger "${triggerBinding.type}", which the local host cannot run.`);

@@ -11,6 +11,8 @@ export interface HostSettings {
   readonly queueBatchSize: number;
   /** `extensions.queues.visibilityTimeout` in seconds: how long a failed message stays hidden. */
   readonly queueVisibilityTimeoutSeconds: number;
+  /** `functionTimeout` in seconds: the host stops waiting for an invocation after this long (default 30 min). */
+  readonly functionTimeoutSeconds: number;
 }
 
 /**
@@ -29,12 +31,14 @@ export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd
   const dequeue = queues?.maxDequeueCount;
   const batch = queues?.batchSize;
   const visibility = queues?.visibilityTimeout;
+  const functionTimeout = (parsed as { functionTimeout?: unknown } | null)?.functionTimeout;
 
   return Object.freeze({
     routePrefix,
     maxDequeueCount: positiveInteger(dequeue) ?? 5,
     queueBatchSize: Math.min(positiveInteger(batch) ?? 16, 32),
     queueVisibilityTimeoutSeconds: typeof visibility === 'string' ? timeSpanSeconds(visibility) : 0,
+    functionTimeoutSeconds: typeof functionTimeout === 'string' ? timeSpanSeconds(functionTimeout) : 30 * 60,
   });
 }
 

@@ -1,38 +1,74 @@
 /**
- * The local stand-in for the Functions host's HTTP front end: serves the captured HTTP
- * registrations under the route prefix, checks function keys, caps request bodies, and turns what
- * a handler returns into an HTTP response.
+ * The local stand-in for the Functions host's HTTP front end, answering as Azure's does: serves the
+ * captured HTTP registrations under the route prefix, answers what the host decides itself with an
+ * empty body (401 without a key it holds, 404 for no route, 413 over FUNCTIONS_REQUEST_BODY_SIZE_LIMIT,
+ * 408 for a body too slow, 500 for a failed or timed-out invocation), hands the body to the function
+ * as a stream (as with HTTP streams on), and turns what a handler returns into a response.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { HttpRequest, HttpResponse, InvocationContext } from '@azure/functions';
-import type { Cookie, HttpResponseInit } from '@azure/functions';
-import { errorCatalogue } from '../errors/errorCatalogue.js';
+import type { Cookie, HttpRequestInit } from '@azure/functions';
 import type { CapturedFunction, CapturedHttpFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
+import { RequestBodyStream } from './RequestBodyStream.js';
 import { RouteTable, decodePathSegments } from './RouteTable.js';
 
 export interface LocalHttpServerOptions {
   /** Captured registrations; only the HTTP ones are served. */
   readonly functions: readonly CapturedFunction[];
-  /** Route prefix from host.json (`extensions.http.routePrefix`), e.g. `pos/v1`. */
+  /** Route prefix from host.json (`extensions.http.routePrefix`); '' when routes carry their full path. */
   readonly routePrefix: string;
-  /** Largest request body accepted; a larger one is answered 413 without reading it all. */
-  readonly maxBodyBytes: number;
+  /**
+   * The host's own body limit (`FUNCTIONS_REQUEST_BODY_SIZE_LIMIT`): a declared Content-Length over it
+   * is refused by the host with an empty 413 before any function runs. Smaller limits are the
+   * functions' business.
+   */
+  readonly hostBodyLimitBytes: number;
   readonly logger: LocalHostLogger;
   /**
    * Decides whether a non-empty key may call a function-level route. Default: any non-empty key
    * passes (the service resolves the partner from the key itself).
    */
   readonly isValidHostKey?: (key: string) => Promise<boolean>;
+  /** Deadlines of the front end; defaults are the Azure front end's (see `defaultHostTimeouts`). */
+  readonly timeouts?: Partial<HostTimeouts>;
   /** Default 0: any free port. */
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
 }
+
+/**
+ * How long the front end waits for a client. Azure's front end is Kestrel behind a load balancer:
+ * 30 s for the request headers (Kestrel's RequestHeadersTimeout), at least 240 bytes/s of body after
+ * a 5 s grace (Kestrel's MinRequestBodyDataRate), 230 s for a whole HTTP-triggered request (the
+ * load balancer's idle limit), and 5 s to drain a body the function did not read.
+ */
+export interface HostTimeouts {
+  readonly headersMs: number;
+  readonly minBodyBytesPerSecond: number;
+  readonly bodyGraceMs: number;
+  readonly requestMs: number;
+  readonly drainMs: number;
+  /** Most body bytes discarded while draining before the connection is cut. */
+  readonly drainBytes: number;
+  /** host.json `functionTimeout`: an invocation still running then is answered 500 by the host. */
+  readonly functionMs: number;
+}
+
+const defaultHostTimeouts: HostTimeouts = Object.freeze({
+  headersMs: 30_000,
+  minBodyBytesPerSecond: 240,
+  bodyGraceMs: 5_000,
+  requestMs: 230_000,
+  drainMs: 5_000,
+  drainBytes: 64 * 1024 * 1024,
+  functionMs: 30 * 60_000,
+});
 
 export interface RunningLocalHttpServer {
   /** The port actually bound. */
@@ -43,27 +79,33 @@ export interface RunningLocalHttpServer {
   close(): Promise<void>;
 }
 
-type HostErrorCode = 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'UNAUTHORIZED' | 'PAYLOAD_TOO_LARGE' | 'INTERNAL_ERROR';
-
-/** How long a rejected upload may keep sending (discarded) before its connection is cut. */
-const drainGraceMs = 2_000;
 /** How long close() waits for running requests before cutting their connections. */
 const closeGraceMs = 5_000;
 
 /** Starts the server and resolves once it is listening. */
 export async function startLocalHttpServer(options: LocalHttpServerOptions): Promise<RunningLocalHttpServer> {
-  const { logger, maxBodyBytes } = options;
+  const { logger } = options;
+  const timeouts: HostTimeouts = { ...defaultHostTimeouts, ...options.timeouts };
   const isValidHostKey = options.isValidHostKey ?? (() => Promise.resolve(true));
   const prefix = options.routePrefix.replace(/^\/+|\/+$/g, '');
+  const routeOf = (fn: CapturedHttpFunction): string => `/${[prefix, fn.route].filter((part) => part !== '').join('/')}`;
 
   const routes = new RouteTable<CapturedHttpFunction>();
   for (const fn of options.functions) {
-    if (fn.kind === 'http') routes.add(`${prefix}/${fn.route}`, fn);
+    if (fn.kind === 'http') routes.add(routeOf(fn), fn);
   }
 
-  const server = http.createServer((req, res) => {
-    void handleRequest(req, res);
-  });
+  const server = http.createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // How often the two deadlines above are checked (Node's default is every 30 s).
+      connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+    },
+    (req, res) => {
+      void handleRequest(req, res);
+    },
+  );
 
   async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const started = performance.now();
@@ -74,80 +116,93 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
     const search = queryStart === -1 ? '' : rawUrl.slice(queryStart);
     // Log lines name the route template when known, else the path; never the query (it may hold `code`).
     let routeForLog = truncate(rawPath, 200);
-
-    const answerFromHost = (status: number, code: HostErrorCode, extraHeaders: Record<string, string> = {}): void => {
-      sendJson(res, status, { error: { code, message: errorCatalogue[code].message } }, extraHeaders);
-      const ms = Math.round(performance.now() - started);
-      const line = `${method} ${routeForLog} ${status} ${ms}ms`;
+    const logLine = (status: number): void => {
+      const line = `${method} ${routeForLog} ${status} ${Math.round(performance.now() - started)}ms`;
       if (status >= 500) logger.error(line);
       else logger.info(line);
     };
 
+    /** What the Functions host answers by itself: a status and no body. */
+    const answerFromHost = (status: number, closeConnection = false): void => {
+      if (!res.headersSent) {
+        res.writeHead(status, { 'content-length': '0', ...(closeConnection ? { connection: 'close' } : {}) });
+        res.end();
+      }
+      logLine(status);
+    };
+
     try {
       const segments = decodePathSegments(rawPath);
-      const candidates = segments ? routes.match(segments) : [];
-      const [mostSpecific] = candidates;
-      if (mostSpecific === undefined) {
-        answerFromHost(404, 'NOT_FOUND');
-        req.resume();
-        return;
-      }
-      const chosen = candidates.find((candidate) => candidate.value.methods.includes(method as never));
+      // The host's routes carry their methods as a constraint: a known path with another method is
+      // simply no match, so it gets the same 404 as an unknown path (never a 405).
+      const chosen = (segments ? routes.match(segments) : []).find((candidate) => candidate.value.methods.includes(method as never));
       if (!chosen) {
-        const allowed = [...new Set(candidates.flatMap((candidate) => candidate.value.methods))];
-        routeForLog = `/${prefix}/${mostSpecific.value.route}`;
-        answerFromHost(405, 'METHOD_NOT_ALLOWED', { allow: allowed.join(', ') });
-        req.resume();
+        answerFromHost(404, !isBodyless(req));
+        discardBody(req, res, timeouts);
         return;
       }
       const fn = chosen.value;
-      routeForLog = `/${prefix}/${fn.route}`;
+      routeForLog = routeOf(fn);
 
       if (fn.authLevel !== 'anonymous') {
         const key = functionKey(req, search);
         if (key === undefined || !(await isValidHostKey(key))) {
-          answerFromHost(401, 'UNAUTHORIZED');
-          req.resume();
+          answerFromHost(401, !isBodyless(req));
+          discardBody(req, res, timeouts);
           return;
         }
       }
 
-      const body = await readBodyCapped(req, maxBodyBytes);
-      if (body === 'too-large') {
-        answerFromHost(413, 'PAYLOAD_TOO_LARGE', { connection: 'close' });
-        drainThenClose(req, res);
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.hostBodyLimitBytes) {
+        answerFromHost(413, true);
+        discardBody(req, res, timeouts);
         return;
       }
 
-      const headers = requestHeaders(req);
-      const request = new HttpRequest({
-        method,
-        url: `http://${hostForUrl(req, server)}${rawUrl}`,
-        headers,
-        params: chosen.params,
-        body: { bytes: body },
+      const body = new RequestBodyStream(req);
+      const stopWatchingBody = watchBodyRate(req, body, timeouts, () => {
+        logger.warn(`${method} ${routeForLog}: the client sent its body too slowly; connection closed.`);
+        answerFromHost(408, true);
+        req.socket.destroy();
       });
+      const request = new HttpRequest({
+        // What the library builds in Azure with HTTP streams on: a fetch Request over the live body.
+        nativeRequest: new Request(`http://${hostForUrl(req, server)}${rawUrl}`, {
+          method,
+          headers: requestHeaders(req),
+          ...(method === 'GET' || method === 'HEAD' ? {} : { body: body.stream, duplex: 'half' }),
+        }),
+        params: chosen.params,
+      } as unknown as HttpRequestInit);
       const invocationId = randomUUID();
       const context = new InvocationContext({
         invocationId,
         functionName: fn.name,
         logHandler: invocationLogHandler(logger, fn.name),
-        triggerMetadata: { query: Object.fromEntries(new URLSearchParams(search)), params: chosen.params },
         options: { trigger: { ...fn.triggerBinding, name: fn.triggerBindingName } },
       });
 
       let result: unknown;
       try {
-        result = await fn.handler(request, context);
+        result = await withDeadline(Promise.resolve(fn.handler(request, context)), timeouts.functionMs);
       } catch (error) {
-        logger.error(`Function ${fn.name} (invocation ${invocationId}) threw: ${describeFailure(error)}`);
-        answerFromHost(500, 'INTERNAL_ERROR');
+        stopWatchingBody();
+        body.detach();
+        logger.error(`Function ${fn.name} (invocation ${invocationId}) failed: ${describeFailure(error)}`);
+        answerFromHost(500, !body.ended);
+        discardBody(req, res, timeouts);
         return;
       }
-      await writeHandlerResponse(res, result);
+      stopWatchingBody();
+      body.detach();
+      // A body the function did not read to its end is drained (so the client reads the answer)
+      // and the connection is not reused.
+      await writeHandlerResponse(res, result, !body.ended);
+      discardBody(req, res, timeouts);
     } catch (error) {
       logger.error(`Local host failed on ${method} ${routeForLog}: ${describeFailure(error)}`);
-      if (!res.headersSent) answerFromHost(500, 'INTERNAL_ERROR');
+      if (!res.headersSent) answerFromHost(500, true);
       else res.destroy();
     }
   }
@@ -182,6 +237,80 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
   };
 }
 
+/** The invocation's result, or a rejection once `ms` have passed (the host's function timeout). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`The function ran longer than the host's functionTimeout (${ms} ms).`));
+    }, ms);
+    timer.unref();
+  });
+  return Promise.race([work, deadline]).finally(() => {
+    clearTimeout(timer);
+  });
+}
+
+function isBodyless(req: http.IncomingMessage): boolean {
+  return req.readableEnded || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
+}
+
+/**
+ * Cuts a connection whose body arrives slower than the minimum data rate once the grace period is
+ * over. Returns the function that stops watching.
+ */
+function watchBodyRate(req: http.IncomingMessage, body: RequestBodyStream, timeouts: HostTimeouts, onTooSlow: () => void): () => void {
+  if (isBodyless(req)) return () => undefined;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    if (body.ended) {
+      clearInterval(timer);
+      return;
+    }
+    const elapsed = Date.now() - started;
+    if (elapsed < timeouts.bodyGraceMs) return;
+    if (body.receivedBytes < (timeouts.minBodyBytesPerSecond * elapsed) / 1000) {
+      clearInterval(timer);
+      onTooSlow();
+    }
+  }, 250);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+  };
+}
+
+/**
+ * After the answer, discards whatever body the client is still sending, without keeping it, so
+ * that clients which write the whole body before reading (most do) see the answer. The connection
+ * is cut once the drain goes on past the time or byte bound.
+ */
+function discardBody(req: http.IncomingMessage, res: http.ServerResponse, timeouts: HostTimeouts): void {
+  if (req.readableEnded) return;
+  let discarded = 0;
+  const cut = (): void => {
+    cleanup();
+    req.socket.destroy();
+  };
+  const timer = setTimeout(cut, timeouts.drainMs);
+  timer.unref();
+  const onData = (chunk: Buffer): void => {
+    discarded += chunk.length;
+    if (discarded > timeouts.drainBytes) cut();
+  };
+  const cleanup = (): void => {
+    clearTimeout(timer);
+    req.off('data', onData);
+  };
+  req.on('data', onData);
+  req.once('end', cleanup);
+  req.once('close', cleanup);
+  res.once('close', () => {
+    if (req.readableEnded) cleanup();
+  });
+  req.resume();
+}
+
 /** The key from `x-functions-key`, else from the `code` query parameter; undefined when neither is non-empty. */
 function functionKey(req: http.IncomingMessage, search: string): string | undefined {
   const header = req.headers['x-functions-key'];
@@ -189,69 +318,6 @@ function functionKey(req: http.IncomingMessage, search: string): string | undefi
   if (fromHeader && fromHeader.trim() !== '') return fromHeader.trim();
   const code = new URLSearchParams(search).get('code');
   return code && code.trim() !== '' ? code.trim() : undefined;
-}
-
-/**
- * Reads the body into memory unless it is larger than `maxBytes`. A declared Content-Length over
- * the cap is refused before reading anything; a body that grows past the cap stops being read.
- */
-function readBodyCapped(req: http.IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve('too-large');
-
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
-    };
-    const onData = (chunk: Buffer): void => {
-      total += chunk.length;
-      if (total > maxBytes) {
-        cleanup();
-        req.pause();
-        chunks.length = 0;
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(Buffer.concat(chunks, total));
-    };
-    const onError = (error: Error): void => {
-      cleanup();
-      reject(error);
-    };
-    const onAborted = (): void => {
-      cleanup();
-      reject(new Error('The client aborted the request.'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
-  });
-}
-
-/**
- * After a 413, discards whatever the client is still sending (without keeping it) so the client
- * can read the response, and cuts the connection if the upload goes on for too long.
- */
-function drainThenClose(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const timer = setTimeout(() => req.socket.destroy(), drainGraceMs);
-  timer.unref();
-  const finish = (): void => {
-    clearTimeout(timer);
-  };
-  req.once('end', finish);
-  req.once('close', finish);
-  res.once('close', finish);
-  req.resume();
 }
 
 function requestHeaders(req: http.IncomingMessage): Record<string, string> {
@@ -270,42 +336,41 @@ function hostForUrl(req: http.IncomingMessage, server: http.Server): string {
   return `127.0.0.1:${address.port}`;
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(bytes.length),
-    ...extraHeaders,
-  });
-  res.end(bytes);
-}
+/** Response headers the library does not pass on from a handler (hop-by-hop headers). */
+const hopByHopHeaders = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+]);
 
-/** Writes what the handler returned: an HttpResponse, an HttpResponseInit, or nothing (204). */
-async function writeHandlerResponse(res: http.ServerResponse, result: unknown): Promise<void> {
+/**
+ * Writes what the handler returned, converted by the library's own HttpResponse as in Azure (a
+ * jsonBody is labelled `application/json` unless the handler set a type); nothing → 204.
+ */
+async function writeHandlerResponse(res: http.ServerResponse, result: unknown, closeConnection: boolean): Promise<void> {
+  const close: Record<string, string> = closeConnection ? { connection: 'close' } : {};
   if (result === undefined || result === null) {
-    res.writeHead(204);
+    res.writeHead(204, close);
     res.end();
     return;
   }
-  const response = result instanceof HttpResponse ? result : new HttpResponse(withJsonCharset(result));
+  const response = result instanceof HttpResponse ? result : new HttpResponse(result);
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
+    if (name !== 'set-cookie' && !hopByHopHeaders.has(name)) headers[name] = value;
   });
   const setCookies = [...response.headers.getSetCookie(), ...response.cookies.map(serializeCookie)];
   if (setCookies.length > 0) headers['set-cookie'] = setCookies;
   const body = Buffer.from(await response.arrayBuffer());
   if (body.length > 0 || !('content-length' in headers)) headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
+  res.writeHead(response.status, { ...headers, ...close });
   res.end(body);
-}
-
-/** A jsonBody answer is labelled `application/json; charset=utf-8` unless the handler set a type. */
-function withJsonCharset(init: HttpResponseInit): HttpResponseInit {
-  if (init.jsonBody === undefined) return init;
-  const headers = new Headers(init.headers);
-  if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
-  return { ...init, headers };
 }
 
 function serializeCookie(cookie: Cookie): string {

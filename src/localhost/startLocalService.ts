@@ -2,7 +2,8 @@
 import { captureRegistrations } from './functionsCoreStandIn.js';
 import path from 'node:path';
 import { loadConfig, type Settings } from '../config/loadConfig.js';
-import { functionTable } from '../functions/functionTable.js';
+import { functionTable, partnerApiBase } from '../functions/functionTable.js';
+import { settingNames } from '../config/settingNames.js';
 import { registerFunctions } from '../functions/registerFunctions.js';
 import type { AppServices } from '../services/AppServices.js';
 import { createAppServices, type AppServicesOptions } from '../services/createAppServices.js';
@@ -12,8 +13,18 @@ import { ensureStorage } from '../storage/StorageClients.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
 import { consoleLogger, type LocalHostLogger } from './LocalHostLogger.js';
 import { QueuePoller } from './QueuePoller.js';
+import { TimerRunner } from './TimerRunner.js';
 import { readHostSettings } from './readHostSettings.js';
-import { startLocalHttpServer } from './startLocalHttpServer.js';
+import { startLocalHttpServer, type HostTimeouts } from './startLocalHttpServer.js';
+
+/** The Functions host's own default for FUNCTIONS_REQUEST_BODY_SIZE_LIMIT (100 MB). */
+const defaultHostBodyLimitBytes = 104_857_600;
+
+/** FUNCTIONS_REQUEST_BODY_SIZE_LIMIT as the host reads it: a whole number of bytes, else the default. */
+function hostBodyLimit(settings: Settings): number {
+  const value = Number(settings[settingNames.hostRequestBodySizeLimit]);
+  return Number.isSafeInteger(value) && value > 0 ? value : defaultHostBodyLimitBytes;
+}
 
 const hostKeyMemoryMs = 5_000;
 
@@ -39,11 +50,15 @@ export interface LocalServiceOptions {
   /** How long a failed queue message stays hidden before its retry (host.json's value by default). */
   readonly queueVisibilityTimeoutSeconds?: number;
   readonly services?: AppServicesOptions | undefined;
+  /** Shorter front-end deadlines (tests). */
+  readonly hostTimeouts?: Partial<HostTimeouts> | undefined;
 }
 
 export interface RunningLocalService {
-  /** e.g. `http://127.0.0.1:7071/pos/v1` */
+  /** The partner API, e.g. `http://127.0.0.1:7071/pos/v1` */
   readonly baseUrl: string;
+  /** The host itself, e.g. `http://127.0.0.1:7071` */
+  readonly origin: string;
   readonly services: AppServices;
   stop(): Promise<void>;
 }
@@ -68,7 +83,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
   const server = await startLocalHttpServer({
     functions,
     routePrefix: host.routePrefix,
-    maxBodyBytes: config.maxRequestBodyBytes,
+    hostBodyLimitBytes: hostBodyLimit(options.settings),
+    timeouts: { functionMs: host.functionTimeoutSeconds * 1000, ...options.hostTimeouts },
     logger,
     port: options.port,
     // Like the Functions host with its host keys: only a key HQ issued passes. The host keeps its
@@ -86,12 +102,15 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     ...(options.queueVisibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: options.queueVisibilityTimeoutSeconds } : {}),
   });
   await poller.start();
+  const timers = new TimerRunner({ functions, logger });
+  timers.start();
 
   return {
-    baseUrl: `${server.baseUrl}/${host.routePrefix}`,
+    baseUrl: `${server.baseUrl}/${[host.routePrefix, partnerApiBase].filter((part) => part !== '').join('/')}`,
+    origin: server.baseUrl,
     services,
     async stop() {
-      await Promise.all([server.close(), poller.stop()]);
+      await Promise.all([server.close(), poller.stop(), timers.stop()]);
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { BatchSweepMessage } from '../services/push/BatchIngestion.js';
 import type { ReconcileMessage } from '../services/ReconcileMessage.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -6,8 +5,4 @@ const strings = (value: Record<string, unknown>, keys: readonly string[]) => key
 
 export function isReconcileMessage(value: unknown): value is ReconcileMessage {
   return isRecord(value) && strings(value, ['partnerId', 'storeId', 'businessDate', 'closeBatchId']);
-}
-
-export function isBatchSweepMessage(value: unknown): value is BatchSweepMessage {
-  return isRecord(value) && strings(value, ['partnerId', 'batchId']);
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config/Config.js';
+import type { BodyBudget } from '../http/BodyBudget.js';
 import type { Partner } from '../storage/PartnerRepository.js';
 import type { TableRateLimiter } from '../storage/TableRateLimiter.js';
 import type { StorageClients } from '../storage/StorageClients.js';
@@ -23,6 +24,8 @@ export interface AppServices {
   readonly storage: StorageClients;
   readonly authenticator: Authenticator;
   readonly rateLimiter: TableRateLimiter;
+  /** Request body bytes this instance holds at once. */
+  readonly bodyBudget: BodyBudget;
   readonly ingestion: BatchIngestion;
   readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>;
   readonly reconciliationQuery: ReconciliationQuery;

@@ -1,30 +1,103 @@
 import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { BatchLedger } from '../storage/BatchLedger.js';
-import type { BatchIngestion, BatchSweepMessage } from './push/BatchIngestion.js';
+import type { PendingBatch, PendingBatchIndex } from '../storage/PendingBatchIndex.js';
+import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
+import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 
 export type SweepOutcome = 'committed' | 'completed' | 'abandoned' | 'absent';
+
+/** What one sweep did, for its log line. */
+export interface SweepSummary {
+  readonly examined: number;
+  readonly completed: number;
+  readonly abandoned: number;
+  /** Still too recent to judge, or failed this time: the next sweep looks again. */
+  readonly leftPending: number;
+  /** Committed trade-record batches converted into their report fragments. */
+  readonly fragmentsStaged: number;
+}
 
 /**
  * Finishes pushes that were cut off between their first write and their commit while nobody
  * retried: the stored blob is applied and the batch committed. A PENDING entry whose body was
- * never stored was never acknowledged; it is dropped.
+ * never stored was never acknowledged; it is dropped. Run by a timer: it looks only at pushes
+ * older than `staleAfterSeconds`, found through the pending index without scanning the ledger.
  */
 export class BatchSweeper {
   constructor(
     private readonly ledger: BatchLedger,
+    private readonly pendingIndex: PendingBatchIndex,
     private readonly ingestion: BatchIngestion,
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
+    private readonly staleAfterSeconds: number,
+    private readonly clock: () => Date,
+    /** Stages a committed trade-record batch's report fragment (never throws); absent, none is staged. */
+    private readonly fragments?: Pick<ReportFragmentStager, 'stage'>,
   ) {}
 
-  async sweep(message: BatchSweepMessage): Promise<SweepOutcome> {
-    const entry = await this.ledger.get(message.partnerId, message.batchId);
+  /** Sweeps every push left pending for longer than the stale age. */
+  async sweepStale(): Promise<SweepSummary> {
+    const cutoff = new Date(this.clock().getTime() - this.staleAfterSeconds * 1000);
+    let examined = 0;
+    let completed = 0;
+    let abandoned = 0;
+    let leftPending = 0;
+    let fragmentsStaged = 0;
+    for await (const pending of this.pendingIndex.listOlderThan(cutoff)) {
+      examined += 1;
+      try {
+        const outcome = await this.sweepRow(pending, () => {
+          fragmentsStaged += 1;
+        });
+        if (outcome === 'completed') completed += 1;
+        else if (outcome === 'abandoned') abandoned += 1;
+        else if (outcome === 'pending') leftPending += 1;
+      } catch {
+        // One batch that storage refused now must not stop the others; its row stays for next time.
+        leftPending += 1;
+      }
+    }
+    return { examined, completed, abandoned, leftPending, fragmentsStaged };
+  }
+
+  /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */
+  async sweep(target: { partnerId: string; batchId: string }): Promise<SweepOutcome> {
+    const entry = await this.ledger.get(target.partnerId, target.batchId);
     if (!entry) return 'absent';
-    if (entry.state === 'COMMITTED') return 'committed';
+    const outcome = await this.sweepRow({ ...target, createdAt: entry.createdAt }, () => undefined);
+    if (outcome === 'pending') throw new Error('The batch is still pending and too recent to be judged abandoned.');
+    return outcome;
+  }
+
+  private async sweepRow(pending: PendingBatch, staged: () => void): Promise<SweepOutcome | 'pending'> {
+    const { partnerId, batchId } = pending;
+    const entry = await this.ledger.get(partnerId, batchId);
+    // A row left by a request that lost the race to create the entry, or by a finished batch whose
+    // row could not be removed at once: nothing to do but remove it.
+    if (entry?.createdAt !== pending.createdAt) {
+      await this.pendingIndex.remove(pending);
+      return 'absent';
+    }
+    if (entry.state === 'COMMITTED') {
+      await this.stageFragment(pending, entry.kind, staged);
+      await this.pendingIndex.remove(pending);
+      return 'committed';
+    }
     const processor = this.processors[entry.kind];
-    if (await this.ingestion.completeFromBlob(message.partnerId, message.batchId, entry, processor)) return 'completed';
-    if (await this.ingestion.dropIfAbandoned(message.partnerId, message.batchId, entry)) return 'abandoned';
-    // Still in flight: fail so the message comes back later.
-    throw new Error('The batch is still pending and too recent to be judged abandoned.');
+    if (await this.ingestion.completeFromBlob(partnerId, batchId, entry, processor)) {
+      await this.stageFragment(pending, entry.kind, staged);
+      await this.pendingIndex.remove(pending);
+      return 'completed';
+    }
+    if (await this.ingestion.dropIfAbandoned(partnerId, batchId, entry)) return 'abandoned';
+    return 'pending';
+  }
+
+  /** A committed trade-record batch's report fragment; a failure only means its day converts the batch itself. */
+  private async stageFragment(pending: PendingBatch, kind: BatchKind, staged: () => void): Promise<void> {
+    if (kind !== 'tradeRecords' || !this.fragments) return;
+    const outcome = await this.fragments.stage(pending.partnerId, pending.batchId);
+    if (outcome === 'staged') staged();
   }
 }

@@ -1,10 +1,12 @@
 import type { Config } from '../config/Config.js';
+import { BodyBudget } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
 import { JsonQueue } from '../storage/JsonQueue.js';
 import { MappingRepository } from '../storage/MappingRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
+import { PendingBatchIndex } from '../storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ProductRepository } from '../storage/ProductRepository.js';
 import { RawBatchStore } from '../storage/RawBatchStore.js';
@@ -27,7 +29,7 @@ import { ClosedDayRemapper } from './ClosedDayRemapper.js';
 import { DayReconciler } from './DayReconciler.js';
 import { HealthCheck } from './HealthCheck.js';
 import { MappingQuery } from './MappingQuery.js';
-import { BatchIngestion, type BatchSweepMessage, type PushStep } from './push/BatchIngestion.js';
+import { BatchIngestion, type PushStep } from './push/BatchIngestion.js';
 import { dailyCloseProcessor } from './push/dailyCloseProcessor.js';
 import { mappingsProcessor } from './push/mappingsProcessor.js';
 import { productsProcessor } from './push/productsProcessor.js';
@@ -68,7 +70,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const paymentDirections = new PaymentDirectionRepository(t.paymentDirections);
   const unmappedUsage = new UnmappedUsageRepository(t.unmappedUsage);
   const reconcileQueue = new JsonQueue<ReconcileMessage>(storage.queues.reconcile);
-  const sweepQueue = new JsonQueue<BatchSweepMessage>(storage.queues.batchSweep);
+  const pendingIndex = new PendingBatchIndex(t.pendingBatches);
 
   const mappingPointers = new MappingRepository(t.mappings);
   const tenants = new TenantGuard(registrations);
@@ -78,6 +80,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const fragments = new ReportFragmentStore(storage.reports);
   const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
   const reports = createStoreDayReportService(storage, clock);
+  const reportFragments = new ReportFragmentStager({ ledger, rawBatches, fragments, mappings: mappingCatalog, paymentDirections });
 
   const processors = {
     tradeRecords: tradeRecordsProcessor({ stores, index, closes, mappings: mappingCatalog, products: productCatalog, paymentDirections }),
@@ -96,8 +99,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     tenants,
     ledger,
     rawBatches,
-    sweepQueue,
-    sweepDelaySeconds: config.batchSweepDelaySeconds,
+    pendingIndex,
     clock,
     abandonedAfterMs: options.abandonedAfterMs,
     onStep: options.onPushStep,
@@ -109,6 +111,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     storage,
     authenticator: new Authenticator(new ApiKeyRepository(t.apiKeys), partners, clock),
     rateLimiter: new TableRateLimiter(t.rateLimits),
+    bodyBudget: new BodyBudget(config.maxRequestBytesInFlight),
     ingestion,
     processors,
     reconciliationQuery: new ReconciliationQuery(tenants, results),
@@ -117,8 +120,8 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     reports,
     salesQuery: new SalesQuery(reportStoreDays, partners),
     unmappedQuery: new UnmappedQuery(reportStoreDays, partners),
-    reportFragments: new ReportFragmentStager({ ledger, rawBatches, fragments, mappings: mappingCatalog, paymentDirections }),
-    sweeper: new BatchSweeper(ledger, ingestion, processors),
+    reportFragments,
+    sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock, reportFragments),
     health: new HealthCheck(t.partners),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };

@@ -5,6 +5,7 @@ import type { TokenCredential } from '@azure/core-auth';
 import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { Config } from '../config/Config.js';
 import { expandConnectionString } from './developmentStorage.js';
+import { defaultStorageDeadlines, storageDeadlinePolicy, type StorageDeadlines } from './storageDeadlinePolicy.js';
 import { containerNames, poisonQueueName, queueNames, tableNames } from './storageNames.js';
 
 export type TableKey = keyof typeof tableNames;
@@ -27,6 +28,8 @@ export interface StorageClientOptions {
   readonly policy?: PipelinePolicy;
   /** Credential for the identity path; `@azure/identity` is loaded only when this path is taken. */
   readonly credential?: TokenCredential;
+  /** Deadlines of every storage call (tests shorten them). */
+  readonly deadlines?: StorageDeadlines;
 }
 
 /** What the clients are built from: the storage connection and the configured container names. */
@@ -38,8 +41,13 @@ export type StorageTarget = Pick<Config, 'storage' | 'reportsContainer'>;
  */
 export function createStorageClients(target: StorageTarget, options: StorageClientOptions = {}): StorageClients {
   const connection = target.storage;
-  const additionalPolicies = options.policy ? [{ policy: options.policy, position: 'perRetry' as const }] : [];
-  const retryOptions = { maxTries: 4, retryDelayInMs: 200, maxRetryDelayInMs: 4000, tryTimeoutInMs: 30_000 };
+  const deadlines = options.deadlines ?? defaultStorageDeadlines;
+  const deadlinePolicy = storageDeadlinePolicy(deadlines);
+  const additionalPolicies: AdditionalPolicy[] = [
+    { policy: deadlinePolicy, position: 'perCall' },
+    ...(options.policy ? [{ policy: options.policy, position: 'perRetry' as const }] : []),
+  ];
+  const retryOptions = { maxTries: 4, retryDelayInMs: 200, maxRetryDelayInMs: 4000, tryTimeoutInMs: deadlines.tryTimeoutMs };
 
   let tableService: TableServiceClient;
   let makeTable: (name: string) => TableClient;
@@ -51,14 +59,22 @@ export function createStorageClients(target: StorageTarget, options: StorageClie
     const tableOptions = { allowInsecureConnection: true, additionalPolicies };
     tableService = TableServiceClient.fromConnectionString(cs, tableOptions);
     makeTable = (name) => TableClient.fromConnectionString(cs, name, tableOptions);
-    blobService = BlobServiceClient.fromConnectionString(cs, storagePipelineOptions(retryOptions, options.policy));
-    queueService = QueueServiceClient.fromConnectionString(cs, storagePipelineOptions(retryOptions, options.policy));
+    blobService = BlobServiceClient.fromConnectionString(cs, storagePipelineOptions(retryOptions, deadlinePolicy, options.policy));
+    queueService = QueueServiceClient.fromConnectionString(cs, storagePipelineOptions(retryOptions, deadlinePolicy, options.policy));
   } else {
     const credential = options.credential ?? identityCredential(connection.clientId);
     tableService = new TableServiceClient(connection.tableServiceUri, credential, { additionalPolicies });
     makeTable = (name) => new TableClient(connection.tableServiceUri, name, credential, { additionalPolicies });
-    blobService = new BlobServiceClient(connection.blobServiceUri, credential, storagePipelineOptions(retryOptions, options.policy));
-    queueService = new QueueServiceClient(connection.queueServiceUri, credential, storagePipelineOptions(retryOptions, options.policy));
+    blobService = new BlobServiceClient(
+      connection.blobServiceUri,
+      credential,
+      storagePipelineOptions(retryOptions, deadlinePolicy, options.policy),
+    );
+    queueService = new QueueServiceClient(
+      connection.queueServiceUri,
+      credential,
+      storagePipelineOptions(retryOptions, deadlinePolicy, options.policy),
+    );
   }
 
   const tables = Object.fromEntries(Object.entries(tableNames).map(([key, name]) => [key, makeTable(name)])) as Record<
@@ -89,14 +105,18 @@ export function createStorageClients(target: StorageTarget, options: StorageClie
  * only: it is then part of the shared pipeline, runs once per try (after the retry policy), and
  * reaches every blob and queue request.
  */
-function storagePipelineOptions(retryOptions: RetryOptions, policy: PipelinePolicy | undefined): StorageOptions {
+function storagePipelineOptions(
+  retryOptions: RetryOptions,
+  deadlinePolicy: PipelinePolicy,
+  policy: PipelinePolicy | undefined,
+): StorageOptions {
   let handedOut = false;
   const options: StorageOptions = {
     retryOptions,
     get additionalPolicies(): AdditionalPolicy[] {
-      if (!policy || handedOut) return [];
+      if (handedOut) return [];
       handedOut = true;
-      return [{ policy, position: 'perRetry' }];
+      return [{ policy: deadlinePolicy, position: 'perCall' }, ...(policy ? [{ policy, position: 'perRetry' as const }] : [])];
     },
   };
   return options;

@@ -26,6 +26,8 @@ export function toServiceUnavailable(error: unknown): ApiError | undefined {
     code === 'ECONNRESET' ||
     code === 'ECONNREFUSED' ||
     code === 'ETIMEDOUT' ||
-    (error as { name?: unknown } | null)?.name === 'AbortError';
+    // A storage call that outlived its deadline (storageDeadlinePolicy) was aborted.
+    (error as { name?: unknown } | null)?.name === 'AbortError' ||
+    (error as { name?: unknown } | null)?.name === 'TimeoutError';
   return transient ? new ApiError('SERVICE_UNAVAILABLE', undefined, [], 5) : undefined;
 }

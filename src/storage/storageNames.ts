@@ -17,6 +17,8 @@ export const tableNames = {
   paymentDirections: 'paymentdirections',
   rateLimits: 'ratelimits',
   unmappedUsage: 'unmappedusage',
+  /** Pushes between their first write and their commit, keyed by time, for the sweep. */
+  pendingBatches: 'pendingbatches',
   /** One row per reconciled store-day, from which each partner-day's store_days report file is written. */
   reportStoreDays: 'reportstoredays',
   /** Per partner: its webhook endpoint (URL, event types, signing secrets) and the endpoint's health. */
@@ -35,8 +37,6 @@ export const containerNames = {
 export const queueNames = {
   /** Daily closes waiting for reconciliation (sent with a visibility delay). */
   reconcile: 'reconcile-requests',
-  /** Pushes whose commit is checked later, so a batch cut off mid-write is finished. */
-  batchSweep: 'batch-sweep',
   /** One message per webhook delivery; retries are new messages with a visibility delay. */
   webhookDeliveries: 'webhook-deliveries',
 } as const;

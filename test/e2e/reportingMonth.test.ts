@@ -142,6 +142,7 @@ function dayRecords(day: StoreDay, index: number, withLateCode: boolean): TradeR
 
 async function loadMonth(partner: TestPartner, profile: CurrencyProfile, storeId: string, mapping: Record<string, string>, late: boolean) {
   const latest = new Map<string, TradeRecord[]>();
+  const closes: (() => Promise<void>)[] = [];
   const loadDay = async (businessDate: string, index: number): Promise<void> => {
     const day: StoreDay = { profile, storeId, businessDate };
     const batches = dayRecords(day, index, late && firstWeek.has(businessDate));
@@ -149,13 +150,13 @@ async function loadMonth(partner: TestPartner, profile: CurrencyProfile, storeId
     const sent = batches.flat();
     latest.set(businessDate, [...new Map(sent.map((rec) => [rec.trade_record_id, rec])).values()]);
     // The partner's POS counts every code it uses, the late one included.
-    await sendClose(service, partner, dailyClose(day, batches.length, controlTotals(profile, sent, { mapping })));
+    closes.push(() => sendClose(service, partner, dailyClose(day, batches.length, controlTotals(profile, sent, { mapping }))));
   };
   // A few days at a time, as several stores would push.
   for (let i = 0; i < days.length; i += 4) {
     await Promise.all(days.slice(i, i + 4).map((d, k) => loadDay(d, i + k)));
   }
-  return latest;
+  return { latest, closes };
 }
 
 /** Everything HQ's files should say about one partner and currency, from the records alone (integer minor units). */
@@ -236,7 +237,7 @@ async function reportsSettled(unmappedDays: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  // Reconciled at once; the sweep comes back a second after each push and stages its fragment.
+  // Reconciled at once; pushes are stale for the sweep after a second.
   service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0', BATCH_SWEEP_DELAY_SECONDS: '1' } });
   const setUp = async (profile: CurrencyProfile, mapping: Record<string, string>): Promise<{ partner: TestPartner; storeId: string }> => {
     const storeId = `${profile.currency}-${randomUUID().slice(0, 6)}`;
@@ -248,8 +249,16 @@ beforeAll(async () => {
   };
   const setA = await setUp(USD, withoutLateCode);
   const setB = await setUp(JPY, POS_CODES);
-  a = { ...setA, profile: USD, latest: await loadMonth(setA.partner, USD, setA.storeId, mappingA, true) };
-  b = { ...setB, profile: JPY, latest: await loadMonth(setB.partner, JPY, setB.storeId, POS_CODES, false) };
+  const monthA = await loadMonth(setA.partner, USD, setA.storeId, mappingA, true);
+  const monthB = await loadMonth(setB.partner, JPY, setB.storeId, POS_CODES, false);
+  a = { ...setA, profile: USD, latest: monthA.latest };
+  b = { ...setB, profile: JPY, latest: monthB.latest };
+  // The timer sweep (run here rather than waiting for its schedule) stages every batch's fragment,
+  // then the closes arrive and each reconciliation assembles its day from them.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const swept = await service.services.sweeper.sweepStale();
+  expect(swept.fragmentsStaged).toBe(4 * days.length);
+  for (const close of [...monthA.closes, ...monthB.closes]) await close();
   await reportsSettled(firstWeek.size);
 }, 240_000);
 

@@ -19,7 +19,8 @@ const accessLine = /^INFO \[(\w+)\] (GET|POST|PUT) (\/\S+) (\d{3}) (\d+)ms partn
 describe('access log', () => {
   it('writes one line per request with method, route, status, ms, partner and batch_id; never the key or the body', async () => {
     const storeId = `LOG-${randomUUID().slice(0, 8)}`;
-    const marker = `BODYMARK${randomUUID().slice(0, 8)}`;
+    // Lower-case letters keep the marker from ever being a valid order_type code.
+    const marker = `bodymark-${randomUUID().slice(0, 8)}`;
     const partner = await service.createPartner({ stores: [storeId] });
     const storesBatch = { batch_id: newBatchId(), stores: [{ ...buildUsdStore(storeId), store_name: marker }] };
     const trades = tradeBatch({ storeId, recordCount: 2 });
@@ -50,13 +51,13 @@ describe('access log', () => {
       return { fn: m![1], method: m![2], route: m![3], status: Number(m![4]), batchId: m![7] };
     });
     expect(parsed.map((p) => `${p.method} ${p.route} ${p.status}`)).toEqual([
-      'PUT /stores 202',
-      'POST /trade-records 202',
-      'POST /trade-records 200',
-      'POST /trade-records 400',
-      'GET /daily-close/{store_id}/{business_date} 200',
-      'GET /daily-close/{store_id}/{business_date} 403',
-      'GET /mappings/transaction-types 200',
+      'PUT /pos/v1/stores 202',
+      'POST /pos/v1/trade-records 202',
+      'POST /pos/v1/trade-records 200',
+      'POST /pos/v1/trade-records 400',
+      'GET /pos/v1/daily-close/{store_id}/{business_date} 200',
+      'GET /pos/v1/daily-close/{store_id}/{business_date} 403',
+      'GET /pos/v1/mappings/transaction-types 200',
     ]);
     expect(parsed.map((p) => p.batchId)).toEqual([storesBatch.batch_id, trades.batch_id, trades.batch_id, '-', '-', '-', '-']);
     expect(parsed[1]!.fn).toBe('pushTradeRecords');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractStandardCodes } from '../fixtures/masterDataFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
-import { errorOf, referenceListOf } from '../support/responseBodies.js';
+import { referenceListOf } from '../support/responseBodies.js';
 
 let service: TestService;
 beforeAll(async () => {
@@ -43,9 +43,9 @@ describe('GET /reference/transaction-types', () => {
     expect(byCode.get('NO_SALE')?.is_revenue).toBe(false);
   });
 
-  it('needs the API key', async () => {
+  it('needs the API key (refused by the host: 401, no body)', async () => {
     const response = await service.call(null, 'GET', 'reference/transaction-types');
     expect(response.status).toBe(401);
-    expect(errorOf(response).code).toBe('UNAUTHORIZED');
+    expect(response.body).toBeUndefined();
   });
 });

@@ -172,6 +172,62 @@ describe('app settings', () => {
   });
 });
 
+describe('the host in Azure', () => {
+  const sample = JSON.parse(readFileSync(join(root, 'local.settings.sample.json'), 'utf8')) as { Values: Record<string, string> };
+  const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as { functionTimeout?: string };
+  const bicepValue = (name: string): string | undefined =>
+    new RegExp(`name:\\s*'${name}'\\s*[,\\n]\\s*value:\\s*string\\((\\w+)\\)`).exec(main)?.[1];
+  const varValue = (name: string): number | undefined => {
+    const m = new RegExp(`^\\s*var\\s+${name}\\s*=\\s*(\\d+)`, 'm').exec(main);
+    return m ? Number(m[1]) : undefined;
+  };
+
+  it('FUNCTIONS_REQUEST_BODY_SIZE_LIMIT is set a little above the 5 MB body limit, the same locally and in Azure', () => {
+    const variable = bicepValue(settingNames.hostRequestBodySizeLimit);
+    expect(variable).toBeDefined();
+    const inAzure = varValue(variable!);
+    const bodyLimit = varValue(bicepValue(settingNames.maxRequestBodyBytes)!);
+    expect(bodyLimit).toBe(5 * 1024 * 1024);
+    expect(inAzure).toBeGreaterThan(bodyLimit!);
+    expect(inAzure).toBeLessThanOrEqual(bodyLimit! + 1024 * 1024);
+    expect(Number(sample.Values[settingNames.hostRequestBodySizeLimit])).toBe(inAzure);
+  });
+
+  it('MAX_REQUEST_BYTES_IN_FLIGHT holds at least one whole body', () => {
+    expect(declaredParams(main).has('maxRequestBytesInFlight')).toBe(true);
+    expect(main).toMatch(/@minValue\(5242880\)\s*param\s+maxRequestBytesInFlight\b/);
+    expect(Number(sample.Values[settingNames.maxRequestBytesInFlight])).toBeGreaterThanOrEqual(5 * 1024 * 1024);
+  });
+
+  it('host.json sets functionTimeout, within the platform bound and above every storage deadline', () => {
+    const match = /^(\d{2}):(\d{2}):(\d{2})$/.exec(hostJson.functionTimeout ?? '');
+    expect(match).not.toBeNull();
+    const seconds = Number(match![1]) * 3600 + Number(match![2]) * 60 + Number(match![3]);
+    expect(seconds).toBeGreaterThan(60);
+    expect(seconds).toBeLessThanOrEqual(30 * 60);
+  });
+
+  it('scale-out and per-instance HTTP concurrency are parameters set by every environment', () => {
+    expect(main).toMatch(/maximumInstanceCount:\s*maximumInstanceCount/);
+    expect(main).toMatch(/perInstanceConcurrency:\s*httpPerInstanceConcurrency/);
+    for (const [file, text] of paramFiles) {
+      expect(text, file).toMatch(/^\s*param\s+maximumInstanceCount\s*=\s*\d+/m);
+      expect(text, file).toMatch(/^\s*param\s+httpPerInstanceConcurrency\s*=\s*\d+/m);
+    }
+  });
+
+  it('storage redundancy is a parameter: LRS for test, zone-redundant where the region offers it', () => {
+    expect(main).toMatch(/param\s+storageSkuName\s+string/);
+    expect(paramFiles.get('main.test.bicepparam')).toMatch(/storageSkuName\s*=\s*'Standard_LRS'/);
+    expect(paramFiles.get('main.production.bicepparam')).toMatch(/storageSkuName\s*=\s*'Standard_ZRS'/);
+  });
+
+  it('the app waits for its data roles before it starts (role assignments are dependencies of the app)', () => {
+    const app = braceBlock(main, main.indexOf('{', main.indexOf("resource functionApp 'Microsoft.Web/sites")));
+    expect(app).toMatch(/dependsOn:\s*\[[^\]]*\bstorage\b/);
+  });
+});
+
 describe('storage names', () => {
   const namesFile = modules.get('storageNames.bicep');
   const storageModule = modules.get('storage.bicep');
@@ -291,13 +347,17 @@ describe('templates hang together (no Bicep CLI here)', () => {
     }
   });
 
-  it('outputs the function app name and the base URL under the route prefix', () => {
+  it('outputs the function app name and the base URL of the partner API', async () => {
     expect(main).toMatch(/^\s*output\s+functionAppName\s+string\s*=/m);
     expect(main).toMatch(/^\s*output\s+baseUrl\s+string\s*=\s*'https:\/\/\$\{functionApp\.properties\.defaultHostName\}\/pos\/v1'/m);
     const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as {
       extensions?: { http?: { routePrefix?: string } };
     };
-    expect(hostJson.extensions?.http?.routePrefix).toBe('pos/v1');
+    // No host prefix: every function carries its full route, the partner API's below pos/v1.
+    expect(hostJson.extensions?.http?.routePrefix).toBe('');
+    const { functionTable, partnerApiBase } = await import('../../src/functions/functionTable.js');
+    expect(partnerApiBase).toBe('pos/v1');
+    for (const fn of functionTable) if (fn.trigger === 'http') expect(fn.route.startsWith(`${partnerApiBase}/`), fn.name).toBe(true);
   });
 
   it('every param has a description', () => {
@@ -322,12 +382,12 @@ describe('function table', () => {
 
   it('every HTTP function but health requires a function key', async () => {
     const table = await load();
-    const open = table.filter(isHttp).filter((f) => f.route !== 'health' && f.authLevel !== 'function');
+    const open = table.filter(isHttp).filter((f) => f.name !== 'health' && f.authLevel !== 'function');
     expect(open.map((f) => `${f.name} (${f.route}): ${f.authLevel}`)).toEqual([]);
   });
 
   it('health exists and is anonymous', async () => {
-    const health = (await load()).filter(isHttp).filter((f) => f.route === 'health');
+    const health = (await load()).filter(isHttp).filter((f) => f.name === 'health');
     expect(health).toHaveLength(1);
     expect(health[0]!.authLevel).toBe('anonymous');
   });

@@ -23,10 +23,11 @@ describe('decodeMessageText', () => {
 describe('readHostSettings', () => {
   it("reads the project's host.json", () => {
     expect(readHostSettings()).toEqual({
-      routePrefix: 'pos/v1',
+      routePrefix: '',
       maxDequeueCount: 5,
       queueBatchSize: 8,
       queueVisibilityTimeoutSeconds: 30,
+      functionTimeoutSeconds: 300,
     });
   });
 
@@ -38,6 +39,7 @@ describe('readHostSettings', () => {
       maxDequeueCount: 5,
       queueBatchSize: 16,
       queueVisibilityTimeoutSeconds: 0,
+      functionTimeoutSeconds: 1800,
     });
   });
 });

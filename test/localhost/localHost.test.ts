@@ -1,21 +1,24 @@
 import { app } from '@azure/functions';
-import type { InvocationContext } from '@azure/functions';
+import type { InvocationContext, Timer } from '@azure/functions';
+import net from 'node:net';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.js';
 import type { CapturedFunction } from '../../src/localhost/functionsCoreStandIn.js';
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import { QueuePoller } from '../../src/localhost/QueuePoller.js';
-import { readHostSettings } from '../../src/localhost/readHostSettings.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
 import type { RunningAzurite } from '../../src/localhost/startAzurite.js';
 import { startLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
+import { TimerRunner } from '../../src/localhost/TimerRunner.js';
 import type { RunningLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
 import { anyString } from '../support/matchers.js';
 
 const key = 'sample-key-7f3a';
 const secretBodyText = 'body-text-that-must-not-be-logged';
 const maxBodyBytes = 1024;
+/** The host's own body limit in this test (FUNCTIONS_REQUEST_BODY_SIZE_LIMIT). */
+const hostBodyLimitBytes = 1024 * 1024;
 
 interface RecordedMessage {
   readonly value: unknown;
@@ -71,9 +74,31 @@ function registerSampleTable(
     authLevel: 'function',
     handler: async (request, context) => {
       calls.echo += 1;
-      const bytes = Buffer.from(await request.arrayBuffer());
-      context.log(`echo received ${bytes.length} bytes`);
-      return { status: 201, jsonBody: { length: bytes.length } };
+      // Reads the body as a stream and stops at the cap, as the service's pushes do.
+      const reader = request.body!.getReader();
+      let length = 0;
+      for (;;) {
+        const result = await reader.read();
+        if (result.done) break;
+        const chunk: unknown = result.value;
+        if (!(chunk instanceof Uint8Array)) throw new Error('the body stream gave something other than bytes');
+        length += chunk.byteLength;
+        if (length > maxBodyBytes) {
+          reader.releaseLock();
+          return { status: 413, jsonBody: { tooLarge: true } };
+        }
+      }
+      context.log(`echo received ${length} bytes`);
+      return { status: 201, jsonBody: { length } };
+    },
+  });
+  app.http('slow', {
+    route: 'slow',
+    methods: ['GET'],
+    authLevel: 'anonymous',
+    handler: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return { status: 200 };
     },
   });
   app.http('boom', {
@@ -116,6 +141,20 @@ function registerSampleTable(
   });
 }
 
+/** Timer invocations seen by the sample timer function. */
+const ticks: { at: number; timer: Timer }[] = [];
+
+function registerSampleTimer(): void {
+  app.timer('everySecond', {
+    schedule: '* * * * * *',
+    handler: async (timer) => {
+      ticks.push({ at: Date.now(), timer });
+      // Longer than a second: the next occurrence finds this run still going and is skipped.
+      if (ticks.length === 1) await new Promise((resolve) => setTimeout(resolve, 1_500));
+    },
+  });
+}
+
 function base64Json(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 }
@@ -151,10 +190,11 @@ describe('local host', () => {
     });
     server = await startLocalHttpServer({
       functions,
-      routePrefix: readHostSettings().routePrefix,
-      maxBodyBytes,
+      routePrefix: 'pos/v1',
+      hostBodyLimitBytes,
       logger,
       port: 0,
+      timeouts: { headersMs: 1_000, bodyGraceMs: 1_000, minBodyBytesPerSecond: 1_000, drainMs: 2_000, functionMs: 1_500 },
     });
     stops.push(() => server.close());
     const poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
@@ -202,7 +242,7 @@ describe('local host', () => {
     it('serves an anonymous route with headers and a JSON body', async () => {
       const response = await fetch(url('ping'));
       expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('content-type')).toBe('application/json');
       expect(response.headers.get('x-sample')).toBe('yes');
       expect(await response.json()).toEqual({ pong: true });
     });
@@ -229,29 +269,31 @@ describe('local host', () => {
       expect(await response.json()).toEqual({ route: 'latest', storeId: 'S1' });
     });
 
-    it('answers 404 for unknown routes and outside the prefix', async () => {
+    it('answers 404 with an empty body for unknown routes and outside the prefix, as the host does', async () => {
       for (const path of [url('nope'), `${server.baseUrl}/api/ping`, url('stores/S1/items'), url('ping/extra')]) {
         const response = await fetch(path);
         expect(response.status).toBe(404);
-        expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: anyString() } });
+        expect(await response.text()).toBe('');
       }
     });
 
-    it('answers 405 for a known route with another method', async () => {
-      const response = await fetch(url('ping'), { method: 'DELETE' });
-      expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('GET');
-      expect(await response.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: anyString() } });
+    it('answers 404 (never 405) with an empty body for a known route with another method', async () => {
+      for (const method of ['DELETE', 'PUT', 'POST']) {
+        const response = await fetch(url('ping'), { method, body: method === 'DELETE' ? null : '{}' });
+        expect(response.status).toBe(404);
+        expect(response.headers.get('allow')).toBeNull();
+        expect(await response.text()).toBe('');
+      }
     });
 
-    it('answers 401 on a function-level route without a key, before the handler runs', async () => {
+    it('answers 401 with an empty body on a function-level route without a key, before the handler runs', async () => {
       const before = calls.echo;
       const keyHeaders: Record<string, string>[] = [{}, { 'x-functions-key': '' }, { 'x-functions-key': '   ' }];
       for (const headers of keyHeaders) {
         const response = await fetch(url('echo'), { method: 'POST', headers, body: 'x' });
         expect(response.status).toBe(401);
-        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-        expect(await response.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: anyString() } });
+        expect(response.headers.get('content-type')).toBeNull();
+        expect(await response.text()).toBe('');
       }
       expect(calls.echo).toBe(before);
     });
@@ -267,19 +309,34 @@ describe('local host', () => {
       expect(await response.json()).toEqual({ length: maxBodyBytes });
     });
 
-    it('answers 413 at once when Content-Length is over the cap', async () => {
+    it('answers 413 with an empty body, without running the function, when Content-Length is over the host limit', async () => {
       const before = calls.echo;
-      const response = await fetch(url('echo'), {
-        method: 'POST',
-        headers: { 'x-functions-key': key, 'content-type': 'application/json' },
-        body: Buffer.alloc(maxBodyBytes * 4, 0x61),
-      });
-      expect(response.status).toBe(413);
-      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: anyString() } });
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        const response = await fetch(url('echo'), {
+          method: 'POST',
+          headers: { 'x-functions-key': key, 'content-type': 'application/json' },
+          body: Buffer.alloc(hostBodyLimitBytes * 2, 0x61),
+        });
+        expect(response.status).toBe(413);
+        expect(await response.text()).toBe('');
+      }
       expect(calls.echo).toBe(before);
     });
 
-    it('answers 413 when a chunked body grows past the cap', async () => {
+    it('lets every client read the answer of a function that stopped reading a large body', async () => {
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        const response = await fetch(url('echo'), {
+          method: 'POST',
+          headers: { 'x-functions-key': key },
+          body: Buffer.alloc(hostBodyLimitBytes - 1, 0x61),
+        });
+        expect(response.status).toBe(413);
+        expect(response.headers.get('connection')).toBe('close');
+        expect(await response.json()).toEqual({ tooLarge: true });
+      }
+    });
+
+    it("hands a chunked body that grows past the function's cap to the function, which answers", async () => {
       const before = calls.echo;
       let sent = 0;
       const chunk = new Uint8Array(512).fill(0x62);
@@ -300,8 +357,8 @@ describe('local host', () => {
         duplex: 'half',
       } as RequestInit);
       expect(response.status).toBe(413);
-      expect(await response.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: anyString() } });
-      expect(calls.echo).toBe(before);
+      expect(await response.json()).toEqual({ tooLarge: true });
+      expect(calls.echo).toBe(before + 1);
       // The server stays usable afterwards.
       expect((await fetch(url('ping'))).status).toBe(200);
     });
@@ -323,18 +380,64 @@ describe('local host', () => {
       expect(await response.json()).toEqual({ length: 500 });
     });
 
-    it('answers 500 when a handler throws, and logs without the body', async () => {
+    it('answers 500 with an empty body when a handler throws, and logs without the body', async () => {
       const response = await fetch(url('boom'), { method: 'POST', body: secretBodyText });
       expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({ error: { code: 'INTERNAL_ERROR', message: anyString() } });
+      expect(await response.text()).toBe('');
       expect(logger.lines.some((entry) => entry.level === 'error' && entry.line.includes('boom'))).toBe(true);
+    });
+
+    it('answers 500 once an invocation outlives functionTimeout', async () => {
+      const started = Date.now();
+      const response = await fetch(url('slow'));
+      expect(response.status).toBe(500);
+      expect(Date.now() - started).toBeLessThan(2_900);
+    });
+
+    it('closes a connection whose headers do not arrive in time', async () => {
+      const closedAfter = await new Promise<number>((resolve, reject) => {
+        const started = Date.now();
+        const socket = net.connect(server.port, '127.0.0.1', () => {
+          socket.write('GET /pos/v1/ping HTTP/1.1\r\nHost: x\r\n');
+        });
+        socket.on('error', reject);
+        socket.on('data', () => undefined);
+        socket.on('close', () => {
+          resolve(Date.now() - started);
+        });
+      });
+      expect(closedAfter).toBeGreaterThanOrEqual(900);
+      expect(closedAfter).toBeLessThan(5_000);
+    });
+
+    it('closes a connection whose body trickles in under the minimum rate', async () => {
+      const outcome = await new Promise<{ ms: number; text: string }>((resolve, reject) => {
+        const started = Date.now();
+        let text = '';
+        const socket = net.connect(server.port, '127.0.0.1', () => {
+          socket.write(`POST /pos/v1/echo HTTP/1.1\r\nHost: x\r\nx-functions-key: ${key}\r\nContent-Length: 1000\r\n\r\n`);
+          const timer = setInterval(() => {
+            if (!socket.destroyed) socket.write('a');
+          }, 200);
+          socket.on('close', () => {
+            clearInterval(timer);
+            resolve({ ms: Date.now() - started, text });
+          });
+        });
+        socket.on('error', reject);
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+        });
+      });
+      expect(outcome.ms).toBeLessThan(5_000);
+      expect(outcome.text).toMatch(/^HTTP\/1\.1 408/);
     });
 
     it('routes handler log calls to the logger and logs its own answers without keys or bodies', () => {
       expect(logger.lines).toContainEqual({ level: 'info', line: '[echoLength] echo received 1024 bytes' });
       expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 401 \d+ms$/.test(entry.line))).toBe(true);
       expect(logger.lines.some((entry) => /^POST \/pos\/v1\/echo 413 \d+ms$/.test(entry.line))).toBe(true);
-      expect(logger.lines.some((entry) => /^DELETE \/pos\/v1\/ping 405 \d+ms$/.test(entry.line))).toBe(true);
+      expect(logger.lines.some((entry) => /^DELETE \/pos\/v1\/ping 404 \d+ms$/.test(entry.line))).toBe(true);
       expect(logger.text()).not.toContain(key);
       expect(logger.text()).not.toContain(secretBodyText);
     });
@@ -344,21 +447,44 @@ describe('local host', () => {
         functions: captureRegistrations(() => {
           registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], []);
         }),
-        routePrefix: 'pos/v1',
-        maxBodyBytes,
+        routePrefix: '',
+        hostBodyLimitBytes,
         logger: new RecordingLogger(),
         isValidHostKey: (candidate) => Promise.resolve(candidate === 'good'),
       });
       try {
         expect(second.port).not.toBe(server.port);
-        const bad = await fetch(`${second.baseUrl}/pos/v1/stores/S1/items/1`, { headers: { 'x-functions-key': 'bad' } });
+        const bad = await fetch(`${second.baseUrl}/stores/S1/items/1`, { headers: { 'x-functions-key': 'bad' } });
         expect(bad.status).toBe(401);
-        const good = await fetch(`${second.baseUrl}/pos/v1/stores/S1/items/1`, { headers: { 'x-functions-key': 'good' } });
+        const good = await fetch(`${second.baseUrl}/stores/S1/items/1`, { headers: { 'x-functions-key': 'good' } });
         expect(good.status).toBe(200);
       } finally {
         await second.close();
       }
     });
+  });
+
+  describe('timers', () => {
+    it('runs a timer function on its NCRONTAB schedule, one run at a time, and stops', async () => {
+      const timerFunctions = captureRegistrations(registerSampleTimer);
+      expect(timerFunctions[0]).toMatchObject({ kind: 'timer', schedule: '* * * * * *', runOnStartup: false });
+      const runner = new TimerRunner({ functions: timerFunctions, logger });
+      runner.start();
+      try {
+        await waitFor(() => ticks.length >= 3, 6_000);
+      } finally {
+        await runner.stop();
+      }
+      const count = ticks.length;
+      // Runs fall on whole seconds; the occurrence during the slow first run was skipped.
+      for (const tick of ticks) expect(tick.at % 1000).toBeLessThan(300);
+      expect(ticks[1]!.at - ticks[0]!.at).toBeGreaterThanOrEqual(1_900);
+      expect(ticks[0]!.timer).toMatchObject({ isPastDue: false, schedule: { adjustForDST: true } });
+      expect(Date.parse(ticks[1]!.timer.scheduleStatus.next)).toBeGreaterThan(ticks[1]!.at);
+      expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(ticks.length).toBe(count);
+    }, 15_000);
   });
 
   describe('queues', () => {

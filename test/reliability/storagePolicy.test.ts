@@ -14,6 +14,7 @@ function clientsWith(policy: FaultPolicy) {
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '1000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',
   });
@@ -26,7 +27,7 @@ describe('the storage pipeline policy', () => {
     const clients = clientsWith(policy);
     await ensureStorage(clients);
     await clients.rawBatches.getBlockBlobClient(`probe/${Date.now()}.json`).uploadData(Buffer.from('{}'));
-    await clients.queues.batchSweep.getProperties();
+    await clients.queues.reconcile.getProperties();
     await clients.tables.partners.getEntity('probe', 'absent').catch(() => undefined);
     expect(policy.counts.table).toBeGreaterThan(0);
     expect(policy.counts.blob).toBeGreaterThan(0);
@@ -53,7 +54,7 @@ describe('the storage pipeline policy', () => {
     };
     const name = `probe/retry-${seededRandom(7)().toString(36).slice(2)}.json`;
     await clients.rawBatches.getBlockBlobClient(name).uploadData(Buffer.from('{"a":1}'));
-    await clients.queues.batchSweep.getProperties();
+    await clients.queues.reconcile.getProperties();
     expect(failures).toBeGreaterThanOrEqual(4);
     expect((await clients.rawBatches.getBlockBlobClient(name).downloadToBuffer()).toString()).toBe('{"a":1}');
   });

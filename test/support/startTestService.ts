@@ -71,6 +71,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '100000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',
     ...options.settings,

@@ -8,23 +8,19 @@ import { readJsonBody } from '../readJsonBody.js';
 /**
  * POST /trade-records, POST /daily-close, PUT /stores, PUT /products, PUT /mappings/transaction-types:
  * 202 with the acknowledgement on first receipt, 200 on a repeat (contract §2.2).
- * /trade-records calls count against the partner's rate limit.
+ * /trade-records calls count against the partner's rate limit, decided from the key alone before
+ * a byte of the body is read: a limited partner costs neither the read nor the parse, and gets 429
+ * whatever the size of its body.
  */
 export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean }): Endpoint {
   return async ({ request, services, partner }) => {
-    // The rate-limit decision (two storage round trips) is taken while the body is read and
-    // validated; the push waits for it before its first write, and a refusal wins over any other
-    // error, so a limited call is answered 429 and never writes, exactly as if it were checked first.
-    const admission = options.rateLimited ? admit(services, partner) : Promise.resolve();
-    // A refusal may arrive before anyone awaits it; it is awaited below, so it is not unhandled.
-    admission.catch(() => undefined);
+    if (options.rateLimited) await admit(services, partner);
+    const body = await readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget);
     try {
-      const bytes = await readJsonBody(request, services.config.maxRequestBodyBytes);
-      const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], bytes, admission);
+      const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], body.bytes);
       return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
-    } catch (error) {
-      await admission;
-      throw error;
+    } finally {
+      body.release();
     }
   };
 }

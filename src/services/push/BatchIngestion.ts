@@ -4,17 +4,11 @@ import type { Warning } from '../../domain/model/Warning.js';
 import type { BodyValidator } from '../../validation/createBodyValidator.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { BatchLedger, LedgerEntry } from '../../storage/BatchLedger.js';
-import type { JsonQueue } from '../../storage/JsonQueue.js';
+import type { PendingBatchIndex } from '../../storage/PendingBatchIndex.js';
 import type { RawBatchStore } from '../../storage/RawBatchStore.js';
 import type { TenantGuard } from '../TenantGuard.js';
 import type { BatchAcknowledgement } from './BatchAcknowledgement.js';
 import type { BatchProcessor } from './BatchProcessor.js';
-
-/** Message of the batch-sweep queue: check later that this batch was committed. */
-export interface BatchSweepMessage {
-  readonly partnerId: string;
-  readonly batchId: string;
-}
 
 /** Hooks between the write steps of a push; the fault-injection tests crash the push there. */
 export type PushStep = 'ledger-created' | 'blob-stored' | 'applied' | 'committed';
@@ -24,8 +18,7 @@ export interface BatchIngestionOptions {
   readonly tenants: TenantGuard;
   readonly ledger: BatchLedger;
   readonly rawBatches: RawBatchStore;
-  readonly sweepQueue: JsonQueue<BatchSweepMessage>;
-  readonly sweepDelaySeconds: number;
+  readonly pendingIndex: PendingBatchIndex;
   readonly clock: () => Date;
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
   readonly abandonedAfterMs?: number | undefined;
@@ -79,18 +72,13 @@ export class BatchIngestion {
     return typed;
   }
 
-  /**
-   * Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request.
-   * `admission` (the rate-limit decision, taken meanwhile) must resolve before anything is written.
-   */
+  /** Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request. */
   async push<T extends { batch_id: string }>(
     partnerId: string,
     processor: BatchProcessor<T>,
     bytes: Uint8Array,
-    admission: Promise<void> = Promise.resolve(),
   ): Promise<BatchAcknowledgement> {
     const body = await this.validate(partnerId, processor, bytes);
-    await admission;
     const batchId = body.batch_id;
     const bodyHash = createHash('sha256').update(bytes).digest('hex');
     const { ledger, rawBatches } = this.options;
@@ -102,13 +90,17 @@ export class BatchIngestion {
       let entry: LedgerEntry | undefined;
       if (createFirst) {
         createFirst = false;
-        // The sweep is scheduled alongside the ledger entry and both are awaited before the body is
-        // stored, so no crash can leave a stored batch that nobody comes back to (an entry without
-        // a body was never acknowledged and is dropped as abandoned).
+        // The pending-index row is written alongside the ledger entry and both are awaited before
+        // the body is stored, so no crash can leave a stored batch that the sweep cannot find (an
+        // entry without a body was never acknowledged). A row for an entry that already existed is
+        // taken back at once.
+        const now = this.options.clock();
+        const pending = { partnerId, batchId, createdAt: now.toISOString() };
         const [, created] = await Promise.all([
-          this.options.sweepQueue.send({ partnerId, batchId }, this.options.sweepDelaySeconds),
-          ledger.createPending(partnerId, batchId, processor.kind, bodyHash, this.options.clock()),
+          this.options.pendingIndex.add(pending),
+          ledger.createPending(partnerId, batchId, processor.kind, bodyHash, now),
         ]);
+        if (!created) await this.forgetPending(partnerId, batchId, pending.createdAt);
         entry = created;
         if (entry) await this.step('ledger-created', batchId);
       }
@@ -140,6 +132,7 @@ export class BatchIngestion {
       const receipt = { recordCount: processor.recordCount(body), warnings };
       if (await ledger.commit(partnerId, batchId, entry, receipt, this.options.clock())) {
         await this.step('committed', batchId);
+        if (!stagesReportFragment(processor.kind)) await this.forgetPending(partnerId, batchId, entry.createdAt);
         return { batch_id: batchId, status: 'ACCEPTED', record_count: receipt.recordCount, warnings };
       }
       // Another copy of this batch committed first: answer as a repeat.
@@ -171,6 +164,7 @@ export class BatchIngestion {
       { recordCount: processor.recordCount(body), warnings },
       this.options.clock(),
     );
+    if (!stagesReportFragment(processor.kind)) await this.forgetPending(partnerId, batchId, entry.createdAt);
     return true;
   }
 
@@ -178,7 +172,21 @@ export class BatchIngestion {
   async dropIfAbandoned(partnerId: string, batchId: string, entry: LedgerEntry): Promise<boolean> {
     const age = this.options.clock().getTime() - Date.parse(entry.createdAt);
     if (age < this.abandonedAfterMs) return false;
-    return this.options.ledger.deleteAbandoned(partnerId, batchId, entry);
+    const dropped = await this.options.ledger.deleteAbandoned(partnerId, batchId, entry);
+    if (dropped) await this.forgetPending(partnerId, batchId, entry.createdAt);
+    return dropped;
+  }
+
+  /**
+   * Removes a finished batch's pending-index row. A failure is left to the sweep, which finds the
+   * row, sees the batch finished and removes it: the batch itself is safe either way.
+   */
+  async forgetPending(partnerId: string, batchId: string, createdAt: string): Promise<void> {
+    try {
+      await this.options.pendingIndex.remove({ partnerId, batchId, createdAt });
+    } catch {
+      // Left for the sweep.
+    }
   }
 
   /**
@@ -212,4 +220,13 @@ function alreadyReceived(batchId: string, entry: Extract<LedgerEntry, { state: '
     });
   }
   return { batch_id: batchId, status: 'ALREADY_RECEIVED', record_count: entry.receipt.recordCount, warnings };
+}
+
+/**
+ * A committed trade-record batch keeps its pending-index row: the sweep that finds it converts the
+ * batch into its report fragment in the background, then removes the row (no write is added to the
+ * push, one is saved).
+ */
+function stagesReportFragment(kind: string): boolean {
+  return kind === 'tradeRecords';
 }

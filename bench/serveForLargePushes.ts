@@ -1,0 +1,33 @@
+import { HqTool } from '../src/cli/HqTool.js';
+import { resolveLocalSettings } from '../src/config/resolveLocalSettings.js';
+import { startLocalService } from '../src/localhost/startLocalService.js';
+import { findProjectRoot } from '../src/config/findProjectRoot.js';
+
+export interface LargePushService {
+  readonly baseUrl: string;
+  readonly key: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service with the local settings of `local.settings.sample.json` (its body budget included),
+ * on the given storage, and a partner whose key the benchmark pushes with.
+ */
+export async function serveForLargePushes(connectionString: string): Promise<LargePushService> {
+  const settings = {
+    ...resolveLocalSettings({}, findProjectRoot()),
+    AzureWebJobsStorage: connectionString,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const service = await startLocalService({ settings, port: 0, logger: quiet });
+  const out: string[] = [];
+  const tool = new HqTool(service.services.storage, { out: (l) => out.push(l), err: () => undefined });
+  const partnerId = `bench-large-${process.pid}`;
+  await tool.run(['partner', 'create', partnerId]);
+  await tool.run(['key', 'issue', partnerId]);
+  const key = out.at(-1);
+  if (key === undefined) throw new Error('the HQ tool issued no key');
+  await tool.run(['store', 'register', partnerId, 'LRG-1']);
+  return { baseUrl: service.baseUrl, key, stop: () => service.stop() };
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { app } from '@azure/functions';
+import { captureRegistrations, type CapturedTimerFunction } from '../../src/localhost/functionsCoreStandIn.js';
+import { functionTable, sweepSchedule } from '../../src/functions/functionTable.js';
+import { registerFunctions } from '../../src/functions/registerFunctions.js';
+import { InvocationContext } from '@azure/functions';
+import { PendingBatchIndex } from '../../src/storage/PendingBatchIndex.js';
+import { startTestService, type TestService } from '../support/startTestService.js';
+import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
+import { SimulatedCrash } from '../reliability/support/faultPolicy.js';
+
+/** A clock the test moves forward, so the sweep's stale age passes without waiting. */
+let offsetMs = 0;
+const clock = (): Date => new Date(Date.now() + offsetMs);
+let crashAfter: string | undefined;
+
+describe('the pending-batch sweep (timer)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      services: {
+        clock,
+        abandonedAfterMs: 0,
+        onPushStep: (step) => {
+          if (step === crashAfter) {
+            crashAfter = undefined;
+            throw new SimulatedCrash(step);
+          }
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  const pendingRows = async (): Promise<number> => {
+    let n = 0;
+    for await (const _ of new PendingBatchIndex(service.services.storage.tables.pendingBatches).listOlderThan(new Date(Date.now() + 1e10)))
+      n += 1;
+    return n;
+  };
+
+  /** The sweep function as the host registers it, run the way the timer trigger runs it. */
+  const runTimerFunction = async (): Promise<string[]> => {
+    const captured = captureRegistrations(() => {
+      registerFunctions(functionTable, service.services);
+    }).find((fn): fn is CapturedTimerFunction => fn.kind === 'timer')!;
+    expect(captured).toMatchObject({ name: 'sweepPendingBatches', schedule: sweepSchedule });
+    const lines: string[] = [];
+    const context = new InvocationContext({ functionName: captured.name, logHandler: (_level, ...args) => lines.push(args.join(' ')) });
+    await captured.handler(
+      { isPastDue: false, schedule: { adjustForDST: true }, scheduleStatus: { last: '', next: '', lastUpdated: '' } },
+      context,
+    );
+    return lines;
+  };
+
+  it('a committed push leaves no pending row; a push cut off after storing its body is finished by the timer once stale', async () => {
+    offsetMs = 0;
+    const partner = await partnerWithStores(service);
+    const rowsBefore = await pendingRows();
+    expect((await service.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 3 }))).status).toBe(202);
+    expect(await pendingRows()).toBe(rowsBefore);
+
+    const batch = tradeBatch({ recordCount: 4 });
+    crashAfter = 'blob-stored';
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    expect(await pendingRows()).toBe(rowsBefore + 1);
+
+    // Too recent: the sweep leaves it to a retry.
+    expect((await runTimerFunction()).join('\n')).toMatch(/0 stale/);
+    expect(await pendingRows()).toBe(rowsBefore + 1);
+
+    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    const lines = await runTimerFunction();
+    expect(lines.join('\n')).toMatch(/1 completed/);
+    expect(await pendingRows()).toBe(0);
+    const again = await service.call(partner, 'POST', 'trade-records', batch);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'ALREADY_RECEIVED', record_count: 4 });
+  });
+
+  it('drops a stale entry whose body was never stored, and lets the batch be sent again', async () => {
+    offsetMs = 0;
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 2 });
+    crashAfter = 'ledger-created';
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    expect((await runTimerFunction()).join('\n')).toMatch(/1 dropped/);
+    expect(await pendingRows()).toBe(0);
+    offsetMs = 0;
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
+  });
+
+  it('registers the sweep as a timer and no queue-triggered sweep', () => {
+    const registered = captureRegistrations(() => {
+      registerFunctions(functionTable, service.services);
+    });
+    const kinds = registered.map((fn) => `${fn.kind}:${fn.name}`);
+    expect(kinds.filter((k) => k.startsWith('timer:'))).toEqual(['timer:sweepPendingBatches']);
+    // Queue functions are driven by messages sent for a reason of their own, never one per push.
+    const queues = registered.flatMap((fn) => (fn.kind === 'queue' ? [fn.queueName] : []));
+    expect(queues).toContain('reconcile-requests');
+    expect(queues.filter((name) => /sweep/i.test(name))).toEqual([]);
+    expect(app).toBeDefined();
+  });
+});
