@@ -115,7 +115,8 @@ describe('a store-day assembled from batch fragments', () => {
       ['sales_lines', "quantity < 0 OR product_id = 'P-FRIES'"],
       ['sales_payments', "paid_at > TIMESTAMPTZ '2026-11-20 19:00:00+00' AND signed_amount <> 0"],
     ] as const) {
-      const query = (kind: string) => `SELECT count(*) AS n, string_agg(trade_record_id, ',' ORDER BY trade_record_id) AS ids FROM ${file(kind, 'usd', dataset)} WHERE ${where}`;
+      const query = (kind: string) =>
+        `SELECT count(*) AS n, string_agg(trade_record_id, ',' ORDER BY trade_record_id) AS ids FROM ${file(kind, 'usd', dataset)} WHERE ${where}`;
       const expected = await db.rows(query('single'));
       expect(Number(expected[0]?.n), where).toBeGreaterThan(0);
       expect(await db.rows(query('assembled'))).toEqual(expected);
