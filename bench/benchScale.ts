@@ -41,7 +41,7 @@ export const smokeScale: BenchScale = {
   latencyIterations: 2,
   throughputPartners: 2,
   throughputSeconds: 1,
-  reconcileDays: [40, 100],
+  reconcileDays: [40],
   reconcileRounds: 1,
   reconcileIterations: 1,
   validationSeconds: 0.2,

@@ -35,6 +35,9 @@ for (const entry of ['host.json', 'package.json', 'package-lock.json', 'schemas'
   cpSync(path.join(root, entry), path.join(out, entry), { recursive: true });
 // The compiled app only: the benchmark is not part of what runs in Azure.
 cpSync(path.join(root, 'dist', 'src'), path.join(out, 'dist', 'src'), { recursive: true });
+// The HQ console's bundle, served by the `console` function from dist/console.
+if (!existsSync(path.join(root, 'dist', 'console', 'index.html'))) throw new Error('dist/console/index.html is missing: build first.');
+cpSync(path.join(root, 'dist', 'console'), path.join(out, 'dist', 'console'), { recursive: true });
 // npm install, not npm ci: the lock file lacks optional platform packages of a dev tool, which npm ci refuses.
 execFileSync(npm, ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
   cwd: out,

@@ -7,6 +7,7 @@
 var tableNames = {
   partners: 'partners'
   apiKeys: 'apikeys'
+  operatorKeys: 'operatorkeys'
   storeRegistrations: 'storeregistrations'
   stores: 'stores'
   products: 'products'

@@ -4,12 +4,19 @@ import { hashApiKey } from '../services/hashApiKey.js';
 import { classifyReportError } from '../services/reports/classifyReportError.js';
 import { createStoreDayReportService } from '../services/reports/createStoreDayReportService.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
+import { BatchLedger } from '../storage/BatchLedger.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ReconciliationRepository, type ReconciliationStatus } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
+import { ApiError } from '../errors/ApiError.js';
+import { operatorHostKeyName, operatorNamePattern, operatorRoles, OperatorKeys } from '../hq/services/OperatorKeys.js';
+import { PartnerAdmin } from '../hq/services/PartnerAdmin.js';
+import { keyStatus } from '../services/keyStatus.js';
+import { OperatorKeyRepository, type OperatorRole } from '../storage/OperatorKeyRepository.js';
 import { hqUsage } from './hqUsage.js';
+import { listBatches } from './listBatches.js';
 import { hostKeyName, type HostKeys, type HostKeysFactory } from './HostKeys.js';
 import { parseArgs, UsageError, type OptionName, type ParsedArgs } from './parseArgs.js';
 import { printable } from './printable.js';
@@ -73,8 +80,11 @@ export class HqTool {
   private readonly registrations: StoreRegistrationRepository;
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
+  private readonly ledger: BatchLedger;
   private readonly clock: () => Date;
   private readonly commands: readonly Command[];
+  private readonly admin: PartnerAdmin;
+  private readonly operators: OperatorKeys;
 
   constructor(
     private readonly storage: StorageClients,
@@ -87,7 +97,11 @@ export class HqTool {
     this.registrations = new StoreRegistrationRepository(t.storeRegistrations);
     this.directions = new PaymentDirectionRepository(t.paymentDirections);
     this.results = new ReconciliationRepository(t.reconciliations);
+    this.ledger = new BatchLedger(t.batchLedger);
     this.clock = options.clock ?? (() => new Date());
+    // The same rules as the HQ API's admin actions and operator keys.
+    this.admin = new PartnerAdmin(this.partners, this.registrations, this.directions, this.keys, this.clock);
+    this.operators = new OperatorKeys(new OperatorKeyRepository(t.operatorKeys), this.clock);
     // Adding a command is adding a line here (and one to hqUsage).
     this.commands = [
       { words: 'partner create', args: ['partner_id'], options: ['name'], run: (a, o) => this.createPartner(a.at(0), o.name) },
@@ -127,6 +141,32 @@ export class HqTool {
         run: (a) => this.setDirection(a.at(0), a.at(1), a.at(2)),
       },
       { words: 'reconciliation list', args: [], options: ['partner', 'status', 'date'], run: (_, o) => this.listReconciliations(o) },
+      {
+        words: 'batch list',
+        args: [],
+        options: ['state', 'partner'],
+        run: (_, o) =>
+          listBatches(
+            this.ledger,
+            (line) => {
+              this.io.out(line);
+            },
+            o,
+          ),
+      },
+      {
+        words: 'operator issue',
+        args: ['name'],
+        options: ['role', 'expires', ...azureOptions],
+        run: (a, o) => this.issueOperatorKey(a.at(0), o),
+      },
+      { words: 'operator list', args: [], options: [], run: () => this.listOperatorKeys() },
+      {
+        words: 'operator revoke',
+        args: ['name', 'key_id'],
+        options: azureOptions,
+        run: (a, o) => this.revokeOperatorKey(a.at(0), a.at(1), o),
+      },
       { words: 'reports rebuild', args: [], options: ['partner', 'from', 'to'], run: (_, o) => this.rebuildReports(o) },
     ];
   }
@@ -147,7 +187,7 @@ export class HqTool {
         return 2;
       }
       // Usage errors and refusals quote what was typed only through printable() already.
-      if (error instanceof Refusal) {
+      if (error instanceof Refusal || error instanceof ApiError) {
         this.io.err(`error: ${error.message}`);
         return 1;
       }
@@ -188,7 +228,7 @@ export class HqTool {
 
   private async setPartnerStatus(typed: string, status: 'ACTIVE' | 'INACTIVE'): Promise<void> {
     const partnerId = await this.resolvePartner(typed);
-    if (!(await this.partners.update(partnerId, { status }))) throw new Refusal(`partner ${printable(typed)} does not exist`);
+    await this.admin.setStatus(partnerId, status);
     this.io.out(`partner ${printable(partnerId)} is ${status}`);
   }
 
@@ -246,8 +286,10 @@ export class HqTool {
     const partnerId = await this.resolvePartner(typed);
     const hostKeys = this.hostKeysFor(options);
     // The service refuses the key from this moment; the host key goes next.
-    if (!(await this.keys.revoke(partnerId, keyId, this.clock())))
+    if (!(await this.keys.listForPartner(partnerId)).some((k) => k.keyId === keyId)) {
       throw new Refusal(`partner ${printable(typed)} has no key ${printable(keyId)}`);
+    }
+    await this.admin.revokeKey(partnerId, keyId);
     this.io.out(`key ${printable(keyId)} of partner ${printable(partnerId)} revoked`);
     if (hostKeys) {
       const hostKey = hostKeyName(partnerId, keyId);
@@ -277,10 +319,10 @@ export class HqTool {
     const bad = storeIds.filter((s) => s.length === 0 || s.length > storeIdMaxLength);
     if (bad.length > 0) throw new UsageError(`store_id must be 1-${storeIdMaxLength} characters`);
     const partnerId = await this.resolvePartner(typed);
-    const created = await this.registrations.register(partnerId, storeIds, this.clock());
-    const already = storeIds.length - created.length;
+    const { registered, alreadyRegistered } = await this.admin.registerStores(partnerId, storeIds);
+    const already = alreadyRegistered.length;
     this.io.out(
-      `${created.length} store(s) registered for partner ${printable(partnerId)}${already > 0 ? `; ${already} already were` : ''}`,
+      `${registered.length} store(s) registered for partner ${printable(partnerId)}${already > 0 ? `; ${already} already were` : ''}`,
     );
   }
 
@@ -293,7 +335,7 @@ export class HqTool {
     if (!['1', '-1', '0'].includes(directionText)) throw new UsageError('the direction must be 1, -1 or 0');
     if (paymentType.length === 0 || paymentType.length > 50) throw new UsageError('payment_type must be 1-50 characters');
     const partnerId = await this.resolvePartner(typed);
-    await this.directions.set(partnerId, paymentType, Number(directionText) as PaymentDirection, this.clock());
+    await this.admin.setPaymentDirection(partnerId, paymentType, Number(directionText) as PaymentDirection);
     this.io.out(`payment_type ${printable(paymentType)} of partner ${printable(partnerId)} counts with direction ${directionText}`);
   }
 
@@ -362,6 +404,66 @@ export class HqTool {
         [r.partnerId, r.storeId, r.businessDate, r.status, r.checkedAt ?? '-', r.differences.join(',') || '-'].map(printable).join('\t'),
       );
     }
+  }
+
+  private async issueOperatorKey(name: string, options: Options): Promise<void> {
+    if (!operatorNamePattern.test(name)) {
+      throw new UsageError('the operator name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+    }
+    const role = (options.role ?? 'viewer') as OperatorRole;
+    if (!operatorRoles.includes(role)) throw new UsageError('--role must be viewer or admin');
+    const expiresAt = this.expiryOf(options.expires);
+    const hostKeys = this.hostKeysFor(options);
+    const { key, record } = await this.operators.issue(name, role, expiresAt);
+    const hostKey = operatorHostKeyName(name, record.keyId);
+    if (hostKeys) {
+      try {
+        await hostKeys.keys.set(hostKey, key);
+      } catch (error) {
+        // Without its host key the key opens nothing in Azure: take it back rather than hand it out.
+        await this.operators.revoke(name, record.keyId);
+        throw error;
+      }
+    }
+    this.io.out(`operator key ${record.keyId} issued for ${name}, role ${role}${expiresAt ? `, expires ${expiresAt}` : ''}.`);
+    this.io.out(
+      hostKeys
+        ? `Host key ${hostKey} set on function app ${printable(hostKeys.app)}; Azure may take up to a minute before it opens the API.`
+        : `No function app named (--function-app/--resource-group): in Azure, also set it as the host key ${hostKey}.`,
+    );
+    this.io.out('It is shown once and stored only as a hash. Keep it in the tool or browser that uses it, nowhere else.');
+    this.io.out(key);
+  }
+
+  private async listOperatorKeys(): Promise<void> {
+    this.io.out('operator\tkey_id\trole\tstatus\tcreated\texpires');
+    for (const k of await this.operators.list()) {
+      this.io.out(
+        `${printable(k.operator)}\t${printable(k.keyId)}\t${k.role}\t${keyStatus(k, this.clock())}\t${k.createdAt}\t${k.expiresAt ?? 'never'}`,
+      );
+    }
+  }
+
+  private async revokeOperatorKey(name: string, keyId: string, options: Options): Promise<void> {
+    const hostKeys = this.hostKeysFor(options);
+    if (!(await this.operators.revoke(name, keyId))) throw new Refusal(`operator ${printable(name)} has no key ${printable(keyId)}`);
+    const hostKey = operatorHostKeyName(name, keyId);
+    this.io.out(`operator key ${printable(keyId)} of ${printable(name)} revoked`);
+    if (hostKeys) {
+      await hostKeys.keys.remove(hostKey);
+      this.io.out(`host key ${hostKey} deleted from function app ${printable(hostKeys.app)}`);
+    } else {
+      this.io.out(`in Azure also delete the host key ${hostKey}`);
+    }
+  }
+
+  /** `--expires` as an ISO instant in the future, or undefined for a key that does not expire. */
+  private expiryOf(expires: string | undefined): string | undefined {
+    if (expires === undefined) return undefined;
+    const time = Date.parse(expires);
+    if (Number.isNaN(time)) throw new UsageError('--expires must be an ISO 8601 date or date-time');
+    if (time <= this.clock().getTime()) throw new UsageError('--expires must be in the future');
+    return new Date(time).toISOString();
   }
 
   /** The stored id of the partner an operator typed, whatever its case; refused when there is none. */

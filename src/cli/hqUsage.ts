@@ -17,6 +17,11 @@ Usage: npm run hq -- <command>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
   reports rebuild [--partner <partner_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                                                    rewrites the report files of reconciled store-days
+  batch list --state failed|pending|committed [--partner <partner_id>]
+                                                   failed: refused by storage after validation, never retried
+  operator issue <name> [--role viewer|admin] [--expires <ISO date>] [AZURE]   HQ API key, alone on the last line
+  operator list                                    names, key ids, roles, status, expiry; never a key
+  operator revoke <name> <key_id> [AZURE]
 
 AZURE: --function-app <name> --resource-group <rg> [--subscription <id>] (or the settings
 POS_FUNCTION_APP, POS_RESOURCE_GROUP, AZURE_SUBSCRIPTION_ID) also sets or deletes the key as a

@@ -17,8 +17,10 @@ export class ApiError extends Error {
     readonly details: readonly ProblemDetail[] = [],
     /** Seconds for a Retry-After header (429, 503). */
     readonly retryAfterSeconds?: number,
+    /** What caused it, for the log line of a 5xx (never shown to the caller). */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ApiError';
     this.status = errorCatalogue[code].status;
   }

@@ -1,4 +1,6 @@
 import { settingNames } from '../config/settingNames.js';
+import { ConsoleAssets } from '../console/ConsoleAssets.js';
+import { serveConsole } from '../console/serveConsole.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
 import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
@@ -9,6 +11,7 @@ import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
+import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
 /** An endpoint behind a partner key (auth level `function`). */
@@ -37,7 +40,7 @@ function anonymousHttp(name: string, method: HttpMethod, route: string, endpoint
 
 /**
  * Base path of the partner API. host.json sets no route prefix, so every function carries its full
- * route and other APIs (HQ's, the console's) can live beside this one in the same app.
+ * route and the HQ API (`hq/v1`) lives beside this one in the same app.
  */
 export const partnerApiBase = 'pos/v1';
 
@@ -60,6 +63,16 @@ export const functionTable: readonly FunctionDefinition[] = [
   http('getMapping', 'GET', partnerRoute('mappings/transaction-types'), getMapping),
   http('getReferenceTransactionTypes', 'GET', partnerRoute('reference/transaction-types'), getReferenceTypes),
   anonymousHttp('health', 'GET', partnerRoute('health'), getHealth),
+  ...hqFunctions,
+  {
+    // The HQ console's static files, built by `npm run build` into dist/console.
+    name: 'console',
+    trigger: 'http',
+    route: 'console/{*path}',
+    methods: ['GET'],
+    authLevel: 'anonymous',
+    createHandler: (services) => serveConsole(() => ConsoleAssets.load(services.consoleAssetsDir)),
+  },
   {
     name: 'reconcileDay',
     trigger: 'storageQueue',
@@ -77,7 +90,7 @@ export const functionTable: readonly FunctionDefinition[] = [
     createHandler: (services) => async (_timer, context) => {
       const summary = await services.sweeper.sweepStale();
       context.info(
-        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged`,
+        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged`,
       );
     },
   },

@@ -1,6 +1,5 @@
 import type { HttpRequest } from '@azure/functions';
-import type { Partner } from '../storage/PartnerRepository.js';
-import type { AppServices } from '../services/AppServices.js';
+import type { AppServices, Partner } from '../services/AppServices.js';
 
 export interface AnonymousEndpointInput {
   readonly request: HttpRequest;

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
-import type { AppServices } from '../services/AppServices.js';
-import type { Partner } from '../storage/PartnerRepository.js';
+import { StorageError } from '../errors/StorageError.js';
+import type { AppServices, Partner } from '../services/AppServices.js';
 import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
 import { toErrorResponse } from './toErrorResponse.js';
 
@@ -14,13 +15,22 @@ export type HttpHandlerOptions = { readonly route: string } & (
 );
 
 /**
+ * Headers of every answer: no content sniffing of the JSON, and nothing kept by a cache or proxy
+ * (answers carry partner data and change as batches arrive).
+ */
+const responseHeaders = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } as const;
+
+/**
  * The thin adapter around every HTTP endpoint: resolves the partner, runs the endpoint, turns any
  * error into the catalogue's response, and writes one access-log line per request
- * (method, route, status, ms, partner, batch_id; never the key or the body).
+ * (method, route, status, ms, partner, batch_id, request_id; never the key or the body).
+ * Every answer carries `x-request-id` (the invocation id), also in error bodies, so HQ can find the
+ * request's log lines from what the partner reports.
  */
 export function createHttpHandler(services: AppServices, options: HttpHandlerOptions): HttpHandler {
   return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
     const started = performance.now();
+    const requestId = context.invocationId || randomUUID();
     let partner: Partner | undefined;
     let batchId: string | undefined;
     let response: HttpResponseInit;
@@ -35,20 +45,34 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
       batchId = result.batchId;
       response = { status: result.status, jsonBody: result.body, headers: result.headers ?? {} };
     } catch (error) {
-      const { response: errorResponse, unexpected } = toErrorResponse(error);
-      if (unexpected) context.error(`${request.method} /${options.route} failed: ${describe(error)}`);
+      const { response: errorResponse, severity } = toErrorResponse(error, requestId);
+      const where = `${request.method} /${options.route} request_id=${requestId}`;
+      if (severity === 'unexpected') context.error(`${where} failed: ${describe(error)}`);
+      else if (severity === 'transient') context.warn(`${where} storage unavailable: ${describe(error)}`);
+      else if (severity === 'client-abort') context.info(`${where} client abort: the caller closed the connection mid-upload`);
       response = errorResponse;
     }
+    response = { ...response, headers: { ...(response.headers as Record<string, string>), ...responseHeaders, 'x-request-id': requestId } };
     const ms = Math.round(performance.now() - started);
     context.info(
-      `${request.method} /${options.route} ${response.status} ${ms}ms partner=${partner?.partnerId ?? '-'} batch_id=${batchId ?? '-'}`,
+      `${request.method} /${options.route} ${response.status} ${ms}ms partner=${partner?.partnerId ?? '-'} batch_id=${batchId ?? '-'} request_id=${requestId}`,
     );
     return response;
   };
 }
 
-/** Error class and message only: SDK messages name operations, never request bodies or keys. */
+/**
+ * Error class and message only (our messages and StorageError's never quote request bodies or
+ * keys); of a cause only its class, as SDK messages may carry storage's answer.
+ */
 function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message.split('\n')[0]?.slice(0, 300)}`;
-  return typeof error;
+  if (!(error instanceof Error)) return typeof error;
+  // A StorageError's message is ours (status and storage's code); other causes show their class only.
+  const cause =
+    error.cause instanceof StorageError
+      ? ` (cause ${error.cause.message})`
+      : error.cause instanceof Error
+        ? ` (cause ${error.cause.name})`
+        : '';
+  return `${error.name}: ${error.message.split('\n')[0]?.slice(0, 300)}${cause}`;
 }

@@ -1,5 +1,6 @@
 import type { HttpRequest } from '@azure/functions';
 import { ApiError } from '../errors/ApiError.js';
+import { ClientAbortError } from './ClientAbortError.js';
 import type { BodyBudget } from './BodyBudget.js';
 
 /** A request body read into memory, and the share of the instance's body budget it holds. */
@@ -51,7 +52,8 @@ export async function readJsonBody(request: HttpRequest, maxBytes: number, budge
         }
       } catch (error) {
         if (error instanceof ApiError) throw error;
-        throw new ApiError('INVALID_PAYLOAD', 'The request body could not be read to its end.');
+        // Reading fails only when the upload did not complete: the caller closed or reset the connection.
+        throw new ClientAbortError({ cause: error });
       } finally {
         reader.releaseLock();
       }

@@ -35,6 +35,8 @@ async function main(): Promise<void> {
 
   const service = await startLocalService({ settings, port });
   consoleLogger.info(`POS ingestion service listening on ${service.baseUrl.replace('127.0.0.1', 'localhost')}`);
+  consoleLogger.info(`HQ API on ${service.origin.replace('127.0.0.1', 'localhost')}/hq/v1`);
+  consoleLogger.info(`HQ console on ${service.origin.replace('127.0.0.1', 'localhost')}/console/`);
 
   let stopping = false;
   const stop = async (): Promise<void> => {

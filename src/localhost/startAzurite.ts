@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { developmentConnectionString } from '../storage/developmentStorage.js';
+import { developmentConnectionString, emulatorAccountsSetting } from '../storage/developmentStorage.js';
 
 /** The emulator's fixed account name and key (public, documented by Microsoft for Azurite). */
 export interface AzuritePorts {
@@ -30,11 +30,18 @@ export interface AzuriteOptions {
   readonly projectRoot?: string;
   /** How long to wait for the three services to accept connections; default 20 s. */
   readonly startTimeoutMs?: number;
+  /**
+   * Accounts besides the development account, each isolated from the others (one emulator can then
+   * serve several services that must not see each other's queues).
+   */
+  readonly accounts?: readonly string[];
 }
 
 export interface RunningAzurite extends AzuritePorts {
   /** Explicit connection string for blob, queue and table on the bound ports. */
   readonly connectionString: string;
+  /** The same for one of the `accounts` the emulator was started with. */
+  connectionStringFor(account: string): string;
   /** Stops the emulator and resolves when the process has exited. */
   stop(): Promise<void>;
 }
@@ -96,7 +103,8 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
     args.push('--location', location);
   }
 
-  const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = options.accounts ? { ...process.env, AZURITE_ACCOUNTS: emulatorAccountsSetting(options.accounts) } : process.env;
+  const child = spawn(process.execPath, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-4000);
@@ -151,9 +159,11 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
   // From here on an exit is reported by stop(), not by this promise.
   spawnFailed.catch(() => undefined);
 
+  const endpoints = { blob: ports.blobPort, queue: ports.queuePort, table: ports.tablePort };
   return {
     ...ports,
-    connectionString: developmentConnectionString({ blob: ports.blobPort, queue: ports.queuePort, table: ports.tablePort }),
+    connectionString: developmentConnectionString(endpoints),
+    connectionStringFor: (account) => developmentConnectionString(endpoints, '127.0.0.1', account),
     stop,
   };
 }

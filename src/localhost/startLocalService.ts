@@ -3,6 +3,8 @@ import { captureRegistrations } from './functionsCoreStandIn.js';
 import path from 'node:path';
 import { loadConfig, type Settings } from '../config/loadConfig.js';
 import { functionTable, partnerApiBase } from '../functions/functionTable.js';
+import { keyStatus } from '../services/keyStatus.js';
+import { OperatorKeyRepository } from '../storage/OperatorKeyRepository.js';
 import { settingNames } from '../config/settingNames.js';
 import { registerFunctions } from '../functions/registerFunctions.js';
 import type { AppServices } from '../services/AppServices.js';
@@ -57,7 +59,7 @@ export interface LocalServiceOptions {
 export interface RunningLocalService {
   /** The partner API, e.g. `http://127.0.0.1:7071/pos/v1` */
   readonly baseUrl: string;
-  /** The host itself, e.g. `http://127.0.0.1:7071` */
+  /** The host itself, e.g. `http://127.0.0.1:7071` (the HQ API is at `${origin}/hq/v1`) */
   readonly origin: string;
   readonly services: AppServices;
   stop(): Promise<void>;
@@ -79,6 +81,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
   });
   const host = readHostSettings(path.join(findProjectRoot(), 'host.json'));
   const keys = new ApiKeyRepository(services.storage.tables.apiKeys);
+  const operatorKeys = new OperatorKeyRepository(services.storage.tables.operatorKeys);
 
   const server = await startLocalHttpServer({
     functions,
@@ -89,10 +92,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     port: options.port,
     // Like the Functions host with its host keys: only a key HQ issued passes. The host keeps its
     // keys in memory; here a key seen valid is trusted for a few seconds. The service itself still
-    // resolves every key on every request, so a revoked or expired key is refused at once.
+    // resolves every key on every request, so a revoked or expired key is refused at once. Operator
+    // keys are host keys too (set beside the partner keys in Azure).
     isValidHostKey: rememberValid(async (keyHash) => {
-      const record = await keys.findByHash(keyHash);
-      return record?.status === 'ACTIVE' && (!record.expiresAt || Date.parse(record.expiresAt) > services.clock().getTime());
+      const record = (await keys.findByHash(keyHash)) ?? (await operatorKeys.findByHash(keyHash));
+      return record !== undefined && keyStatus(record, services.clock()) === 'ACTIVE';
     }, hostKeyMemoryMs),
   });
   const poller = new QueuePoller({

@@ -1,15 +1,17 @@
 import type { Config } from '../config/Config.js';
+import type { HqServices } from '../hq/HqServices.js';
 import type { BodyBudget } from '../http/BodyBudget.js';
 import type { Partner } from '../storage/PartnerRepository.js';
-import type { TableRateLimiter } from '../storage/TableRateLimiter.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { Authenticator } from './Authenticator.js';
 import type { BatchSweeper } from './BatchSweeper.js';
+import type { Clock } from './ports/Clock.js';
 import type { DayReconciler } from './DayReconciler.js';
 import type { HealthCheck } from './HealthCheck.js';
 import type { MappingQuery } from './MappingQuery.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
+import type { RateLimiter } from './ports/RateLimiter.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReconciliationQuery } from './ReconciliationQuery.js';
 import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
@@ -17,13 +19,16 @@ import type { SalesQuery } from './reports/SalesQuery.js';
 import type { UnmappedQuery } from './reports/UnmappedQuery.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
+/** The caller of a partner route, as the adapters see it. */
+export type { Partner };
+
 /** Everything the function handlers need, built once per process by `createAppServices`. */
 export interface AppServices {
   readonly config: Config;
-  readonly clock: () => Date;
+  readonly clock: Clock;
   readonly storage: StorageClients;
   readonly authenticator: Authenticator;
-  readonly rateLimiter: TableRateLimiter;
+  readonly rateLimiter: RateLimiter;
   /** Request body bytes this instance holds at once. */
   readonly bodyBudget: BodyBudget;
   readonly ingestion: BatchIngestion;
@@ -40,6 +45,10 @@ export interface AppServices {
   readonly reportFragments: ReportFragmentStager;
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
+  /** Folder of the built HQ console (dist/console), served at /console/. */
+  readonly consoleAssetsDir: string;
+  /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */
+  readonly hq: HqServices;
   /** /trade-records calls a partner may make per minute. */
   readonly rateLimitFor: (partner: Partner) => number;
 }

@@ -1,6 +1,8 @@
 import { ApiError } from '../errors/ApiError.js';
-import type { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
-import type { Partner, PartnerRepository } from '../storage/PartnerRepository.js';
+import type { Partner } from '../storage/PartnerRepository.js';
+import type { ApiKeys } from './ports/ApiKeys.js';
+import type { Clock } from './ports/Clock.js';
+import type { Partners } from './ports/Partners.js';
 import { hashApiKey } from './hashApiKey.js';
 
 /** Longest key accepted for hashing; issued keys are far shorter. Guards against huge headers. */
@@ -13,9 +15,9 @@ const maxKeyLength = 256;
  */
 export class Authenticator {
   constructor(
-    private readonly keys: ApiKeyRepository,
-    private readonly partners: PartnerRepository,
-    private readonly clock: () => Date,
+    private readonly keys: ApiKeys,
+    private readonly partners: Partners,
+    private readonly clock: Clock,
   ) {}
 
   async authenticate(key: string | null | undefined): Promise<Partner> {

@@ -1,17 +1,22 @@
+import { ApiError } from '../errors/ApiError.js';
 import type { BatchKind } from '../domain/model/BatchKind.js';
-import type { BatchLedger } from '../storage/BatchLedger.js';
-import type { PendingBatch, PendingBatchIndex } from '../storage/PendingBatchIndex.js';
+import type { PendingBatch } from '../storage/PendingBatchIndex.js';
+import type { Clock } from './ports/Clock.js';
+import type { Ledger } from './ports/Ledger.js';
+import type { PendingBatches } from './ports/PendingBatches.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 
-export type SweepOutcome = 'committed' | 'completed' | 'abandoned' | 'absent';
+export type SweepOutcome = 'committed' | 'completed' | 'failed' | 'abandoned' | 'absent';
 
 /** What one sweep did, for its log line. */
 export interface SweepSummary {
   readonly examined: number;
   readonly completed: number;
   readonly abandoned: number;
+  /** Ended FAILED: storage refuses them for good, so they are never tried again. */
+  readonly failed: number;
   /** Still too recent to judge, or failed this time: the next sweep looks again. */
   readonly leftPending: number;
   /** Committed trade-record batches converted into their report fragments. */
@@ -21,17 +26,19 @@ export interface SweepSummary {
 /**
  * Finishes pushes that were cut off between their first write and their commit while nobody
  * retried: the stored blob is applied and the batch committed. A PENDING entry whose body was
- * never stored was never acknowledged; it is dropped. Run by a timer: it looks only at pushes
- * older than `staleAfterSeconds`, found through the pending index without scanning the ledger.
+ * never stored was never acknowledged; it is dropped. A batch storage refuses ends FAILED, which
+ * is final: the sweep removes it from the pending index and never tries it again. Run by a timer: it
+ * looks only at pushes older than `staleAfterSeconds`, found through the pending index without
+ * scanning the ledger.
  */
 export class BatchSweeper {
   constructor(
-    private readonly ledger: BatchLedger,
-    private readonly pendingIndex: PendingBatchIndex,
+    private readonly ledger: Ledger,
+    private readonly pendingIndex: PendingBatches,
     private readonly ingestion: BatchIngestion,
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
     private readonly staleAfterSeconds: number,
-    private readonly clock: () => Date,
+    private readonly clock: Clock,
     /** Stages a committed trade-record batch's report fragment (never throws); absent, none is staged. */
     private readonly fragments?: Pick<ReportFragmentStager, 'stage'>,
   ) {}
@@ -42,6 +49,7 @@ export class BatchSweeper {
     let examined = 0;
     let completed = 0;
     let abandoned = 0;
+    let failed = 0;
     let leftPending = 0;
     let fragmentsStaged = 0;
     for await (const pending of this.pendingIndex.listOlderThan(cutoff)) {
@@ -52,13 +60,14 @@ export class BatchSweeper {
         });
         if (outcome === 'completed') completed += 1;
         else if (outcome === 'abandoned') abandoned += 1;
+        else if (outcome === 'failed') failed += 1;
         else if (outcome === 'pending') leftPending += 1;
       } catch {
         // One batch that storage refused now must not stop the others; its row stays for next time.
         leftPending += 1;
       }
     }
-    return { examined, completed, abandoned, leftPending, fragmentsStaged };
+    return { examined, completed, abandoned, failed, leftPending, fragmentsStaged };
   }
 
   /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */
@@ -84,11 +93,22 @@ export class BatchSweeper {
       await this.pendingIndex.remove(pending);
       return 'committed';
     }
-    const processor = this.processors[entry.kind];
-    if (await this.ingestion.completeFromBlob(partnerId, batchId, entry, processor)) {
-      await this.stageFragment(pending, entry.kind, staged);
+    if (entry.state === 'FAILED') {
+      // A failed batch counts nowhere: it gets no fragment.
       await this.pendingIndex.remove(pending);
-      return 'completed';
+      return 'failed';
+    }
+    const processor = this.processors[entry.kind];
+    try {
+      if (await this.ingestion.completeFromBlob(partnerId, batchId, entry, processor)) {
+        await this.stageFragment(pending, entry.kind, staged);
+        await this.pendingIndex.remove(pending);
+        return 'completed';
+      }
+    } catch (error) {
+      // Storage refused the batch for good; the ledger now says FAILED and the next sweep removes its row.
+      if (error instanceof ApiError && error.code === 'BATCH_FAILED') return 'failed';
+      throw error;
     }
     if (await this.ingestion.dropIfAbandoned(partnerId, batchId, entry)) return 'abandoned';
     return 'pending';

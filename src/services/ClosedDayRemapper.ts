@@ -1,6 +1,6 @@
-import type { DayCloseRepository } from '../storage/DayCloseRepository.js';
-import type { JsonQueue } from '../storage/JsonQueue.js';
-import type { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
+import type { DayCloses } from './ports/DayCloses.js';
+import type { MessageQueue } from './ports/MessageQueue.js';
+import type { UnmappedCodes } from './ports/UnmappedCodes.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 
 /**
@@ -9,9 +9,9 @@ import type { ReconcileMessage } from './ReconcileMessage.js';
  */
 export class ClosedDayRemapper {
   constructor(
-    private readonly usage: UnmappedUsageRepository,
-    private readonly closes: DayCloseRepository,
-    private readonly reconcileQueue: JsonQueue<ReconcileMessage>,
+    private readonly usage: UnmappedCodes,
+    private readonly closes: DayCloses,
+    private readonly reconcileQueue: MessageQueue<ReconcileMessage>,
   ) {}
 
   async remap(partnerId: string, mappedCodes: ReadonlySet<string>): Promise<void> {

@@ -6,11 +6,13 @@ import type { PaymentDirection } from '../domain/reconciliation/paymentDirection
 import type { QueueLog } from '../queue/createQueueHandler.js';
 import { LatestVersions } from '../reports/LatestVersions.js';
 import type { ReconciledStoreDay } from '../reports/ReconciledStoreDay.js';
-import type { DayCloseRepository, StoredClose } from '../storage/DayCloseRepository.js';
-import type { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
-import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
-import type { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
-import type { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
+import type { StoredClose } from '../storage/DayCloseRepository.js';
+import type { Clock } from './ports/Clock.js';
+import type { DayCloses } from './ports/DayCloses.js';
+import type { PaymentDirections } from './ports/PaymentDirections.js';
+import type { Reconciliations } from './ports/Reconciliations.js';
+import type { TradeRecords } from './ports/TradeRecords.js';
+import type { UnmappedCodes } from './ports/UnmappedCodes.js';
 import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
@@ -19,13 +21,13 @@ import type { FragmentPrefetch } from './reports/FragmentPrefetch.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 export interface DayReconcilerDependencies {
-  readonly closes: DayCloseRepository;
-  readonly index: TradeRecordIndex;
-  readonly results: ReconciliationRepository;
+  readonly closes: DayCloses;
+  readonly index: TradeRecords;
+  readonly results: Reconciliations;
   readonly mappings: MappingCatalog;
-  readonly paymentDirections: PaymentDirectionRepository;
-  readonly unmappedUsage: UnmappedUsageRepository;
-  readonly clock: () => Date;
+  readonly paymentDirections: PaymentDirections;
+  readonly unmappedUsage: UnmappedCodes;
+  readonly clock: Clock;
   /** Writes the day's report files after each result; absent, no files are written. */
   readonly reports?: Pick<StoreDayReportService, 'write' | 'prefetch'> | undefined;
 }
@@ -62,10 +64,16 @@ export class DayReconciler {
       const latest = this.deps.reports ? new LatestVersions() : undefined;
       // The day's batches are listed first: their fragments download while the transactions are listed.
       const fragments = this.deps.reports?.prefetch(partnerId);
+      // A listing meets every batch row before any transaction row, so a failed batch is known
+      // before its rows (if any are left) come by: they are never counted, nor put in the files.
+      const failed = new Set<string>();
       for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
         if (row.type === 'transaction') {
+          if (failed.has(row.summary.batch_id)) continue;
           aggregator.add(row.summary);
           latest?.add(row.summary);
+        } else if (row.batch.failed === true) {
+          failed.add(row.batch.batchId);
         } else {
           batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
           fragments?.want(row.batch.batchId);

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/ApiError.js';
 import { isCalendarDate } from '../domain/validation/isCalendarDate.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
-import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import type { Reconciliations } from './ports/Reconciliations.js';
 import type { TenantGuard } from './TenantGuard.js';
 
 /** GET /daily-close/{store_id}/{business_date} body: contract §2.12 plus the additive `diagnosis`. */
@@ -21,7 +21,7 @@ export interface ReconciliationResultBody {
 export class ReconciliationQuery {
   constructor(
     private readonly tenants: TenantGuard,
-    private readonly results: ReconciliationRepository,
+    private readonly results: Reconciliations,
   ) {}
 
   async get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationResultBody> {

@@ -1,4 +1,7 @@
+import path from 'node:path';
 import type { Config } from '../config/Config.js';
+import { findProjectRoot } from '../config/findProjectRoot.js';
+import { createHqServices } from '../hq/createHqServices.js';
 import { BodyBudget } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
@@ -35,6 +38,7 @@ import { mappingsProcessor } from './push/mappingsProcessor.js';
 import { productsProcessor } from './push/productsProcessor.js';
 import { storesProcessor } from './push/storesProcessor.js';
 import { tradeRecordsProcessor } from './push/tradeRecordsProcessor.js';
+import { systemClock, type Clock } from './ports/Clock.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { ReconciliationQuery } from './ReconciliationQuery.js';
 import { ReportFragmentStager } from './reports/ReportFragmentStager.js';
@@ -44,17 +48,19 @@ import { createStoreDayReportService } from './reports/createStoreDayReportServi
 import { TenantGuard } from './TenantGuard.js';
 
 export interface AppServicesOptions extends StorageClientOptions {
-  readonly clock?: () => Date;
+  readonly clock?: Clock;
   /** Ready-made clients (shared by several service instances in one process). */
   readonly storage?: StorageClients;
   /** Called between the write steps of every push; tests crash pushes there. */
   readonly onPushStep?: (step: PushStep, batchId: string) => Promise<void> | void;
   readonly abandonedAfterMs?: number;
+  /** Where the built console is; tests build their own copy. Default: dist/console of the project. */
+  readonly consoleAssetsDir?: string;
 }
 
 /** Wires repositories and services for one configuration. No I/O happens here. */
 export function createAppServices(config: Config, options: AppServicesOptions = {}): AppServices {
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const storage = options.storage ?? createStorageClients(config, options);
   const t = storage.tables;
 
@@ -83,8 +89,25 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const reportFragments = new ReportFragmentStager({ ledger, rawBatches, fragments, mappings: mappingCatalog, paymentDirections });
 
   const processors = {
-    tradeRecords: tradeRecordsProcessor({ stores, index, closes, mappings: mappingCatalog, products: productCatalog, paymentDirections }),
-    dailyClose: dailyCloseProcessor({ stores, closes, results, reconcileQueue, reconcileDelaySeconds: config.reconcileDelaySeconds }),
+    tradeRecords: tradeRecordsProcessor({
+      stores,
+      index,
+      closes,
+      mappings: mappingCatalog,
+      products: productCatalog,
+      paymentDirections,
+      clock,
+      rawBatches,
+      reconcileQueue,
+    }),
+    dailyClose: dailyCloseProcessor({
+      stores,
+      closes,
+      results,
+      reconcileQueue,
+      reconcileDelaySeconds: config.reconcileDelaySeconds,
+      clock,
+    }),
     stores: storesProcessor(stores),
     products: productsProcessor(products, productCatalog),
     mappings: mappingsProcessor({
@@ -123,6 +146,8 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     reportFragments,
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock, reportFragments),
     health: new HealthCheck(t.partners),
+    consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
+    hq: createHqServices(config, storage, clock),
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };
 }

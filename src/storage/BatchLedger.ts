@@ -1,7 +1,7 @@
-import type { TableClient } from '@azure/data-tables';
+import { odata, type TableClient } from '@azure/data-tables';
 import type { BatchKind } from '../domain/model/BatchKind.js';
 import type { Warning } from '../domain/model/Warning.js';
-import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
+import { fromChunkedProperties, toCompactProperties } from './chunkedJson.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
 
@@ -21,23 +21,49 @@ export type LedgerEntry =
       readonly committedAt: string;
       readonly receipt: BatchReceipt;
       readonly etag: string;
+    }
+  | {
+      readonly state: 'FAILED';
+      readonly kind: BatchKind;
+      readonly bodyHash: string;
+      readonly createdAt: string;
+      readonly failedAt: string;
+      /** What storage answered, e.g. `storage refused the content: 400 EntityTooLarge` (never a value of the body). */
+      readonly failure: string;
+      readonly etag: string;
     };
+
+export type LedgerState = LedgerEntry['state'];
+
+/** A ledger entry as HQ lists it. */
+export interface LedgerListing {
+  readonly partnerId: string;
+  readonly batchId: string;
+  readonly state: LedgerState;
+  readonly kind: BatchKind;
+  readonly createdAt: string;
+  readonly failedAt?: string;
+  readonly failure?: string;
+}
 
 interface LedgerEntity {
   partitionKey: string;
   rowKey: string;
-  state: 'PENDING' | 'COMMITTED';
+  state: LedgerState;
   kind: BatchKind;
   bodyHash: string;
   createdAt: string;
   committedAt?: string;
+  failedAt?: string;
+  failure?: string;
   recordCount?: number;
   [chunk: string]: unknown;
 }
 
 /**
- * One row per (partner, batch_id): PENDING from the first receipt, COMMITTED once every write
- * of the batch is done. Only the request whose commit succeeds answers ACCEPTED.
+ * One row per (partner, batch_id): PENDING from the first receipt, then COMMITTED once every write
+ * of the batch is done, or FAILED when storage refused what the batch would write. Both are
+ * final. Only the request whose commit succeeds answers ACCEPTED.
  */
 export class BatchLedger {
   constructor(private readonly table: TableClient) {}
@@ -83,7 +109,34 @@ export class BatchLedger {
           createdAt: pending.createdAt,
           committedAt: now.toISOString(),
           recordCount: receipt.recordCount,
-          ...toChunkedProperties('warnings', receipt.warnings),
+          ...toCompactProperties('warnings', receipt.warnings),
+        },
+        'Replace',
+        { etag: pending.etag },
+      );
+      return true;
+    } catch (error) {
+      if (isPreconditionFailed(error) || isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Marks the batch FAILED if the entry is still the PENDING one read; false when another request
+   * committed, failed or dropped it first. Written last, after what the batch wrote was removed.
+   */
+  async markFailed(partnerId: string, batchId: string, pending: LedgerEntry, failure: string, now: Date): Promise<boolean> {
+    try {
+      await this.table.updateEntity(
+        {
+          partitionKey: encodeKeyPart(partnerId),
+          rowKey: batchKey(batchId),
+          state: 'FAILED',
+          kind: pending.kind,
+          bodyHash: pending.bodyHash,
+          createdAt: pending.createdAt,
+          failedAt: now.toISOString(),
+          failure,
         },
         'Replace',
         { etag: pending.etag },
@@ -108,8 +161,25 @@ export class BatchLedger {
 
   /** Every PENDING entry (HQ tool and tests: a scan). */
   async *listPending(): AsyncIterable<{ partnerId: string; batchId: string; createdAt: string }> {
-    for await (const entity of this.table.listEntities<LedgerEntity>({ queryOptions: { filter: "state eq 'PENDING'" } })) {
-      yield { partnerId: decodeKeyPart(entity.partitionKey), batchId: decodeKeyPart(entity.rowKey), createdAt: entity.createdAt };
+    for await (const entry of this.list('PENDING')) yield entry;
+  }
+
+  /** Every entry in a state, across partners, or one partner's (HQ tool: a scan). */
+  async *list(state: LedgerState, partnerId?: string): AsyncIterable<LedgerListing> {
+    const filter =
+      partnerId === undefined ? odata`state eq ${state}` : odata`PartitionKey eq ${encodeKeyPart(partnerId)} and state eq ${state}`;
+    for await (const entity of this.table.listEntities<LedgerEntity>({
+      queryOptions: { filter, select: ['PartitionKey', 'RowKey', 'state', 'kind', 'createdAt', 'failedAt', 'failure'] },
+    })) {
+      yield {
+        partnerId: decodeKeyPart(entity.partitionKey),
+        batchId: decodeKeyPart(entity.rowKey),
+        state: entity.state,
+        kind: entity.kind,
+        createdAt: entity.createdAt,
+        ...(entity.failedAt !== undefined ? { failedAt: entity.failedAt } : {}),
+        ...(entity.failure !== undefined ? { failure: entity.failure } : {}),
+      };
     }
   }
 }
@@ -122,6 +192,9 @@ function batchKey(batchId: string): string {
 function toEntry(entity: LedgerEntity & { etag: string }): LedgerEntry {
   const base = { kind: entity.kind, bodyHash: entity.bodyHash, createdAt: entity.createdAt, etag: entity.etag };
   if (entity.state === 'PENDING') return { state: 'PENDING', ...base };
+  if (entity.state === 'FAILED') {
+    return { state: 'FAILED', ...base, failedAt: entity.failedAt ?? entity.createdAt, failure: entity.failure ?? 'unknown' };
+  }
   return {
     state: 'COMMITTED',
     ...base,

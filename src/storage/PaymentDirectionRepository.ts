@@ -8,17 +8,18 @@ export class PaymentDirectionRepository {
 
   async set(partnerId: string, paymentType: string, direction: PaymentDirection, now: Date): Promise<void> {
     await this.table.upsertEntity(
-      { partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(paymentType), direction, updatedAt: now.toISOString() },
+      // The code is kept as a property too: a long code's key is a digest.
+      { partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(paymentType), paymentType, direction, updatedAt: now.toISOString() },
       'Replace',
     );
   }
 
   async listForPartner(partnerId: string): Promise<Map<string, PaymentDirection>> {
     const directions = new Map<string, PaymentDirection>();
-    for await (const e of this.table.listEntities<{ direction: number }>({
+    for await (const e of this.table.listEntities<{ direction: number; paymentType?: string }>({
       queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'` },
     })) {
-      directions.set(decodeKeyPart(e.rowKey ?? ''), e.direction as PaymentDirection);
+      directions.set(e.paymentType ?? decodeKeyPart(e.rowKey ?? ''), e.direction as PaymentDirection);
     }
     return directions;
   }

@@ -1,6 +1,8 @@
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TransactionAction } from '@azure/data-tables';
 import type { ModifierGroup, Product } from '../domain/model/payloads.js';
 import { toChunkedProperties } from './chunkedJson.js';
+import { entityProblems, type RowProblem } from './tableLimits.js';
+import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
 
@@ -11,36 +13,31 @@ export class ProductRepository {
     private readonly modifierGroups: TableClient,
   ) {}
 
+  /** What Table Storage would refuse in a product's row (checked at validation); empty when it fits. */
+  productProblems(partnerId: string, product: Product): RowProblem[] {
+    return entityProblems({ partitionKey: encodeKeyPart(partnerId), rowKey: productRowKey(product), ...productProperties(product) });
+  }
+
+  /** What Table Storage would refuse in a modifier group's row (checked at validation); empty when it fits. */
+  modifierGroupProblems(partnerId: string, group: ModifierGroup): RowProblem[] {
+    return entityProblems(modifierGroupEntity(partnerId, group));
+  }
+
   /** Upserts products under the version rule; returns the indexes in `products` that were stale. */
   async upsertProducts(partnerId: string, products: readonly Product[]): Promise<Set<number>> {
     const rows = products.map((product) => ({
-      rowKey: tableKey(product.product_id, product.store_id ?? ''),
+      rowKey: productRowKey(product),
       version: product.version,
       last_modified_at: product.last_modified_at,
-      properties: {
-        version: product.version,
-        lastModifiedAt: product.last_modified_at,
-        productId: product.product_id,
-        storeId: product.store_id ?? '',
-        ...toChunkedProperties('body', product),
-      },
+      properties: productProperties(product),
     }));
     const { staleRowKeys } = await writeVersionedRows(this.products, encodeKeyPart(partnerId), rows);
     return new Set(rows.flatMap((row, i) => (staleRowKeys.has(row.rowKey) ? [i] : [])));
   }
 
   async upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {
-    for (let i = 0; i < groups.length; i += 100) {
-      await this.modifierGroups.submitTransaction(
-        groups
-          .slice(i, i + 100)
-          .map((group) => [
-            'upsert',
-            { partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(group.group_id), ...toChunkedProperties('body', group) },
-            'Replace',
-          ]),
-      );
-    }
+    const actions = groups.map((group): TransactionAction => ['upsert', modifierGroupEntity(partnerId, group), 'Replace']);
+    for (const chunk of transactionChunks(actions, actionSize)) await this.modifierGroups.submitTransaction(chunk);
   }
 
   /** product_ids HQ holds for the partner (shared and store-specific alike). */
@@ -54,4 +51,22 @@ export class ProductRepository {
     }
     return ids;
   }
+}
+
+function productRowKey(product: Product): string {
+  return tableKey(product.product_id, product.store_id ?? '');
+}
+
+function productProperties(product: Product): Record<string, unknown> {
+  return {
+    version: product.version,
+    lastModifiedAt: product.last_modified_at,
+    productId: product.product_id,
+    storeId: product.store_id ?? '',
+    ...toChunkedProperties('body', product),
+  };
+}
+
+function modifierGroupEntity(partnerId: string, group: ModifierGroup): { partitionKey: string; rowKey: string } & Record<string, unknown> {
+  return { partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(group.group_id), ...toChunkedProperties('body', group) };
 }

@@ -1,4 +1,4 @@
-import type { TableClient } from '@azure/data-tables';
+import { odata, type TableClient } from '@azure/data-tables';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { isNotFound } from './storageErrors.js';
@@ -107,6 +107,17 @@ export class ReconciliationRepository {
         ...toChunkedProperties('diagnosis', result.diagnosis),
       };
     });
+  }
+
+  /** One store's days from `from` to `to` inclusive (one partition, a key range). */
+  async listRange(partnerId: string, storeId: string, from: string, to: string): Promise<ReconciliationRecord[]> {
+    const records: ReconciliationRecord[] = [];
+    for await (const entity of this.table.listEntities<ResultEntity>({
+      queryOptions: { filter: odata`PartitionKey eq ${tableKey(partnerId, storeId)} and RowKey ge ${from} and RowKey le ${to}` },
+    })) {
+      records.push(toRecord(entity));
+    }
+    return records;
   }
 
   /** Results across partners for HQ (a filtered scan). */

@@ -7,6 +7,7 @@ import type { Config } from '../config/Config.js';
 import { expandConnectionString } from './developmentStorage.js';
 import { defaultStorageDeadlines, storageDeadlinePolicy, type StorageDeadlines } from './storageDeadlinePolicy.js';
 import { containerNames, poisonQueueName, queueNames, tableNames } from './storageNames.js';
+import { translateStorageErrors } from './translateStorageErrors.js';
 
 export type TableKey = keyof typeof tableNames;
 export type QueueKey = keyof typeof queueNames;
@@ -77,10 +78,13 @@ export function createStorageClients(target: StorageTarget, options: StorageClie
     );
   }
 
-  const tables = Object.fromEntries(Object.entries(tableNames).map(([key, name]) => [key, makeTable(name)])) as Record<
-    TableKey,
-    TableClient
-  >;
+  // Every client (and every child client it hands out) raises StorageError, never an SDK error.
+  tableService = translateStorageErrors(tableService);
+  blobService = translateStorageErrors(blobService);
+  queueService = translateStorageErrors(queueService);
+  const tables = Object.fromEntries(
+    Object.entries(tableNames).map(([key, name]) => [key, translateStorageErrors(makeTable(name))]),
+  ) as Record<TableKey, TableClient>;
   const queues = Object.fromEntries(Object.entries(queueNames).map(([key, name]) => [key, queueService.getQueueClient(name)])) as Record<
     QueueKey,
     QueueClient

@@ -2,6 +2,7 @@ import type { TableClient } from '@azure/data-tables';
 import type { Store } from '../domain/model/payloads.js';
 import { isNotFound } from './storageErrors.js';
 import { encodeKeyPart } from './tableKey.js';
+import { entityProblems, type RowProblem } from './tableLimits.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
 
 /**
@@ -23,15 +24,24 @@ export class StoreMasterRepository {
     }
   }
 
+  /** What Table Storage would refuse in a store's row (checked at validation); empty when it fits. */
+  storeProblems(partnerId: string, store: Store): RowProblem[] {
+    return entityProblems({ partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(store.store_id), ...storeProperties(store) });
+  }
+
   /** Upserts stores; returns the store_ids not written because a later copy is stored. */
   async upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>> {
     const rows = stores.map((store) => ({
       rowKey: encodeKeyPart(store.store_id),
       version: 0,
       last_modified_at: store.last_modified_at,
-      properties: { version: 0, lastModifiedAt: store.last_modified_at, body: JSON.stringify(store), currency: store.currency },
+      properties: storeProperties(store),
     }));
     const { staleRowKeys } = await writeVersionedRows(this.table, encodeKeyPart(partnerId), rows);
     return new Set(stores.filter((s) => staleRowKeys.has(encodeKeyPart(s.store_id))).map((s) => s.store_id));
   }
+}
+
+function storeProperties(store: Store): Record<string, unknown> {
+  return { version: 0, lastModifiedAt: store.last_modified_at, body: JSON.stringify(store), currency: store.currency };
 }

@@ -2,6 +2,11 @@ import type { TableClient } from '@azure/data-tables';
 import { isConflict, isNotFound } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
 
+export interface StoreRegistration {
+  readonly storeId: string;
+  readonly registeredAt: string | null;
+}
+
 /** Which stores HQ has registered for which partner: the basis of tenant isolation. */
 export class StoreRegistrationRepository {
   constructor(private readonly table: TableClient) {}
@@ -31,6 +36,8 @@ export class StoreRegistrationRepository {
         await this.table.createEntity({
           partitionKey: encodeKeyPart(partnerId),
           rowKey: encodeKeyPart(storeId),
+          // Kept as a property too: a long store_id's key is a digest.
+          storeId,
           registeredAt: now.toISOString(),
         });
         created.push(storeId);
@@ -41,12 +48,24 @@ export class StoreRegistrationRepository {
     return created;
   }
 
+  /** The partner's registrations with their time, by store id. */
+  async listRegistrations(partnerId: string): Promise<StoreRegistration[]> {
+    const registrations: StoreRegistration[] = [];
+    for await (const entity of this.table.listEntities<{ registeredAt?: string }>({
+      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'registeredAt'] },
+    })) {
+      if (entity.rowKey !== undefined)
+        registrations.push({ storeId: decodeKeyPart(entity.rowKey), registeredAt: entity.registeredAt ?? null });
+    }
+    return registrations.sort((a, b) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0));
+  }
+
   async listForPartner(partnerId: string): Promise<string[]> {
     const stores: string[] = [];
-    for await (const entity of this.table.listEntities({
-      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey'] },
+    for await (const entity of this.table.listEntities<{ storeId?: string }>({
+      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'storeId'] },
     })) {
-      if (entity.rowKey !== undefined) stores.push(decodeKeyPart(entity.rowKey));
+      stores.push(entity.storeId ?? decodeKeyPart(entity.rowKey ?? ''));
     }
     return stores;
   }

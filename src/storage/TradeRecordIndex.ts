@@ -1,6 +1,8 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
-import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
+import { isNotFound, isPreconditionFailed } from './storageErrors.js';
+import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
+import { entityProblems, type RowProblem } from './tableLimits.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
 
 /** A batch that delivered transactions for the day, kept beside them for the diagnosis. */
@@ -9,6 +11,8 @@ export interface DayBatch {
   readonly batchSeq: number;
   readonly receivedAt: string;
   readonly recordCount: number;
+  /** Storage refused the batch part-way: none of its rows may count (see {@link TradeRecordIndex.markBatchFailed}). */
+  readonly failed?: boolean;
 }
 
 export type DayRow =
@@ -27,10 +31,24 @@ export interface SummaryEntity {
   payments: string;
   batchSeq: number;
   batchId: string;
+  /** Only on rows whose key is a digest (an id too long to spell out in a key). */
+  tradeRecordId?: string;
 }
 
-/** Batch rows sort before every transaction row: `!` is below any character an encoded id uses. */
+/**
+ * Batch rows sort before every transaction row: `!` is below any character an encoded id uses.
+ * So a listing of the day meets every batch (and learns which failed) before any transaction.
+ */
 const batchRowPrefix = '!batch|';
+/** Just above every batch row key: `}` follows `|`. */
+const batchRowsEnd = '!batch}';
+
+interface BatchEntity {
+  batchSeq: number;
+  receivedAt?: string;
+  recordCount?: number;
+  failed?: boolean;
+}
 
 /**
  * The trade-record index: one partition per (partner, store, business date), one row per
@@ -39,6 +57,25 @@ const batchRowPrefix = '!batch|';
  */
 export class TradeRecordIndex {
   constructor(private readonly table: TableClient) {}
+
+  /**
+   * What Table Storage would refuse in the row of a transaction (checked at validation, before the
+   * first write of a push); empty when the row fits.
+   */
+  rowProblems(partnerId: string, storeId: string, businessDate: string, summary: TradeRecordSummary): RowProblem[] {
+    let properties: SummaryEntity;
+    try {
+      properties = toIndexEntity(summary);
+    } catch (error) {
+      if (error instanceof RangeError) return [{ property: 'payments', message: error.message }];
+      throw error;
+    }
+    return entityProblems({
+      partitionKey: tableKey(partnerId, storeId, businessDate),
+      rowKey: encodeKeyPart(summary.trade_record_id),
+      ...properties,
+    });
+  }
 
   /** Writes the batch's transactions under the version rule; returns the ids that were stale. */
   async applyBatch(
@@ -49,12 +86,17 @@ export class TradeRecordIndex {
     batch: DayBatch,
   ): Promise<Set<string>> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
-    const rows = summaries.map((s) => ({
-      rowKey: encodeKeyPart(s.trade_record_id),
-      version: s.version,
-      last_modified_at: s.last_modified_at,
-      properties: toIndexEntity(s) as unknown as Record<string, unknown>,
-    }));
+    const idByRowKey = new Map<string, string>();
+    const rows = summaries.map((s) => {
+      const rowKey = encodeKeyPart(s.trade_record_id);
+      idByRowKey.set(rowKey, s.trade_record_id);
+      return {
+        rowKey,
+        version: s.version,
+        last_modified_at: s.last_modified_at,
+        properties: toIndexEntity(s) as unknown as Record<string, unknown>,
+      };
+    });
     const batchRow: TransactionAction = [
       'upsert',
       {
@@ -67,7 +109,97 @@ export class TradeRecordIndex {
       'Replace',
     ];
     const { staleRowKeys } = await writeVersionedRows(this.table, partitionKey, rows, [batchRow]);
-    return new Set([...staleRowKeys].map(decodeKeyPart));
+    return new Set([...staleRowKeys].map((rowKey) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey)));
+  }
+
+  /**
+   * Marks a batch of the day as failed, before anything else of a failed push is cleaned up:
+   * from then on no reconciliation counts its rows, wherever the clean-up stops.
+   */
+  async markBatchFailed(partnerId: string, storeId: string, businessDate: string, batch: DayBatch): Promise<void> {
+    await this.table.upsertEntity(
+      {
+        partitionKey: tableKey(partnerId, storeId, businessDate),
+        rowKey: batchRowPrefix + encodeKeyPart(batch.batchId),
+        batchSeq: batch.batchSeq,
+        receivedAt: batch.receivedAt,
+        recordCount: batch.recordCount,
+        failed: true,
+      },
+      'Replace',
+    );
+  }
+
+  /**
+   * Deletes the transaction rows a batch wrote that are still its own (a newer version written by
+   * another batch since stays). Returns the trade_record_ids whose row was removed.
+   */
+  async removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    const removed = new Set<string>();
+    const rows = this.table.listEntities<{ tradeRecordId?: string }>({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and batchId eq ${batchId}`, select: ['RowKey', 'tradeRecordId'] },
+    });
+    for await (const row of rows) {
+      const rowKey = row.rowKey ?? '';
+      try {
+        await this.table.deleteEntity(partitionKey, rowKey, { etag: row.etag });
+        removed.add(row.tradeRecordId ?? decodeKeyPart(rowKey));
+      } catch (error) {
+        // Gone already, or replaced by a newer version meanwhile: not this batch's row any more.
+        if (!isNotFound(error) && !isPreconditionFailed(error)) throw error;
+      }
+    }
+    return removed;
+  }
+
+  /** The batches that delivered transactions for the day (their rows only, not the transactions). */
+  async listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    const batches: DayBatch[] = [];
+    for await (const entity of this.table.listEntities<BatchEntity>({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${batchRowsEnd}` },
+    })) {
+      batches.push(toDayBatch(entity.rowKey ?? '', entity));
+    }
+    return batches;
+  }
+
+  /** Writes transaction rows back under the version rule (after a failed batch's rows were removed). */
+  async restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void> {
+    const rows = summaries.map((s) => ({
+      rowKey: encodeKeyPart(s.trade_record_id),
+      version: s.version,
+      last_modified_at: s.last_modified_at,
+      properties: toIndexEntity(s) as unknown as Record<string, unknown>,
+    }));
+    await writeVersionedRows(this.table, tableKey(partnerId, storeId, businessDate), rows);
+  }
+
+  /**
+   * The batch rows of the store-day only (a key range at the head of its partition), at most
+   * `max` + 1 so a caller can tell that more exist.
+   */
+  async listDayBatches(partnerId: string, storeId: string, businessDate: string, max: number): Promise<DayBatch[]> {
+    const partitionKey = tableKey(partnerId, storeId, businessDate);
+    // `}` follows `|` in the code order: every row key that starts with the prefix lies in between.
+    const upper = `${batchRowPrefix.slice(0, -1)}}`;
+    const batches: DayBatch[] = [];
+    for await (const entity of this.table.listEntities<{ batchSeq: number; receivedAt?: string; recordCount?: number }>({
+      queryOptions: {
+        filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${upper}`,
+        select: ['RowKey', 'batchSeq', 'receivedAt', 'recordCount'],
+      },
+    })) {
+      batches.push({
+        batchId: decodeKeyPart((entity.rowKey ?? '').slice(batchRowPrefix.length)),
+        batchSeq: entity.batchSeq,
+        receivedAt: entity.receivedAt ?? '',
+        recordCount: entity.recordCount ?? 0,
+      });
+      if (batches.length > max) break;
+    }
+    return batches;
   }
 
   /**
@@ -78,7 +210,7 @@ export class TradeRecordIndex {
   async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
     const pages = this.table
-      .listEntities<SummaryEntity & { batchSeq: number; receivedAt?: string; recordCount?: number }>({
+      .listEntities<SummaryEntity & BatchEntity>({
         queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
       })
       .byPage();
@@ -98,17 +230,9 @@ export class TradeRecordIndex {
       for (const entity of page) {
         const rowKey = entity.rowKey ?? '';
         if (rowKey.startsWith(batchRowPrefix)) {
-          yield {
-            type: 'batch',
-            batch: {
-              batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
-              batchSeq: entity.batchSeq,
-              receivedAt: entity.receivedAt ?? '',
-              recordCount: entity.recordCount ?? 0,
-            },
-          };
+          yield { type: 'batch', batch: toDayBatch(rowKey, entity) };
         } else {
-          yield { type: 'transaction', summary: fromEntity(decodeKeyPart(rowKey), entity) };
+          yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
         }
       }
     }
@@ -130,6 +254,17 @@ export function toIndexEntity(s: TradeRecordSummary): SummaryEntity {
     payments: compactPayments(s.payments),
     batchSeq: s.batch_seq,
     batchId: s.batch_id,
+    ...(isDigestKeyPart(encodeKeyPart(s.trade_record_id)) ? { tradeRecordId: s.trade_record_id } : {}),
+  };
+}
+
+function toDayBatch(rowKey: string, entity: BatchEntity): DayBatch {
+  return {
+    batchId: decodeKeyPart(rowKey.slice(batchRowPrefix.length)),
+    batchSeq: entity.batchSeq,
+    receivedAt: entity.receivedAt ?? '',
+    recordCount: entity.recordCount ?? 0,
+    ...(entity.failed === true ? { failed: true } : {}),
   };
 }
 

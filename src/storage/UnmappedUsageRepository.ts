@@ -1,5 +1,6 @@
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TransactionAction } from '@azure/data-tables';
 import { isNotFound } from './storageErrors.js';
+import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 
 /** A closed store-day that had transactions with a source code that was not mapped. */
@@ -17,17 +18,28 @@ export class UnmappedUsageRepository {
   constructor(private readonly table: TableClient) {}
 
   async record(partnerId: string, storeId: string, businessDate: string, sourceCodes: Iterable<string>): Promise<void> {
-    const actions = [...sourceCodes].map(
-      (code) => ['upsert', { partitionKey: encodeKeyPart(partnerId), rowKey: tableKey(code, storeId, businessDate) }, 'Replace'] as const,
-    );
-    for (let i = 0; i < actions.length; i += 100) await this.table.submitTransaction(actions.slice(i, i + 100) as never);
+    // The values are kept as properties too: a long code's part of the key is a digest.
+    const actions = [...sourceCodes].map((code): TransactionAction => [
+      'upsert',
+      { partitionKey: encodeKeyPart(partnerId), rowKey: tableKey(code, storeId, businessDate), sourceCode: code, storeId, businessDate },
+      'Replace',
+    ]);
+    for (const chunk of transactionChunks(actions, actionSize)) await this.table.submitTransaction(chunk);
   }
 
   async listForPartner(partnerId: string): Promise<UnmappedUsage[]> {
     const usages: UnmappedUsage[] = [];
-    for await (const e of this.table.listEntities({
-      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey'] },
+    for await (const e of this.table.listEntities<{ sourceCode?: string; storeId?: string; businessDate?: string }>({
+      queryOptions: {
+        filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`,
+        select: ['RowKey', 'sourceCode', 'storeId', 'businessDate'],
+      },
     })) {
+      if (e.sourceCode !== undefined && e.storeId !== undefined && e.businessDate !== undefined) {
+        usages.push({ sourceCode: e.sourceCode, storeId: e.storeId, businessDate: e.businessDate });
+        continue;
+      }
+      // Rows written before the values were kept as properties: their keys spell them out.
       const [code, storeId, businessDate] = (e.rowKey ?? '').split('|').map(decodeKeyPart);
       usages.push({ sourceCode: code ?? '', storeId: storeId ?? '', businessDate: businessDate ?? '' });
     }

@@ -9,12 +9,16 @@ const developmentAccount = {
 
 export const developmentPorts = { blob: 10000, queue: 10001, table: 10002 } as const;
 
-/** Explicit connection string for the emulator on the given host and ports. */
+/**
+ * Explicit connection string for the emulator on the given host and ports, for the development
+ * account or another account the emulator was started with (see {@link emulatorAccountsSetting}).
+ */
 export function developmentConnectionString(
   ports: { blob: number; queue: number; table: number } = developmentPorts,
   host = '127.0.0.1',
+  name: string = developmentAccount.name,
 ): string {
-  const { name, key } = developmentAccount;
+  const { key } = developmentAccount;
   return [
     'DefaultEndpointsProtocol=http',
     `AccountName=${name}`,
@@ -23,6 +27,14 @@ export function developmentConnectionString(
     `QueueEndpoint=http://${host}:${ports.queue}/${name}`,
     `TableEndpoint=http://${host}:${ports.table}/${name}`,
   ].join(';');
+}
+
+/**
+ * The emulator's AZURITE_ACCOUNTS value for the development account plus `extra` accounts, all with
+ * the development key: each account has tables, queues and containers of its own.
+ */
+export function emulatorAccountsSetting(extra: readonly string[]): string {
+  return [developmentAccount.name, ...extra].map((name) => `${name}:${developmentAccount.key}`).join(';');
 }
 
 /** Whether a connection string is the `UseDevelopmentStorage=true` shorthand. */

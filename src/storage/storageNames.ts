@@ -5,6 +5,8 @@
 export const tableNames = {
   partners: 'partners',
   apiKeys: 'apikeys',
+  /** HQ operator keys (by hash) with the operator's name and role; never the partner keys' table. */
+  operatorKeys: 'operatorkeys',
   storeRegistrations: 'storeregistrations',
   stores: 'stores',
   products: 'products',

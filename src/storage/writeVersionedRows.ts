@@ -1,6 +1,7 @@
 import type { TableClient, TableEntity, TransactionAction } from '@azure/data-tables';
 import { compareVersions, type Versioned } from '../domain/reconciliation/isNewerVersion.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
+import { actionSize, entityRequestSize, fitsOneTransaction, transactionChunks } from './transactionChunks.js';
 
 /**
  * One row to write under the version rule. `properties` must carry the stamp as `version` and
@@ -16,16 +17,17 @@ export interface VersionedWriteResult {
   readonly staleRowKeys: ReadonlySet<string>;
 }
 
-/** Entity group transactions hold at most 100 operations. */
-const maxActionsPerTransaction = 100;
 const maxAttempts = 8;
 
 /**
  * Writes rows of one partition so that the highest version always wins, even with concurrent
- * writers. The common case (rows not stored yet) costs one transaction per 100 rows. When a
- * transaction meets rows that exist, those rows are read and the chunk is retried with `If-Match`
- * on each existing row's ETag, so a concurrent newer write is never overwritten.
+ * writers. The common case (rows not stored yet) costs one transaction per 100 rows, or per
+ * ~4 MiB of rows when they are large. When a transaction meets rows that exist, those rows are read
+ * and the chunk is retried with `If-Match` on each existing row's ETag, so a concurrent newer
+ * write is never overwritten.
  * `extraActions` (idempotent upserts in the same partition) ride along in the last chunk with room.
+ * The chunks run side by side; when one fails, the others are let finish before the failure is
+ * raised, so no write of this call is still under way once it returns or throws.
  */
 export async function writeVersionedRows(
   table: TableClient,
@@ -33,17 +35,22 @@ export async function writeVersionedRows(
   rows: readonly VersionedRow[],
   extraActions: readonly TransactionAction[] = [],
 ): Promise<VersionedWriteResult> {
-  const chunks: { rows: VersionedRow[]; extra: TransactionAction[] }[] = [];
-  for (let i = 0; i < rows.length; i += maxActionsPerTransaction) {
-    chunks.push({ rows: rows.slice(i, i + maxActionsPerTransaction), extra: [] });
-  }
+  const rowSize = (row: VersionedRow): number => entityRequestSize({ ...row.properties, partitionKey, rowKey: row.rowKey });
+  const chunks: { rows: VersionedRow[]; extra: TransactionAction[] }[] = transactionChunks(rows, rowSize).map((chunk) => ({
+    rows: chunk,
+    extra: [],
+  }));
   const last = chunks[chunks.length - 1];
   if (extraActions.length > 0) {
-    if (last && last.rows.length + extraActions.length <= maxActionsPerTransaction) last.extra.push(...extraActions);
+    const extraBytes = extraActions.reduce((sum, action) => sum + actionSize(action), 0);
+    const lastBytes = last ? last.rows.reduce((sum, row) => sum + rowSize(row), 0) : 0;
+    if (last && fitsOneTransaction(last.rows.length + extraActions.length, lastBytes + extraBytes)) last.extra.push(...extraActions);
     else chunks.push({ rows: [], extra: [...extraActions] });
   }
   const stale = new Set<string>();
-  await Promise.all(chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, stale)));
+  const outcomes = await Promise.allSettled(chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, stale)));
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
   return { staleRowKeys: stale };
 }
 

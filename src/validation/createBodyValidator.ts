@@ -10,6 +10,8 @@ import type { BatchKind } from '../domain/model/BatchKind.js';
 /** Validates a parsed body against its JSON Schema; an empty array means the body conforms. */
 export interface BodyValidator {
   validate(kind: BatchKind, body: unknown): ProblemDetail[];
+  /** The maxItems of a top-level array of the body's schema (the one place that limit is stated). */
+  maxItems(kind: BatchKind, field: string): number | undefined;
 }
 
 const schemaBaseUri = 'https://pos-ingestion.invalid/schemas/';
@@ -46,6 +48,11 @@ export function createBodyValidator(schemaFolder: string = path.join(findProject
     validators.set(kind, validator);
   }
   return {
+    maxItems(kind, field) {
+      const schema = validators.get(kind)?.schema as { properties?: Record<string, { maxItems?: unknown }> } | undefined;
+      const max = schema?.properties?.[field]?.maxItems;
+      return typeof max === 'number' ? max : undefined;
+    },
     validate(kind, body) {
       const validator = validators.get(kind);
       if (validator === undefined) throw new Error(`No schema for body kind ${kind}.`);
@@ -77,12 +84,15 @@ const messageByDefinition: Readonly<Record<string, string>> = {
   amount: 'must be a decimal amount in a JSON string of at most 14 integer digits, e.g. "12.50"',
   quantity: 'must be a decimal quantity in a JSON string of at most 12 integer digits and 6 decimal places, e.g. "2" or "0.125"',
   currency: 'must be a three-letter ISO 4217 currency code',
-  identifier: 'must be 1 to 128 characters without control characters',
-  identifierOrNull: 'must be null or 1 to 128 characters without control characters',
+  identifier:
+    'must be 1 to 128 characters without control, line-separator, bidirectional or invisible characters, and without whitespace at either end',
+  identifierOrNull:
+    'must be null or 1 to 128 characters without control, line-separator, bidirectional or invisible characters, and without whitespace at either end',
   code: 'must be a code of capital letters, digits and underscores, up to 50 characters',
-  shortText: 'must be 1 to 50 characters',
-  shortTextOrNull: 'must be null or 1 to 50 characters',
-  text: 'must be 1 to 500 characters',
+  shortText: 'must be 1 to 50 characters without control characters',
+  shortTextOrNull: 'must be null or 1 to 50 characters without control characters',
+  text: 'must be 1 to 500 characters without control characters',
+  localizedValue: 'must be at most 500 characters without control characters',
   localeTag: 'must be a BCP 47 locale tag such as en-US',
   localizedText: 'must be an object with at least one locale tag key (e.g. en-US) and text values',
   positiveInteger: 'must be an integer from 1 to 9007199254740991',
@@ -94,7 +104,7 @@ const messageByField: Readonly<Record<string, string>> = {
   workday_start: 'must be a time HH:mm from 00:00 to 23:59',
   country_code: 'must be an ISO 3166-1 alpha-2 code of two capital letters',
   time_zone: 'must be an IANA time zone name such as Asia/Tokyo',
-  payment_method_detail: 'must be 1 to 100 characters',
+  payment_method_detail: 'must be 1 to 100 characters without control characters',
   parent_line_no: 'must be null or an integer from 1 to 9007199254740991',
 };
 

@@ -1,15 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
 import { mappingOf } from '../support/responseBodies.js';
+import { testClock } from '../support/testClock.js';
 
+const clock = testClock();
 let service: TestService;
 beforeAll(async () => {
   // Reconcile as soon as a daily close arrives.
-  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' }, services: { clock } });
 });
 afterAll(async () => {
   await service.stop();
@@ -32,6 +34,9 @@ describe('usage', () => {
         'store register',
         'payment-type set-direction',
         'reconciliation list',
+        'operator issue',
+        'operator list',
+        'operator revoke',
       ]) {
         expect(text).toContain(command);
       }
@@ -111,7 +116,7 @@ describe('keys', () => {
     expect(keyId).toBeDefined();
     expect(mappingOf(await service.call({ key }, 'GET', 'mappings/transaction-types')).partner_id).toBe(id);
 
-    const expiring = await service.hq('key', 'issue', id, '--expires', new Date(Date.now() + 3_600_000).toISOString());
+    const expiring = await service.hq('key', 'issue', id, '--expires', new Date(clock().getTime() + 3_600_000).toISOString());
     expect(expiring.code).toBe(0);
     const listed = await service.hq('key', 'list', id);
     expect(listed.code).toBe(0);
@@ -141,10 +146,10 @@ describe('keys', () => {
   it('key list marks a key past its expiry as EXPIRED', async () => {
     const id = freshId();
     await service.hq('partner', 'create', id);
-    const expiresAt = Date.now() + 1_200;
+    const expiresAt = clock().getTime() + 3_600_000;
     const issued = await service.hq('key', 'issue', id, `--expires=${new Date(expiresAt).toISOString()}`);
     expect(issued.code).toBe(0);
-    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 50));
+    clock.advance(3_600_000);
     const listed = await service.hq('key', 'list', id);
     expect(listed.out[1]).toMatch(/\tEXPIRED\t/);
   });
@@ -225,5 +230,58 @@ describe('payment directions and reconciliation results', () => {
       fixtureBusinessDate,
     );
     expect(byDate.out).toHaveLength(2);
+  });
+});
+
+describe('operator keys', () => {
+  it('issue prints the key once on the last line and stores only its hash, with name and role', async () => {
+    const name = freshId();
+    const issued = await service.hq('operator', 'issue', name, '--role', 'admin', '--expires', '2099-01-01');
+    expect(issued.code, issued.err.join('\n')).toBe(0);
+    const key = issued.out.at(-1) ?? '';
+    expect(key).toMatch(keyShape);
+    expect(issued.out.slice(0, -1).join('\n')).not.toContain(key);
+    const keyId = /operator key (op-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1] ?? '';
+    expect(issued.out.join('\n')).toContain(`hq-${name}-${keyId}`);
+
+    const rows = [];
+    for await (const entity of service.services.storage.tables.operatorKeys.listEntities()) rows.push(entity);
+    const row = rows.find((e) => e.keyId === keyId);
+    expect(row).toMatchObject({
+      partitionKey: createHash('sha256').update(key).digest('hex'),
+      operator: name,
+      role: 'admin',
+      status: 'ACTIVE',
+    });
+    expect(JSON.stringify(rows)).not.toContain(key);
+
+    const listed = await service.hq('operator', 'list');
+    expect(listed.out[0]).toBe('operator\tkey_id\trole\tstatus\tcreated\texpires');
+    expect(listed.out).toContainEqual(
+      expect.stringMatching(new RegExp(`^${name}\\t${keyId}\\tadmin\\tACTIVE\\t\\S+\\t2099-01-01T00:00:00.000Z$`)),
+    );
+    expect(listed.out.join('\n')).not.toContain(key);
+
+    const whoami = await service.callHost({ key }, 'GET', 'hq/v1/whoami');
+    expect(whoami.body).toMatchObject({ operator: name, role: 'admin', expires_at: '2099-01-01T00:00:00.000Z' });
+  });
+
+  it('issues viewer keys by default, revokes, and refuses what it cannot do', async () => {
+    const name = freshId();
+    const issued = await service.hq('operator', 'issue', name);
+    expect(issued.out[0]).toContain('role viewer');
+    const keyId = /operator key (op-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1] ?? '';
+    expect((await service.hq('operator', 'revoke', name, keyId)).code).toBe(0);
+    expect((await service.hq('operator', 'list')).out).toContainEqual(expect.stringContaining(`${name}\t${keyId}\tviewer\tREVOKED`));
+    expect((await service.hq('operator', 'revoke', name, 'op-00000000')).code).toBe(1);
+    for (const argv of [
+      ['operator', 'issue', name, '--role', 'root'],
+      ['operator', 'issue', 'has spaces'],
+      ['operator', 'issue', name, '--expires', '2001-01-01'],
+      ['operator', 'revoke', name],
+      ['operator', 'list', 'extra'],
+    ]) {
+      expect((await service.hq(...argv)).code, argv.join(' ')).toBe(2);
+    }
   });
 });

@@ -197,6 +197,44 @@ describe('host keys in Azure', () => {
     expect(err.filter((line) => !line.includes('--function-app and --resource-group'))).toEqual([]);
   });
 
+  it('operator issue and operator revoke with --function-app keep the hq-<name>-<key_id> host key in step', async () => {
+    const standIn = await startManagementStandIn();
+    const base = createDefaultHttpClient();
+    const toStandIn: HttpClient = {
+      sendRequest: (request) => {
+        request.url = request.url.replace(/^https:\/\/management\.example\.test/, standIn.url);
+        request.allowInsecureConnection = true;
+        return base.sendRequest(request);
+      },
+    };
+    const credential = { getToken: () => Promise.resolve({ token: 'operator-token', expiresOnTimestamp: Date.now() + 3_600_000 }) };
+    const out: string[] = [];
+    const err: string[] = [];
+    const tool = new HqTool(
+      service.services.storage,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      { hostKeys: (target) => armHostKeys(target, credential, { endpoint: 'https://management.example.test', httpClient: toStandIn }) },
+    );
+    const azure = ['--function-app', 'pos-func', '--resource-group', 'rg-pos', '--subscription', 'sub-1'];
+    try {
+      const name = freshId();
+      expect(await tool.run(['operator', 'issue', name, '--role', 'admin', ...azure]), err.join('\n')).toBe(0);
+      const key = out.at(-1)!;
+      const keyId = /operator key (op-[0-9a-f]+) issued/.exec(out.join('\n'))![1]!;
+      const hostKey = `hq-${name}-${keyId}`;
+      expect(standIn.requests[0]).toMatchObject({ method: 'PUT', body: { name: hostKey, value: key } });
+      expect(standIn.requests[0]!.path).toMatch(new RegExp(`/sites/pos-func/host/default/functionKeys/${hostKey}$`));
+      expect((await service.callHost({ key }, 'GET', 'hq/v1/whoami')).status).toBe(200);
+
+      expect(await tool.run(['operator', 'revoke', name, keyId, ...azure]), err.join('\n')).toBe(0);
+      expect(standIn.requests[1]).toMatchObject({ method: 'DELETE', path: standIn.requests[0]!.path });
+      expect(standIn.keys.has(hostKey)).toBe(false);
+      expect((await service.callHost({ key }, 'GET', 'hq/v1/whoami')).status).toBe(401);
+    } finally {
+      await standIn.close();
+    }
+  });
+
   it('stores nothing when the host key cannot be set', async () => {
     const credential = { getToken: () => Promise.resolve({ token: 't', expiresOnTimestamp: Date.now() + 3_600_000 }) };
     const failing: HttpClient = {

@@ -35,6 +35,7 @@ describe('npm run package', () => {
       'host.json',
       'package.json',
       'dist/src/index.js',
+      'dist/console/index.html',
       'schemas/trade-records.schema.json',
       'node_modules/@azure/functions/package.json',
     ]) {
@@ -49,6 +50,7 @@ describe('npm run package', () => {
       'dist/bench',
       'test',
       'src',
+      'console',
     ]) {
       expect(existsSync(path.join(stage, absent)), absent).toBe(false);
     }

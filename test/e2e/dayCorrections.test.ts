@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
-import { eventually, startTestService, type TestService } from '../support/startTestService.js';
+import { eventually, reconcileQueueDrained, startTestService, type TestService } from '../support/startTestService.js';
 import { freshBusinessDate, getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
 import {
   buildRecord,
@@ -117,7 +117,7 @@ describe('status lifecycle', () => {
     // Close A's message, delivered (again) now, is recognised as superseded and writes nothing.
     const messageA = { partnerId: partner.partnerId, storeId: day.storeId, businessDate: day.businessDate, closeBatchId: closeA.batch_id };
     expect(await service.services.reconciler.reconcile(messageA)).toBe('superseded');
-    await new Promise((r) => setTimeout(r, 1_500));
+    await reconcileQueueDrained(service);
     expect(await getResult(service, partner, day)).toEqual(result);
   });
 });

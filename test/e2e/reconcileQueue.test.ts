@@ -20,7 +20,7 @@ import { RawBatchStore } from '../../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../../src/storage/ReconciliationRepository.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../../src/storage/UnmappedUsageRepository.js';
-import { eventually, startTestService, type TestService } from '../support/startTestService.js';
+import { eventually, reconcileQueueDrained, startTestService, type TestService } from '../support/startTestService.js';
 import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
 import { buildRecord, controlTotals, dailyClose, mappingBody, POS_CODES, tradeBatch, USD } from './support/storeDayKit.js';
 
@@ -116,8 +116,8 @@ describe('reconcile queue', () => {
     const result = await settled(service, partner, day);
     expect(result.status).toBe('MATCHED');
     expect(result.actual).toEqual(totals);
-    // Let every copy run, then the day still has one result, the same correct one.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Once every copy ran, the day still has one result, the same correct one.
+    await reconcileQueueDrained(service);
     const later = await getResult(service, partner, day);
     expect(later).toMatchObject({ status: 'MATCHED', expected: totals, actual: totals, differences: [] });
     const listed = await service.hq('reconciliation', 'list', '--partner', partner.partnerId);

@@ -14,10 +14,10 @@ afterAll(async () => {
   await service.stop();
 });
 
-const accessLine = /^INFO \[(\w+)\] (GET|POST|PUT) (\/\S+) (\d{3}) (\d+)ms partner=(\S+) batch_id=(\S+)$/;
+const accessLine = /^INFO \[(\w+)\] (GET|POST|PUT) (\/\S+) (\d{3}) (\d+)ms partner=(\S+) batch_id=(\S+) request_id=(\S+)$/;
 
 describe('access log', () => {
-  it('writes one line per request with method, route, status, ms, partner and batch_id; never the key or the body', async () => {
+  it('writes one line per request with method, route, status, ms, partner, batch_id and the request id; never the key or the body', async () => {
     const storeId = `LOG-${randomUUID().slice(0, 8)}`;
     // Lower-case letters keep the marker from ever being a valid order_type code.
     const marker = `bodymark-${randomUUID().slice(0, 8)}`;
@@ -37,8 +37,11 @@ describe('access log', () => {
       ['GET', `daily-close/LOG-NOT-MINE/${fixtureBusinessDate}`, undefined, 403],
       ['GET', 'mappings/transaction-types', undefined, 200],
     ];
+    const requestIds: string[] = [];
     for (const [method, path, body, status] of calls) {
-      expect((await service.call(partner, method, path, body)).status, `${method} ${path}`).toBe(status);
+      const response = await service.call(partner, method, path, body);
+      expect(response.status, `${method} ${path}`).toBe(status);
+      requestIds.push(response.headers.get('x-request-id') ?? '');
     }
     // Rejected by the host before any function runs: no partner is known.
     expect((await service.call({ key: `${partner.key}x` }, 'POST', 'trade-records', trades)).status).toBe(401);
@@ -48,7 +51,7 @@ describe('access log', () => {
     const parsed = mine.map((line) => {
       const m = accessLine.exec(line);
       expect(m, line).not.toBeNull();
-      return { fn: m![1], method: m![2], route: m![3], status: Number(m![4]), batchId: m![7] };
+      return { fn: m![1], method: m![2], route: m![3], status: Number(m![4]), batchId: m![7], requestId: m![8] };
     });
     expect(parsed.map((p) => `${p.method} ${p.route} ${p.status}`)).toEqual([
       'PUT /pos/v1/stores 202',
@@ -61,6 +64,9 @@ describe('access log', () => {
     ]);
     expect(parsed.map((p) => p.batchId)).toEqual([storesBatch.batch_id, trades.batch_id, trades.batch_id, '-', '-', '-', '-']);
     expect(parsed[1]!.fn).toBe('pushTradeRecords');
+    // The id each answer carried finds exactly its line.
+    expect(new Set(requestIds).size).toBe(calls.length);
+    expect(parsed.map((p) => p.requestId)).toEqual(requestIds);
 
     const hostLine = service.logs.filter((line) => / \/pos\/v1\/trade-records 401 \d+ms/.test(line));
     expect(hostLine.length).toBeGreaterThanOrEqual(1);

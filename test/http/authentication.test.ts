@@ -4,10 +4,12 @@ import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
 import { errorOf } from '../support/responseBodies.js';
+import { testClock } from '../support/testClock.js';
 
+const clock = testClock();
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ services: { clock } });
 });
 afterAll(async () => {
   await service.stop();
@@ -92,12 +94,12 @@ describe('API key', () => {
 
   it('expired: works until its expiry, then 401', async () => {
     const partner = await partnerWithStores(service);
-    const expiresAt = Date.now() + 1_500;
+    const expiresAt = clock().getTime() + 3_600_000;
     const issued = await service.hq('key', 'issue', partner.partnerId, '--expires', new Date(expiresAt).toISOString());
     expect(issued.code).toBe(0);
     const shortLived = { key: issued.out[issued.out.length - 1]! };
     expect(await canRead(shortLived)).toBe(200);
-    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 100));
+    clock.advance(3_600_000);
     expect(await canRead(shortLived)).toBe(401);
     await expectRefusedEverywhere(shortLived);
     expect(await canRead(partner)).toBe(200);

@@ -40,7 +40,9 @@ function expectErrorShape(response: { status: number; headers: Headers; text: st
   const body: unknown = JSON.parse(response.text);
   expect(Object.keys(body as object)).toEqual(['error']);
   const error = errorOf({ status: response.status, headers: response.headers, body });
-  for (const key of Object.keys(error)) expect(['code', 'message', 'details']).toContain(key);
+  for (const key of Object.keys(error)) expect(['code', 'message', 'request_id', 'details']).toContain(key);
+  // What the service answers names its request; the host's own answers (404, 405, 413, host 401) do not.
+  if ((error as Partial<ErrorDetail>).request_id !== undefined) expect(error.request_id).toBe(response.headers.get('x-request-id'));
   expect(error.code).toBe(code);
   expect(error.message.length).toBeGreaterThan(0);
   if (error.details !== undefined) {

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductBatch } from '../../src/domain/model/payloads.js';
 import { buildProductBatch } from '../fixtures/masterDataFixtures.js';
+import { invokeInProcess, type EndpointCaller } from '../support/invokeInProcess.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { expectInvalid, jpyStore, newBatchId, partnerWithStores } from '../support/httpScenario.js';
 import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
 import { ackOf, errorOf } from '../support/responseBodies.js';
 
+// What the service decides, called in-process: HTTP is not under test here.
 let service: TestService;
+let call: EndpointCaller;
 beforeAll(async () => {
   service = await startTestService();
+  call = invokeInProcess(service.services);
 });
 afterAll(async () => {
   await service.stop();
@@ -34,7 +38,7 @@ function product(product_id: string, overrides: Record<string, unknown> = {}): R
 }
 
 async function put(partner: TestPartner, body: unknown) {
-  return service.call(partner, 'PUT', 'products', body);
+  return call(partner, 'PUT', 'products', body);
 }
 
 describe('PUT /products', () => {

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store, StoreBatch } from '../../src/domain/model/payloads.js';
 import { buildJpyStore, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { invokeInProcess, type EndpointCaller } from '../support/invokeInProcess.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { expectInvalid, jpyStore, newBatchId, usdStore } from '../support/httpScenario.js';
 import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
 import { ackOf, errorOf, errorPaths } from '../support/responseBodies.js';
 
+// What the service decides about store batches, called in-process: HTTP is not under test here.
 let service: TestService;
+let call: EndpointCaller;
 beforeAll(async () => {
   service = await startTestService();
+  call = invokeInProcess(service.services);
 });
 afterAll(async () => {
   await service.stop();
@@ -19,7 +23,7 @@ function storeBatch(stores: Store[] = [buildUsdStore(usdStore), buildJpyStore(jp
 }
 
 async function put(partner: TestPartner, body: unknown) {
-  return service.call(partner, 'PUT', 'stores', body);
+  return call(partner, 'PUT', 'stores', body);
 }
 
 describe('PUT /stores', () => {
@@ -109,7 +113,7 @@ describe('PUT /stores', () => {
       currency: 'USD',
       closed_at: '2026-03-02T04:00:00+09:00',
     };
-    const response = await service.call(partner, 'POST', 'daily-close', close);
+    const response = await call(partner, 'POST', 'daily-close', close);
     expect(response.status).toBe(400);
     expect(errorPaths(response)).toContain('/currency');
   });

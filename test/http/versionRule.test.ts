@@ -2,14 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product, TradeRecord } from '../../src/domain/model/payloads.js';
 import { buildDailyClose, buildJpyStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { invokeInProcess, type EndpointCaller } from '../support/invokeInProcess.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, usdStore, warningCodes } from '../support/httpScenario.js';
 import { ackOf, errorPaths } from '../support/responseBodies.js';
 
+// What the service decides, called in-process: HTTP is not under test here.
 let service: TestService;
+let call: EndpointCaller;
 beforeAll(async () => {
   // Reconcile as soon as a daily close arrives.
   service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
+  call = invokeInProcess(service.services);
 });
 afterAll(async () => {
   await service.stop();
@@ -24,7 +28,7 @@ function record(id: string, version: number, lastModifiedAt: string, payments: 1
 let seq = 0;
 async function pushRecords(partner: TestPartner, records: TradeRecord[]) {
   const body = { batch_id: newBatchId(), store_id: usdStore, business_date: fixtureBusinessDate, batch_seq: ++seq, trade_records: records };
-  const response = await service.call(partner, 'POST', 'trade-records', body);
+  const response = await call(partner, 'POST', 'trade-records', body);
   expect(response.status).toBe(202);
   return response;
 }
@@ -48,7 +52,7 @@ describe('trade records: highest version wins, then the later last_modified_at',
     expect(warningCodes(replay)).not.toContain('STALE_VERSION');
 
     const close = { ...buildDailyClose('USD'), batch_id: newBatchId(), trade_record_count: 2, item_row_count: 10, payment_row_count: 2 };
-    expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
+    expect((await call(partner, 'POST', 'daily-close', close)).status).toBe(202);
     const result = await reconciled(service, partner, usdStore, fixtureBusinessDate);
     expect(result.actual).toMatchObject({ trade_record_count: 2, item_row_count: 10, payment_row_count: 2 });
   });
@@ -69,7 +73,7 @@ describe('products: the version rule', () => {
     };
   }
   async function putProducts(partner: TestPartner, products: Product[]) {
-    const response = await service.call(partner, 'PUT', 'products', { batch_id: newBatchId(), products });
+    const response = await call(partner, 'PUT', 'products', { batch_id: newBatchId(), products });
     expect(response.status).toBe(202);
     return ackOf(response);
   }
@@ -99,17 +103,17 @@ describe('stores: the later last_modified_at wins', () => {
     });
     // A copy modified before the stored one: ignored with STALE_VERSION, the store stays USD.
     const stale = { ...buildJpyStore(usdStore), last_modified_at: '2026-02-01T00:00:00Z' };
-    const staleAck = await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [stale] });
+    const staleAck = await call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [stale] });
     expect(staleAck.status).toBe(202);
     expect(ackOf(staleAck).warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'stores[0]' })]);
-    expect((await service.call(partner, 'POST', 'trade-records', usdRecords())).status).toBe(202);
+    expect((await call(partner, 'POST', 'trade-records', usdRecords())).status).toBe(202);
 
     // A later copy switches the store to JPY: USD transactions are now refused.
     const newer = { ...buildJpyStore(usdStore), last_modified_at: '2026-03-05T00:00:00Z' };
-    const newerAck = await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [newer] });
+    const newerAck = await call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [newer] });
     expect(newerAck.status).toBe(202);
     expect(ackOf(newerAck).warnings).toEqual([]);
-    const refused = await service.call(partner, 'POST', 'trade-records', usdRecords());
+    const refused = await call(partner, 'POST', 'trade-records', usdRecords());
     expect(refused.status).toBe(400);
     expect(errorPaths(refused)).toContain('/trade_records/0/currency');
   });

@@ -353,11 +353,19 @@ describe('templates hang together (no Bicep CLI here)', () => {
     const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as {
       extensions?: { http?: { routePrefix?: string } };
     };
-    // No host prefix: every function carries its full route, the partner API's below pos/v1.
+    // No host prefix: every function carries its full route, the partner API's below pos/v1, the
+    // HQ API's below hq/v1, and the HQ console's static files below console/.
     expect(hostJson.extensions?.http?.routePrefix).toBe('');
     const { functionTable, partnerApiBase } = await import('../../src/functions/functionTable.js');
-    expect(partnerApiBase).toBe('pos/v1');
-    for (const fn of functionTable) if (fn.trigger === 'http') expect(fn.route.startsWith(`${partnerApiBase}/`), fn.name).toBe(true);
+    const { hqApiBase } = await import('../../src/hq/http/hqFunctions.js');
+    expect([partnerApiBase, hqApiBase]).toEqual(['pos/v1', 'hq/v1']);
+    for (const fn of functionTable) {
+      if (fn.trigger === 'http')
+        expect(
+          [partnerApiBase, hqApiBase, 'console'].some((base) => fn.route.startsWith(`${base}/`)),
+          fn.name,
+        ).toBe(true);
+    }
   });
 
   it('every param has a description', () => {
@@ -380,10 +388,17 @@ describe('function table', () => {
   };
   const isHttp = (f: FunctionDefinition): f is HttpFunctionDefinition => f.trigger === 'http';
 
-  it('every HTTP function but health requires a function key', async () => {
+  it('every HTTP function but health and the console page requires a function key', async () => {
     const table = await load();
-    const open = table.filter(isHttp).filter((f) => f.name !== 'health' && f.authLevel !== 'function');
+    const open = table.filter(isHttp).filter((f) => f.name !== 'health' && f.name !== 'console' && f.authLevel !== 'function');
     expect(open.map((f) => `${f.name} (${f.route}): ${f.authLevel}`)).toEqual([]);
+  });
+
+  it('the console page is anonymous and read-only: its data comes from the HQ API with a key', async () => {
+    const page = (await load()).filter(isHttp).filter((f) => f.name === 'console');
+    expect(page.map((f) => ({ route: f.route, methods: f.methods, authLevel: f.authLevel }))).toEqual([
+      { route: 'console/{*path}', methods: ['GET'], authLevel: 'anonymous' },
+    ]);
   });
 
   it('health exists and is anonymous', async () => {

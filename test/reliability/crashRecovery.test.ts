@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { printFigures } from './support/dayScenario.js';
 import { chaosSettings } from './support/random.js';
-import { runCrashRecovery } from './support/crashRecovery.js';
+import { crashPoints, runCrashRecovery } from './support/crashRecovery.js';
 
-const { runs, seed } = chaosSettings(33);
+// Every crash point once with each recovery.
+const { runs, seed } = chaosSettings(crashPoints.length * 2);
 
 describe('a push cut off at every write step', () => {
   it(`is finished by a retry or by the sweep: nothing acknowledged is lost, nothing is applied twice (${runs} runs, seed ${seed})`, async () => {
@@ -16,5 +17,5 @@ describe('a push cut off at every write step', () => {
     // Every run ends acknowledged: the partner's final send is answered 202 or 200.
     expect(report.figures.acknowledged).toBe(runs);
     expect(report.figures.acceptedAnswers).toBeLessThanOrEqual(runs);
-  });
+  }, 300_000); // A bound against a hang, not a speed check: seeded runs share the machine's cores.
 });

@@ -45,12 +45,12 @@ describe('one batch_id, many sends', () => {
     expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
-  it('50 concurrent copies of one batch: exactly one 202, the rest 200 with the same receipt', async () => {
-    const batch = buildDayBatch(random, 'NYC-0001', day(2), 4, 'fifty');
-    const answers = await Promise.all(Array.from({ length: 50 }, () => service.call(partner, 'POST', 'trade-records', batch)));
+  it('20 concurrent copies of one batch: exactly one 202, the rest 200 with the same receipt', async () => {
+    const batch = buildDayBatch(random, 'NYC-0001', day(2), 4, 'twenty');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => service.call(partner, 'POST', 'trade-records', batch)));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(49);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(answers.length - 1);
     const accepted = ackOf(answers.find((a) => a.status === 202)!);
     for (const a of answers) expect(a.body).toEqual({ ...accepted, status: a.status === 202 ? 'ACCEPTED' : 'ALREADY_RECEIVED' });
     const check = await checkDay(service, partner, random, 'NYC-0001', day(2), batch.trade_records);

@@ -102,7 +102,8 @@ describe('queue delivery at least once', () => {
         (await poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.map((m) =>
           Buffer.from(m.messageText, 'base64').toString('utf8'),
         ),
-      (texts) => texts.some((t) => t.includes(marker)),
+      // The host logs the move after the message reached the poison queue: wait for both.
+      (texts) => texts.some((t) => t.includes(marker)) && lines.some((l) => l.includes(`moved to ${poisonQueueName(queueName)}`)),
       30_000,
     );
     expect(found.some((t) => t.includes(marker))).toBe(true);

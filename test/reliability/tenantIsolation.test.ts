@@ -5,7 +5,9 @@ import { errorCodeOf } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, preparePartner } from './support/dayScenario.js';
 import { seededRandom, seededUuid } from './support/random.js';
+import { testClock } from '../support/testClock.js';
 
+const clock = testClock();
 let service: TestService;
 const random = seededRandom(77);
 let a: TestPartner;
@@ -20,7 +22,7 @@ function issuedKey(out: string[]): string {
 }
 
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ services: { clock } });
   a = await preparePartner(service, random, storeA);
   b = await preparePartner(service, random, storeB);
   // B's data, which nothing A does may ever reveal.
@@ -38,7 +40,7 @@ beforeAll(async () => {
   const revoked = await service.hq('key', 'issue', a.partnerId);
   const revokedId = /key (key-[0-9a-f]+) issued/.exec(revoked.out[0] ?? '')?.[1] ?? '';
   expect((await service.hq('key', 'revoke', a.partnerId, revokedId)).code).toBe(0);
-  const expired = await service.hq('key', 'issue', a.partnerId, '--expires', new Date(Date.now() + 1500).toISOString());
+  const expired = await service.hq('key', 'issue', a.partnerId, '--expires', new Date(clock().getTime() + 3_600_000).toISOString());
   expect(expired.code).toBe(0);
   const inactive = await preparePartner(service, random, 'ISO-C-0001');
   expect((await service.hq('partner', 'deactivate', inactive.partnerId)).code).toBe(0);
@@ -50,7 +52,7 @@ beforeAll(async () => {
     'no key': null,
     'inactive partner': inactive.key,
   });
-  await new Promise((r) => setTimeout(r, 1600));
+  clock.advance(3_600_000);
 });
 afterAll(async () => {
   await service.stop();

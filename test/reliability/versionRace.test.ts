@@ -8,7 +8,7 @@ import { chaosSettings, seededRandom, seededUuid, shuffled } from './support/ran
 
 let service: TestService;
 let partner: TestPartner;
-const { runs, seed } = chaosSettings(20);
+const { runs, seed } = chaosSettings(8);
 
 beforeAll(async () => {
   service = await startTestService();
@@ -63,5 +63,5 @@ describe('concurrent writers of shuffled versions of the same records', () => {
     }
     console.log(`version race: ${runs} permutations, ${writes} concurrent writes, ${runs * 3} records, divergences ${divergences}`);
     expect(divergences).toBe(0);
-  });
+  }, 300_000); // A bound against a hang, not a speed check: seeded runs share the machine's cores.
 });

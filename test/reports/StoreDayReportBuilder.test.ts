@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord, TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { standardTransactionTypes } from '../../src/domain/reference/standardTransactionTypes.js';
-import { independentTotals, toMinor } from '../domain/reconciliation/independentTotals.js';
+import { independentTotals, toMinor } from '../support/independentTotals.js';
 import { jpyDay, usdDay } from '../domain/reconciliation/storeDays.js';
 import { ReportDataError } from '../../src/reports/ReportDataError.js';
 import { DuckDb, dataset, text } from '../support/duckDb.js';

@@ -1,4 +1,5 @@
 import { TableClient } from '@azure/data-tables';
+import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 import { QueueClient } from '@azure/storage-queue';
 import { inject } from 'vitest';
 
@@ -14,4 +15,11 @@ export async function azuriteQueue(name: string): Promise<QueueClient> {
   const queue = new QueueClient(inject('azuriteConnectionString'), name);
   await queue.createIfNotExists();
   return queue;
+}
+
+/** A blob container of the test run's storage emulator, created if missing. */
+export async function azuriteContainer(name: string): Promise<ContainerClient> {
+  const container = BlobServiceClient.fromConnectionString(inject('azuriteConnectionString')).getContainerClient(name);
+  await container.createIfNotExists();
+  return container;
 }

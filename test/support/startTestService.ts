@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { inject } from 'vitest';
 import { startLocalService, type RunningLocalService } from '../../src/localhost/startLocalService.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
@@ -18,6 +20,32 @@ const runLogDir: string | undefined = (() => {
   }
 })();
 
+/**
+ * Claims a storage account of the run's emulator that no other test service uses (an atomic
+ * `mkdir` per account in the run's folder); undefined without the global setup or when every
+ * account is taken.
+ */
+function claimTestAccount(): string | undefined {
+  let connectionStrings: string[];
+  try {
+    connectionStrings = inject('testServiceConnectionStrings');
+  } catch {
+    return undefined;
+  }
+  if (runLogDir === undefined) return undefined;
+  const claims = path.join(runLogDir, 'claimed-accounts');
+  mkdirSync(claims, { recursive: true });
+  for (const [i, connectionString] of connectionStrings.entries()) {
+    try {
+      mkdirSync(path.join(claims, String(i)));
+      return connectionString;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return undefined;
+}
+
 export interface TestService extends RunningLocalService {
   /** Every log line the service wrote (for assertions, and for the scan for secrets). */
   readonly logs: string[];
@@ -25,6 +53,16 @@ export interface TestService extends RunningLocalService {
   hq(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }>;
   /** Creates a partner with a fresh id, issues a key and registers stores. */
   createPartner(options?: { stores?: string[] }): Promise<TestPartner>;
+  /** Issues an HQ operator key (viewer by default) with the HQ tool. */
+  createOperator(role?: 'viewer' | 'admin'): Promise<TestOperator>;
+  /** fetch() on a path below the host (e.g. `hq/v1/partners`) with the key and a JSON body. */
+  callHost(
+    caller: { key: string } | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse>;
   /** fetch() on a path below /pos/v1 with the partner's key and a JSON body; read the body with responseBodies.ts. */
   call(
     partner: TestPartner | { key: string } | null,
@@ -42,6 +80,13 @@ export interface TestPartner {
   readonly storeIds: string[];
 }
 
+export interface TestOperator {
+  readonly name: string;
+  readonly key: string;
+  readonly keyId: string;
+  readonly role: 'viewer' | 'admin';
+}
+
 /** Captured log lines of every service started in this test process. */
 export const capturedLogs: string[] = [];
 
@@ -52,12 +97,14 @@ export interface TestServiceOptions {
 }
 
 /**
- * Starts the local service (the same function table and host as `npm start`) on a free port, on a
- * storage emulator of its own (so no other test file's service takes its queue messages), with a
- * one-second reconciliation delay.
+ * Starts the local service (the same function table and host as `npm start`) on a free port, on
+ * storage of its own (so no other test file's service takes its queue messages): an account of the
+ * run's emulator, else an emulator of its own. Reconciliation runs one second after a close.
  */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const azurite = await startAzurite({ inMemory: true });
+  const claimed = claimTestAccount();
+  const azurite =
+    claimed === undefined ? await startAzurite({ inMemory: true }) : { connectionString: claimed, stop: () => Promise.resolve() };
   const logs: string[] = [];
   const record = (level: string) => (line: string) => {
     logs.push(`${level} ${line}`);
@@ -94,10 +141,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const hq: TestService['hq'] = async (...argv) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }).run(argv);
+    const code = await new HqTool(
+      service.services.storage,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      { clock: service.services.clock },
+    ).run(argv);
     // The tool prints an issued key on its last line.
     const key = out.at(-1);
-    if (argv[0] === 'key' && argv[1] === 'issue' && code === 0 && key !== undefined) {
+    if ((argv[0] === 'key' || argv[0] === 'operator') && argv[1] === 'issue' && code === 0 && key !== undefined) {
       appendRunSecrets(runLogDir, key, hashApiKey(key));
     }
     return { code, out, err };
@@ -115,11 +166,20 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     return { partnerId, key, keyId, storeIds };
   };
 
-  const call: TestService['call'] = async (partner, method, path, body, headers = {}) => {
-    const response = await fetch(`${service.baseUrl}/${path.replace(/^\//, '')}`, {
+  const createOperator: TestService['createOperator'] = async (role = 'viewer') => {
+    const name = `op-${randomUUID().slice(0, 8)}`;
+    const issued = expectOk(await hq('operator', 'issue', name, '--role', role));
+    const key = issued.out.at(-1);
+    const keyId = /operator key (op-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1];
+    if (key === undefined || keyId === undefined) throw new Error('HQ tool "operator issue" printed no key');
+    return { name, key, keyId, role };
+  };
+
+  const fetchJson = async (url: string, caller: { key: string } | null, method: string, body: unknown, headers: Record<string, string>) => {
+    const response = await fetch(url, {
       method,
       headers: {
-        ...(partner ? { 'x-functions-key': partner.key } : {}),
+        ...(caller ? { 'x-functions-key': caller.key } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
@@ -128,8 +188,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     });
     return readResponse(response);
   };
+  const call: TestService['call'] = (partner, method, path, body, headers = {}) =>
+    fetchJson(`${service.baseUrl}/${path.replace(/^\//, '')}`, partner, method, body, headers);
+  const callHost: TestService['callHost'] = (caller, method, path, body, headers = {}) =>
+    fetchJson(`${service.origin}/${path.replace(/^\//, '')}`, caller, method, body, headers);
 
-  return { ...service, stop, logs, hq, createPartner, call };
+  return { ...service, stop, logs, hq, createPartner, createOperator, call, callHost };
 }
 
 function expectOk<T extends { code: number; err: string[] }>(result: T): T {
@@ -145,4 +209,14 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     if (done(value) || Date.now() > deadline) return value;
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** Waits until the service's reconcile queue holds no message, visible or in flight. */
+export async function reconcileQueueDrained(service: TestService): Promise<void> {
+  const queue = service.services.storage.queues.reconcile;
+  const left = await eventually(
+    async () => (await queue.getProperties()).approximateMessagesCount ?? 0,
+    (count) => count === 0,
+  );
+  if (left !== 0) throw new Error(`the reconcile queue still holds ${left} message(s)`);
 }

@@ -5,7 +5,7 @@ import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
-import { stringMatching } from '../support/matchers.js';
+import { anyString, stringMatching } from '../support/matchers.js';
 
 const validator = createBodyValidator();
 
@@ -53,10 +53,53 @@ describe('createBodyValidator: valid bodies', () => {
     expect(validator.validate(kind, JSON.parse(JSON.stringify(build())))).toEqual([]);
   });
 
-  it('has no record cap for trade_records, stores and products (BATCH_TOO_LARGE is the caller’s)', () => {
-    expect(validator.validate('tradeRecords', buildTradeRecordBatch({ recordCount: 501 }))).toEqual([]);
-    const stores = buildStoreBatch(Array.from({ length: 501 }, (_, i) => ({ ...buildStoreBatch().stores[0]!, store_id: `S${i}` })));
-    expect(validator.validate('stores', stores)).toEqual([]);
+  it('states the batch limits in the schemas (BATCH_TOO_LARGE reads them from there)', () => {
+    expect(validator.maxItems('tradeRecords', 'trade_records')).toBe(500);
+    expect(validator.maxItems('stores', 'stores')).toBe(500);
+    expect(validator.maxItems('products', 'products')).toBe(500);
+    expect(validator.maxItems('mappings', 'mappings')).toBe(10_000);
+    expect(validator.maxItems('tradeRecords', 'batch_id')).toBeUndefined();
+  });
+
+  it('caps every array of every body', () => {
+    const tooMany = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+    const cases: [number, (r: Record<string, unknown>) => void, string][] = [
+      [500, (r) => (r.items = tooMany(501, (i) => ({ ...item(r), line_no: i + 1 }))), '/trade_records/0/items'],
+      [50, (r) => (r.payments = tooMany(51, (i) => ({ ...payment(r), payment_id: `P-${i}` }))), '/trade_records/0/payments'],
+      [
+        50,
+        (r) => (item(r).modifiers = tooMany(51, () => ({ group_id: 'G', option_id: 'O', quantity: '1', price_delta: '0.00' }))),
+        '/trade_records/0/items/0/modifiers',
+      ],
+      [
+        50,
+        (r) =>
+          (r.tax_lines = tooMany(51, () => ({
+            tax_code: 'T',
+            tax_rate: '0.1',
+            taxable_amount: '1.00',
+            tax_amount: '0.10',
+            is_inclusive: false,
+          }))),
+        '/trade_records/0/tax_lines',
+      ],
+    ];
+    for (const [, change, path] of cases)
+      expect(tradeProblems(change), path).toEqual([{ path, message: stringMatching(/at most \d+ items/) }]);
+
+    const products = () => JSON.parse(JSON.stringify(buildProductBatch())) as Record<string, Record<string, unknown>[]>;
+    const body = products();
+    body.products![0]!.modifier_group_ids = tooMany(51, (i) => `MG-${i}`);
+    body.products![0]!.combo_components = tooMany(51, (i) => ({ product_id: `P-${i}`, quantity: '1', is_substitutable: false }));
+    body.modifier_groups![0]!.options = tooMany(101, (i) => ({ option_id: `O-${i}`, name: { 'en-US': 'x' }, price_delta: '0.00' }));
+    expect(validator.validate('products', body).map((p) => p.path)).toEqual([
+      '/products/0/modifier_group_ids',
+      '/products/0/combo_components',
+      '/modifier_groups/0/options',
+    ]);
+    const groups = products();
+    groups.modifier_groups = tooMany(501, (i) => ({ ...groups.modifier_groups![0]!, group_id: `MG-${i}` }));
+    expect(validator.validate('products', groups).map((p) => p.path)).toEqual(['/modifier_groups']);
   });
 });
 
@@ -225,7 +268,7 @@ describe('createBodyValidator: trade-records', () => {
     ] as const) {
       expect(tradeProblems((r) => set(r, 'A'.repeat(50)))).toEqual([]);
       expect(tradeProblems((r) => set(r, 'A'.repeat(51)))).toEqual([
-        { path: `/trade_records/0/${field}`, message: stringMatching(/1 to 50 characters$/) },
+        { path: `/trade_records/0/${field}`, message: stringMatching(/1 to 50 characters without control characters$/) },
       ]);
     }
   });
@@ -234,14 +277,85 @@ describe('createBodyValidator: trade-records', () => {
     expect(tradeProblems((r) => (r.trade_record_id = 'T'.repeat(128)))).toEqual([]);
     expect(tradeProblems((r) => (r.trade_record_id = 'T'.repeat(129)))[0]?.path).toBe('/trade_records/0/trade_record_id');
     expect(tradeProblems((r) => (r.trade_record_id = ''))).toHaveLength(1);
-    expect(tradeProblems((r) => (r.trade_record_id = 'T-1\n'))[0]?.message).toMatch(/control characters/);
+    expect(tradeProblems((r) => (r.trade_record_id = 'T-1\n'))[0]?.message).toMatch(/control, line-separator/);
     expect(tradeProblems((r) => (payment(r).payment_id = 'P'.repeat(129)))[0]?.path).toBe('/trade_records/0/payments/0/payment_id');
     expect(tradeProblems((_, b) => (b.store_id = ''))[0]?.path).toBe('/store_id');
   });
 
   it('limits product_name to 500 characters', () => {
     expect(tradeProblems((r) => (item(r).product_name = 'n'.repeat(500)))).toEqual([]);
-    expect(tradeProblems((r) => (item(r).product_name = 'n'.repeat(501)))[0]?.message).toBe('must be 1 to 500 characters');
+    expect(tradeProblems((r) => (item(r).product_name = 'n'.repeat(501)))[0]?.message).toBe(
+      'must be 1 to 500 characters without control characters',
+    );
+  });
+
+  it('counts characters, not UTF-16 units: 128 characters of any script are an identifier', () => {
+    for (const letter of ['é', '漢', '𝟘', '😀', 'ä']) {
+      expect(
+        tradeProblems((r) => (r.trade_record_id = letter.repeat(128))),
+        letter,
+      ).toEqual([]);
+      expect(tradeProblems((r) => (r.trade_record_id = letter.repeat(129)))[0]?.path, letter).toBe('/trade_records/0/trade_record_id');
+    }
+    expect(tradeProblems((r) => (item(r).product_name = '😀'.repeat(500)))).toEqual([]);
+  });
+
+  it('refuses ids with controls, line or paragraph separators, bidirectional or invisible characters, or whitespace at an end', () => {
+    const refused = [
+      'A\u2028B',
+      'A\u2029B',
+      'A\u0000B',
+      'A\u0009B',
+      'A\u001bB',
+      'A\u007fB',
+      'A\u0085B',
+      'A\u009fB',
+      'A\u202eB',
+      'A\u202aB',
+      'A\u2066B',
+      'A\u2069B',
+      'A\u200eB',
+      'A\u200fB',
+      'A\u061cB',
+      'A\u200bB',
+      'A\u2060B',
+      'A\ufeffB',
+      ' A',
+      'A ',
+      '\u00a0A',
+      'A\u3000',
+      'A\u2003',
+      ' ',
+      '   ',
+      '\u3000',
+      '',
+    ];
+    for (const id of refused) {
+      for (const [path, set] of [
+        ['/trade_records/0/trade_record_id', (r: Record<string, unknown>) => (r.trade_record_id = id)],
+        ['/trade_records/0/payments/0/payment_id', (r: Record<string, unknown>) => (payment(r).payment_id = id)],
+        ['/trade_records/0/items/0/product_id', (r: Record<string, unknown>) => (item(r).product_id = id)],
+      ] as const) {
+        expect(tradeProblems(set), `${JSON.stringify(id)} at ${path}`).toEqual([{ path, message: anyString() }]);
+      }
+    }
+    // Inside an id, a space or any printable character of any script stays allowed.
+    for (const id of ['A B', 'Nº 12/3 #4?', 'ORD 2026-03-01 0042', 'كود-١٢٣', 'שלום-1']) {
+      expect(
+        tradeProblems((r) => (r.trade_record_id = id)),
+        id,
+      ).toEqual([]);
+    }
+  });
+
+  it('refuses control characters in free text (names, details, localized texts)', () => {
+    expect(tradeProblems((r) => (item(r).product_name = 'Burger\u001b[2J'))[0]?.path).toBe('/trade_records/0/items/0/product_name');
+    expect(tradeProblems((r) => (item(r).product_name = 'Burger\nno onions'))[0]?.path).toBe('/trade_records/0/items/0/product_name');
+    expect(tradeProblems((r) => (payment(r).payment_method_detail = 'VISA\u0085'))[0]?.path).toBe(
+      '/trade_records/0/payments/0/payment_method_detail',
+    );
+    expect(tradeProblems((r) => (r.order_source_detail = 'Uber\tEats'))[0]?.path).toBe('/trade_records/0/order_source_detail');
+    expect(tradeProblems((r) => (item(r).product_name = 'Café « spécial » — 漢字 😀'))).toEqual([]);
   });
 
   it('requires card_last4 to be exactly 4 digits', () => {
@@ -396,6 +510,14 @@ describe('createBodyValidator: products', () => {
     body.modifier_groups![0]!.options = [];
     body.products![0]!.product_type = 'SET';
     expect(validator.validate('products', body).map((p) => p.path)).toEqual(['/products/0/product_type', '/modifier_groups/0/options']);
+  });
+
+  it('refuses control characters in a localized text, naming the locale', () => {
+    const body = products();
+    body.products![0]!.name = { 'en-US': 'Burger\u0007', 'ja-JP': 'バーガー' };
+    expect(validator.validate('products', body)).toEqual([
+      { path: '/products/0/name/en-US', message: 'must be at most 500 characters without control characters' },
+    ]);
   });
 
   it('accepts a null store_id and rejects a version of 0', () => {

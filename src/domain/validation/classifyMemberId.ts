@@ -1,4 +1,4 @@
-import { containsCardNumber } from './containsCardNumber.js';
+import { containsCardNumber, isCardNumber, normalizeForCardScan } from './containsCardNumber.js';
 
 /** What a member_id looks like when it is a directly identifying value the contract forbids. */
 export type IdentifyingValueKind = 'email' | 'phone' | 'card';
@@ -46,7 +46,9 @@ function looksLikePhoneNumber(value: string): boolean {
   return groups.length === 1 && bareMobilePattern.test(digits);
 }
 
-/** A member_id that is nothing but a card number, with any separators. */
+/** A member_id that is nothing but a card number, in any digits and with any separators or grouping. */
 function isBareCardLike(value: string): boolean {
-  return /^[0-9 -]+$/.test(value) && containsCardNumber(value.replace(/[ -]/g, ''));
+  const normalized = normalizeForCardScan(value);
+  if (normalized === undefined || /[\p{L}]/u.test(normalized)) return false;
+  return isCardNumber(normalized.replace(/[^0-9]/g, ''));
 }

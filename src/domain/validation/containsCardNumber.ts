@@ -1,37 +1,67 @@
 import { passesGtinCheck, passesLuhn } from './luhn.js';
 
 /**
- * Payment card number detection (PAN). A candidate is a run of 13 to 19 digits, either unbroken
- * or in groups separated by single spaces or dashes, that does not touch a letter or another
- * digit. It counts as a card number when
+ * Payment card number detection (PAN), on text as people and POS systems write card numbers.
+ *
+ * The text is normalised first ({@link normalizeForCardScan}): NFKC (full-width and other
+ * compatibility digits become ASCII), invisible format characters dropped (zero-width spaces and
+ * joiners, U+2060, U+FEFF, soft hyphens, bidirectional marks), and the decimal digits of every
+ * script mapped to ASCII (Arabic-Indic ٤١١١…, Devanagari, Thai, …).
+ *
+ * A candidate is then either
+ *  - one run of 13 to 19 digits, whatever is next to it (`VISA4111…`, `4111…X` count), or
+ *  - digit groups written the way card numbers are printed: a group of 4, then groups of 4 or 6,
+ *    then a last group of 1 to 6 digits, 13 to 19 digits in all, separated by short runs (up to 3
+ *    characters) of anything that is neither a letter nor a digit: spaces, no-break spaces, `-`,
+ *    `.`, `_`, `/`, `  `, ` - `. The window may start at any group, so a card number after a date
+ *    or a reference is found.
+ * It counts as a card number when
  *  - its prefix and length belong to a card network (table below),
  *  - it passes the Luhn check, and
  *  - it is not a 13- or 14-digit number with a valid GS1 check digit (an EAN-13 or GTIN-14
  *    barcode: such values are common as product ids and SKUs, and about one in ten of them also
  *    passes Luhn; the only card lengths they overlap are the retired 13-digit Visa and 14-digit
  *    Diners numbers, so little is lost).
- * Letters next to the run (hex hashes, codes like `INV…`) make it a non-candidate, which keeps
- * identifiers that merely contain digits from being mistaken for cards.
+ * Group shapes keep what merely has digits (dates, times, UUIDs, phone numbers, amounts) from
+ * being joined into a candidate; a plain run of digits stays ambiguous: a 16-digit numeric id under
+ * a card prefix that passes Luhn cannot be told from a card.
  */
 export function containsCardNumber(text: string): boolean {
   if (text.length < 13) return false;
-  candidatePattern.lastIndex = 0;
-  let match: RegExpExecArray | null;
-  while ((match = candidatePattern.exec(text)) !== null) {
-    const run = match[0];
-    const before = match.index > 0 ? text.charCodeAt(match.index - 1) : 0x20;
-    const after = text.charCodeAt(match.index + run.length);
-    if (isLetterOrDigit(before) || isLetterOrDigit(after)) continue;
-    const digits = run.length > 19 || /[ -]/.test(run) ? run.replace(/[ -]/g, '') : run;
-    if (isCardNumber(digits)) return true;
-  }
-  return false;
+  const normalized = normalizeForCardScan(text);
+  if (normalized === undefined) return false;
+  return someDigitChain(normalized, chainHoldsCard);
 }
 
 /**
- * Whether a string of digits only is a plausible card number (network, length, Luhn, not GTIN).
- * @internal exported for its own unit test; callers use `containsCardNumber`.
+ * The text as the card scan reads it, or undefined when it cannot hold 13 digits. ASCII text with
+ * fewer than 13 digits (most strings) is answered without normalising.
  */
+export function normalizeForCardScan(text: string): string | undefined {
+  let digits = 0;
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) digits++;
+    else if (code > 0x7f) ascii = false;
+  }
+  if (ascii) return digits >= 13 ? text : undefined;
+  let out = '';
+  for (const ch of text.normalize('NFKC')) {
+    if (formatCharacter.test(ch)) continue;
+    const code = ch.codePointAt(0) ?? 0;
+    if (code > 0x7f && decimalDigit.test(ch)) {
+      out += String(digitValue(code));
+      digits++;
+    } else {
+      if (code >= 0x30 && code <= 0x39) digits++;
+      out += ch;
+    }
+  }
+  return digits >= 13 ? out : undefined;
+}
+
+/** Whether a string of ASCII digits only is a plausible card number (network, length, Luhn, not GTIN). */
 export function isCardNumber(digits: string): boolean {
   const length = digits.length;
   if (length < 13 || length > 19) return false;
@@ -41,10 +71,76 @@ export function isCardNumber(digits: string): boolean {
   return true;
 }
 
-const candidatePattern = /[0-9]+(?:[ -][0-9]+)*/g;
+const formatCharacter = /\p{Cf}/u;
+const decimalDigit = /\p{Nd}/u;
+const letterOrDigit = /[\p{L}\p{N}]/u;
+/** Longest run of separators between two digit groups of one candidate. */
+const maxSeparatorLength = 3;
 
-function isLetterOrDigit(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+/**
+ * Digit runs that follow one another with only short separator runs between them; stops early
+ * when `found` accepts a chain.
+ */
+function someDigitChain(text: string, found: (chain: readonly string[]) => boolean): boolean {
+  let chain: string[] = [];
+  let groupStart = -1;
+  let separator = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : -1;
+    if (code >= 0x30 && code <= 0x39) {
+      if (groupStart < 0) groupStart = i;
+      separator = 0;
+      continue;
+    }
+    if (groupStart >= 0) {
+      chain.push(text.slice(groupStart, i));
+      groupStart = -1;
+    }
+    const breaks = code < 0 || isLetterOrDigit(text, i, code) || ++separator > maxSeparatorLength;
+    if (breaks) {
+      if (chain.length > 0 && found(chain)) return true;
+      chain = [];
+      if (code >= 0 && separator <= maxSeparatorLength) separator = 0;
+    }
+  }
+  return false;
+}
+
+/** Letters and digits end a candidate; ASCII is judged without a regular expression. */
+function isLetterOrDigit(text: string, i: number, code: number): boolean {
+  if (code < 0x80) return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  return letterOrDigit.test(String.fromCodePoint(text.codePointAt(i) ?? 0));
+}
+
+function chainHoldsCard(groups: readonly string[]): boolean {
+  for (const [start, first] of groups.entries()) {
+    if (isCardNumber(first)) return true;
+    if (first.length !== 4) continue;
+    let digits = first;
+    for (let end = start + 1; end < groups.length; end++) {
+      const group = groups[end] ?? '';
+      if (group.length > 6) break;
+      digits += group;
+      if (digits.length > 19) break;
+      if (digits.length >= 13 && isCardNumber(digits)) return true;
+      // Only a last group may be shorter than 4 or 5 long; a window goes on through groups of 4 or 6.
+      if (group.length !== 4 && group.length !== 6) break;
+    }
+  }
+  return false;
+}
+
+/** The value of a decimal digit of any script: its distance from the first digit of its run of ten. */
+const digitValues = new Map<number, number>();
+function digitValue(code: number): number {
+  let value = digitValues.get(code);
+  if (value === undefined) {
+    let start = code;
+    while (decimalDigit.test(String.fromCodePoint(start - 1))) start--;
+    value = (code - start) % 10;
+    digitValues.set(code, value);
+  }
+  return value;
 }
 
 /** Prefix ranges of the card networks and the lengths each issues. */

@@ -1,7 +1,6 @@
 import { ApiError } from '../../errors/ApiError.js';
 import type { BatchKind } from '../../domain/model/BatchKind.js';
-import type { AppServices } from '../../services/AppServices.js';
-import type { Partner } from '../../storage/PartnerRepository.js';
+import type { AppServices, Partner } from '../../services/AppServices.js';
 import type { Endpoint } from '../Endpoint.js';
 import { readJsonBody } from '../readJsonBody.js';
 

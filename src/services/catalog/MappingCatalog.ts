@@ -1,6 +1,6 @@
 import type { MappingBatch, MappingEntry } from '../../domain/model/payloads.js';
-import type { MappingRepository } from '../../storage/MappingRepository.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
+import type { MappingPointers } from '../ports/MappingPointers.js';
+import type { RawBatches } from '../ports/RawBatches.js';
 
 /** A partner's mapping in effect. */
 export interface CurrentMapping {
@@ -22,8 +22,8 @@ export class MappingCatalog {
   private readonly cache = new Map<string, CurrentMapping>();
 
   constructor(
-    private readonly pointers: MappingRepository,
-    private readonly rawBatches: RawBatchStore,
+    private readonly pointers: MappingPointers,
+    private readonly rawBatches: RawBatches,
   ) {}
 
   async current(partnerId: string): Promise<CurrentMapping> {

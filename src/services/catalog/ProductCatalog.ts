@@ -1,4 +1,5 @@
-import type { ProductRepository } from '../../storage/ProductRepository.js';
+import type { Clock } from '../ports/Clock.js';
+import type { ProductMasterData } from '../ports/ProductMasterData.js';
 
 /**
  * product_ids HQ holds per partner, for the UNKNOWN_PRODUCT warning. Listing a partner's products
@@ -9,8 +10,8 @@ export class ProductCatalog {
   private readonly cache = new Map<string, { ids: Set<string>; loadedAt: number }>();
 
   constructor(
-    private readonly products: ProductRepository,
-    private readonly clock: () => Date,
+    private readonly products: ProductMasterData,
+    private readonly clock: Clock,
     private readonly maxAgeMs = 30_000,
   ) {}
 

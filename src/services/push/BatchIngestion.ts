@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/ApiError.js';
+import { StorageError } from '../../errors/StorageError.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import type { BodyValidator } from '../../validation/createBodyValidator.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
-import type { BatchLedger, LedgerEntry } from '../../storage/BatchLedger.js';
-import type { PendingBatchIndex } from '../../storage/PendingBatchIndex.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
+import type { BatchReceipt, LedgerEntry } from '../../storage/BatchLedger.js';
+import type { Clock } from '../ports/Clock.js';
+import type { Ledger } from '../ports/Ledger.js';
+import type { PendingBatches } from '../ports/PendingBatches.js';
+import type { RawBatches } from '../ports/RawBatches.js';
 import type { TenantGuard } from '../TenantGuard.js';
 import type { BatchAcknowledgement } from './BatchAcknowledgement.js';
 import type { BatchProcessor } from './BatchProcessor.js';
@@ -16,10 +19,10 @@ export type PushStep = 'ledger-created' | 'blob-stored' | 'applied' | 'committed
 export interface BatchIngestionOptions {
   readonly validator: BodyValidator;
   readonly tenants: TenantGuard;
-  readonly ledger: BatchLedger;
-  readonly rawBatches: RawBatchStore;
-  readonly pendingIndex: PendingBatchIndex;
-  readonly clock: () => Date;
+  readonly ledger: Ledger;
+  readonly rawBatches: RawBatches;
+  readonly pendingIndex: PendingBatches;
+  readonly clock: Clock;
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
   readonly abandonedAfterMs?: number | undefined;
   readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;
@@ -44,11 +47,13 @@ export class BatchIngestion {
     if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
     const body = parsed.value as Record<string, unknown>;
     if (processor.collection) {
-      const records = body[processor.collection.field];
-      if (Array.isArray(records) && records.length > processor.collection.max) {
+      // Counted before the schema runs, so a huge batch is refused without validating every record.
+      const records = body[processor.collection];
+      const max = this.options.validator.maxItems(processor.kind, processor.collection);
+      if (Array.isArray(records) && max !== undefined && records.length > max) {
         throw new ApiError(
           'BATCH_TOO_LARGE',
-          `${processor.collection.field} holds ${records.length} entries; at most ${processor.collection.max} are allowed per batch.`,
+          `${processor.collection} holds ${records.length} entries; at most ${max} are allowed per batch.`,
         );
       }
     }
@@ -111,6 +116,7 @@ export class BatchIngestion {
         continue;
       }
       if (entry.state === 'COMMITTED') return alreadyReceived(batchId, entry, bodyHash);
+      if (entry.state === 'FAILED') throw batchFailed();
 
       if (entry.bodyHash !== bodyHash) {
         const outcome = await this.resolveForeignPending(partnerId, batchId, entry, processor);
@@ -118,7 +124,13 @@ export class BatchIngestion {
         return outcome;
       }
 
-      const isNew = await rawBatches.putOnce(partnerId, batchId, bytes, bodyHash);
+      let isNew: boolean;
+      try {
+        isNew = await rawBatches.putOnce(partnerId, batchId, bytes, bodyHash);
+      } catch (error) {
+        if (isContentRefusal(error)) await this.fail(partnerId, batchId, entry, processor, body, error);
+        throw error;
+      }
       if (!isNew && (await rawBatches.storedHash(partnerId, batchId)) !== bodyHash) {
         // Another body holds this batch_id (this request's entry was dropped as abandoned while
         // it stalled): the stored body is the batch, this one must never be applied.
@@ -127,13 +139,11 @@ export class BatchIngestion {
         throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
       }
       await this.step('blob-stored', batchId);
-      const warnings = await processor.apply({ partnerId, body, receivedAt: entry.createdAt });
-      await this.step('applied', batchId);
-      const receipt = { recordCount: processor.recordCount(body), warnings };
-      if (await ledger.commit(partnerId, batchId, entry, receipt, this.options.clock())) {
+      const receipt = await this.applyAndCommit(partnerId, batchId, entry, processor, body, true);
+      if (receipt) {
         await this.step('committed', batchId);
         if (!stagesReportFragment(processor.kind)) await this.forgetPending(partnerId, batchId, entry.createdAt);
-        return { batch_id: batchId, status: 'ACCEPTED', record_count: receipt.recordCount, warnings };
+        return { batch_id: batchId, status: 'ACCEPTED', record_count: receipt.recordCount, warnings: receipt.warnings };
       }
       // Another copy of this batch committed first: answer as a repeat.
     }
@@ -155,17 +165,71 @@ export class BatchIngestion {
     if (createHash('sha256').update(stored).digest('hex') !== entry.bodyHash) return false;
     const parsed = parseJsonBody(stored);
     if (!parsed.ok) throw new Error(`Stored body of a batch cannot be parsed (${processor.kind}).`);
-    const body = parsed.value as T;
-    const warnings = await processor.apply({ partnerId, body, receivedAt: entry.createdAt });
-    await this.options.ledger.commit(
-      partnerId,
-      batchId,
-      entry,
-      { recordCount: processor.recordCount(body), warnings },
-      this.options.clock(),
-    );
+    await this.applyAndCommit(partnerId, batchId, entry, processor, parsed.value as T, false);
     if (!stagesReportFragment(processor.kind)) await this.forgetPending(partnerId, batchId, entry.createdAt);
     return true;
+  }
+
+  /**
+   * Applies a batch whose body is stored and marks it committed. Returns the receipt, or undefined
+   * when another request committed the batch first. When storage refuses what the batch writes,
+   * the batch ends FAILED (see {@link fail}) and this throws BATCH_FAILED.
+   */
+  private async applyAndCommit<T extends { batch_id: string }>(
+    partnerId: string,
+    batchId: string,
+    entry: LedgerEntry,
+    processor: BatchProcessor<T>,
+    body: T,
+    withSteps: boolean,
+  ): Promise<BatchReceipt | undefined> {
+    const context = { partnerId, body, receivedAt: entry.createdAt };
+    let receipt: BatchReceipt;
+    let committed: boolean;
+    try {
+      const warnings = await processor.apply(context);
+      if (withSteps) await this.step('applied', batchId);
+      receipt = { recordCount: processor.recordCount(body), warnings };
+      committed = await this.options.ledger.commit(partnerId, batchId, entry, receipt, this.options.clock());
+    } catch (error) {
+      if (isContentRefusal(error)) await this.fail(partnerId, batchId, entry, processor, body, error);
+      throw error;
+    }
+    if (committed) return receipt;
+    const current = await this.options.ledger.get(partnerId, batchId);
+    if (current?.state === 'FAILED') {
+      // Another request failed this batch while this one applied it: what this one wrote goes too.
+      await processor.discard?.(context);
+      throw batchFailed();
+    }
+    return undefined;
+  }
+
+  /**
+   * Storage refused what a batch writes (DESIGN §5: only transient failures retry): what it wrote
+   * is removed where it would be counted, then the ledger says FAILED, last. A crash in between
+   * leaves the batch PENDING, and the sweep (or a retry) meets the same refusal and comes here
+   * again. The partner is told not to send the batch_id again; HQ lists the batch as failed.
+   */
+  private async fail<T extends { batch_id: string }>(
+    partnerId: string,
+    batchId: string,
+    entry: LedgerEntry,
+    processor: BatchProcessor<T>,
+    body: T,
+    cause: StorageError,
+  ): Promise<never> {
+    const { ledger } = this.options;
+    let current = await ledger.get(partnerId, batchId);
+    // Committed by another copy meanwhile: nothing of it may be removed.
+    if (current?.state === 'COMMITTED')
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The batch was committed meanwhile; send it again.', [], 1);
+    await processor.discard?.({ partnerId, body, receivedAt: entry.createdAt });
+    for (let attempt = 0; attempt < 3 && current?.state === 'PENDING' && current.bodyHash === entry.bodyHash; attempt++) {
+      if (await ledger.markFailed(partnerId, batchId, current, cause.message, this.options.clock())) break;
+      current = await ledger.get(partnerId, batchId);
+    }
+    throw batchFailed(cause);
   }
 
   /** Drops a PENDING entry that has no stored body once it is old enough to be abandoned. */
@@ -208,6 +272,15 @@ export class BatchIngestion {
   private async step(step: PushStep, batchId: string): Promise<void> {
     await this.options.onStep?.(step, batchId);
   }
+}
+
+/** Storage refused the batch's content: the same content will always be refused. */
+function isContentRefusal(error: unknown): error is StorageError {
+  return error instanceof StorageError && error.kind === 'invalid';
+}
+
+function batchFailed(cause?: StorageError): ApiError {
+  return new ApiError('BATCH_FAILED', undefined, [], undefined, cause ? { cause } : {});
 }
 
 function alreadyReceived(batchId: string, entry: Extract<LedgerEntry, { state: 'COMMITTED' }>, bodyHash: string): BatchAcknowledgement {

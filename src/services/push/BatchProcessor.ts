@@ -23,8 +23,11 @@ export interface SemanticCheck {
  */
 export interface BatchProcessor<T extends { batch_id: string }> {
   readonly kind: BatchKind;
-  /** The array whose length is limited, and its limits (contract §8). */
-  readonly collection?: { readonly field: string; readonly max: number };
+  /**
+   * The top-level array whose length beyond its schema's maxItems is answered BATCH_TOO_LARGE
+   * (contract §8) rather than INVALID_PAYLOAD.
+   */
+  readonly collection?: string;
   /** Stores the body names: every one must be registered for the partner. */
   storeIdsOf(body: T): string[];
   check(partnerId: string, body: T): Promise<SemanticCheck>;
@@ -34,4 +37,12 @@ export interface BatchProcessor<T extends { batch_id: string }> {
    * apply the same batch again after a crash. Returns the warnings of the acknowledgement.
    */
   apply(context: ApplyContext<T>): Promise<Warning[]>;
+  /**
+   * Storage refused part of what `apply` writes, so the batch ends FAILED: removes what the batch
+   * may have left where it would be counted, and puts back what it replaced. Idempotent; runs
+   * before the ledger says FAILED, so a crash in between leaves the batch PENDING for the sweep,
+   * which applies it, meets the same refusal and gets here again. Kinds whose rows nothing
+   * counts (master data, the mapping pointer) leave what was written.
+   */
+  discard?(context: ApplyContext<T>): Promise<void>;
 }

@@ -1,19 +1,21 @@
 import type { DailyClose } from '../../domain/model/payloads.js';
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
+import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkDailyClose } from '../../domain/validation/checkDailyClose.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { JsonQueue } from '../../storage/JsonQueue.js';
-import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { MessageQueue } from '../ports/MessageQueue.js';
+import type { Reconciliations } from '../ports/Reconciliations.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
 export interface DailyCloseDependencies {
-  readonly stores: StoreMasterRepository;
-  readonly closes: DayCloseRepository;
-  readonly results: ReconciliationRepository;
-  readonly reconcileQueue: JsonQueue<ReconcileMessage>;
+  readonly stores: StoreMasterData;
+  readonly closes: DayCloses;
+  readonly results: Reconciliations;
+  readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   readonly reconcileDelaySeconds: number;
+  readonly clock: () => Date;
 }
 
 /**
@@ -28,7 +30,9 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
 
     async check(partnerId, body) {
       const store = await deps.stores.get(partnerId, body.store_id);
-      return { problems: checkDailyClose(body, store?.currency) };
+      const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
+      const problems = checkDailyClose(body, store?.currency);
+      return { problems: outOfWindow ? [outOfWindow, ...problems] : problems };
     },
 
     async apply({ partnerId, body, receivedAt }) {

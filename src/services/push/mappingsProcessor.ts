@@ -1,14 +1,15 @@
 import type { MappingBatch } from '../../domain/model/payloads.js';
 import { standardTransactionTypes } from '../../domain/reference/standardTransactionTypes.js';
 import { checkMappingBatch } from '../../domain/validation/checkMappingBatch.js';
-import type { MappingRepository } from '../../storage/MappingRepository.js';
+import type { Clock } from '../ports/Clock.js';
+import type { MappingPointers } from '../ports/MappingPointers.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
 export interface MappingsDependencies {
-  readonly pointers: MappingRepository;
+  readonly pointers: MappingPointers;
   /** Schedules reconciliation again for closed days whose unmapped codes this mapping maps. */
   readonly remapClosedDays: (partnerId: string, mapped: ReadonlySet<string>) => Promise<void>;
-  readonly clock: () => Date;
+  readonly clock: Clock;
 }
 
 const standardCodes: ReadonlySet<string> = new Set(standardTransactionTypes.data.map((t) => t.code));

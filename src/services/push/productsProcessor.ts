@@ -1,17 +1,28 @@
 import type { ProductBatch } from '../../domain/model/payloads.js';
 import { checkProductBatch } from '../../domain/validation/checkProductBatch.js';
-import type { ProductRepository } from '../../storage/ProductRepository.js';
+import type { ProductMasterData } from '../ports/ProductMasterData.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { BatchProcessor } from './BatchProcessor.js';
+import { rowProblemDetails } from './rowProblemDetails.js';
 
 /** PUT /products (contract §4.6): products by version rule, modifier groups upserted by group_id. */
-export function productsProcessor(products: ProductRepository, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
+export function productsProcessor(products: ProductMasterData, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
   return {
     kind: 'products',
-    collection: { field: 'products', max: 500 },
+    collection: 'products',
     storeIdsOf: (body) => body.products.flatMap((p) => (p.store_id ? [p.store_id] : [])),
     recordCount: (body) => body.products.length,
-    check: (_partnerId, body) => Promise.resolve({ problems: checkProductBatch(body) }),
+    check: (partnerId, body) => {
+      const problems = checkProductBatch(body);
+      // Each product and each modifier group is one row: it must fit before anything is written.
+      body.products.forEach((product, i) =>
+        problems.push(...rowProblemDetails(`/products/${i}`, products.productProblems(partnerId, product))),
+      );
+      body.modifier_groups?.forEach((group, i) => {
+        problems.push(...rowProblemDetails(`/modifier_groups/${i}`, products.modifierGroupProblems(partnerId, group)));
+      });
+      return Promise.resolve({ problems });
+    },
 
     async apply({ partnerId, body }) {
       const [stale] = await Promise.all([

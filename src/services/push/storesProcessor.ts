@@ -1,16 +1,21 @@
 import type { StoreBatch } from '../../domain/model/payloads.js';
 import { checkStoreBatch } from '../../domain/validation/checkStoreBatch.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { BatchProcessor } from './BatchProcessor.js';
+import { rowProblemDetails } from './rowProblemDetails.js';
 
 /** PUT /stores (contract §4.5): upsert by store_id; the later last_modified_at wins. */
-export function storesProcessor(stores: StoreMasterRepository): BatchProcessor<StoreBatch> {
+export function storesProcessor(stores: StoreMasterData): BatchProcessor<StoreBatch> {
   return {
     kind: 'stores',
-    collection: { field: 'stores', max: 500 },
+    collection: 'stores',
     storeIdsOf: (body) => body.stores.map((s) => s.store_id),
     recordCount: (body) => body.stores.length,
-    check: (_partnerId, body) => Promise.resolve({ problems: checkStoreBatch(body) }),
+    check: (partnerId, body) => {
+      const problems = checkStoreBatch(body);
+      body.stores.forEach((store, i) => problems.push(...rowProblemDetails(`/stores/${i}`, stores.storeProblems(partnerId, store))));
+      return Promise.resolve({ problems });
+    },
 
     async apply({ partnerId, body }) {
       const stale = await stores.upsert(partnerId, body.stores);

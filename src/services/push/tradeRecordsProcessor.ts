@@ -1,37 +1,59 @@
 import type { TradeRecordBatch } from '../../domain/model/payloads.js';
+import { compareVersions } from '../../domain/reconciliation/isNewerVersion.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import { paymentDirection } from '../../domain/reconciliation/paymentDirection.js';
-import { summarizeTradeRecord } from '../../domain/reconciliation/TradeRecordSummary.js';
+import { summarizeTradeRecord, type TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
 import { checkAmountIdentity } from '../../domain/validation/checkAmountIdentity.js';
+import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkTradeRecordBatch } from '../../domain/validation/checkTradeRecordBatch.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
-import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
+import type { Clock } from '../ports/Clock.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { MessageQueue } from '../ports/MessageQueue.js';
+import type { PaymentDirections } from '../ports/PaymentDirections.js';
+import type { RawBatches } from '../ports/RawBatches.js';
+import type { StoreMasterData } from '../ports/StoreMasterData.js';
+import type { TradeRecords } from '../ports/TradeRecords.js';
+import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
+import type { ReconcileMessage } from '../ReconcileMessage.js';
 import type { BatchProcessor } from './BatchProcessor.js';
+import { rowProblemDetails } from './rowProblemDetails.js';
 
 export interface TradeRecordsDependencies {
-  readonly stores: StoreMasterRepository;
-  readonly index: TradeRecordIndex;
-  readonly closes: DayCloseRepository;
+  readonly stores: StoreMasterData;
+  readonly index: TradeRecords;
+  readonly closes: DayCloses;
   readonly mappings: MappingCatalog;
   readonly products: ProductCatalog;
-  readonly paymentDirections: PaymentDirectionRepository;
+  readonly paymentDirections: PaymentDirections;
+  readonly clock: Clock;
+  /** Earlier batches of a day, to put back what a failed batch replaced. */
+  readonly rawBatches: RawBatches;
+  /** A day reconciled while a failed batch's rows were still there is reconciled again. */
+  readonly reconcileQueue: MessageQueue<ReconcileMessage>;
 }
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
 export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProcessor<TradeRecordBatch> {
   return {
     kind: 'tradeRecords',
-    collection: { field: 'trade_records', max: 500 },
+    collection: 'trade_records',
     storeIdsOf: (body) => [body.store_id],
     recordCount: (body) => body.trade_records.length,
 
     async check(partnerId, body) {
       const store = await deps.stores.get(partnerId, body.store_id);
-      return { problems: checkTradeRecordBatch(body, store?.currency) };
+      const problems = checkTradeRecordBatch(body, store?.currency);
+      // Each record's business_date must equal the batch's, so the batch's is the one to check.
+      const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
+      if (outOfWindow) problems.unshift(outOfWindow);
+      // The index rows this batch would write must all fit before anything is written.
+      body.trade_records.forEach((record, i) => {
+        const rowProblems = deps.index.rowProblems(partnerId, body.store_id, body.business_date, summarizeTradeRecord(record, body));
+        problems.push(...rowProblemDetails(`/trade_records/${i}`, rowProblems, { payments: 'payments' }));
+      });
+      return { problems };
     },
 
     async apply({ partnerId, body, receivedAt }) {
@@ -94,6 +116,40 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         });
       }
       return warnings;
+    },
+
+    async discard({ partnerId, body, receivedAt }) {
+      const { store_id: storeId, business_date: businessDate, batch_id: batchId } = body;
+      // First the mark: from here on no reconciliation counts this batch's rows.
+      await deps.index.markBatchFailed(partnerId, storeId, businessDate, {
+        batchId,
+        batchSeq: body.batch_seq,
+        receivedAt,
+        recordCount: body.trade_records.length,
+      });
+      const removed = await deps.index.removeRowsOfBatch(partnerId, storeId, businessDate, batchId);
+      if (removed.size > 0) {
+        // A removed row may have replaced an older version from another batch: put the newest of those back.
+        const newest = new Map<string, TradeRecordSummary>();
+        for (const other of await deps.index.listBatches(partnerId, storeId, businessDate)) {
+          if (other.failed === true || other.batchId === batchId) continue;
+          const stored = await deps.rawBatches.get(partnerId, other.batchId);
+          const parsed = stored ? parseJsonBody(stored) : undefined;
+          if (!parsed?.ok) continue;
+          const otherBody = parsed.value as TradeRecordBatch;
+          for (const record of otherBody.trade_records) {
+            if (!removed.has(record.trade_record_id)) continue;
+            const summary = summarizeTradeRecord(record, otherBody);
+            const current = newest.get(record.trade_record_id);
+            if (!current || compareVersions(summary, current) > 0) newest.set(record.trade_record_id, summary);
+          }
+        }
+        await deps.index.restore(partnerId, storeId, businessDate, [...newest.values()]);
+      }
+      const close = await deps.closes.get(partnerId, storeId, businessDate);
+      if (close) {
+        await deps.reconcileQueue.send({ partnerId, storeId, businessDate, closeBatchId: close.close.batch_id }, 0);
+      }
     },
   };
 }

@@ -1,19 +1,19 @@
 import { buildReportFragment } from '../../reports/buildReportFragment.js';
 import { loadParquetWriter } from '../../reports/loadParquetWriter.js';
 import { encodeFragment } from '../../reports/ReportFragment.js';
-import type { BatchLedger } from '../../storage/BatchLedger.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
 import type { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
+import type { Ledger } from '../ports/Ledger.js';
+import type { PaymentDirections } from '../ports/PaymentDirections.js';
+import type { RawBatches } from '../ports/RawBatches.js';
 import { classifyReportError, type ReportFailure } from './classifyReportError.js';
 
 export interface ReportFragmentStagerDependencies {
-  readonly ledger: Pick<BatchLedger, 'get'>;
-  readonly rawBatches: Pick<RawBatchStore, 'get'>;
+  readonly ledger: Pick<Ledger, 'get'>;
+  readonly rawBatches: Pick<RawBatches, 'get'>;
   readonly fragments: Pick<ReportFragmentStore, 'exists' | 'put'>;
   readonly mappings: Pick<MappingCatalog, 'current'>;
-  readonly paymentDirections: Pick<PaymentDirectionRepository, 'listForPartner'>;
+  readonly paymentDirections: Pick<PaymentDirections, 'listForPartner'>;
   /** Rows per Parquet row group. */
   readonly rowGroupRows?: number;
 }

@@ -1,5 +1,5 @@
 import { scaledAmountText } from '../../reports/scaledAmount.js';
-import type { PartnerRepository } from '../../storage/PartnerRepository.js';
+import type { Partners } from '../ports/Partners.js';
 import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
 
 export const salesGroupKeys = ['partner', 'store', 'standard_type', 'day'] as const;
@@ -44,7 +44,7 @@ interface Sums {
 export class SalesQuery {
   constructor(
     private readonly storeDays: Pick<ReportStoreDayRepository, 'listRange'>,
-    private readonly partners: Pick<PartnerRepository, 'list'>,
+    private readonly partners: Pick<Partners, 'list'>,
   ) {}
 
   async totals(query: SalesQueryParameters): Promise<SalesGroup[]> {

@@ -12,29 +12,30 @@ import { decodeFragment, encodeFragment, type ReportFragment } from '../../repor
 import { ReportSourceError } from '../../reports/ReportSourceError.js';
 import type { StoreDayCounts } from '../../reports/StoreDayReportBuilder.js';
 import { SalesAccumulator } from '../../reports/StoreDaySales.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
-import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
 import type { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
 import type { ReportStore } from '../../storage/ReportStore.js';
 import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
-import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
+import type { Clock } from '../ports/Clock.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { PaymentDirections } from '../ports/PaymentDirections.js';
+import type { RawBatches } from '../ports/RawBatches.js';
+import type { Reconciliations } from '../ports/Reconciliations.js';
+import type { TradeRecords } from '../ports/TradeRecords.js';
 import { FragmentPrefetch } from './FragmentPrefetch.js';
 
 export interface StoreDayReportDependencies {
-  readonly index: Pick<TradeRecordIndex, 'listDay'>;
-  readonly rawBatches: Pick<RawBatchStore, 'get'>;
+  readonly index: Pick<TradeRecords, 'listDay'>;
+  readonly rawBatches: Pick<RawBatches, 'get'>;
   readonly files: ReportStore;
   readonly fragments: Pick<ReportFragmentStore, 'get' | 'put'>;
   readonly storeDays: ReportStoreDayRepository;
   /** What a rebuild reads the reconciliation outcome and its inputs from. */
-  readonly results: Pick<ReconciliationRepository, 'get'>;
-  readonly closes: Pick<DayCloseRepository, 'get'>;
+  readonly results: Pick<Reconciliations, 'get'>;
+  readonly closes: Pick<DayCloses, 'get'>;
   readonly mappings: Pick<MappingCatalog, 'current'>;
-  readonly paymentDirections: Pick<PaymentDirectionRepository, 'listForPartner'>;
-  readonly clock: () => Date;
+  readonly paymentDirections: Pick<PaymentDirections, 'listForPartner'>;
+  readonly clock: Clock;
   /** Fragments (or raw batches) downloaded ahead of the one being used (memory: this many at most, plus one). */
   readonly prefetch?: number;
   /** Rows per Parquet row group. */
@@ -140,8 +141,12 @@ export class StoreDayReportService {
 
   private async listLatest(partnerId: string, storeId: string, businessDate: string): Promise<LatestVersions> {
     const latest = new LatestVersions();
+    // Batch rows come first: a failed batch's rows, if any are left, never reach the files.
+    const failed = new Set<string>();
     for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
-      if (row.type === 'transaction') latest.add(row.summary);
+      if (row.type === 'batch') {
+        if (row.batch.failed === true) failed.add(row.batch.batchId);
+      } else if (!failed.has(row.summary.batch_id)) latest.add(row.summary);
     }
     return latest;
   }

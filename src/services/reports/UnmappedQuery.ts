@@ -1,5 +1,5 @@
 import { scaledAmountText } from '../../reports/scaledAmount.js';
-import type { PartnerRepository } from '../../storage/PartnerRepository.js';
+import type { Partners } from '../ports/Partners.js';
 import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
 
 export interface UnmappedCurrencyTotals {
@@ -37,7 +37,7 @@ interface Entry {
 export class UnmappedQuery {
   constructor(
     private readonly storeDays: Pick<ReportStoreDayRepository, 'listRange'>,
-    private readonly partners: Pick<PartnerRepository, 'list'>,
+    private readonly partners: Pick<Partners, 'list'>,
   ) {}
 
   async codes(partnerId?: string): Promise<UnmappedCode[]> {

@@ -37,9 +37,7 @@ function collectionSizes(value: object): number[] {
 describe('DayAggregator', () => {
   it('aggregates 100,000 transactions without keeping any per transaction', () => {
     const aggregator = new DayAggregator({ currency: 'USD', mapping });
-    const started = performance.now();
     for (let n = 0; n < 100_000; n += 1) aggregator.add(row(n));
-    const elapsed = performance.now() - started;
 
     const { actual, diagnostics } = aggregator.result();
     expect(actual).toEqual({
@@ -54,7 +52,6 @@ describe('DayAggregator', () => {
     expect(diagnostics.batch_seqs).toHaveLength(200);
     // Only bounded collections: 200 batch numbers, no row per transaction.
     expect(Math.max(0, ...collectionSizes(aggregator))).toBeLessThanOrEqual(200);
-    expect(elapsed).toBeLessThan(5_000);
   });
 
   it('keeps counts and payments of non-revenue types but not their sales amounts', () => {

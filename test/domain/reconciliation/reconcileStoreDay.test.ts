@@ -18,7 +18,7 @@ import {
   satisfiesAmountIdentity,
   toMinor,
   type IndependentRules,
-} from './independentTotals.js';
+} from '../../support/independentTotals.js';
 import { jpyDay, usdDay } from './storeDays.js';
 
 /** What the trade-record index holds after the batches: one row per transaction, latest version, payments stored compact. */

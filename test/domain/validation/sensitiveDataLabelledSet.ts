@@ -107,21 +107,77 @@ function grouped(pan: string, separator: string): string {
   return pan.replace(/(\d{4})(?=\d)/g, `$1${separator}`);
 }
 
-/** Strings holding a card number; each must be detected in any field. */
-export const cardPositives: readonly string[] = [
-  ...publishedTestCards,
-  ...generatedCards,
-  grouped('4111111111111111', ' '),
-  grouped('5555555555554444', '-'),
-  grouped('378282246310005', ' '),
-  grouped('6011111111111117', '-'),
-  grouped(generatedCards[5]!, ' '),
-  `card ${grouped('4242424242424242', ' ')} exp 12/28`,
-  `PAN:${publishedTestCards[4]}`,
-  `ref ${generatedCards[10]}`,
-  `(${generatedCards[20]})`,
-  `"${publishedTestCards[0]}"`,
+/** Digits of another script: `zero` is the code point of its 0. */
+function inDigits(text: string, zero: number): string {
+  return text.replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
+}
+
+/** Inserts `mark` after every `every` characters of the digits. */
+function sprinkled(pan: string, mark: string, every: number): string {
+  let out = '';
+  for (let i = 0; i < pan.length; i++) out += (i > 0 && i % every === 0 ? mark : '') + pan.charAt(i);
+  return out;
+}
+
+const allCards = [...publishedTestCards, ...generatedCards];
+
+/**
+ * How card numbers reach a POS's free-text fields: every separator and Unicode spelling people,
+ * keyboards and copy-paste produce. Each is applied to every card (43 cards × the spellings).
+ */
+const spellings: readonly ((pan: string) => string)[] = [
+  (pan) => grouped(pan, '.'),
+  (pan) => grouped(pan, '_'),
+  (pan) => grouped(pan, '/'),
+  (pan) => grouped(pan, '  '),
+  (pan) => grouped(pan, '\u00a0'),
+  (pan) => grouped(pan, '\u202f'),
+  (pan) => grouped(pan, '\u2009'),
+  (pan) => grouped(pan, '\u3000'),
+  (pan) => grouped(pan, ' - '),
+  (pan) => sprinkled(pan, '\u200b', 4),
+  (pan) => sprinkled(pan, '\u200c', 3),
+  (pan) => sprinkled(pan, '\u200d', 1),
+  (pan) => sprinkled(pan, '\u2060', 4),
+  (pan) => sprinkled(pan, '\ufeff', 5),
+  (pan) => sprinkled(pan, '\u00ad', 4),
+  (pan) => inDigits(pan, 0xff10),
+  (pan) => inDigits(grouped(pan, '\u3000'), 0xff10),
+  (pan) => inDigits(pan, 0x0660),
+  (pan) => inDigits(grouped(pan, ' '), 0x06f0),
+  (pan) => inDigits(pan, 0x0966),
+  (pan) => inDigits(pan, 0x09e6),
+  (pan) => inDigits(pan, 0x0e50),
+  (pan) => inDigits(pan, 0x1d7ce),
+  (pan) => inDigits(pan.slice(0, 8), 0xff10) + pan.slice(8),
+  (pan) => `VISA${pan}`,
+  (pan) => `${pan}X`,
+  (pan) => `card:${pan}exp1228`,
+  (pan) => `paid with ${grouped(pan, ' ')} exp 12/28`,
+  (pan) => `ref 2026 ${grouped(pan, '-')}`,
+  (pan) => `カード番号：${inDigits(grouped(pan, '－'), 0xff10)}`,
 ];
+
+/** Strings holding a card number, with the card number each holds; each must be detected in any field. */
+export const cardPositiveCases: readonly { readonly text: string; readonly pan: string }[] = (() => {
+  const cases = new Map<string, string>();
+  const add = (text: string, pan: string) => cases.set(text, pan);
+  for (const pan of allCards) add(pan, pan);
+  add(grouped('4111111111111111', ' '), '4111111111111111');
+  add(grouped('5555555555554444', '-'), '5555555555554444');
+  add(grouped('378282246310005', ' '), '378282246310005');
+  add(grouped('6011111111111117', '-'), '6011111111111117');
+  add(grouped(generatedCards[5]!, ' '), generatedCards[5]!);
+  add(`card ${grouped('4242424242424242', ' ')} exp 12/28`, '4242424242424242');
+  add(`PAN:${publishedTestCards[4]}`, publishedTestCards[4]!);
+  add(`ref ${generatedCards[10]}`, generatedCards[10]!);
+  add(`(${generatedCards[20]})`, generatedCards[20]!);
+  add(`"${publishedTestCards[0]}"`, publishedTestCards[0]!);
+  for (const pan of allCards) for (const spell of spellings) add(spell(pan), pan);
+  return [...cases].map(([text, pan]) => ({ text, pan }));
+})();
+
+export const cardPositives: readonly string[] = cardPositiveCases.map((c) => c.text);
 
 /** A retired 13-digit Visa card number, caught unless it also carries a valid GS1 check digit. */
 export const legacyVisa13 = '4222222222222';
@@ -163,8 +219,7 @@ export const ean13 = Array.from({ length: 60 }, (_, i) => {
 const gtin14 = Array.from({ length: 10 }, (_, i) => withGs1Digit(String(i % 9) + next(12)));
 const upcA = Array.from({ length: 10 }, () => withGs1Digit('0' + next(10)));
 
-/** Identifiers, codes and texts that must never be taken for card numbers. */
-export const cardNegatives: readonly string[] = [
+const baseNegatives: readonly string[] = [
   ...uuids,
   ...digitUuids,
   ...hashes,
@@ -210,6 +265,64 @@ export const cardNegatives: readonly string[] = [
   'Table 12, seat 4',
   'Order #4521 for pick-up at 18:30',
 ];
+
+/** Store-day receipt and order numbers as POS systems print them, dates in several layouts. */
+const dates = Array.from({ length: 40 }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 17 * 86_400_000).toISOString().slice(0, 10));
+const receiptNumbers = dates.flatMap((date, i) => {
+  const [y, m, d] = date.split('-') as [string, string, string];
+  const seq = String(1 + i * 37).padStart(6, '0');
+  return [
+    `${y}${m}${d}-${seq}`,
+    `NYC-0001-${y}${m}${d}-${seq}`,
+    `${d}.${m}.${y} ${String(i % 24).padStart(2, '0')}:${String((i * 7) % 60).padStart(2, '0')}:${String((i * 13) % 60).padStart(2, '0')}`,
+    `${d}/${m}/${y} ${seq}`,
+    `${y} ${m}${d} 0042 ${seq.slice(2)}`,
+    `レシート№ ${inDigits(`${y}${m}${d}－${seq}`, 0xff10)}`,
+    `${inDigits(`${y}-${m}-${d}`, 0x0660)} ${inDigits(seq, 0x0660)}`,
+  ];
+});
+/** Other numbers that reach free-text fields: phones, IBANs, tracking numbers, amounts, barcodes written out. */
+const otherNumbers = [
+  '+81 90-1234-5678',
+  '+81\u00a090\u00a01234\u00a05678',
+  '+1 (212) 555-0188 ext. 1234',
+  '+44 20 7946 0958',
+  '+886 2 2345 6789',
+  '０９０－１２３４－５６７８',
+  'DE89 3704 0044 0532 0130 00',
+  'GB29 NWBK 6016 1331 9268 19',
+  'FR14 2004 1010 0505 0001 3M02 606',
+  'NL91 ABNA 0417 1643 00',
+  'JP-1234567-001',
+  '1Z999AA10123456784',
+  '9400 1000 0000 0000 0000 00',
+  '9205 5000 0000 0000 0000 00',
+  '7946 0958 1234',
+  '4 006381 333931',
+  '0 12345 67890 5',
+  '49 12345 67890 4',
+  '1,234,567,890.12',
+  '1.234.567.890,12',
+  '12 345 678 901,23',
+  '¥1,234,567,890',
+  'v1.2.3456.7890',
+  '35.6812, 139.7671',
+  'Lat 40.7128 Lon -74.0060',
+  'POINTS:120000',
+  'POINTS: 1 200 000',
+  'ISBN 978-4-06-512345-1',
+  'ISBN 978 0 306 40615 7',
+  'Batch 2026/03/01 #0042 of 0100',
+  'Tisch 12 · Sitz 4 · 2026-03-01 18:30',
+  '注文番号：２０２６０３０１０００１２３４５',
+  'Order 2026-03-01-000123-07',
+  'INV/2026/03/000123',
+  'PO 2026-0301-0042',
+  'Shift 3 till 12 2026-03-01 06:00-14:00',
+];
+
+/** Identifiers, codes and texts that must never be taken for card numbers. */
+export const cardNegatives: readonly string[] = [...baseNegatives, ...receiptNumbers, ...otherNumbers];
 
 /** 16-digit numeric ids starting with 4 (as some POS systems number receipts): a hard case. */
 export const numericIdsWithCardPrefix: readonly string[] = Array.from({ length: 200 }, () => '4' + next(15));

@@ -50,17 +50,50 @@ describe('card number rule', () => {
     expect(isCardNumber('4111111111111112')).toBe(false); // fails Luhn
   });
 
-  it('ignores digit runs that touch letters and runs longer than 19 digits', () => {
-    expect(containsCardNumber('X4111111111111111')).toBe(false);
-    expect(containsCardNumber('4111111111111111X')).toBe(false);
+  it('reads a run of 13 to 19 digits whatever touches it, but not a longer run', () => {
+    expect(containsCardNumber('X4111111111111111')).toBe(true);
+    expect(containsCardNumber('4111111111111111X')).toBe(true);
+    expect(containsCardNumber('VISA4111111111111111EXP1228')).toBe(true);
     expect(containsCardNumber('41111111111111110000')).toBe(false);
     expect(containsCardNumber('card=4111111111111111;')).toBe(true);
   });
 
-  it('joins groups only across single spaces or dashes', () => {
-    expect(containsCardNumber('4111 1111 1111 1111')).toBe(true);
-    expect(containsCardNumber('4111  1111  1111  1111')).toBe(false);
-    expect(containsCardNumber('4111.1111.1111.1111')).toBe(false);
+  it('joins groups laid out like a card across up to three characters that are neither letters nor digits', () => {
+    for (const text of [
+      '4111 1111 1111 1111',
+      '4111  1111  1111  1111',
+      '4111.1111.1111.1111',
+      '4111_1111_1111_1111',
+      '4111/1111/1111/1111',
+      '4111 - 1111 - 1111 - 1111',
+      '3782 822463 10005',
+    ]) {
+      expect(containsCardNumber(text), text).toBe(true);
+    }
+    // A longer gap, or a letter between the groups, ends the candidate.
+    expect(containsCardNumber('4111 -- / 1111 1111 1111')).toBe(false);
+    expect(containsCardNumber('4111 x 1111 1111 1111')).toBe(false);
+    // Groups not laid out like a card are not joined: pairs, dates, times.
+    expect(containsCardNumber('41 11 11 11 11 11 11 11')).toBe(false);
+    expect(containsCardNumber('30-05-2026 12:34:56 4521')).toBe(false);
+  });
+
+  it('normalises first: compatibility digits, digits of other scripts, invisible characters', () => {
+    for (const text of [
+      '４１１１１１１１１１１１１１１１',
+      '٤١١١١١١١١١١١١١١١',
+      '۴۱۱۱ ۱۱۱۱ ۱۱۱۱ ۱۱۱۱',
+      '४१११११११११११११११',
+      '๔๑๑๑๑๑๑๑๑๑๑๑๑๑๑๑',
+      '𝟒𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏𝟏',
+      '4111\u200b1111\u200b1111\u200b1111',
+      '4\u200d1\u200d1\u200d1111111111111',
+      '4111\u00a01111\u00a01111\u00a01111',
+      '4111\u00ad1111\u20601111\ufeff1111',
+    ]) {
+      expect(containsCardNumber(text), JSON.stringify(text)).toBe(true);
+    }
+    expect(containsCardNumber('４１１１１１１１１１１１１１１２')).toBe(false); // fails Luhn
   });
 });
 

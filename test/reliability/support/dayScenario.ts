@@ -1,4 +1,4 @@
-import Big from 'big.js';
+import { independentTotals } from '../../support/independentTotals.js';
 import type { DailyClose, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
 import { BatchLedger } from '../../../src/storage/BatchLedger.js';
@@ -7,9 +7,12 @@ import { buildMappingBatch, buildUsdStore } from '../../fixtures/masterDataFixtu
 import type { TestPartner, TestService } from '../../support/startTestService.js';
 import { seededUuid } from './random.js';
 
-/** The business date of run `n`: one store-day per run, so runs never share index partitions. */
+/**
+ * The business date of run `n`: one store-day per run, so runs never share index partitions.
+ * Counted from 2000-01-01, the first date the service accepts, so n up to about 9,000 stays in the past.
+ */
 export function businessDateOf(n: number): string {
-  return new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.UTC(2000, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** A valid USD batch of `count` records with ids unique to `tag`. */
@@ -21,33 +24,20 @@ export function buildDayBatch(random: () => number, storeId: string, businessDat
   return { batch_id: seededUuid(random), store_id: storeId, business_date: businessDate, batch_seq: 1, trade_records: records };
 }
 
-/** The control totals of a set of records, computed here independently of the service. */
+/**
+ * The control totals of a set of USD records, computed independently of the service: every record
+ * counts as revenue (the scenarios send only mapped sales), REFUND payments subtract.
+ */
 export function expectedTotals(
   records: readonly TradeRecord[],
 ): Omit<DailyClose, 'batch_id' | 'store_id' | 'business_date' | 'batch_count' | 'currency' | 'closed_at'> {
-  let net = new Big(0);
-  let tax = new Big(0);
-  let tip = new Big(0);
-  let paid = new Big(0);
-  let items = 0;
-  let payments = 0;
-  for (const r of records) {
-    net = net.plus(r.total_amount).minus(r.tax_amount).minus(r.tip_amount);
-    tax = tax.plus(r.tax_amount);
-    tip = tip.plus(r.tip_amount);
-    items += r.items.length;
-    payments += r.payments.length;
-    for (const p of r.payments) paid = p.payment_type === 'REFUND' ? paid.minus(p.amount) : paid.plus(p.amount);
-  }
-  return {
-    trade_record_count: records.length,
-    item_row_count: items,
-    payment_row_count: payments,
-    net_sales_amount: net.toFixed(2),
-    tax_amount: tax.toFixed(2),
-    tip_amount: tip.toFixed(2),
-    payment_total_amount: paid.toFixed(2),
-  };
+  const paymentTypes = new Set(records.flatMap((r) => r.payments.map((p) => p.payment_type)));
+  return independentTotals(records, {
+    digits: 2,
+    mapping: Object.fromEntries(records.map((r) => [r.source_transaction_type, 'SALE'])),
+    revenueCodes: ['SALE'],
+    directions: Object.fromEntries([...paymentTypes].map((type) => [type, type === 'REFUND' ? -1 : 1])),
+  });
 }
 
 /** A partner with one USD store, its store master data and the fixture mapping uploaded. */
@@ -113,12 +103,13 @@ export async function sendClose(
   storeId: string,
   businessDate: string,
   records: readonly TradeRecord[],
+  batchCount = 1,
 ): Promise<string> {
   const close: DailyClose = {
     batch_id: seededUuid(random),
     store_id: storeId,
     business_date: businessDate,
-    batch_count: 1,
+    batch_count: batchCount,
     ...expectedTotals(records),
     currency: 'USD',
     closed_at: `${businessDate}T23:59:00-05:00`,
@@ -128,8 +119,12 @@ export async function sendClose(
   return close.batch_id;
 }
 
-/** State of a batch in the ledger: absent, PENDING or COMMITTED. */
-export async function ledgerState(service: TestService, partnerId: string, batchId: string): Promise<'absent' | 'PENDING' | 'COMMITTED'> {
+/** State of a batch in the ledger: absent, PENDING, COMMITTED or FAILED. */
+export async function ledgerState(
+  service: TestService,
+  partnerId: string,
+  batchId: string,
+): Promise<'absent' | 'PENDING' | 'COMMITTED' | 'FAILED'> {
   const entry = await new BatchLedger(service.services.storage.tables.batchLedger).get(partnerId, batchId);
   return entry ? entry.state : 'absent';
 }

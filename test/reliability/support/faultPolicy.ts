@@ -43,6 +43,8 @@ export class FaultPolicy implements PipelinePolicy {
   private crashAfterSend = false;
   /** Restricts random faults to requests this matches (all when undefined). */
   randomFaults: RandomFaults | undefined;
+  /** Canned storage answers: the next `times` requests `when` matches get `status` without reaching storage. */
+  private answers: { when: (request: PipelineRequest) => boolean; status: number; code: string; times: number }[] = [];
 
   armTransactionCrash(n: number): void {
     this.crashTransactionAt = n;
@@ -57,6 +59,12 @@ export class FaultPolicy implements PipelinePolicy {
   disarm(): void {
     this.crashTransactionAt = undefined;
     this.crashWhen = undefined;
+    this.answers = [];
+  }
+
+  /** Storage answers the next `times` matching requests with `status` and error code `code` (never reaching storage). */
+  answerWith(when: (request: PipelineRequest) => boolean, status: number, code: string, times = 1): void {
+    this.answers.push({ when, status, code, times });
   }
 
   async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
@@ -68,6 +76,11 @@ export class FaultPolicy implements PipelinePolicy {
         this.crashTransactionAt = undefined;
         throw new SimulatedCrash(`table transaction ${this.transactionsSinceArmed}`);
       }
+    }
+    const answer = this.answers.find((a) => a.times > 0 && a.when(request));
+    if (answer) {
+      answer.times -= 1;
+      return synthetic(request, answer.status, answer.code);
     }
     if (this.crashWhen?.(request)) {
       const afterSend = this.crashAfterSend;
@@ -125,13 +138,16 @@ export function isBlobPut(request: PipelineRequest): boolean {
   return request.method === 'PUT' && serviceOf(request.url) === 'blob' && request.url.includes('/raw-batches/');
 }
 
-function synthetic(request: PipelineRequest, status: number): PipelineResponse {
+function synthetic(request: PipelineRequest, status: number, code = status === 503 ? 'ServerBusy' : 'InternalError'): PipelineResponse {
   return {
     request,
     status,
-    headers: createHttpHeaders({ 'x-ms-error-code': status === 503 ? 'ServerBusy' : 'InternalError', 'content-type': 'application/json' }),
-    bodyAsText: JSON.stringify({
-      'odata.error': { code: status === 503 ? 'ServerBusy' : 'InternalError', message: { value: 'simulated' } },
-    }),
+    headers: createHttpHeaders({ 'x-ms-error-code': code, 'content-type': 'application/json' }),
+    bodyAsText: JSON.stringify({ 'odata.error': { code, message: { value: 'simulated' } } }),
   };
+}
+
+/** A read of one table row (`GET …/<table>(PartitionKey='…',RowKey='…')`). */
+export function isTableRead(table: string): (request: PipelineRequest) => boolean {
+  return (request) => request.method === 'GET' && request.url.toLowerCase().includes(`/${table.toLowerCase()}(`);
 }

@@ -15,7 +15,7 @@ import { ReportFragmentStore } from '../../../src/storage/ReportFragmentStore.js
 import { ReportStore } from '../../../src/storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
-import { independentTotals } from '../../domain/reconciliation/independentTotals.js';
+import { independentTotals } from '../../support/independentTotals.js';
 import { jpyDay, usdDay } from '../../domain/reconciliation/storeDays.js';
 import { DuckDb, dataset, text } from '../../support/duckDb.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../../support/startTestService.js';

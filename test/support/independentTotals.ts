@@ -3,7 +3,7 @@
  * units: no big.js and no production code, so that the service's figures are checked against an
  * independent calculation.
  */
-import type { TradeRecord } from '../../../src/domain/model/payloads.js';
+import type { TradeRecord } from '../../src/domain/model/payloads.js';
 
 /** "12.34" → 1234 with 2 digits; "-640" → -640 with 0 digits. */
 export function toMinor(text: string, digits: number): number {

@@ -1,0 +1,148 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { HqApiError, HqClient, unauthorizedEvent } from './api/HqClient.js';
+import type { WhoAmI } from './api/hqTypes.js';
+import { parseRoute, type Route } from './route.js';
+import { clearOperatorKey, readOperatorKey, saveOperatorKey } from './session/operatorKey.js';
+import { SessionContext, type Session } from './session/Session.js';
+import { DayView } from './views/DayView.js';
+import { GridView } from './views/GridView.js';
+import { OperationsView } from './views/OperationsView.js';
+import { PartnerView } from './views/PartnerView.js';
+import { SalesView } from './views/SalesView.js';
+import { SignIn } from './views/SignIn.js';
+import { UnmappedView } from './views/UnmappedView.js';
+
+const navigation: readonly { view: Route['view']; href: string; label: string }[] = [
+  { view: 'grid', href: '#/grid', label: 'Reconciliation' },
+  { view: 'sales', href: '#/sales', label: 'Sales' },
+  { view: 'unmapped', href: '#/unmapped', label: 'Unmapped codes' },
+  { view: 'operations', href: '#/operations', label: 'Operations' },
+];
+
+export function App() {
+  const [session, setSession] = useState<Session | undefined>();
+  const [checking, setChecking] = useState(() => readOperatorKey() !== undefined);
+  const [message, setMessage] = useState<string | undefined>();
+  const [hash, setHash] = useState(window.location.hash);
+  const route = useMemo(() => parseRoute(hash), [hash]);
+
+  useEffect(() => {
+    const onHash = () => {
+      setHash(window.location.hash);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+    };
+  }, []);
+
+  const signIn = async (key: string): Promise<void> => {
+    const client = new HqClient(key);
+    try {
+      const me = await client.get<WhoAmI>('whoami');
+      saveOperatorKey(key);
+      setMessage(undefined);
+      setSession({ client, me, isAdmin: me.role === 'admin' });
+    } catch (error) {
+      clearOperatorKey();
+      setSession(undefined);
+      setMessage(signInProblem(error));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const signOut = (why?: string) => {
+    clearOperatorKey();
+    setSession(undefined);
+    setMessage(why);
+  };
+
+  // A key kept from earlier in this tab (a reload) signs in again without asking.
+  useEffect(() => {
+    const kept = readOperatorKey();
+    if (kept !== undefined) void signIn(kept);
+  }, []);
+
+  // A key revoked or expired while the page is open: back to the sign-in form.
+  useEffect(() => {
+    const onRefused = () => {
+      signOut('The key was refused (revoked or expired); sign in again.');
+    };
+    window.addEventListener(unauthorizedEvent, onRefused);
+    return () => {
+      window.removeEventListener(unauthorizedEvent, onRefused);
+    };
+  }, []);
+
+  useEffect(() => {
+    document.title = `${navigation.find((n) => n.view === route.view)?.label ?? 'HQ console'} · HQ console`;
+  }, [route.view]);
+
+  if (checking) return <p class="muted page">Signing in…</p>;
+  if (!session) return <SignIn onSubmit={signIn} message={message} />;
+
+  return (
+    <SessionContext.Provider value={session}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">HQ console</span>
+        <nav aria-label="Pages">
+          {navigation.map((item) => (
+            <a key={item.view} href={item.href} aria-current={currentView(route) === item.view ? 'page' : undefined}>
+              {item.label}
+            </a>
+          ))}
+        </nav>
+        <span class="who" data-testid="who">
+          {session.me.operator} <span class={`pill role-${session.me.role}`}>{session.me.role}</span>
+        </span>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            signOut();
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1} class="page">
+        <Page route={route} />
+      </main>
+    </SessionContext.Provider>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.view) {
+    case 'grid':
+      return <GridView query={route.query} />;
+    case 'day':
+      return <DayView partnerId={route.partnerId} storeId={route.storeId} businessDate={route.businessDate} />;
+    case 'sales':
+      return <SalesView query={route.query} />;
+    case 'unmapped':
+      return <UnmappedView query={route.query} />;
+    case 'operations':
+      return <OperationsView />;
+    case 'partner':
+      return <PartnerView partnerId={route.partnerId} />;
+  }
+}
+
+/** The navigation entry a page belongs to (a day belongs to the grid, a partner to operations). */
+function currentView(route: Route): Route['view'] {
+  if (route.view === 'day') return 'grid';
+  if (route.view === 'partner') return 'operations';
+  return route.view;
+}
+
+function signInProblem(error: unknown): string {
+  if (!(error instanceof HqApiError)) return 'Sign-in failed.';
+  if (error.status === 401) return 'This key is not valid (unknown, revoked or expired).';
+  if (error.code === 'OPERATOR_KEY_REQUIRED') return 'This is a partner key; the console needs an operator key.';
+  return `Sign-in failed: ${error.message}`;
+}

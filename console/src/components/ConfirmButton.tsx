@@ -1,0 +1,74 @@
+import { useId, useRef, useState } from 'preact/hooks';
+
+interface ConfirmButtonProps {
+  /** The button's text, e.g. "Revoke". */
+  readonly label: string;
+  /** What the dialog asks, naming the thing acted on. */
+  readonly question: string;
+  readonly confirmLabel: string;
+  readonly danger?: boolean;
+  /** Runs on confirmation; its error (a message) is shown in the dialog. */
+  readonly onConfirm: () => Promise<void>;
+  readonly disabled?: boolean;
+  /** Extra accessible text for the button (which row it acts on). */
+  readonly describe?: string;
+}
+
+/**
+ * An admin action behind a modal confirmation: the native dialog traps focus, Escape cancels, and
+ * the cancel button has the focus first so Enter alone never acts.
+ */
+export function ConfirmButton({ label, question, confirmLabel, danger, onConfirm, disabled, describe }: ConfirmButtonProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const questionId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  const confirm = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onConfirm();
+      dialog.current?.close();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The action failed.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        class={danger ? 'danger' : 'secondary'}
+        disabled={disabled}
+        aria-label={describe ? `${label} ${describe}` : undefined}
+        onClick={() => {
+          setError(undefined);
+          dialog.current?.showModal();
+        }}
+      >
+        {label}
+      </button>
+      <dialog ref={dialog} class="confirm" aria-labelledby={questionId}>
+        <p class="confirm-question" id={questionId}>
+          {question}
+        </p>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="confirm-buttons">
+          <button type="button" class="secondary" autofocus onClick={() => dialog.current?.close()} disabled={busy}>
+            Cancel
+          </button>
+          <button type="button" class={danger ? 'danger' : 'primary'} onClick={() => void confirm()} disabled={busy}>
+            {confirmLabel}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,178 @@
+import type { ComparisonRow, DayBatch, StoreDay } from '../api/hqTypes.js';
+import { pathOf } from '../api/HqClient.js';
+import { DataTable, type Column } from '../components/DataTable.js';
+import { Loading, Problem } from '../components/Problem.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+import { formatAmount, formatCount } from '../format/formatAmount.js';
+import { addDays, formatBusinessDate, formatInstant } from '../format/formatDate.js';
+import { hrefOf } from '../route.js';
+import { useSession } from '../session/Session.js';
+import { useLoad } from '../useLoad.js';
+
+const fieldLabels: Readonly<Record<string, string>> = {
+  trade_record_count: 'Transactions',
+  item_row_count: 'Item rows',
+  payment_row_count: 'Payment rows',
+  net_sales_amount: 'Net sales',
+  tax_amount: 'Tax',
+  tip_amount: 'Tips',
+  payment_total_amount: 'Payments total',
+};
+
+/** One store-day: expected vs actual vs difference per control total, the diagnosis, the batches. */
+export function DayView({ partnerId, storeId, businessDate }: { partnerId: string; storeId: string; businessDate: string }) {
+  const { client } = useSession();
+  const day = useLoad(
+    () => client.get<StoreDay>(`store-days/${pathOf(partnerId, storeId, businessDate)}`),
+    JSON.stringify([partnerId, storeId, businessDate]),
+  );
+  const back = hrefOf(['grid'], { partner: partnerId, from: addDays(businessDate, -6), to: addDays(businessDate, 7) });
+  return (
+    <section aria-labelledby="day-title">
+      <p>
+        <a href={back}>← Grid around this day</a>
+      </p>
+      <h1 id="day-title">
+        {storeId} · {formatBusinessDate(businessDate)}
+        <span class="muted small"> {partnerId}</span>
+      </h1>
+      {day.error && <Problem error={day.error} what="the store-day" />}
+      {day.loading && !day.data && <Loading what="the store-day" />}
+      {day.data && <DayBody day={day.data} />}
+    </section>
+  );
+}
+
+function DayBody({ day }: { day: StoreDay }) {
+  const currency = day.currency ?? day.close?.currency ?? undefined;
+  const show = (field: string, value: string) =>
+    field.endsWith('_count') || currency === undefined ? formatCount(Number(value)) : formatAmount(value, currency);
+  const comparisonColumns: Column<ComparisonRow>[] = [
+    { id: 'field', label: 'Control total', value: (row) => fieldLabels[row.field] ?? row.field, csv: (row) => row.field },
+    {
+      id: 'expected',
+      label: 'Expected (close)',
+      value: (row) => ({ decimal: row.expected }),
+      render: (row) => show(row.field, row.expected),
+      numeric: true,
+    },
+    {
+      id: 'actual',
+      label: 'Actual (received)',
+      value: (row) => ({ decimal: row.actual }),
+      render: (row) => show(row.field, row.actual),
+      numeric: true,
+    },
+    {
+      id: 'difference',
+      label: 'Difference',
+      value: (row) => ({ decimal: row.difference }),
+      render: (row) => <span class={row.differs ? 'differs' : undefined}>{show(row.field, row.difference)}</span>,
+      numeric: true,
+    },
+    {
+      id: 'differs',
+      label: 'Result',
+      value: (row) => (row.differs ? 'differs' : 'matches'),
+      render: (row) => (row.differs ? <strong class="differs">✗ differs</strong> : <span class="ok">✓ matches</span>),
+    },
+  ];
+  const batchColumns: Column<DayBatch>[] = [
+    { id: 'batch_seq', label: 'Seq', value: (b) => b.batch_seq, numeric: true },
+    { id: 'batch_id', label: 'Batch id', value: (b) => b.batch_id, render: (b) => <code>{b.batch_id}</code> },
+    { id: 'received_at', label: 'Received', value: (b) => b.received_at, render: (b) => formatInstant(b.received_at) },
+    { id: 'record_count', label: 'Transactions', value: (b) => b.record_count, numeric: true },
+    {
+      id: 'after_close',
+      label: 'After close',
+      value: (b) => (b.after_close ? 'yes' : 'no'),
+      render: (b) => (b.after_close ? <strong class="differs">yes</strong> : 'no'),
+    },
+  ];
+  const diagnosis = day.diagnosis;
+  const base = `store-day-${day.partner_id}-${day.store_id}-${day.business_date}`;
+  return (
+    <>
+      <dl class="facts">
+        <div>
+          <dt>Status</dt>
+          <dd data-testid="day-status">
+            <StatusBadge status={day.status} overdue={day.overdue} />
+          </dd>
+        </div>
+        <div>
+          <dt>Close due</dt>
+          <dd>{formatInstant(day.close_due_at)}</dd>
+        </div>
+        <div>
+          <dt>Close received</dt>
+          <dd>{day.close ? formatInstant(day.close.received_at) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Checked</dt>
+          <dd>{day.checked_at ? formatInstant(day.checked_at) : 'not yet'}</dd>
+        </div>
+        <div>
+          <dt>Batches announced</dt>
+          <dd>{day.close ? formatCount(day.close.batch_count) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Currency</dt>
+          <dd>{currency ?? '—'}</dd>
+        </div>
+      </dl>
+      <h2>Control totals</h2>
+      <DataTable
+        caption="Control totals"
+        columns={comparisonColumns}
+        rows={day.comparison}
+        rowKey={(row) => row.field}
+        fileName={`${base}-totals`}
+        empty={day.close ? 'Not reconciled yet.' : 'No daily close received.'}
+        testId="comparison"
+      />
+      <h2>Diagnosis</h2>
+      {diagnosis ? (
+        <ul class="diagnosis" data-testid="diagnosis">
+          <li>
+            Missing batch_seq: <strong>{diagnosis.missing_batch_seqs.length ? diagnosis.missing_batch_seqs.join(', ') : 'none'}</strong>
+          </li>
+          <li>
+            Unexpected batch_seq:{' '}
+            <strong>{diagnosis.unexpected_batch_seqs.length ? diagnosis.unexpected_batch_seqs.join(', ') : 'none'}</strong>
+          </li>
+          <li>
+            Batches after the close: <strong>{formatCount(diagnosis.batches_after_close)}</strong>
+          </li>
+          <li>
+            Unmapped transaction types:{' '}
+            <strong>{diagnosis.unmapped_transaction_types.length ? diagnosis.unmapped_transaction_types.join(', ') : 'none'}</strong>
+          </li>
+          <li>
+            Unknown payment types:{' '}
+            <strong>{diagnosis.unknown_payment_types.length ? diagnosis.unknown_payment_types.join(', ') : 'none'}</strong>
+          </li>
+          {diagnosis.hints.map((hint) => (
+            <li key={hint} class="hint">
+              {hint}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">{day.close ? 'Not reconciled yet.' : 'No daily close received.'}</p>
+      )}
+      <h2>Batches received</h2>
+      {day.batches_truncated && <p class="muted">Only the first 1,000 batches are listed.</p>}
+      <DataTable
+        caption="Batches received"
+        columns={batchColumns}
+        rows={day.batches}
+        rowKey={(b) => b.batch_id}
+        fileName={`${base}-batches`}
+        initialSort={{ id: 'batch_seq' }}
+        empty="No transaction batch received for this day."
+        testId="batches"
+      />
+    </>
+  );
+}

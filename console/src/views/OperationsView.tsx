@@ -1,0 +1,108 @@
+import type { Partner, UncommittedBatch } from '../api/hqTypes.js';
+import { DataTable, type Column } from '../components/DataTable.js';
+import { Loading, Problem } from '../components/Problem.js';
+import { formatInstant } from '../format/formatDate.js';
+import { hrefOf } from '../route.js';
+import { useSession } from '../session/Session.js';
+import { useLoad } from '../useLoad.js';
+
+/** Batches not committed (pending or failed) and every partner, with links to their stores and keys. */
+export function OperationsView() {
+  const { client } = useSession();
+  const pending = useLoad(() => client.getAll<UncommittedBatch>('batches', { state: 'pending' }), 'pending');
+  const failed = useLoad(() => client.getAll<UncommittedBatch>('batches', { state: 'failed' }), 'failed');
+  const partners = useLoad(() => client.getAll<Partner>('partners'), 'partners');
+
+  const batchColumns = (state: 'pending' | 'failed'): Column<UncommittedBatch>[] => [
+    {
+      id: 'partner_id',
+      label: 'Partner',
+      value: (b) => b.partner_id,
+      render: (b) => <a href={hrefOf(['partners', b.partner_id])}>{b.partner_id}</a>,
+    },
+    { id: 'batch_id', label: 'Batch id', value: (b) => b.batch_id, render: (b) => <code>{b.batch_id}</code> },
+    { id: 'kind', label: 'Kind', value: (b) => b.kind },
+    { id: 'created_at', label: 'Received', value: (b) => b.created_at, render: (b) => formatInstant(b.created_at) },
+    ...(state === 'failed'
+      ? [
+          {
+            id: 'failed_at',
+            label: 'Failed',
+            value: (b: UncommittedBatch) => b.failed_at ?? undefined,
+            render: (b: UncommittedBatch) => (b.failed_at ? formatInstant(b.failed_at) : '—'),
+          },
+          { id: 'failure', label: 'Storage answered', value: (b: UncommittedBatch) => b.failure ?? undefined },
+        ]
+      : []),
+  ];
+  const partnerColumns: Column<Partner>[] = [
+    {
+      id: 'partner_id',
+      label: 'Partner',
+      value: (p) => p.partner_id,
+      render: (p) => <a href={hrefOf(['partners', p.partner_id])}>{p.partner_id}</a>,
+    },
+    { id: 'name', label: 'Name', value: (p) => p.name },
+    { id: 'status', label: 'Status', value: (p) => p.status, render: (p) => <span class={`pill ${p.status}`}>{p.status}</span> },
+    {
+      id: 'rate_limit_per_minute',
+      label: 'Pushes per minute',
+      value: (p) => p.rate_limit_per_minute,
+      render: (p) => `${new Intl.NumberFormat().format(p.rate_limit_per_minute)}${p.rate_limit_is_default ? ' (default)' : ''}`,
+      numeric: true,
+    },
+    { id: 'created_at', label: 'Created', value: (p) => p.created_at, render: (p) => formatInstant(p.created_at) },
+  ];
+
+  return (
+    <section aria-labelledby="ops-title">
+      <h1 id="ops-title">Operations</h1>
+      <h2>Pending batches</h2>
+      <p class="muted">Received but not committed yet; the background sweep finishes or drops them.</p>
+      {pending.error && <Problem error={pending.error} what="pending batches" />}
+      {pending.loading && !pending.data && <Loading what="pending batches" />}
+      {pending.data && (
+        <DataTable
+          caption="Pending batches"
+          columns={batchColumns('pending')}
+          rows={pending.data}
+          rowKey={(b) => `${b.partner_id}/${b.batch_id}`}
+          fileName="batches-pending"
+          initialSort={{ id: 'created_at' }}
+          empty="No batch is pending."
+          testId="pending"
+        />
+      )}
+      <h2>Failed batches</h2>
+      <p class="muted">Storage refused their content; they are final and never counted.</p>
+      {failed.error && <Problem error={failed.error} what="failed batches" />}
+      {failed.loading && !failed.data && <Loading what="failed batches" />}
+      {failed.data && (
+        <DataTable
+          caption="Failed batches"
+          columns={batchColumns('failed')}
+          rows={failed.data}
+          rowKey={(b) => `${b.partner_id}/${b.batch_id}`}
+          fileName="batches-failed"
+          initialSort={{ id: 'created_at', descending: true }}
+          empty="No batch has failed."
+          testId="failed"
+        />
+      )}
+      <h2>Partners</h2>
+      {partners.error && <Problem error={partners.error} what="partners" />}
+      {partners.loading && !partners.data && <Loading what="partners" />}
+      {partners.data && (
+        <DataTable
+          caption="Partners"
+          columns={partnerColumns}
+          rows={partners.data}
+          rowKey={(p) => p.partner_id}
+          fileName="partners"
+          initialSort={{ id: 'partner_id' }}
+          testId="partners"
+        />
+      )}
+    </section>
+  );
+}

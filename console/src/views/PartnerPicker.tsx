@@ -1,0 +1,36 @@
+import type { Partner } from '../api/hqTypes.js';
+import { useSession } from '../session/Session.js';
+import { useLoad } from '../useLoad.js';
+
+/** A select of every partner (or "All partners"), for the filter forms. */
+export function PartnerPicker({ value, name = 'partner' }: { readonly value: string; readonly name?: string }) {
+  const { client } = useSession();
+  const partners = useLoad(() => client.getAll<Partner>('partners'), 'partners');
+  return (
+    <label>
+      Partner
+      <select name={name} value={value}>
+        <option value="">All partners</option>
+        {(partners.data ?? []).map((p) => (
+          <option key={p.partner_id} value={p.partner_id}>
+            {p.name ? `${p.name} (${p.partner_id})` : p.partner_id}
+          </option>
+        ))}
+        {value !== '' && !(partners.data ?? []).some((p) => p.partner_id === value) && <option value={value}>{value}</option>}
+      </select>
+    </label>
+  );
+}
+
+/** Today's calendar date in the operator's time zone (ISO). */
+export function todayIso(): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate())).toISOString().slice(0, 10);
+}
+
+/** Turns a filter form's fields into the page's fragment link. */
+export function formQuery(form: HTMLFormElement): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of new FormData(form).entries()) if (typeof value === 'string' && value !== '') query[name] = value;
+  return query;
+}

@@ -1,0 +1,312 @@
+import { useState } from 'preact/hooks';
+import type { Partner, PartnerKey, PaymentDirection, RegisteredStore, StoreRegistration } from '../api/hqTypes.js';
+import { pathOf } from '../api/HqClient.js';
+import { ConfirmButton } from '../components/ConfirmButton.js';
+import { DataTable, type Column } from '../components/DataTable.js';
+import { Loading, Problem } from '../components/Problem.js';
+import { formatInstant } from '../format/formatDate.js';
+import { hrefOf } from '../route.js';
+import { useSession } from '../session/Session.js';
+import { useLoad } from '../useLoad.js';
+
+/**
+ * A partner with its stores, keys (ids, status, expiry; never a key) and payment directions. An
+ * admin also gets the actions, each behind a confirmation; a viewer sees none (and the API would
+ * refuse them anyway).
+ */
+export function PartnerView({ partnerId }: { readonly partnerId: string }) {
+  const { client, isAdmin } = useSession();
+  const base = `partners/${pathOf(partnerId)}`;
+  const partner = useLoad(() => client.get<Partner>(base), `${partnerId}/partner`);
+  const stores = useLoad(() => client.getAll<RegisteredStore>(`${base}/stores`), `${partnerId}/stores`);
+  const keys = useLoad(() => client.getAll<PartnerKey>(`${base}/keys`), `${partnerId}/keys`);
+  const directions = useLoad(() => client.getAll<PaymentDirection>(`${base}/payment-directions`), `${partnerId}/directions`);
+  const [notice, setNotice] = useState<string | undefined>();
+
+  const storeColumns: Column<RegisteredStore>[] = [
+    {
+      id: 'store_id',
+      label: 'Store',
+      value: (s) => s.store_id,
+      render: (s) => <a href={hrefOf(['grid'], { partner: partnerId })}>{s.store_id}</a>,
+    },
+    { id: 'store_name', label: 'Name', value: (s) => s.store_name ?? undefined },
+    { id: 'currency', label: 'Currency', value: (s) => s.currency ?? undefined },
+    { id: 'time_zone', label: 'Time zone', value: (s) => s.time_zone ?? undefined },
+    { id: 'workday_start', label: 'Day starts', value: (s) => s.workday_start ?? undefined },
+    { id: 'status', label: 'Status', value: (s) => s.status ?? undefined },
+    { id: 'registered_at', label: 'Registered', value: (s) => s.registered_at, render: (s) => formatInstant(s.registered_at) },
+  ];
+  const keyColumns: Column<PartnerKey>[] = [
+    { id: 'key_id', label: 'Key id', value: (k) => k.key_id, render: (k) => <code>{k.key_id}</code> },
+    { id: 'status', label: 'Status', value: (k) => k.status, render: (k) => <span class={`pill ${k.status}`}>{k.status}</span> },
+    { id: 'created_at', label: 'Created', value: (k) => k.created_at, render: (k) => formatInstant(k.created_at) },
+    {
+      id: 'expires_at',
+      label: 'Expires',
+      value: (k) => k.expires_at ?? undefined,
+      render: (k) => (k.expires_at ? formatInstant(k.expires_at) : 'never'),
+    },
+    {
+      id: 'revoked_at',
+      label: 'Revoked',
+      value: (k) => k.revoked_at ?? undefined,
+      render: (k) => (k.revoked_at ? formatInstant(k.revoked_at) : '—'),
+    },
+    ...(isAdmin
+      ? [
+          {
+            id: 'action',
+            label: 'Action',
+            value: () => undefined,
+            csv: () => '',
+            render: (k: PartnerKey) =>
+              k.status === 'REVOKED' ? null : (
+                <ConfirmButton
+                  label="Revoke"
+                  describe={`key ${k.key_id}`}
+                  danger
+                  question={`Revoke key ${k.key_id} of partner ${partnerId}? Every request with it is refused from now on.`}
+                  confirmLabel="Revoke key"
+                  onConfirm={async () => {
+                    await client.post(`${base}/keys/${pathOf(k.key_id)}/revoke`);
+                    setNotice(`Key ${k.key_id} revoked.`);
+                    keys.reload();
+                  }}
+                />
+              ),
+          },
+        ]
+      : []),
+  ];
+  const directionColumns: Column<PaymentDirection>[] = [
+    { id: 'payment_type', label: 'Payment type', value: (d) => d.payment_type, render: (d) => <code>{d.payment_type}</code> },
+    { id: 'direction', label: 'Direction', value: (d) => d.direction, render: (d) => directionText(d.direction), numeric: true },
+  ];
+
+  return (
+    <section aria-labelledby="partner-title">
+      <p>
+        <a href="#/operations">← Operations</a>
+      </p>
+      <h1 id="partner-title">Partner {partnerId}</h1>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {partner.error && <Problem error={partner.error} what="the partner" />}
+      {partner.loading && !partner.data && <Loading what="the partner" />}
+      {partner.data && (
+        <div class="partner-head">
+          <dl class="facts">
+            <div>
+              <dt>Name</dt>
+              <dd>{partner.data.name}</dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd data-testid="partner-status">
+                <span class={`pill ${partner.data.status}`}>{partner.data.status}</span>
+              </dd>
+            </div>
+            <div>
+              <dt>Pushes per minute</dt>
+              <dd>
+                {partner.data.rate_limit_per_minute}
+                {partner.data.rate_limit_is_default ? ' (default)' : ''}
+              </dd>
+            </div>
+          </dl>
+          {isAdmin && (
+            <div class="actions" data-testid="partner-actions">
+              {partner.data.status === 'ACTIVE' ? (
+                <ConfirmButton
+                  label="Deactivate partner"
+                  danger
+                  question={`Deactivate partner ${partnerId}? Every request of theirs is refused (403) until the partner is activated again.`}
+                  confirmLabel="Deactivate"
+                  onConfirm={async () => {
+                    await client.post(`${base}/deactivate`);
+                    setNotice(`Partner ${partnerId} deactivated.`);
+                    partner.reload();
+                  }}
+                />
+              ) : (
+                <ConfirmButton
+                  label="Activate partner"
+                  question={`Activate partner ${partnerId} again? Their keys work again at once.`}
+                  confirmLabel="Activate"
+                  onConfirm={async () => {
+                    await client.post(`${base}/activate`);
+                    setNotice(`Partner ${partnerId} activated.`);
+                    partner.reload();
+                  }}
+                />
+              )}
+            </div>
+          )}
+        </div>
+      )}
+
+      <h2>Stores</h2>
+      {isAdmin && (
+        <RegisterStores
+          partnerId={partnerId}
+          onDone={(result) => {
+            setNotice(
+              `Registered: ${result.registered.join(', ') || 'none'}; already registered: ${result.already_registered.join(', ') || 'none'}.`,
+            );
+            stores.reload();
+          }}
+        />
+      )}
+      {stores.error && <Problem error={stores.error} what="stores" />}
+      {stores.data && (
+        <DataTable
+          caption="Registered stores"
+          columns={storeColumns}
+          rows={stores.data}
+          rowKey={(s) => s.store_id}
+          fileName={`stores-${partnerId}`}
+          initialSort={{ id: 'store_id' }}
+          testId="stores"
+        />
+      )}
+
+      <h2>Keys</h2>
+      <p class="muted">Ids, status and expiry only; a key is shown once, when it is issued with the HQ tool.</p>
+      {keys.error && <Problem error={keys.error} what="keys" />}
+      {keys.data && (
+        <DataTable
+          caption="Keys"
+          columns={keyColumns}
+          rows={keys.data}
+          rowKey={(k) => k.key_id}
+          fileName={`keys-${partnerId}`}
+          initialSort={{ id: 'created_at' }}
+          testId="keys"
+        />
+      )}
+
+      <h2>Payment directions</h2>
+      {isAdmin && (
+        <SetDirection
+          partnerId={partnerId}
+          onDone={(d) => {
+            setNotice(`Direction of ${d.payment_type} set to ${directionText(d.direction)}.`);
+            directions.reload();
+          }}
+        />
+      )}
+      {directions.error && <Problem error={directions.error} what="payment directions" />}
+      {directions.data && (
+        <DataTable
+          caption="Payment directions"
+          columns={directionColumns}
+          rows={directions.data}
+          rowKey={(d) => d.payment_type}
+          fileName={`payment-directions-${partnerId}`}
+          initialSort={{ id: 'payment_type' }}
+          empty="Only the built-in payment types are used."
+          testId="directions"
+        />
+      )}
+    </section>
+  );
+}
+
+function RegisterStores({ partnerId, onDone }: { partnerId: string; onDone: (result: StoreRegistration) => void }) {
+  const { client } = useSession();
+  const [text, setText] = useState('');
+  const ids = [...new Set(text.split(/[\s,]+/).filter((id) => id !== ''))];
+  return (
+    <form
+      class="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+      }}
+    >
+      <label>
+        Store ids to register
+        <input
+          type="text"
+          value={text}
+          onInput={(event) => {
+            setText(event.currentTarget.value);
+          }}
+          placeholder="NYC-0002, NYC-0003"
+          autocomplete="off"
+        />
+      </label>
+      <ConfirmButton
+        label="Register stores"
+        disabled={ids.length === 0}
+        question={`Register ${ids.length} store(s) for partner ${partnerId}: ${ids.join(', ')}?`}
+        confirmLabel="Register"
+        onConfirm={async () => {
+          onDone(await client.post<StoreRegistration>(`partners/${pathOf(partnerId)}/stores`, { store_ids: ids }));
+          setText('');
+        }}
+      />
+    </form>
+  );
+}
+
+function SetDirection({ partnerId, onDone }: { partnerId: string; onDone: (direction: PaymentDirection) => void }) {
+  const { client } = useSession();
+  const [paymentType, setPaymentType] = useState('');
+  const [direction, setDirection] = useState<1 | -1 | 0>(1);
+  return (
+    <form
+      class="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+      }}
+    >
+      <label>
+        Payment type
+        <input
+          type="text"
+          value={paymentType}
+          onInput={(event) => {
+            setPaymentType(event.currentTarget.value.trim());
+          }}
+          placeholder="GIFT_CARD"
+          autocomplete="off"
+        />
+      </label>
+      <label>
+        Direction
+        <select
+          value={String(direction)}
+          onChange={(event) => {
+            setDirection(Number(event.currentTarget.value) as 1 | -1 | 0);
+          }}
+        >
+          <option value="1">{directionText(1)}</option>
+          <option value="-1">{directionText(-1)}</option>
+          <option value="0">{directionText(0)}</option>
+        </select>
+      </label>
+      <ConfirmButton
+        label="Set direction"
+        disabled={paymentType === ''}
+        question={`Set the direction of ${paymentType} for partner ${partnerId} to ${directionText(direction)}? Days already reconciled keep their result until they are reconciled again.`}
+        confirmLabel="Set direction"
+        onConfirm={async () => {
+          onDone(
+            await client.put<PaymentDirection>(`partners/${pathOf(partnerId)}/payment-directions`, {
+              payment_type: paymentType,
+              direction,
+            }),
+          );
+        }}
+      />
+    </form>
+  );
+}
+
+function directionText(direction: 1 | -1 | 0): string {
+  return direction === 1 ? '+1 (money in)' : direction === -1 ? '−1 (money out)' : '0 (not counted)';
+}

@@ -1,0 +1,151 @@
+import Big from 'big.js';
+import { useMemo } from 'preact/hooks';
+import type { SalesItem } from '../api/hqTypes.js';
+import { DataTable, type Column } from '../components/DataTable.js';
+import { Loading, Problem } from '../components/Problem.js';
+import { SalesChart, type ChartSeries } from '../components/SalesChart.js';
+import { formatAmount } from '../format/formatAmount.js';
+import { addDays, datesBetween, formatBusinessDate } from '../format/formatDate.js';
+import { hrefOf } from '../route.js';
+import { useSession } from '../session/Session.js';
+import { useLoad } from '../useLoad.js';
+import { formQuery, PartnerPicker, todayIso } from './PartnerPicker.js';
+
+type GroupBy = 'store' | 'partner';
+
+/** Daily net sales per partner or store over a range: a chart and a table per currency. */
+export function SalesView({ query }: { readonly query: URLSearchParams }) {
+  const { client } = useSession();
+  const to = query.get('to') ?? todayIso();
+  const from = query.get('from') ?? addDays(to, -13);
+  const partner = query.get('partner') ?? '';
+  const by: GroupBy = query.get('by') === 'partner' ? 'partner' : 'store';
+  const sales = useLoad(
+    () => client.getAll<SalesItem>('sales', { from, to, partner_id: partner, group_by: `${by},day` }),
+    JSON.stringify([from, to, partner, by]),
+  );
+  return (
+    <section aria-labelledby="sales-title">
+      <h1 id="sales-title">Sales</h1>
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          window.location.hash = hrefOf(['sales'], formQuery(event.currentTarget));
+        }}
+      >
+        <label>
+          From
+          <input type="date" name="from" value={from} required />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" value={to} required />
+        </label>
+        <PartnerPicker value={partner} />
+        <label>
+          Per
+          <select name="by" value={by}>
+            <option value="store">store</option>
+            <option value="partner">partner</option>
+          </select>
+        </label>
+        <button type="submit" class="primary">
+          Show
+        </button>
+      </form>
+      {sales.error &&
+        (sales.error.status === 404 ? (
+          <p class="muted">Sales figures are not served by this version of the service.</p>
+        ) : (
+          <Problem error={sales.error} what="sales" />
+        ))}
+      {sales.loading && !sales.data && <Loading what="sales" />}
+      {sales.data && <SalesBody items={sales.data} from={from} to={to} by={by} />}
+    </section>
+  );
+}
+
+function SalesBody({ items, from, to, by }: { items: readonly SalesItem[]; from: string; to: string; by: GroupBy }) {
+  const dates = useMemo(() => datesBetween(from, to), [from, to]);
+  const currencies = useMemo(() => [...new Set(items.map((item) => item.currency))].sort(), [items]);
+  if (items.length === 0) return <p class="muted">No sales in this range.</p>;
+  return (
+    <>
+      {currencies.map((currency) => (
+        <CurrencySales
+          key={currency}
+          currency={currency}
+          items={items.filter((i) => i.currency === currency)}
+          dates={dates}
+          by={by}
+          from={from}
+          to={to}
+        />
+      ))}
+    </>
+  );
+}
+
+function CurrencySales(props: {
+  currency: string;
+  items: readonly SalesItem[];
+  dates: readonly string[];
+  by: GroupBy;
+  from: string;
+  to: string;
+}) {
+  const { currency, items, dates, by, from, to } = props;
+  const label = (item: SalesItem) => (by === 'store' ? `${item.partner_id ?? ''} · ${item.store_id ?? ''}` : (item.partner_id ?? ''));
+  const series = useMemo<ChartSeries[]>(() => {
+    const byLabel = new Map<string, Map<string, string>>();
+    for (const item of items) {
+      const perDate = byLabel.get(label(item)) ?? new Map<string, string>();
+      perDate.set(item.business_date ?? '', item.net_sales);
+      byLabel.set(label(item), perDate);
+    }
+    return [...byLabel.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, perDate]) => ({ label: name, values: dates.map((date) => perDate.get(date) ?? null) }));
+    // `label` depends on `by` alone.
+  }, [items, dates, by]);
+  const total = items.reduce((sum, item) => sum.plus(item.net_sales), new Big(0)).toFixed();
+  const amount = (field: 'net_sales' | 'tax_amount' | 'tip_amount'): Column<SalesItem> => ({
+    id: field,
+    label: { net_sales: 'Net sales', tax_amount: 'Tax', tip_amount: 'Tips' }[field],
+    value: (item) => ({ decimal: item[field] }),
+    render: (item) => formatAmount(item[field], currency),
+    numeric: true,
+  });
+  const columns: Column<SalesItem>[] = [
+    {
+      id: 'business_date',
+      label: 'Date',
+      value: (item) => item.business_date,
+      render: (item) => (item.business_date ? formatBusinessDate(item.business_date) : '—'),
+    },
+    { id: 'partner_id', label: 'Partner', value: (item) => item.partner_id },
+    ...(by === 'store' ? [{ id: 'store_id', label: 'Store', value: (item: SalesItem) => item.store_id }] : []),
+    { id: 'currency', label: 'Currency', value: (item) => item.currency },
+    amount('net_sales'),
+    amount('tax_amount'),
+    amount('tip_amount'),
+    { id: 'transaction_count', label: 'Transactions', value: (item) => item.transaction_count, numeric: true },
+  ];
+  return (
+    <section class="currency-block" aria-label={`Sales in ${currency}`} data-testid={`sales-${currency}`}>
+      <h2>
+        {currency} <span class="muted small">net sales {formatAmount(total, currency)}</span>
+      </h2>
+      <SalesChart currency={currency} dates={dates} series={series} />
+      <DataTable
+        caption={`Daily sales in ${currency}`}
+        columns={columns}
+        rows={items}
+        rowKey={(item) => `${item.partner_id ?? ''}/${item.store_id ?? ''}/${item.business_date ?? ''}`}
+        fileName={`sales-${currency}-${from}-${to}`}
+        initialSort={{ id: 'business_date' }}
+      />
+    </section>
+  );
+}

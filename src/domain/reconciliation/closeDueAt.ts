@@ -1,0 +1,67 @@
+/** Formatters per time zone: building one is far slower than using it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** Milliseconds the zone's wall clock is ahead of UTC at the instant `ms`. */
+function offsetAt(ms: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return wall - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * When a store-day's daily close is due: the moment the business date ends (the next day's
+ * `workday_start` in the store's time zone) plus `graceHours`. Without a usable time zone or
+ * workday start the day is taken to end at midnight UTC. A wall time skipped by a daylight-saving
+ * change resolves to the instant just after the gap.
+ */
+export function closeDueAt(
+  businessDate: string,
+  store: { timeZone?: string | undefined; workdayStart?: string | undefined },
+  graceHours: number,
+): Date {
+  const [year, month, day] = businessDate.split('-').map(Number) as [number, number, number];
+  const time = /^(\d{2}):(\d{2})$/.exec(store.workdayStart ?? '');
+  const hour = time ? Number(time[1]) : 0;
+  const minute = time ? Number(time[2]) : 0;
+  const wall = Date.UTC(year, month - 1, day + 1, hour, minute);
+  let end = wall;
+  if (store.timeZone) {
+    try {
+      const first = wall - offsetAt(wall, store.timeZone);
+      const second = wall - offsetAt(first, store.timeZone);
+      end = Math.max(first, second);
+    } catch {
+      end = wall; // a zone this runtime does not know: midnight-UTC rule
+    }
+  }
+  return new Date(end + graceHours * 3_600_000);
+}

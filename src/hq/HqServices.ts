@@ -1,0 +1,18 @@
+import type { HqRequestValidator } from './http/HqRequestValidator.js';
+import type { BatchList } from './services/BatchList.js';
+import type { OperatorAuthenticator } from './services/OperatorAuthenticator.js';
+import type { PartnerAdmin } from './services/PartnerAdmin.js';
+import type { PartnerDirectory } from './services/PartnerDirectory.js';
+import type { StoreDayDetail } from './services/StoreDayDetail.js';
+import type { StoreDayGrid } from './services/StoreDayGrid.js';
+
+/** What the HQ API's handlers use, built once per process beside the partner API's services. */
+export interface HqServices {
+  readonly authenticator: OperatorAuthenticator;
+  readonly validator: HqRequestValidator;
+  readonly grid: StoreDayGrid;
+  readonly dayDetail: StoreDayDetail;
+  readonly batches: BatchList;
+  readonly directory: PartnerDirectory;
+  readonly admin: PartnerAdmin;
+}

@@ -1,0 +1,48 @@
+import type { Config } from '../config/Config.js';
+import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
+import { BatchLedgerListing } from '../storage/BatchLedgerListing.js';
+import { DayCloseRepository } from '../storage/DayCloseRepository.js';
+import { OperatorKeyRepository } from '../storage/OperatorKeyRepository.js';
+import { PartnerRepository } from '../storage/PartnerRepository.js';
+import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
+import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import type { StorageClients } from '../storage/StorageClients.js';
+import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
+import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
+import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
+import type { HqServices } from './HqServices.js';
+import { HqRequestValidator } from './http/HqRequestValidator.js';
+import { BatchList } from './services/BatchList.js';
+import { OperatorAuthenticator } from './services/OperatorAuthenticator.js';
+import { PartnerAdmin } from './services/PartnerAdmin.js';
+import { PartnerDirectory } from './services/PartnerDirectory.js';
+import { StoreDayDetail } from './services/StoreDayDetail.js';
+import { StoreDayGrid } from './services/StoreDayGrid.js';
+
+/** Wires the HQ API's services on the service's storage clients. No I/O happens here. */
+export function createHqServices(config: Config, storage: StorageClients, clock: () => Date): HqServices {
+  const t = storage.tables;
+  const partners = new PartnerRepository(t.partners);
+  const registrations = new StoreRegistrationRepository(t.storeRegistrations);
+  const stores = new StoreMasterRepository(t.stores);
+  const results = new ReconciliationRepository(t.reconciliations);
+  const partnerKeys = new ApiKeyRepository(t.apiKeys);
+  const directions = new PaymentDirectionRepository(t.paymentDirections);
+  return {
+    authenticator: new OperatorAuthenticator(new OperatorKeyRepository(t.operatorKeys), partnerKeys, clock),
+    validator: new HqRequestValidator(),
+    grid: new StoreDayGrid(partners, registrations, stores, results, clock),
+    dayDetail: new StoreDayDetail(
+      partners,
+      registrations,
+      stores,
+      new DayCloseRepository(t.dailyCloses),
+      results,
+      new TradeRecordIndex(t.tradeRecords),
+      clock,
+    ),
+    batches: new BatchList(new BatchLedgerListing(t.batchLedger)),
+    directory: new PartnerDirectory(partners, registrations, stores, partnerKeys, directions, config.rateLimitPerMinute, clock),
+    admin: new PartnerAdmin(partners, registrations, directions, partnerKeys, clock),
+  };
+}

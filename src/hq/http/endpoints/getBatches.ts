@@ -1,0 +1,17 @@
+import { decodeContinuation, encodeContinuation } from '../continuationToken.js';
+import type { HqEndpoint } from '../HqEndpoint.js';
+
+/** GET /hq/v1/batches?state=pending|failed: batches that are not committed. */
+export const getBatches: HqEndpoint = async ({ request, hq }) => {
+  const query = hq.validator.query('batches', request.query);
+  const after = decodeContinuation(query.continuation, ['pk', 'rk']);
+  const page = await hq.batches.page(query.state, {
+    partnerId: query.partner_id,
+    limit: query.limit,
+    after: after && { partitionKey: after.pk, rowKey: after.rk },
+  });
+  return {
+    status: 200,
+    body: { items: page.items, continuation: encodeContinuation(page.next && { pk: page.next.partitionKey, rk: page.next.rowKey }) },
+  };
+};

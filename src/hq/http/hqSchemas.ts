@@ -1,0 +1,118 @@
+import { hqLimits } from '../hqLimits.js';
+
+/**
+ * JSON Schemas of the HQ API's query strings and bodies, built from `hqLimits` so each limit is
+ * written once. Every property carries a `description` that is also the message a caller gets
+ * when the property is wrong (messages never quote what was sent).
+ */
+
+const controlFree = '^[^\\u0000-\\u001F\\u007F]+$';
+
+const id = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  pattern: controlFree,
+  description: 'must be 1 to 128 characters without control characters',
+};
+const date = { type: 'string', format: 'date', description: 'must be a calendar date YYYY-MM-DD' };
+const paging = {
+  limit: {
+    type: 'integer',
+    minimum: 1,
+    maximum: hqLimits.pageMax,
+    default: hqLimits.pageDefault,
+    description: `must be a whole number from 1 to ${hqLimits.pageMax}`,
+  },
+  continuation: { type: 'string', minLength: 1, maxLength: 2048, description: 'must be the continuation of the previous page, unchanged' },
+} as const;
+
+const query = (properties: Record<string, object>, required: string[] = []): object => ({
+  type: 'object',
+  additionalProperties: false,
+  required,
+  properties,
+});
+
+export const querySchemas = {
+  none: query({}),
+  page: query({ ...paging }),
+  storeDays: query(
+    {
+      from: date,
+      to: date,
+      partner_id: id,
+      status: {
+        enum: ['NOT_RECEIVED', 'RECEIVED', 'MATCHED', 'MISMATCHED'],
+        description: 'must be NOT_RECEIVED, RECEIVED, MATCHED or MISMATCHED',
+      },
+      overdue: { type: 'boolean', description: 'must be true or false' },
+      ...paging,
+    },
+    ['from', 'to'],
+  ),
+  batches: query({ state: { enum: ['pending', 'failed'], description: 'must be pending or failed' }, partner_id: id, ...paging }, [
+    'state',
+  ]),
+} as const;
+
+export const bodySchemas = {
+  empty: { type: 'object', additionalProperties: false, properties: {}, description: 'must be an empty object or no body at all' },
+  registerStores: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['store_ids'],
+    properties: {
+      store_ids: {
+        type: 'array',
+        minItems: 1,
+        maxItems: hqLimits.maxStoresPerRegistration,
+        items: id,
+        description: `must hold 1 to ${hqLimits.maxStoresPerRegistration} store ids`,
+      },
+    },
+  },
+  paymentDirection: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['payment_type', 'direction'],
+    properties: {
+      payment_type: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 50,
+        pattern: controlFree,
+        description: 'must be 1 to 50 characters without control characters',
+      },
+      direction: { enum: [1, -1, 0], description: 'must be the number 1, -1 or 0' },
+    },
+  },
+} as const;
+
+export type QueryName = keyof typeof querySchemas;
+export type BodyName = keyof typeof bodySchemas;
+
+export interface PageQuery {
+  readonly limit: number;
+  readonly continuation?: string;
+}
+
+/** What each query schema lets through (ajv has coerced numbers and booleans and filled defaults). */
+export interface QueryTypes {
+  none: Record<string, never>;
+  page: PageQuery;
+  storeDays: PageQuery & {
+    readonly from: string;
+    readonly to: string;
+    readonly partner_id?: string;
+    readonly status?: 'NOT_RECEIVED' | 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
+    readonly overdue?: boolean;
+  };
+  batches: PageQuery & { readonly state: 'pending' | 'failed'; readonly partner_id?: string };
+}
+
+export interface BodyTypes {
+  empty: Record<string, never>;
+  registerStores: { readonly store_ids: string[] };
+  paymentDirection: { readonly payment_type: string; readonly direction: 1 | -1 | 0 };
+}

@@ -1,0 +1,58 @@
+import type { PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
+import { ApiError } from '../../errors/ApiError.js';
+import type { ApiKeyRecord, ApiKeyRepository } from '../../storage/ApiKeyRepository.js';
+import type { Partner, PartnerRepository, PartnerStatus } from '../../storage/PartnerRepository.js';
+import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
+import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
+
+/**
+ * HQ's changes to a partner's account: store registrations, payment directions, status, key
+ * revocation. The HQ tool and the HQ API both act through this class, so both follow one set of
+ * rules. Every action is idempotent.
+ */
+export class PartnerAdmin {
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly registrations: StoreRegistrationRepository,
+    private readonly directions: PaymentDirectionRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Registers stores; which were new and which were registered already. */
+  async registerStores(partnerId: string, storeIds: readonly string[]): Promise<{ registered: string[]; alreadyRegistered: string[] }> {
+    await this.requirePartner(partnerId);
+    const unique = [...new Set(storeIds)];
+    const registered = await this.registrations.register(partnerId, unique, this.clock());
+    const created = new Set(registered);
+    return { registered, alreadyRegistered: unique.filter((s) => !created.has(s)) };
+  }
+
+  async setPaymentDirection(partnerId: string, paymentType: string, direction: PaymentDirection): Promise<void> {
+    await this.requirePartner(partnerId);
+    await this.directions.set(partnerId, paymentType, direction, this.clock());
+  }
+
+  /** Sets the partner's status; the partner as it now stands. */
+  async setStatus(partnerId: string, status: PartnerStatus): Promise<Partner> {
+    if (!(await this.partners.update(partnerId, { status }))) throw new ApiError('PARTNER_NOT_FOUND');
+    return this.requirePartner(partnerId);
+  }
+
+  /** Revokes a partner key (already revoked: unchanged); the key as it now stands. */
+  async revokeKey(partnerId: string, keyId: string): Promise<ApiKeyRecord> {
+    await this.requirePartner(partnerId);
+    const key = (await this.keys.listForPartner(partnerId)).find((k) => k.keyId === keyId);
+    if (!key) throw new ApiError('KEY_NOT_FOUND');
+    if (key.status === 'REVOKED') return key;
+    const now = this.clock();
+    await this.keys.revoke(partnerId, keyId, now);
+    return { ...key, status: 'REVOKED', revokedAt: now.toISOString() };
+  }
+
+  private async requirePartner(partnerId: string): Promise<Partner> {
+    const partner = await this.partners.get(partnerId);
+    if (!partner) throw new ApiError('PARTNER_NOT_FOUND');
+    return partner;
+  }
+}

@@ -1,0 +1,141 @@
+import { ApiError } from '../../errors/ApiError.js';
+import { keyStatus, type KeyStatus } from '../../services/keyStatus.js';
+import type { ApiKeyRecord, ApiKeyRepository } from '../../storage/ApiKeyRepository.js';
+import type { Partner, PartnerRepository } from '../../storage/PartnerRepository.js';
+import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
+import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
+import { hqLimits } from '../hqLimits.js';
+import { mapBounded } from './mapBounded.js';
+
+export interface PartnerBody {
+  readonly partner_id: string;
+  readonly name: string;
+  readonly status: Partner['status'];
+  readonly rate_limit_per_minute: number;
+  readonly rate_limit_is_default: boolean;
+  readonly created_at: string;
+}
+
+export interface StoreBody {
+  readonly store_id: string;
+  readonly registered_at: string | null;
+  readonly store_name: string | null;
+  readonly currency: string | null;
+  readonly time_zone: string | null;
+  readonly workday_start: string | null;
+  readonly status: 'ACTIVE' | 'INACTIVE' | null;
+}
+
+export interface KeyBody {
+  readonly key_id: string;
+  readonly status: KeyStatus;
+  readonly created_at: string;
+  readonly expires_at: string | null;
+  readonly revoked_at: string | null;
+}
+
+/** A page of a list kept in memory: items after the cursor, and the cursor after the page. */
+export interface ListPage<T> {
+  readonly items: T[];
+  readonly next: string | undefined;
+}
+
+/**
+ * Partners, their registered stores, keys (never a key or hash) and payment directions, for HQ.
+ * These lists are small (HQ registers every entry), so each is read whole, ordered, and paged by the
+ * sort key of the last item.
+ */
+export class PartnerDirectory {
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly registrations: StoreRegistrationRepository,
+    private readonly stores: StoreMasterRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly directions: PaymentDirectionRepository,
+    private readonly defaultRateLimit: number,
+    private readonly clock: () => Date,
+  ) {}
+
+  async listPartners(limit: number, after: string | undefined): Promise<ListPage<PartnerBody>> {
+    const partners = (await this.partners.list()).map((p) => this.partnerBody(p));
+    return pageOf(partners, (p) => p.partner_id, limit, after);
+  }
+
+  async getPartner(partnerId: string): Promise<PartnerBody> {
+    return this.partnerBody(await this.requirePartner(partnerId));
+  }
+
+  async listStores(partnerId: string, limit: number, after: string | undefined): Promise<ListPage<StoreBody>> {
+    await this.requirePartner(partnerId);
+    const page = pageOf(await this.registrations.listRegistrations(partnerId), (r) => r.storeId, limit, after);
+    const items = await mapBounded(page.items, hqLimits.gridConcurrency, async (registration): Promise<StoreBody> => {
+      const store = await this.stores.get(partnerId, registration.storeId);
+      return {
+        store_id: registration.storeId,
+        registered_at: registration.registeredAt,
+        store_name: store?.store_name ?? null,
+        currency: store?.currency ?? null,
+        time_zone: store?.time_zone ?? null,
+        workday_start: store?.workday_start ?? null,
+        status: store?.status ?? null,
+      };
+    });
+    return { items, next: page.next };
+  }
+
+  async listKeys(partnerId: string, limit: number, after: string | undefined): Promise<ListPage<KeyBody>> {
+    await this.requirePartner(partnerId);
+    const keys = (await this.keys.listForPartner(partnerId)).map((k) => this.keyBody(k));
+    return pageOf(keys, (k) => `${k.created_at}|${k.key_id}`, limit, after);
+  }
+
+  async listPaymentDirections(
+    partnerId: string,
+    limit: number,
+    after: string | undefined,
+  ): Promise<ListPage<{ payment_type: string; direction: number }>> {
+    await this.requirePartner(partnerId);
+    const directions = [...(await this.directions.listForPartner(partnerId))].map(([paymentType, direction]) => ({
+      payment_type: paymentType,
+      direction,
+    }));
+    return pageOf(directions, (d) => d.payment_type, limit, after);
+  }
+
+  partnerBody(partner: Partner): PartnerBody {
+    return {
+      partner_id: partner.partnerId,
+      name: partner.name,
+      status: partner.status,
+      rate_limit_per_minute: partner.rateLimitPerMinute ?? this.defaultRateLimit,
+      rate_limit_is_default: partner.rateLimitPerMinute === undefined,
+      created_at: partner.createdAt,
+    };
+  }
+
+  keyBody(key: ApiKeyRecord): KeyBody {
+    return {
+      key_id: key.keyId,
+      status: keyStatus(key, this.clock()),
+      created_at: key.createdAt,
+      expires_at: key.expiresAt ?? null,
+      revoked_at: key.revokedAt ?? null,
+    };
+  }
+
+  private async requirePartner(partnerId: string): Promise<Partner> {
+    const partner = await this.partners.get(partnerId);
+    if (!partner) throw new ApiError('PARTNER_NOT_FOUND');
+    return partner;
+  }
+}
+
+/** Orders by `sortKey` (code-unit order) and returns up to `limit` items after `after`. */
+function pageOf<T>(all: readonly T[], sortKey: (item: T) => string, limit: number, after: string | undefined): ListPage<T> {
+  const sorted = all.map((item) => ({ item, key: sortKey(item) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const rest = after === undefined ? sorted : sorted.filter((entry) => entry.key > after);
+  const page = rest.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map((entry) => entry.item), next: rest.length > limit && last ? last.key : undefined };
+}

@@ -1,0 +1,167 @@
+import Big from 'big.js';
+import { minorUnitDigits } from '../../domain/currency/minorUnitDigits.js';
+import type { DailyClose } from '../../domain/model/payloads.js';
+import { compareInstants } from '../../domain/reconciliation/compareInstants.js';
+import {
+  AMOUNT_FIELDS,
+  CONTROL_TOTAL_FIELDS,
+  type ControlTotalField,
+  type ControlTotals,
+} from '../../domain/reconciliation/ControlTotals.js';
+import { isCalendarDate } from '../../domain/validation/isCalendarDate.js';
+import { ApiError } from '../../errors/ApiError.js';
+import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
+import type { PartnerRepository } from '../../storage/PartnerRepository.js';
+import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
+import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
+import type { DayBatch, TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
+import { hqLimits } from '../hqLimits.js';
+import { closeTiming, type GridStatus } from './StoreDayGrid.js';
+
+export interface ComparisonRow {
+  readonly field: ControlTotalField;
+  readonly expected: string;
+  readonly actual: string;
+  /** actual − expected; null when a figure is not a number. */
+  readonly difference: string | null;
+  readonly differs: boolean;
+}
+
+export interface DayBatchBody {
+  readonly batch_id: string;
+  readonly batch_seq: number;
+  readonly received_at: string | null;
+  readonly record_count: number;
+  readonly after_close: boolean;
+}
+
+export interface StoreDayDetailBody {
+  readonly partner_id: string;
+  readonly store_id: string;
+  readonly business_date: string;
+  readonly status: GridStatus;
+  readonly overdue: boolean;
+  readonly close_due_at: string;
+  readonly checked_at: string | null;
+  readonly currency: string | null;
+  readonly close: {
+    readonly batch_id: string;
+    readonly received_at: string;
+    readonly closed_at: string;
+    readonly batch_count: number;
+    readonly currency: string;
+  } | null;
+  readonly expected: ControlTotals | null;
+  readonly actual: ControlTotals | null;
+  readonly comparison: ComparisonRow[];
+  readonly differences: readonly string[];
+  readonly diagnosis: unknown;
+  readonly batches: DayBatchBody[];
+  readonly batches_truncated?: true;
+}
+
+/** One store-day for HQ: the close, expected vs actual per control total, the diagnosis, the batches received. */
+export class StoreDayDetail {
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly registrations: StoreRegistrationRepository,
+    private readonly stores: StoreMasterRepository,
+    private readonly closes: DayCloseRepository,
+    private readonly results: ReconciliationRepository,
+    private readonly index: TradeRecordIndex,
+    private readonly clock: () => Date,
+  ) {}
+
+  async get(partnerId: string, storeId: string, businessDate: string): Promise<StoreDayDetailBody> {
+    if (!isCalendarDate(businessDate)) {
+      throw new ApiError('INVALID_QUERY', undefined, [{ path: '/business_date', message: 'must be a calendar date YYYY-MM-DD' }]);
+    }
+    if (!(await this.partners.get(partnerId))) throw new ApiError('PARTNER_NOT_FOUND');
+    if (!(await this.registrations.isRegistered(partnerId, storeId))) throw new ApiError('STORE_NOT_FOUND');
+    const [store, stored, record, batchRows] = await Promise.all([
+      this.stores.get(partnerId, storeId),
+      this.closes.get(partnerId, storeId, businessDate),
+      this.results.get(partnerId, storeId, businessDate),
+      this.index.listDayBatches(partnerId, storeId, businessDate, hqLimits.maxDayBatches),
+    ]);
+    // The reconciliation row is what the partner API reports; the close row may be newer for a
+    // moment (it is written first), so the status and figures come from the reconciliation row.
+    const status: GridStatus = record?.status ?? 'NOT_RECEIVED';
+    const reconciled = record !== undefined && record.status !== 'RECEIVED';
+    const currency = store?.currency ?? stored?.close.currency ?? null;
+    const truncated = batchRows.length > hqLimits.maxDayBatches;
+    const closeReceivedAt = record?.closeReceivedAt ?? stored?.receivedAt;
+    return {
+      partner_id: partnerId,
+      store_id: storeId,
+      business_date: businessDate,
+      status,
+      ...closeTiming(businessDate, store, record !== undefined, this.clock()),
+      checked_at: reconciled ? record.checkedAt : null,
+      currency,
+      close: stored ? closeBody(stored.close, stored.receivedAt) : null,
+      expected: record?.expected ?? null,
+      actual: reconciled ? record.actual : null,
+      comparison: reconciled && record.actual ? compareRows(record.expected, record.actual, record.differences, currency) : [],
+      differences: reconciled ? record.differences : [],
+      diagnosis: reconciled ? record.diagnosis : null,
+      batches: batchRows
+        .slice(0, hqLimits.maxDayBatches)
+        .sort((a, b) => a.batchSeq - b.batchSeq || a.receivedAt.localeCompare(b.receivedAt))
+        .map((b) => batchBody(b, closeReceivedAt)),
+      ...(truncated ? { batches_truncated: true as const } : {}),
+    };
+  }
+}
+
+function closeBody(close: DailyClose, receivedAt: string): NonNullable<StoreDayDetailBody['close']> {
+  return {
+    batch_id: close.batch_id,
+    received_at: receivedAt,
+    closed_at: close.closed_at,
+    batch_count: close.batch_count,
+    currency: close.currency,
+  };
+}
+
+function batchBody(batch: DayBatch, closeReceivedAt: string | undefined): DayBatchBody {
+  let afterClose = false;
+  if (batch.receivedAt && closeReceivedAt) {
+    try {
+      afterClose = compareInstants(batch.receivedAt, closeReceivedAt) > 0;
+    } catch {
+      afterClose = false;
+    }
+  }
+  return {
+    batch_id: batch.batchId,
+    batch_seq: batch.batchSeq,
+    received_at: batch.receivedAt || null,
+    record_count: batch.recordCount,
+    after_close: afterClose,
+  };
+}
+
+const amountFields: ReadonlySet<ControlTotalField> = new Set(AMOUNT_FIELDS);
+
+function compareRows(
+  expected: ControlTotals,
+  actual: ControlTotals,
+  differences: readonly string[],
+  currency: string | null,
+): ComparisonRow[] {
+  const digits = currency === null ? undefined : minorUnitDigits(currency);
+  return CONTROL_TOTAL_FIELDS.map((field) => {
+    const e = String(expected[field]);
+    const a = String(actual[field]);
+    let difference: string | null = null;
+    try {
+      const delta = new Big(a).minus(new Big(e));
+      difference = amountFields.has(field) && digits !== undefined ? delta.toFixed(digits) : delta.toFixed();
+    } catch {
+      difference = null;
+    }
+    return { field, expected: e, actual: a, difference, differs: differences.includes(field) };
+  });
+}

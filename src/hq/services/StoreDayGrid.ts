@@ -1,0 +1,185 @@
+import { closeDueAt } from '../../domain/reconciliation/closeDueAt.js';
+import { ApiError } from '../../errors/ApiError.js';
+import type { Store } from '../../domain/model/payloads.js';
+import type { Partner, PartnerRepository } from '../../storage/PartnerRepository.js';
+import type { ReconciliationRecord, ReconciliationRepository, ReconciliationStatus } from '../../storage/ReconciliationRepository.js';
+import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
+import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
+import { hqLimits } from '../hqLimits.js';
+import { mapBounded } from './mapBounded.js';
+import { requireDateRange } from './requireDateRange.js';
+
+export type GridStatus = 'NOT_RECEIVED' | ReconciliationStatus;
+
+export interface GridCell {
+  readonly business_date: string;
+  readonly status: GridStatus;
+  readonly overdue: boolean;
+  readonly close_due_at: string;
+  readonly close_received_at: string | null;
+  readonly checked_at: string | null;
+  readonly differences: readonly string[];
+}
+
+export interface GridRow {
+  readonly partner_id: string;
+  readonly store_id: string;
+  readonly store_name: string | null;
+  readonly currency: string | null;
+  readonly time_zone: string | null;
+  readonly active: boolean;
+  readonly days: GridCell[];
+}
+
+export interface GridCursor {
+  readonly partnerId: string;
+  readonly storeId: string;
+}
+
+export interface GridQuery {
+  readonly from: string;
+  readonly to: string;
+  readonly partnerId?: string | undefined;
+  readonly status?: GridStatus | undefined;
+  readonly overdue?: boolean | undefined;
+  readonly limit: number;
+  readonly after?: GridCursor | undefined;
+}
+
+export interface GridPage {
+  /** The time overdue was judged at. */
+  readonly generatedAt: string;
+  readonly counts: Record<GridStatus | 'overdue', number>;
+  readonly items: GridRow[];
+  /** Where the next page starts; undefined on the last page. */
+  readonly next: GridCursor | undefined;
+}
+
+/** When a store's daily close is due and whether it is overdue: the one rule grid and detail share. */
+export function closeTiming(
+  businessDate: string,
+  store: Store | undefined,
+  hasClose: boolean,
+  now: Date,
+): { readonly close_due_at: string; readonly overdue: boolean } {
+  const due = closeDueAt(businessDate, { timeZone: store?.time_zone, workdayStart: store?.workday_start }, hqLimits.closeGraceHours);
+  return { close_due_at: due.toISOString(), overdue: !hasClose && now.getTime() >= due.getTime() };
+}
+
+/**
+ * The reconciliation grid: registered stores (rows) × business dates (cells), one page of stores
+ * at a time in (partner_id, store_id) order. Active stores get a NOT_RECEIVED cell for each date
+ * without a close; inactive ones show only the dates that have one.
+ */
+export class StoreDayGrid {
+  constructor(
+    private readonly partners: PartnerRepository,
+    private readonly registrations: StoreRegistrationRepository,
+    private readonly stores: StoreMasterRepository,
+    private readonly results: ReconciliationRepository,
+    private readonly clock: () => Date,
+  ) {}
+
+  async page(query: GridQuery): Promise<GridPage> {
+    requireDateRange(query.from, query.to);
+    const dates = datesBetween(query.from, query.to);
+    const { stores, next } = await this.storesOfPage(query);
+    const now = this.clock();
+    const rows = await mapBounded(stores, hqLimits.gridConcurrency, async ({ partner, storeId }) => {
+      const [store, records] = await Promise.all([
+        this.stores.get(partner.partnerId, storeId),
+        this.results.listRange(partner.partnerId, storeId, query.from, query.to),
+      ]);
+      return buildRow(partner, storeId, store, records, dates, now, query);
+    });
+    const items = rows.filter((row): row is GridRow => row !== undefined);
+    const counts: GridPage['counts'] = { NOT_RECEIVED: 0, RECEIVED: 0, MATCHED: 0, MISMATCHED: 0, overdue: 0 };
+    for (const row of items) {
+      for (const cell of row.days) {
+        counts[cell.status] += 1;
+        if (cell.overdue) counts.overdue += 1;
+      }
+    }
+    return { generatedAt: now.toISOString(), counts, items, next };
+  }
+
+  /** Up to `limit` registered stores after the cursor, and the cursor of the page after them. */
+  private async storesOfPage(query: GridQuery): Promise<{ stores: { partner: Partner; storeId: string }[]; next: GridCursor | undefined }> {
+    let partners: Partner[];
+    if (query.partnerId !== undefined) {
+      const partner = await this.partners.get(query.partnerId);
+      if (!partner) throw new ApiError('PARTNER_NOT_FOUND');
+      partners = [partner];
+    } else {
+      partners = (await this.partners.list()).sort((a, b) => compare(a.partnerId, b.partnerId));
+    }
+    const after = query.after;
+    const stores: { partner: Partner; storeId: string }[] = [];
+    for (const partner of partners) {
+      if (after && compare(partner.partnerId, after.partnerId) < 0) continue;
+      const ids = (await this.registrations.listRegistrations(partner.partnerId)).map((r) => r.storeId);
+      for (const storeId of ids) {
+        if (after?.partnerId === partner.partnerId && compare(storeId, after.storeId) <= 0) continue;
+        if (stores.length === query.limit) {
+          const last = stores.at(-1);
+          return { stores, next: last ? { partnerId: last.partner.partnerId, storeId: last.storeId } : undefined };
+        }
+        stores.push({ partner, storeId });
+      }
+    }
+    return { stores, next: undefined };
+  }
+}
+
+function buildRow(
+  partner: Partner,
+  storeId: string,
+  store: Store | undefined,
+  records: readonly ReconciliationRecord[],
+  dates: readonly string[],
+  now: Date,
+  query: GridQuery,
+): GridRow | undefined {
+  const active = partner.status === 'ACTIVE' && store?.status !== 'INACTIVE';
+  const byDate = new Map(records.map((r) => [r.businessDate, r]));
+  const days: GridCell[] = [];
+  for (const date of dates) {
+    const record = byDate.get(date);
+    if (!record && !active) continue;
+    const cell: GridCell = {
+      business_date: date,
+      status: record?.status ?? 'NOT_RECEIVED',
+      ...closeTiming(date, store, record !== undefined, now),
+      close_received_at: record?.closeReceivedAt ?? null,
+      checked_at: record && record.status !== 'RECEIVED' ? record.checkedAt : null,
+      differences: record?.status === 'MISMATCHED' ? record.differences : [],
+    };
+    if (query.status !== undefined && cell.status !== query.status) continue;
+    if (query.overdue !== undefined && cell.overdue !== query.overdue) continue;
+    days.push(cell);
+  }
+  if (days.length === 0 && (!active || query.status !== undefined || query.overdue !== undefined)) return undefined;
+  return {
+    partner_id: partner.partnerId,
+    store_id: storeId,
+    store_name: store?.store_name ?? null,
+    currency: store?.currency ?? null,
+    time_zone: store?.time_zone ?? null,
+    active,
+    days,
+  };
+}
+
+/** Every date from `from` to `to` inclusive (both valid, `from` ≤ `to`). */
+function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    dates.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return dates;
+}
+
+/** Plain code-unit order: the same on every machine, whatever its locale. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,15 @@
+import type { ModifierGroup, Product } from '../../domain/model/payloads.js';
+import type { RowProblem } from '../../storage/tableLimits.js';
+
+/** Products (highest version wins, tie → later last_modified_at) and modifier groups (last received wins). */
+export interface ProductMasterData {
+  /** What the store would refuse in a product's row (checked before the first write); empty when it fits. */
+  productProblems(partnerId: string, product: Product): RowProblem[];
+  /** What the store would refuse in a modifier group's row; empty when it fits. */
+  modifierGroupProblems(partnerId: string, group: ModifierGroup): RowProblem[];
+  /** Returns the indexes in `products` that were stale. */
+  upsertProducts(partnerId: string, products: readonly Product[]): Promise<Set<number>>;
+  upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void>;
+  /** product_ids held for the partner, shared and store-specific alike. */
+  listProductIds(partnerId: string): Promise<Set<string>>;
+}

@@ -1,0 +1,11 @@
+import type { Store } from '../../domain/model/payloads.js';
+import type { RowProblem } from '../../storage/tableLimits.js';
+
+/** Store master data per partner; the later last_modified_at wins. */
+export interface StoreMasterData {
+  get(partnerId: string, storeId: string): Promise<Store | undefined>;
+  /** What the store would refuse in a store's row (checked before the first write); empty when it fits. */
+  storeProblems(partnerId: string, store: Store): RowProblem[];
+  /** Returns the store_ids not written because a later copy is stored. */
+  upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>>;
+}

@@ -1,0 +1,9 @@
+/** Which stores HQ registered for which partner: the basis of tenant isolation. */
+export interface StoreRegistrations {
+  isRegistered(partnerId: string, storeId: string): Promise<boolean>;
+  /** The subset of `storeIds` that is not registered for the partner, each id once. */
+  unregisteredAmong(partnerId: string, storeIds: Iterable<string>): Promise<string[]>;
+  /** Returns the ids that were new. */
+  register(partnerId: string, storeIds: readonly string[], now: Date): Promise<string[]>;
+  listForPartner(partnerId: string): Promise<string[]>;
+}

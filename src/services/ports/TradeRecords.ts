@@ -1,0 +1,30 @@
+import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
+import type { RowProblem } from '../../storage/tableLimits.js';
+import type { DayBatch, DayRow } from '../../storage/TradeRecordIndex.js';
+
+/**
+ * The latest version's figures of every trade record of a store-day, plus the batches that
+ * delivered them (highest version wins, tie → later last_modified_at).
+ */
+export interface TradeRecords {
+  /** Writes the batch's transactions under the version rule; returns the ids that were stale. */
+  applyBatch(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    summaries: readonly TradeRecordSummary[],
+    batch: DayBatch,
+  ): Promise<Set<string>>;
+  /** What the store would refuse in a transaction's row (checked before the first write); empty when it fits. */
+  rowProblems(partnerId: string, storeId: string, businessDate: string, summary: TradeRecordSummary): RowProblem[];
+  /** Marks a batch of the day failed: from then on no reconciliation counts its rows. */
+  markBatchFailed(partnerId: string, storeId: string, businessDate: string, batch: DayBatch): Promise<void>;
+  /** Removes the rows a batch wrote that are still its own; returns their trade_record_ids. */
+  removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>>;
+  /** The batches that delivered transactions for the day. */
+  listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]>;
+  /** Writes transaction rows back under the version rule (after a failed batch's rows were removed). */
+  restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void>;
+  /** Every row of the store-day: batch rows first, then the transactions. */
+  listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow>;
+}

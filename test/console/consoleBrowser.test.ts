@@ -1,0 +1,316 @@
+/**
+ * The HQ console in a real browser (Debian's Chromium driven by playwright-core) against the real
+ * service on the storage emulator, with store-days sent through the partner API. Screenshots go to
+ * test-results/console/ (CONSOLE_SCREENSHOT_DIR=docs refreshes the README's pictures).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatAmount } from '../../console/src/format/formatAmount.js';
+import { findProjectRoot } from '../../src/config/findProjectRoot.js';
+import { startTestService, type TestOperator, type TestService } from '../support/startTestService.js';
+import { chromiumMissing, launchChromium } from './support/chromium.js';
+import { buildConsole, consoleUrl } from './support/consoleBuild.js';
+import { seedConsoleData, type SeededDays } from './support/seedConsoleData.js';
+
+const missing = chromiumMissing();
+// CI installs Chromium (.ci/run), so there a missing browser fails the run instead of skipping it.
+const skip = missing !== undefined && process.env.CI === undefined;
+if (skip) console.warn(`HQ console browser tests skipped: ${missing}`);
+
+const screenshotDir = path.resolve(findProjectRoot(), process.env.CONSOLE_SCREENSHOT_DIR ?? 'test-results/console');
+
+interface GridBody {
+  counts: Record<string, number>;
+  items: { partner_id: string; store_id: string; days: { business_date: string; status: string; overdue: boolean }[] }[];
+}
+interface DayBody {
+  comparison: { field: string; expected: string; actual: string; difference: string; differs: boolean }[];
+  diagnosis: { missing_batch_seqs: number[] };
+  batches: { batch_seq: number }[];
+}
+
+let service: TestService;
+let build: ReturnType<typeof buildConsole>;
+let seeded: SeededDays;
+let admin: TestOperator;
+let viewer: TestOperator;
+let browser: Browser;
+const contexts: { context: BrowserContext; problems: string[] }[] = [];
+
+describe.skipIf(skip)('the HQ console in Chromium', () => {
+  beforeAll(async () => {
+    build = buildConsole();
+    service = await startTestService({ services: { consoleAssetsDir: build.dir } });
+    [seeded, admin, viewer, browser] = await Promise.all([
+      seedConsoleData(service),
+      service.createOperator('admin'),
+      service.createOperator('viewer'),
+      launchChromium(),
+    ]);
+    mkdirSync(screenshotDir, { recursive: true });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser.close();
+    await service.stop();
+    build.remove();
+    // Every page of every test: no script error, no CSP violation, nothing fetched from elsewhere.
+    expect(contexts.flatMap((c) => c.problems)).toEqual([]);
+  });
+
+  /** A fresh browser profile (empty storage) that records console errors and foreign requests. */
+  async function openPage(options: BrowserContextOptions = {}): Promise<Page> {
+    const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', viewport: { width: 1280, height: 860 }, ...options });
+    const problems: string[] = [];
+    contexts.push({ context, problems });
+    const page = await context.newPage();
+    const origin = new URL(consoleUrl(service)).origin;
+    page.on('console', (message) => {
+      // An API answer other than 2xx (a refused key, a route this version lacks) is logged by the
+      // browser as a failed resource; the page handles those. CSP refusals and script errors count.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) problems.push(`foreign request: ${url}`);
+    });
+    return page;
+  }
+
+  async function signIn(page: Page, operator: TestOperator, hash = ''): Promise<void> {
+    await page.goto(consoleUrl(service) + hash);
+    await page.getByLabel('Operator key').fill(operator.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('who').textContent()).toContain(operator.name);
+  }
+
+  const gridHash = () => `#/grid?from=${seeded.from}&to=${seeded.to}`;
+
+  it('signs in with an operator key kept in this tab only, and signs out', async () => {
+    const page = await openPage();
+    await page.goto(consoleUrl(service));
+    await page.getByLabel('Operator key').fill('not-a-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not valid');
+
+    await signIn(page, admin);
+    expect(await page.getByTestId('who').textContent()).toContain('admin');
+    const stored = await page.evaluate(() => ({
+      session: Object.keys(sessionStorage).map((k) => sessionStorage.getItem(k)),
+      local: localStorage.length,
+      cookies: document.cookie,
+    }));
+    expect(stored).toEqual({ session: [admin.key], local: 0, cookies: '' });
+    expect(page.url()).not.toContain(admin.key);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('who').textContent()).toContain(admin.name);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByLabel('Operator key').isVisible()).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Operator key').isVisible()).toBe(true);
+  });
+
+  it('goes back to sign-in when the key is revoked while the page is open', async () => {
+    const page = await openPage();
+    const operator = await service.createOperator('viewer');
+    await signIn(page, operator, gridHash());
+    await page.getByTestId('grid').waitFor();
+    expect((await service.hq('operator', 'revoke', operator.name, operator.keyId)).code).toBe(0);
+    await page.getByRole('link', { name: 'Operations' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('refused');
+    expect(await page.getByLabel('Operator key').isVisible()).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it('colours every store-day of the grid with the status the API gives, counts them and lists the overdue close', async () => {
+    const page = await openPage();
+    await signIn(page, admin, gridHash());
+    const grid = page.getByTestId('grid');
+    await grid.waitFor();
+    const api = await service.callHost(admin, 'GET', `hq/v1/store-days?from=${seeded.from}&to=${seeded.to}&limit=200`);
+    expect(api.status).toBe(200);
+    const body = api.body as GridBody;
+    const cells = body.items.flatMap((row) => row.days.map((day) => ({ row, day })));
+    expect(cells.length).toBe(12);
+    for (const { row, day } of cells) {
+      const cell = grid.locator(`tr[data-partner="${row.partner_id}"][data-store="${row.store_id}"] td[data-date="${day.business_date}"]`);
+      expect(await cell.getAttribute('data-status'), `${row.store_id} ${day.business_date}`).toBe(day.status);
+      expect(await cell.evaluate((td) => td.classList.contains('overdue'))).toBe(day.overdue);
+    }
+    expect(new Set(cells.map((c) => c.day.status))).toEqual(new Set(['MATCHED', 'MISMATCHED', 'NOT_RECEIVED']));
+    for (const name of ['NOT_RECEIVED', 'RECEIVED', 'MATCHED', 'MISMATCHED', 'overdue']) {
+      expect(await page.getByTestId(`count-${name}`).locator('strong').textContent(), name).toBe(String(body.counts[name]));
+    }
+    expect(body.counts.overdue).toBe(1);
+    const overdueLink = page.locator('.overdue-list a');
+    expect(await overdueLink.count()).toBe(1);
+    expect(await overdueLink.textContent()).toContain(seeded.overdue.storeId);
+    await page.screenshot({ path: path.join(screenshotDir, 'console-grid.png'), fullPage: true });
+  });
+
+  it('moves through the grid with the arrow keys and opens a day with Enter', async () => {
+    const page = await openPage();
+    await signIn(page, admin, gridHash());
+    const first = page.locator('a[data-r="0"][data-c="0"]');
+    await first.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.evaluate(() => {
+      const a = document.activeElement as HTMLElement | null;
+      return { r: a?.dataset.r, c: a?.dataset.c, href: a?.getAttribute('href') };
+    });
+    expect(focused).toMatchObject({ r: '1', c: '1' });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toBe(focused.href);
+    await page.getByTestId('day-status').waitFor();
+  });
+
+  it('shows a mismatched day: expected, actual and difference per control total, the diagnosis and the batches', async () => {
+    const page = await openPage();
+    const { partnerId, storeId, businessDate } = seeded.mismatched;
+    await signIn(page, admin, gridHash());
+    await page.locator(`tr[data-store="${storeId}"] td[data-date="${businessDate}"] a`).click();
+    await page.getByTestId('comparison').locator('tbody tr').first().waitFor();
+    expect(await page.getByTestId('day-status').textContent()).toContain('Mismatched');
+
+    const api = await service.callHost(admin, 'GET', `hq/v1/store-days/${partnerId}/${storeId}/${businessDate}`);
+    const day = api.body as DayBody;
+    const rows = await page
+      .getByTestId('comparison')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.replace(/\u00a0/g, ' '))));
+    expect(rows.length).toBe(day.comparison.length);
+    const shown = (field: string, value: string) =>
+      field.endsWith('_count')
+        ? new Intl.NumberFormat('en-US').format(Number(value))
+        : formatAmount(value, 'USD', 'en-US').replace(/\u00a0/g, ' ');
+    day.comparison.forEach((row, i) => {
+      expect(rows[i]!.slice(1), row.field).toEqual([
+        shown(row.field, row.expected),
+        shown(row.field, row.actual),
+        shown(row.field, row.difference),
+        row.differs ? '✗ differs' : '✓ matches',
+      ]);
+    });
+    const net = day.comparison.find((row) => row.field === 'net_sales_amount')!;
+    expect(net).toMatchObject({ difference: '-5.00', differs: true });
+    expect(rows.find((r) => r[0] === 'Net sales')?.[3]).toBe('-USD 5.00');
+    expect(day.diagnosis.missing_batch_seqs).toEqual([2]);
+    expect(await page.getByTestId('diagnosis').textContent()).toContain('Missing batch_seq: 2');
+    expect(await page.getByTestId('batches').locator('tbody tr').count()).toBe(day.batches.length);
+    await page.screenshot({ path: path.join(screenshotDir, 'console-day.png'), fullPage: true });
+  });
+
+  it('gives a viewer no admin action, and the API refuses the viewer one', async () => {
+    const page = await openPage();
+    const [acme] = seeded.partners;
+    await signIn(page, viewer, `#/partners/${acme!.partnerId}`);
+    await page.getByTestId('keys').locator('tbody tr').first().waitFor();
+    await page.getByTestId('stores').locator('tbody tr').first().waitFor();
+    expect(await page.getByTestId('who').textContent()).toContain('viewer');
+    for (const name of [/^Revoke key/, 'Deactivate partner', 'Activate partner', 'Register stores', 'Set direction']) {
+      expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
+    }
+    const refused = await service.callHost(viewer, 'POST', `hq/v1/partners/${acme!.partnerId}/deactivate`, {});
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: { code: 'ADMIN_ROLE_REQUIRED' } });
+    const partner = await service.callHost(viewer, 'GET', `hq/v1/partners/${acme!.partnerId}`);
+    expect(partner.body).toMatchObject({ status: 'ACTIVE' });
+  });
+
+  it('lets an admin register a store and revoke a key, each only after confirming', async () => {
+    const page = await openPage();
+    const beta = seeded.partners[1]!;
+    const storeId = `NEW-${beta.storeIds[0]!}`;
+    await signIn(page, admin, `#/partners/${beta.partnerId}`);
+    await page.getByTestId('keys').locator('tbody tr').first().waitFor();
+
+    await page.getByLabel('Store ids to register').fill(storeId);
+    await page.getByRole('button', { name: 'Register stores' }).click();
+    const dialog = page.locator('dialog[open]');
+    expect(await dialog.textContent()).toContain(storeId);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const storesNow = async () =>
+      (
+        (await service.callHost(admin, 'GET', `hq/v1/partners/${beta.partnerId}/stores`)).body as { items: { store_id: string }[] }
+      ).items.map((s) => s.store_id);
+    expect(await storesNow()).not.toContain(storeId);
+    await page.getByRole('button', { name: 'Register stores' }).click();
+    await dialog.getByRole('button', { name: 'Register', exact: true }).click();
+    await expect.poll(() => page.getByTestId('stores').textContent()).toContain(storeId);
+    expect(await storesNow()).toContain(storeId);
+
+    const revokeButton = page.getByRole('button', { name: `Revoke key ${beta.keyId}` });
+    await revokeButton.click();
+    await page.keyboard.press('Escape');
+    expect(await page.locator('dialog[open]').count()).toBe(0);
+    expect((await service.call(beta, 'GET', 'reference/transaction-types')).status).toBe(200);
+    await revokeButton.click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => page.getByTestId('keys').locator('tbody tr', { hasText: beta.keyId }).textContent()).toContain('REVOKED');
+    expect((await service.call(beta, 'GET', 'reference/transaction-types')).status).toBe(401);
+  });
+
+  it('sorts a table by any column and exports the rows as CSV', async () => {
+    const page = await openPage();
+    await signIn(page, admin, '#/operations');
+    const partners = page.getByTestId('partners');
+    await partners.locator('tbody tr').nth(1).waitFor();
+    const ids = () => partners.locator('tbody tr td:first-child').allTextContents();
+    const ascending = await ids();
+    // Text sorts naturally (numbers inside ids by value), in the operator's language order.
+    expect(ascending).toEqual([...ascending].sort(new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' }).compare));
+    await partners.getByRole('button', { name: /^Partner/ }).click();
+    expect(await partners.locator('th').first().getAttribute('aria-sort')).toBe('descending');
+    expect(await ids()).toEqual([...ascending].reverse());
+
+    const download = page.waitForEvent('download');
+    await partners.getByRole('button', { name: /Export CSV/ }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe('partner_id,name,status,rate_limit_per_minute,created_at');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual([...ascending].reverse());
+  });
+
+  it('reads on a phone in the operator’s locale', async () => {
+    const page = await openPage({ viewport: { width: 390, height: 844 }, locale: 'de-DE', isMobile: true, hasTouch: true });
+    const { partnerId, storeId, businessDate } = seeded.mismatched;
+    await signIn(page, admin, `#/day/${partnerId}/${storeId}/${businessDate}`);
+    await page.getByTestId('comparison').locator('tbody tr').first().waitFor();
+    expect(await page.locator('h1').textContent()).toContain('03.03.2026');
+    expect(((await page.getByTestId('comparison').textContent()) ?? '').replace(/\u00a0/g, ' ')).toContain('-5,00 USD');
+    // Wide tables scroll inside their own box; the page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.goto(consoleUrl(service) + gridHash());
+    await page.getByTestId('grid').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: path.join(screenshotDir, 'console-phone.png') });
+  });
+
+  it('shows daily sales per currency as the API reports them', async () => {
+    const page = await openPage();
+    await signIn(page, admin, `#/sales?from=${seeded.from}&to=${seeded.to}`);
+    const api = await service.callHost(admin, 'GET', `hq/v1/sales?from=${seeded.from}&to=${seeded.to}&group_by=store,day&limit=200`);
+    if (api.status === 404) {
+      await expect.poll(() => page.locator('main').textContent()).toContain('not served by this version');
+      return;
+    }
+    const items = (api.body as { items: { currency: string }[] }).items;
+    for (const currency of new Set(items.map((i) => i.currency))) {
+      const block = page.getByTestId(`sales-${currency}`);
+      await block.waitFor();
+      expect(await block.locator('tbody tr').count()).toBe(items.filter((i) => i.currency === currency).length);
+      expect(await block.locator('canvas').count()).toBeGreaterThan(0);
+    }
+    await page.screenshot({ path: path.join(screenshotDir, 'console-sales.png'), fullPage: true });
+  });
+});

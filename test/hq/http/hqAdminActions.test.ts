@@ -1,0 +1,118 @@
+/**
+ * The admin actions over real HTTP: each does what the HQ tool's command does, is idempotent, and
+ * refuses bad bodies with the partner API's order of checks.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
+import { anyString } from '../../support/matchers.js';
+import { errorCodeOf, errorPaths } from '../../support/responseBodies.js';
+import { startTestService, type TestOperator, type TestPartner, type TestService } from '../../support/startTestService.js';
+import { listOf, objectOf } from '../support/hqBodies.js';
+
+let service: TestService;
+let admin: TestOperator;
+let partner: TestPartner;
+
+beforeAll(async () => {
+  service = await startTestService();
+  admin = await service.createOperator('admin');
+  partner = await service.createPartner({ stores: ['S-1'] });
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+const act = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  service.callHost(admin, method, `hq/v1/partners/${partner.partnerId}/${path}`, body, headers);
+
+describe('POST /hq/v1/partners/{id}/stores', () => {
+  it('registers stores, tells which were new, and lets the partner use them', async () => {
+    const first = objectOf(await act('POST', 'stores', { store_ids: ['S-1', 'S-2', 'S-2'] }));
+    expect(first).toEqual({ partner_id: partner.partnerId, registered: ['S-2'], already_registered: ['S-1'] });
+    const again = objectOf(await act('POST', 'stores', { store_ids: ['S-2'] }));
+    expect(again).toEqual({ partner_id: partner.partnerId, registered: [], already_registered: ['S-2'] });
+    const listed = listOf<{ store_id: string }>(await service.callHost(admin, 'GET', `hq/v1/partners/${partner.partnerId}/stores`));
+    expect(listed.items.map((s) => s.store_id)).toEqual(['S-1', 'S-2']);
+    // The partner may now query the new store (403 STORE_NOT_ALLOWED before).
+    expect((await service.call(partner, 'GET', 'daily-close/S-2/2026-03-01')).status).toBe(200);
+  });
+
+  it('refuses bad bodies: media type, size, JSON, schema', async () => {
+    const wrongType = await act('POST', 'stores', JSON.stringify({ store_ids: ['S-3'] }), { 'content-type': 'text/plain' });
+    expect([wrongType.status, errorCodeOf(wrongType)]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const tooLarge = await act('POST', 'stores', { store_ids: ['x'.repeat(17_000)] });
+    expect([tooLarge.status, errorCodeOf(tooLarge)]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    const notJson = await act('POST', 'stores', '{"store_ids": [');
+    expect([notJson.status, errorCodeOf(notJson)]).toEqual([400, 'INVALID_PAYLOAD']);
+    for (const [body, path] of [
+      [{}, '/store_ids'],
+      [{ store_ids: [] }, '/store_ids'],
+      [{ store_ids: Array.from({ length: 101 }, (_, i) => `S-${i}`) }, '/store_ids'],
+      [{ store_ids: ['bad\u0001id'] }, '/store_ids/0'],
+      [{ store_ids: ['S-3'], extra: true }, '/extra'],
+    ] as const) {
+      const response = await act('POST', 'stores', body);
+      expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(errorCodeOf(response)).toBe('INVALID_PAYLOAD');
+      expect(errorPaths(response)).toContain(path);
+    }
+    const unknown = await service.callHost(admin, 'POST', `hq/v1/partners/nobody-${randomUUID()}/stores`, { store_ids: ['S-1'] });
+    expect([unknown.status, errorCodeOf(unknown)]).toEqual([404, 'PARTNER_NOT_FOUND']);
+  });
+});
+
+describe('PUT /hq/v1/partners/{id}/payment-directions', () => {
+  it('sets a direction the reconciliation reads, and lists it', async () => {
+    const set = objectOf(await act('PUT', 'payment-directions', { payment_type: 'GIFT_CARD', direction: -1 }));
+    expect(set).toEqual({ partner_id: partner.partnerId, payment_type: 'GIFT_CARD', direction: -1 });
+    const stored = await new PaymentDirectionRepository(service.services.storage.tables.paymentDirections).listForPartner(
+      partner.partnerId,
+    );
+    expect(stored.get('GIFT_CARD')).toBe(-1);
+    expect(objectOf(await act('PUT', 'payment-directions', { payment_type: 'GIFT_CARD', direction: 0 }))).toMatchObject({ direction: 0 });
+    expect(listOf(await act('GET', 'payment-directions')).items).toEqual([{ payment_type: 'GIFT_CARD', direction: 0 }]);
+  });
+
+  it('refuses a direction other than 1, -1 or 0', async () => {
+    for (const direction of [2, '1', 0.5, null]) {
+      const response = await act('PUT', 'payment-directions', { payment_type: 'GIFT_CARD', direction });
+      expect(response.status).toBe(400);
+      expect(errorPaths(response)).toContain('/direction');
+    }
+  });
+});
+
+describe('POST /hq/v1/partners/{id}/deactivate and /activate', () => {
+  it("switches the partner's access to the partner API", async () => {
+    const deactivated = objectOf(await act('POST', 'deactivate'));
+    expect(deactivated).toMatchObject({ partner_id: partner.partnerId, status: 'INACTIVE' });
+    const refused = await service.call(partner, 'GET', 'reference/transaction-types');
+    expect([refused.status, errorCodeOf(refused)]).toEqual([403, 'PARTNER_INACTIVE']);
+    expect(objectOf(await act('POST', 'deactivate', {}))).toMatchObject({ status: 'INACTIVE' });
+    expect(objectOf(await act('POST', 'activate'))).toMatchObject({ status: 'ACTIVE' });
+    expect((await service.call(partner, 'GET', 'reference/transaction-types')).status).toBe(200);
+  });
+
+  it('takes no body but an empty object', async () => {
+    const response = await act('POST', 'deactivate', { status: 'INACTIVE' });
+    expect([response.status, errorCodeOf(response)]).toEqual([400, 'INVALID_PAYLOAD']);
+  });
+});
+
+describe('POST /hq/v1/partners/{id}/keys/{key_id}/revoke', () => {
+  it('revokes the key at once, and again without change', async () => {
+    const other = await service.createPartner({ stores: [] });
+    const path = `hq/v1/partners/${other.partnerId}/keys/${other.keyId}/revoke`;
+    const revoked = objectOf(await service.callHost(admin, 'POST', path));
+    expect(revoked).toEqual({ key_id: other.keyId, status: 'REVOKED', created_at: anyString(), expires_at: null, revoked_at: anyString() });
+    const refused = await service.call(other, 'GET', 'reference/transaction-types');
+    expect(refused.status).toBe(401);
+    expect(objectOf(await service.callHost(admin, 'POST', path))).toEqual(revoked);
+  });
+
+  it('answers 404 KEY_NOT_FOUND for a key the partner does not have', async () => {
+    const response = await act('POST', 'keys/key-00000000/revoke');
+    expect([response.status, errorCodeOf(response)]).toEqual([404, 'KEY_NOT_FOUND']);
+  });
+});

@@ -1,0 +1,277 @@
+/**
+ * The HQ API's read routes over real HTTP on real storage: the grid with its statuses, overdue
+ * cells, filters and paging; one store-day in detail; batches not committed; partners, stores, keys.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchLedger } from '../../../src/storage/BatchLedger.js';
+import { encodeKeyPart } from '../../../src/storage/tableKey.js';
+import { buildDailyClose } from '../../fixtures/masterDataFixtures.js';
+import { fixtureBusinessDate } from '../../fixtures/tradeRecordFixtures.js';
+import { jpyStore, partnerWithStores, reconciled, tradeBatch, usdStore } from '../../support/httpScenario.js';
+import { anyString } from '../../support/matchers.js';
+import { errorCodeOf, errorPaths } from '../../support/responseBodies.js';
+import { startTestService, type TestOperator, type TestPartner, type TestService } from '../../support/startTestService.js';
+import { dayOf, gridOf, listOf, objectOf, type GridRow } from '../support/hqBodies.js';
+
+let service: TestService;
+let viewer: TestOperator;
+let partner: TestPartner;
+
+/** 2026-03-01 MATCHED, 2026-03-02 MISMATCHED (batch 2 of 2 missing), 2026-03-03 nothing. */
+const matchedDate = fixtureBusinessDate;
+const mismatchedDate = '2026-03-02';
+const emptyDate = '2026-03-03';
+
+beforeAll(async () => {
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
+  viewer = await service.createOperator('viewer');
+  partner = await partnerWithStores(service, { mapping: true });
+  expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+  expect((await service.call(partner, 'POST', 'daily-close', { ...buildDailyClose('USD'), batch_id: randomUUID() })).status).toBe(202);
+  expect((await service.call(partner, 'POST', 'trade-records', tradeBatch({ businessDate: mismatchedDate }))).status).toBe(202);
+  const close = { ...buildDailyClose('USD'), batch_id: randomUUID(), business_date: mismatchedDate, batch_count: 2, trade_record_count: 4 };
+  expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
+  expect((await reconciled(service, partner, usdStore, matchedDate)).status).toBe('MATCHED');
+  expect((await reconciled(service, partner, usdStore, mismatchedDate)).status).toBe('MISMATCHED');
+});
+afterAll(async () => {
+  await service.stop();
+});
+
+const get = (path: string, caller: { key: string } = viewer) => service.callHost(caller, 'GET', `hq/v1/${path}`);
+const grid = async (query: string) => gridOf(await get(`store-days?${query}`));
+const row = (rows: GridRow[], storeId: string): GridRow | undefined => rows.find((r) => r.store_id === storeId);
+
+describe('GET /hq/v1/store-days', () => {
+  it('shows every registered store × date, with NOT_RECEIVED for days without a close, and counts', async () => {
+    const body = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${partner.partnerId}`);
+    expect(body.items.map((r) => r.store_id)).toEqual([usdStore, jpyStore]);
+    expect(row(body.items, usdStore)?.days.map((d) => [d.business_date, d.status, d.overdue])).toEqual([
+      [matchedDate, 'MATCHED', false],
+      [mismatchedDate, 'MISMATCHED', false],
+      [emptyDate, 'NOT_RECEIVED', true],
+    ]);
+    expect(row(body.items, usdStore)?.days[1]?.differences).toEqual(['trade_record_count']);
+    expect(row(body.items, jpyStore)?.days.map((d) => d.status)).toEqual(['NOT_RECEIVED', 'NOT_RECEIVED', 'NOT_RECEIVED']);
+    expect(body.counts).toEqual({ NOT_RECEIVED: 4, RECEIVED: 0, MATCHED: 1, MISMATCHED: 1, overdue: 4 });
+    expect(body.continuation).toBeNull();
+    // New York, 04:00 the next day, plus six hours: 2026-03-04T09:00Z + 6 h.
+    expect(row(body.items, usdStore)?.days[2]?.close_due_at).toBe('2026-03-04T15:00:00.000Z');
+    expect(row(body.items, usdStore)).toMatchObject({
+      store_name: 'Broadway & 42nd',
+      currency: 'USD',
+      time_zone: 'America/New_York',
+      active: true,
+    });
+  });
+
+  it('is not overdue before the close is due', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const body = await grid(`from=${today}&to=${today}&partner_id=${partner.partnerId}`);
+    expect(body.items.flatMap((r) => r.days.map((d) => [d.status, d.overdue]))).toEqual([
+      ['NOT_RECEIVED', false],
+      ['NOT_RECEIVED', false],
+    ]);
+  });
+
+  it('filters by status and by overdue, dropping rows left empty', async () => {
+    const mismatched = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${partner.partnerId}&status=MISMATCHED`);
+    expect(mismatched.items.map((r) => [r.store_id, r.days.map((d) => d.business_date)])).toEqual([[usdStore, [mismatchedDate]]]);
+    expect(mismatched.counts.MISMATCHED).toBe(1);
+    const overdue = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${partner.partnerId}&overdue=true`);
+    expect(overdue.items.map((r) => [r.store_id, r.days.length])).toEqual([
+      [usdStore, 1],
+      [jpyStore, 3],
+    ]);
+  });
+
+  it('pages by store with a continuation token', async () => {
+    const query = `from=${matchedDate}&to=${emptyDate}&partner_id=${partner.partnerId}&limit=1`;
+    const first = await grid(query);
+    expect(first.items.map((r) => r.store_id)).toEqual([usdStore]);
+    expect(first.continuation).toEqual(anyString());
+    const second = await grid(`${query}&continuation=${encodeURIComponent(first.continuation ?? '')}`);
+    expect(second.items.map((r) => r.store_id)).toEqual([jpyStore]);
+    expect(second.continuation).toBeNull();
+  });
+
+  it('refuses bad queries with 400 INVALID_QUERY naming the parameter', async () => {
+    for (const [query, path] of [
+      [`to=${emptyDate}`, '/from'],
+      [`from=2026-02-30&to=${emptyDate}`, '/from'],
+      [`from=${emptyDate}&to=${matchedDate}`, '/to'],
+      ['from=2026-01-01&to=2026-03-05', '/to'],
+      [`from=${matchedDate}&to=${emptyDate}&status=LOST`, '/status'],
+      [`from=${matchedDate}&to=${emptyDate}&limit=0`, '/limit'],
+      [`from=${matchedDate}&to=${emptyDate}&limit=201`, '/limit'],
+      [`from=${matchedDate}&to=${emptyDate}&continuation=garbage`, '/continuation'],
+      [`from=${matchedDate}&to=${emptyDate}&form=x`, '/form'],
+      [`from=${matchedDate}&from=${matchedDate}&to=${emptyDate}`, '/from'],
+    ] as const) {
+      const response = await get(`store-days?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(errorCodeOf(response)).toBe('INVALID_QUERY');
+      expect(errorPaths(response), query).toContain(path);
+    }
+    const unknown = await get(`store-days?from=${matchedDate}&to=${emptyDate}&partner_id=nobody-${randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    expect(errorCodeOf(unknown)).toBe('PARTNER_NOT_FOUND');
+  });
+
+  it("leaves out an inactive partner's stores on days without a close", async () => {
+    const other = await partnerWithStores(service);
+    const admin = await service.createOperator('admin');
+    expect((await service.callHost(admin, 'POST', `hq/v1/partners/${other.partnerId}/deactivate`)).status).toBe(200);
+    const body = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${other.partnerId}`);
+    expect(body.items).toEqual([]);
+    expect((await service.callHost(admin, 'POST', `hq/v1/partners/${other.partnerId}/activate`)).status).toBe(200);
+    expect((await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${other.partnerId}`)).items).toHaveLength(2);
+  });
+});
+
+describe('GET /hq/v1/store-days/{partner_id}/{store_id}/{business_date}', () => {
+  it('shows the close, expected vs actual vs difference, the diagnosis and the batches received', async () => {
+    const day = dayOf(await get(`store-days/${partner.partnerId}/${usdStore}/${mismatchedDate}`));
+    expect(day).toMatchObject({ status: 'MISMATCHED', overdue: false, currency: 'USD' });
+    expect(day.close).toMatchObject({ batch_count: 2, currency: 'USD' });
+    expect(day.comparison.find((c) => c.field === 'trade_record_count')).toEqual({
+      field: 'trade_record_count',
+      expected: '4',
+      actual: '3',
+      difference: '-1',
+      differs: true,
+    });
+    expect(day.comparison.find((c) => c.field === 'net_sales_amount')).toEqual({
+      field: 'net_sales_amount',
+      expected: '38.91',
+      actual: '38.91',
+      difference: '0.00',
+      differs: false,
+    });
+    expect(day.comparison).toHaveLength(7);
+    expect(day.diagnosis).toMatchObject({ missing_batch_seqs: [2] });
+    expect(day.batches).toEqual([{ batch_id: anyString(), batch_seq: 1, received_at: anyString(), record_count: 3, after_close: false }]);
+  });
+
+  it('answers NOT_RECEIVED for a registered store-day without a close', async () => {
+    const day = dayOf(await get(`store-days/${partner.partnerId}/${jpyStore}/${emptyDate}`));
+    expect(day).toMatchObject({ status: 'NOT_RECEIVED', overdue: true, close: null, expected: null, actual: null, diagnosis: null });
+    expect(day.batches).toEqual([]);
+  });
+
+  it('refuses an unknown partner, an unregistered store and a bad date', async () => {
+    const cases = [
+      [`store-days/nobody-${randomUUID()}/${usdStore}/${matchedDate}`, 404, 'PARTNER_NOT_FOUND'],
+      [`store-days/${partner.partnerId}/LON-9999/${matchedDate}`, 404, 'STORE_NOT_FOUND'],
+      [`store-days/${partner.partnerId}/${usdStore}/2026-13-01`, 400, 'INVALID_QUERY'],
+    ] as const;
+    for (const [path, status, code] of cases) {
+      const response = await get(path);
+      expect(response.status, path).toBe(status);
+      expect(errorCodeOf(response)).toBe(code);
+    }
+  });
+});
+
+describe('GET /hq/v1/batches', () => {
+  it('lists pending and failed batches, paged', async () => {
+    const ledger = new BatchLedger(service.services.storage.tables.batchLedger);
+    const pending = [randomUUID(), randomUUID(), randomUUID()];
+    for (const batchId of pending) await ledger.createPending(partner.partnerId, batchId, 'tradeRecords', 'hash', new Date());
+    const failedId = randomUUID();
+    // A batch storage refused ends FAILED: written here as the ledger stores it.
+    await service.services.storage.tables.batchLedger.createEntity({
+      partitionKey: encodeKeyPart(partner.partnerId),
+      rowKey: encodeKeyPart(failedId),
+      state: 'FAILED',
+      kind: 'dailyClose',
+      bodyHash: createHash('sha256').update(failedId).digest('hex'),
+      createdAt: '2026-03-02T10:00:00.000Z',
+      failedAt: '2026-03-02T10:00:01.000Z',
+      failure: 'storage refused the content: 400 EntityTooLarge',
+    });
+
+    const first = listOf<{ batch_id: string; kind: string; state: string }>(
+      await get(`batches?state=pending&partner_id=${partner.partnerId}&limit=2`),
+    );
+    expect(first.items).toHaveLength(2);
+    expect(first.continuation).toEqual(anyString());
+    const second = listOf<{ batch_id: string }>(
+      await get(
+        `batches?state=pending&partner_id=${partner.partnerId}&limit=2&continuation=${encodeURIComponent(first.continuation ?? '')}`,
+      ),
+    );
+    expect([...first.items, ...second.items].map((b) => b.batch_id).sort()).toEqual([...pending].sort());
+    expect(first.items[0]).toMatchObject({ partner_id: partner.partnerId, kind: 'trade-records', state: 'PENDING', failed_at: null });
+
+    const failed = listOf(await get(`batches?state=failed&partner_id=${partner.partnerId}`));
+    expect(failed.items).toEqual([
+      {
+        partner_id: partner.partnerId,
+        batch_id: failedId,
+        kind: 'daily-close',
+        state: 'FAILED',
+        created_at: '2026-03-02T10:00:00.000Z',
+        failed_at: '2026-03-02T10:00:01.000Z',
+        failure: 'storage refused the content: 400 EntityTooLarge',
+      },
+    ]);
+    expect(errorPaths(await get('batches?state=lost'))).toContain('/state');
+  });
+});
+
+describe('partners, stores, keys', () => {
+  it('lists partners with their effective rate limit, paged', async () => {
+    const all = listOf<{ partner_id: string }>(await get('partners?limit=200'));
+    expect(all.items.map((p) => p.partner_id)).toContain(partner.partnerId);
+    const one = objectOf(await get(`partners/${partner.partnerId}`));
+    expect(one).toEqual({
+      partner_id: partner.partnerId,
+      name: partner.partnerId,
+      status: 'ACTIVE',
+      rate_limit_per_minute: 100000,
+      rate_limit_is_default: true,
+      created_at: anyString(),
+    });
+    const first = listOf<{ partner_id: string }>(await get('partners?limit=1'));
+    const second = listOf<{ partner_id: string }>(
+      await get(`partners?limit=1&continuation=${encodeURIComponent(first.continuation ?? '')}`),
+    );
+    expect(second.items[0]?.partner_id).not.toBe(first.items[0]?.partner_id);
+    expect(second.items[0]?.partner_id.localeCompare(first.items[0]?.partner_id ?? '')).toBe(1);
+  });
+
+  it("lists a partner's registered stores with their master data", async () => {
+    const stores = listOf(await get(`partners/${partner.partnerId}/stores`));
+    expect(stores.items).toEqual([
+      {
+        store_id: usdStore,
+        registered_at: anyString(),
+        store_name: 'Broadway & 42nd',
+        currency: 'USD',
+        time_zone: 'America/New_York',
+        workday_start: '04:00',
+        status: 'ACTIVE',
+      },
+      expect.objectContaining({ store_id: jpyStore, currency: 'JPY' }),
+    ]);
+  });
+
+  it("lists a partner's keys without the key or its hash", async () => {
+    const response = await get(`partners/${partner.partnerId}/keys`);
+    const keys = listOf(response);
+    expect(keys.items).toEqual([{ key_id: partner.keyId, status: 'ACTIVE', created_at: anyString(), expires_at: null, revoked_at: null }]);
+    const text = JSON.stringify(response.body);
+    expect(text).not.toContain(partner.key);
+    expect(text).not.toContain(createHash('sha256').update(partner.key).digest('hex'));
+  });
+
+  it('answers 404 PARTNER_NOT_FOUND for an unknown partner', async () => {
+    for (const path of ['', '/stores', '/keys', '/payment-directions']) {
+      const response = await get(`partners/nobody-${randomUUID()}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(errorCodeOf(response)).toBe('PARTNER_NOT_FOUND');
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { DailyClose } from '../../src/domain/model/payloads.js';
+import type { TradeRecordSummary } from '../../src/domain/reconciliation/TradeRecordSummary.js';
+import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
+import { ClosedDayRemapper } from '../../src/services/ClosedDayRemapper.js';
+import { DayReconciler } from '../../src/services/DayReconciler.js';
+import type { ReconcileMessage } from '../../src/services/ReconcileMessage.js';
+import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
+import { InMemoryDayCloses } from '../support/memory/InMemoryDayCloses.js';
+import { InMemoryMappingPointers } from '../support/memory/InMemoryMappingPointers.js';
+import { InMemoryPaymentDirections } from '../support/memory/InMemoryPaymentDirections.js';
+import { InMemoryQueue } from '../support/memory/InMemoryQueue.js';
+import { InMemoryRawBatches } from '../support/memory/InMemoryRawBatches.js';
+import { InMemoryReconciliations } from '../support/memory/InMemoryReconciliations.js';
+import { InMemoryTradeRecords } from '../support/memory/InMemoryTradeRecords.js';
+import { InMemoryUnmappedCodes } from '../support/memory/InMemoryUnmappedCodes.js';
+
+// Unit tests of the reconciliation use case on the in-memory ports: no storage, no waiting.
+
+const partnerId = 'p-1';
+const checkedAt = new Date('2026-03-02T10:15:00Z');
+
+function sale(id: string, sourceType: string, total: string): TradeRecordSummary {
+  return {
+    trade_record_id: id,
+    version: 1,
+    last_modified_at: '2026-03-01T12:00:00Z',
+    source_transaction_type: sourceType,
+    currency: 'USD',
+    total_amount: total,
+    tax_amount: '0.00',
+    tip_amount: '0.00',
+    item_row_count: 1,
+    payment_row_count: 1,
+    payments: [{ payment_type: 'SALE', amount: total }],
+    batch_seq: 1,
+    batch_id: 'batch-1',
+  };
+}
+
+function closeFor(records: readonly TradeRecordSummary[], netSales: string, paid: string): DailyClose {
+  return {
+    ...buildDailyClose(),
+    batch_id: 'close-1',
+    batch_count: 1,
+    trade_record_count: records.length,
+    item_row_count: records.length,
+    payment_row_count: records.length,
+    net_sales_amount: netSales,
+    tax_amount: '0.00',
+    tip_amount: '0.00',
+    payment_total_amount: paid,
+  };
+}
+
+async function world(records: readonly TradeRecordSummary[], close: DailyClose) {
+  const ports = {
+    closes: new InMemoryDayCloses(),
+    index: new InMemoryTradeRecords(),
+    results: new InMemoryReconciliations(),
+    pointers: new InMemoryMappingPointers(),
+    rawBatches: new InMemoryRawBatches(),
+    paymentDirections: new InMemoryPaymentDirections(),
+    unmappedUsage: new InMemoryUnmappedCodes(),
+    queue: new InMemoryQueue<ReconcileMessage>(),
+  };
+  const mappings = new MappingCatalog(ports.pointers, ports.rawBatches);
+  const reconciler = new DayReconciler({ ...ports, mappings, clock: () => checkedAt });
+  await ports.index.applyBatch(partnerId, close.store_id, close.business_date, records, {
+    batchId: 'batch-1',
+    batchSeq: 1,
+    receivedAt: '2026-03-01T23:00:00.000Z',
+    recordCount: records.length,
+  });
+  await ports.closes.putIfLatest(partnerId, { close, receivedAt: '2026-03-02T09:00:00.000Z' });
+  await ports.results.markReceived(partnerId, close.store_id, close.business_date, {
+    batchId: close.batch_id,
+    receivedAt: '2026-03-02T09:00:00.000Z',
+    expected: close,
+  });
+  const upload = async (batchId: string, mappings: Record<string, string>, receivedAt: string) => {
+    const body = {
+      batch_id: batchId,
+      mappings: Object.entries(mappings).map(([source_code, standard_code]) => ({ source_code, standard_code })),
+    };
+    await ports.rawBatches.putOnce(partnerId, batchId, new TextEncoder().encode(JSON.stringify(body)), 'sha');
+    await ports.pointers.switchTo(partnerId, { batchId, receivedAt, updatedAt: receivedAt });
+  };
+  const message = { partnerId, storeId: close.store_id, businessDate: close.business_date, closeBatchId: close.batch_id };
+  return { ports, reconciler, upload, message, remapper: new ClosedDayRemapper(ports.unmappedUsage, ports.closes, ports.queue) };
+}
+
+describe('DayReconciler', () => {
+  it('matches a day whose close agrees with the latest versions, stamped with the clock', async () => {
+    const records = [sale('T-1', 'S01', '10.00'), sale('T-2', 'S01', '5.50')];
+    const { ports, reconciler, upload, message } = await world(records, closeFor(records, '15.50', '15.50'));
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    expect(await reconciler.reconcile(message)).toBe('MATCHED');
+    expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({
+      status: 'MATCHED',
+      checkedAt: checkedAt.toISOString(),
+      differences: [],
+    });
+  });
+
+  it('does nothing for a message whose close was superseded', async () => {
+    const records = [sale('T-1', 'S01', '10.00')];
+    const { ports, reconciler, message } = await world(records, closeFor(records, '10.00', '10.00'));
+    expect(await reconciler.reconcile({ ...message, closeBatchId: 'close-0' })).toBe('superseded');
+    expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({ status: 'RECEIVED' });
+  });
+
+  it('notes an unmapped code, and a mapping of it schedules the closed day again', async () => {
+    const records = [sale('T-1', 'S01', '10.00'), sale('T-2', 'X99', '4.00')];
+    const { ports, reconciler, upload, message, remapper } = await world(records, closeFor(records, '14.00', '14.00'));
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    expect(await reconciler.reconcile(message)).toBe('MISMATCHED');
+    expect(await ports.unmappedUsage.listForPartner(partnerId)).toEqual([
+      { sourceCode: 'X99', storeId: message.storeId, businessDate: message.businessDate },
+    ]);
+
+    await upload('map-2', { S01: 'SALE', X99: 'SALE' }, '2026-03-02T11:00:00.000Z');
+    await remapper.remap(partnerId, new Set(['S01', 'X99']));
+    expect(ports.queue.sent).toEqual([{ message, visibilityDelaySeconds: 0 }]);
+    expect(await ports.unmappedUsage.listForPartner(partnerId)).toEqual([]);
+    expect(await reconciler.reconcile(message)).toBe('MATCHED');
+  });
+});

@@ -1,0 +1,97 @@
+import { describe } from 'vitest';
+import { InMemoryApiKeys } from '../../support/memory/InMemoryApiKeys.js';
+import { InMemoryDayCloses } from '../../support/memory/InMemoryDayCloses.js';
+import { InMemoryLedger } from '../../support/memory/InMemoryLedger.js';
+import { InMemoryMappingPointers } from '../../support/memory/InMemoryMappingPointers.js';
+import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
+import { InMemoryPendingBatches } from '../../support/memory/InMemoryPendingBatches.js';
+import { InMemoryPaymentDirections } from '../../support/memory/InMemoryPaymentDirections.js';
+import { InMemoryProductMasterData } from '../../support/memory/InMemoryProductMasterData.js';
+import { InMemoryQueue } from '../../support/memory/InMemoryQueue.js';
+import { InMemoryRateLimiter } from '../../support/memory/InMemoryRateLimiter.js';
+import { InMemoryRawBatches } from '../../support/memory/InMemoryRawBatches.js';
+import { InMemoryReconciliations } from '../../support/memory/InMemoryReconciliations.js';
+import { InMemoryStoreMasterData } from '../../support/memory/InMemoryStoreMasterData.js';
+import { InMemoryStoreRegistrations } from '../../support/memory/InMemoryStoreRegistrations.js';
+import { InMemoryTradeRecords } from '../../support/memory/InMemoryTradeRecords.js';
+import { InMemoryUnmappedCodes } from '../../support/memory/InMemoryUnmappedCodes.js';
+import { apiKeysSuite } from './suites/apiKeysSuite.js';
+import { dayClosesSuite } from './suites/dayClosesSuite.js';
+import { ledgerSuite } from './suites/ledgerSuite.js';
+import { mappingPointersSuite } from './suites/mappingPointersSuite.js';
+import { messageQueueSuite } from './suites/messageQueueSuite.js';
+import { partnersSuite } from './suites/partnersSuite.js';
+import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
+import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
+import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
+import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
+import { rawBatchesSuite } from './suites/rawBatchesSuite.js';
+import { reconciliationsSuite } from './suites/reconciliationsSuite.js';
+import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
+import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
+import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
+import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
+
+// The in-memory implementations that unit tests of services use pass the same suites as storage.
+const fresh =
+  <T>(make: () => T) =>
+  () =>
+    Promise.resolve(make());
+
+describe('in memory', () => {
+  describe('ApiKeys', () => {
+    apiKeysSuite(fresh(() => new InMemoryApiKeys()));
+  });
+  describe('Partners', () => {
+    partnersSuite(fresh(() => new InMemoryPartners()));
+  });
+  describe('StoreRegistrations', () => {
+    storeRegistrationsSuite(fresh(() => new InMemoryStoreRegistrations()));
+  });
+  describe('StoreMasterData', () => {
+    storeMasterDataSuite(fresh(() => new InMemoryStoreMasterData()));
+  });
+  describe('ProductMasterData', () => {
+    productMasterDataSuite(fresh(() => new InMemoryProductMasterData()));
+  });
+  describe('Ledger', () => {
+    ledgerSuite(fresh(() => new InMemoryLedger()));
+  });
+  describe('PendingBatches', () => {
+    pendingBatchesSuite(fresh(() => new InMemoryPendingBatches()));
+  });
+  describe('RawBatches', () => {
+    rawBatchesSuite(fresh(() => new InMemoryRawBatches()));
+  });
+  describe('TradeRecords', () => {
+    tradeRecordsSuite(fresh(() => new InMemoryTradeRecords()));
+  });
+  describe('DayCloses', () => {
+    dayClosesSuite(fresh(() => new InMemoryDayCloses()));
+  });
+  describe('Reconciliations', () => {
+    reconciliationsSuite(fresh(() => new InMemoryReconciliations()));
+  });
+  describe('PaymentDirections', () => {
+    paymentDirectionsSuite(fresh(() => new InMemoryPaymentDirections()));
+  });
+  describe('UnmappedCodes', () => {
+    unmappedCodesSuite(fresh(() => new InMemoryUnmappedCodes()));
+  });
+  describe('MappingPointers', () => {
+    mappingPointersSuite(fresh(() => new InMemoryMappingPointers()));
+  });
+  describe('RateLimiter', () => {
+    rateLimiterSuite(fresh(() => new InMemoryRateLimiter()));
+  });
+  describe('MessageQueue', () => {
+    messageQueueSuite(
+      fresh(() => {
+        const queue = new InMemoryQueue<{ partnerId: string; n: number }>();
+        // Time does not pass in memory: only undelayed messages are visible.
+        const visibleNow = () => Promise.resolve(queue.sent.filter((s) => s.visibilityDelaySeconds === 0).map((s) => s.message));
+        return { queue, visibleNow };
+      }),
+    );
+  });
+});

@@ -1,0 +1,38 @@
+import { expect, it } from 'vitest';
+import type { Product } from '../../../../src/domain/model/payloads.js';
+import type { ProductMasterData } from '../../../../src/services/ports/ProductMasterData.js';
+import { buildProductBatch } from '../../../fixtures/masterDataFixtures.js';
+import { freshPartnerId } from './freshIds.js';
+
+function product(overrides: Partial<Product>): Product {
+  const [first] = buildProductBatch().products;
+  if (!first) throw new Error('the product fixture is empty');
+  return { ...first, ...overrides };
+}
+
+/** What every ProductMasterData implementation does. */
+export function productMasterDataSuite(make: () => Promise<ProductMasterData>): void {
+  it('keeps the highest version, then the later last_modified_at, and names the stale indexes', async () => {
+    const products = await make();
+    const partnerId = freshPartnerId();
+    const v2 = product({ product_id: 'P/1', version: 2, last_modified_at: '2026-03-01T10:00:00Z' });
+    expect(await products.upsertProducts(partnerId, [v2])).toEqual(new Set());
+    const stale = await products.upsertProducts(partnerId, [
+      product({ product_id: 'P-2', version: 1 }),
+      product({ product_id: 'P/1', version: 1, last_modified_at: '2026-03-02T00:00:00Z' }),
+      product({ product_id: 'P/1', store_id: 'S-1', version: 1 }),
+    ]);
+    expect(stale).toEqual(new Set([1]));
+    expect(await products.upsertProducts(partnerId, [{ ...v2, last_modified_at: '2026-03-01T09:00:00Z' }])).toEqual(new Set([0]));
+    expect(await products.upsertProducts(partnerId, [{ ...v2, last_modified_at: '2026-03-01T11:00:00Z' }])).toEqual(new Set());
+  });
+
+  it("lists the partner's product ids, shared and store-specific alike", async () => {
+    const products = await make();
+    const partnerId = freshPartnerId();
+    await products.upsertProducts(partnerId, [product({ product_id: 'P/1' }), product({ product_id: 'P-2', store_id: 'S-1' })]);
+    await products.upsertProducts(freshPartnerId(), [product({ product_id: 'P-3' })]);
+    await products.upsertModifierGroups(partnerId, buildProductBatch().modifier_groups ?? []);
+    expect(await products.listProductIds(partnerId)).toEqual(new Set(['P/1', 'P-2']));
+  });
+}

@@ -1,0 +1,74 @@
+import { expect, it } from 'vitest';
+import type { ControlTotals } from '../../../../src/domain/reconciliation/ControlTotals.js';
+import type { ReconciliationRecord } from '../../../../src/storage/ReconciliationRepository.js';
+import type { Reconciliations } from '../../../../src/services/ports/Reconciliations.js';
+import { freshPartnerId } from './freshIds.js';
+
+const expected: ControlTotals = {
+  trade_record_count: 2,
+  item_row_count: 4,
+  payment_row_count: 2,
+  net_sales_amount: '10.00',
+  tax_amount: '0.80',
+  tip_amount: '0.00',
+  payment_total_amount: '10.80',
+};
+const day = ['S/1', '2026-03-01'] as const;
+
+/** What every Reconciliations implementation does. */
+export function reconciliationsSuite(make: () => Promise<Reconciliations>): void {
+  it('marks a day RECEIVED for the latest close and records results only for that close', async () => {
+    const results = await make();
+    const partnerId = freshPartnerId();
+    await results.markReceived(partnerId, ...day, { batchId: 'close-2', receivedAt: '2026-03-02T10:00:00.000Z', expected });
+    await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
+    expect(await results.get(partnerId, ...day)).toEqual({
+      partnerId,
+      storeId: 'S/1',
+      businessDate: '2026-03-01',
+      status: 'RECEIVED',
+      closeBatchId: 'close-2',
+      closeReceivedAt: '2026-03-02T10:00:00.000Z',
+      checkedAt: null,
+      expected,
+      actual: null,
+      differences: [],
+      diagnosis: null,
+    } satisfies ReconciliationRecord);
+
+    const result = {
+      status: 'MISMATCHED' as const,
+      checkedAt: '2026-03-02T10:15:00.000Z',
+      actual: { ...expected, trade_record_count: 1 },
+      differences: ['trade_record_count'],
+      diagnosis: { missing_batch_seqs: [2] },
+    };
+    expect(await results.saveResult(partnerId, ...day, 'close-1', result)).toBe(false);
+    expect(await results.saveResult(partnerId, ...day, 'close-2', result)).toBe(true);
+    expect(await results.get(partnerId, ...day)).toMatchObject({ ...result, closeBatchId: 'close-2', expected });
+    expect(await results.saveResult(freshPartnerId(), ...day, 'close-2', result)).toBe(false);
+  });
+
+  it('lists results by partner, status and business date', async () => {
+    const results = await make();
+    const partnerId = freshPartnerId();
+    const close = { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected };
+    await results.markReceived(partnerId, 'S-1', '2026-03-01', close);
+    await results.markReceived(partnerId, 'S-2', '2026-03-01', close);
+    await results.markReceived(partnerId, 'S-1', '2026-03-02', close);
+    await results.saveResult(partnerId, 'S-2', '2026-03-01', 'close-1', {
+      status: 'MATCHED',
+      checkedAt: '2026-03-02T10:00:00.000Z',
+      actual: expected,
+      differences: [],
+      diagnosis: null,
+    });
+    const list = async (filter: Parameters<Reconciliations['list']>[0]) => {
+      const found: string[] = [];
+      for await (const r of results.list(filter)) found.push(`${r.storeId} ${r.businessDate} ${r.status}`);
+      return found.sort();
+    };
+    expect(await list({ partnerId })).toEqual(['S-1 2026-03-01 RECEIVED', 'S-1 2026-03-02 RECEIVED', 'S-2 2026-03-01 MATCHED']);
+    expect(await list({ partnerId, status: 'RECEIVED', businessDate: '2026-03-01' })).toEqual(['S-1 2026-03-01 RECEIVED']);
+  });
+}

@@ -1,0 +1,68 @@
+import { expect, it } from 'vitest';
+import type { TradeRecordSummary } from '../../../../src/domain/reconciliation/TradeRecordSummary.js';
+import type { DayRow } from '../../../../src/storage/TradeRecordIndex.js';
+import type { TradeRecords } from '../../../../src/services/ports/TradeRecords.js';
+import { freshPartnerId } from './freshIds.js';
+
+const day = ['S/1', '2026-03-01'] as const;
+
+function summary(id: string, version: number, lastModifiedAt: string, batchSeq: number): TradeRecordSummary {
+  return {
+    trade_record_id: id,
+    version,
+    last_modified_at: lastModifiedAt,
+    source_transaction_type: 'S01',
+    currency: 'USD',
+    total_amount: `${version}.50`,
+    tax_amount: '0.40',
+    tip_amount: '0.00',
+    item_row_count: 2,
+    payment_row_count: 2,
+    payments: [
+      { payment_type: 'CASH', amount: '1.00' },
+      { payment_type: 'CARD', amount: `${version - 1}.50` },
+    ],
+    batch_seq: batchSeq,
+    batch_id: `batch-${batchSeq}`,
+  };
+}
+
+function batch(seq: number, recordCount: number) {
+  return { batchId: `batch-${seq}`, batchSeq: seq, receivedAt: `2026-03-01T1${seq}:00:00.000Z`, recordCount };
+}
+
+async function listed(index: TradeRecords, partnerId: string): Promise<DayRow[]> {
+  const rows: DayRow[] = [];
+  for await (const row of index.listDay(partnerId, ...day)) rows.push(row);
+  return rows;
+}
+
+/** What every TradeRecords implementation does. */
+export function tradeRecordsSuite(make: () => Promise<TradeRecords>): void {
+  it('keeps the latest version of each record and lists the batches first', async () => {
+    const index = await make();
+    const partnerId = freshPartnerId();
+    const a2 = summary('T/a', 2, '2026-03-01T10:00:00Z', 1);
+    const b1 = summary('T#b', 1, '2026-03-01T10:00:00Z', 1);
+    expect(await index.applyBatch(partnerId, ...day, [a2, b1], batch(1, 2))).toEqual(new Set());
+    const b1Later = summary('T#b', 1, '2026-03-01T06:00:01-05:00', 2);
+    const stale = await index.applyBatch(partnerId, ...day, [summary('T/a', 1, '2026-03-02T00:00:00Z', 2), b1Later], batch(2, 2));
+    expect(stale).toEqual(new Set(['T/a']));
+
+    const rows = await listed(index, partnerId);
+    expect(rows.slice(0, 2)).toEqual([
+      { type: 'batch', batch: batch(1, 2) },
+      { type: 'batch', batch: batch(2, 2) },
+    ]);
+    const transactions = rows.slice(2).flatMap((row) => (row.type === 'transaction' ? [row.summary] : []));
+    expect(transactions.sort((x, y) => (x.trade_record_id < y.trade_record_id ? -1 : 1))).toEqual([b1Later, a2]);
+  });
+
+  it('keeps store-days and partners apart', async () => {
+    const index = await make();
+    const partnerId = freshPartnerId();
+    await index.applyBatch(partnerId, 'S/1', '2026-03-02', [summary('T-1', 1, '2026-03-02T10:00:00Z', 1)], batch(1, 1));
+    await index.applyBatch(freshPartnerId(), ...day, [summary('T-2', 1, '2026-03-01T10:00:00Z', 1)], batch(1, 1));
+    expect(await listed(index, partnerId)).toEqual([]);
+  });
+}

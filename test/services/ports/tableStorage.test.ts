@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { TableClient } from '@azure/data-tables';
+import { describe } from 'vitest';
+import { ApiKeyRepository } from '../../../src/storage/ApiKeyRepository.js';
+import { BatchLedger } from '../../../src/storage/BatchLedger.js';
+import { DayCloseRepository } from '../../../src/storage/DayCloseRepository.js';
+import { JsonQueue } from '../../../src/storage/JsonQueue.js';
+import { MappingRepository } from '../../../src/storage/MappingRepository.js';
+import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
+import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
+import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
+import { ProductRepository } from '../../../src/storage/ProductRepository.js';
+import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
+import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
+import { StoreMasterRepository } from '../../../src/storage/StoreMasterRepository.js';
+import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
+import { TableRateLimiter } from '../../../src/storage/TableRateLimiter.js';
+import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
+import { UnmappedUsageRepository } from '../../../src/storage/UnmappedUsageRepository.js';
+import { azuriteContainer, azuriteQueue, azuriteTable } from '../../support/azuriteClients.js';
+import { apiKeysSuite } from './suites/apiKeysSuite.js';
+import { dayClosesSuite } from './suites/dayClosesSuite.js';
+import { ledgerSuite } from './suites/ledgerSuite.js';
+import { mappingPointersSuite } from './suites/mappingPointersSuite.js';
+import { messageQueueSuite } from './suites/messageQueueSuite.js';
+import { partnersSuite } from './suites/partnersSuite.js';
+import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
+import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
+import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
+import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
+import { rawBatchesSuite } from './suites/rawBatchesSuite.js';
+import { reconciliationsSuite } from './suites/reconciliationsSuite.js';
+import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
+import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
+import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
+import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
+
+/** A storage name of its own for this file's run (tests inside keep apart by partner id). */
+const uniqueName = (): string => `t${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+
+/** One table per implementation, created on first use and shared by its tests. */
+function onTable<T>(build: (table: TableClient) => T | Promise<T>): () => Promise<T> {
+  const table = (async () => azuriteTable(uniqueName()))();
+  // Awaited by every test that uses it; this only keeps an unused table from reporting a rejection.
+  table.catch(() => undefined);
+  return async () => build(await table);
+}
+
+describe('on Table, Blob and Queue Storage (Azurite)', () => {
+  describe('ApiKeys', () => {
+    apiKeysSuite(onTable((t) => new ApiKeyRepository(t)));
+  });
+  describe('Partners', () => {
+    partnersSuite(onTable((t) => new PartnerRepository(t)));
+  });
+  describe('StoreRegistrations', () => {
+    storeRegistrationsSuite(onTable((t) => new StoreRegistrationRepository(t)));
+  });
+  describe('StoreMasterData', () => {
+    storeMasterDataSuite(onTable((t) => new StoreMasterRepository(t)));
+  });
+  describe('ProductMasterData', () => {
+    const groups = onTable((t) => t);
+    productMasterDataSuite(onTable(async (t) => new ProductRepository(t, await groups())));
+  });
+  describe('Ledger', () => {
+    ledgerSuite(onTable((t) => new BatchLedger(t)));
+  });
+  describe('PendingBatches', () => {
+    pendingBatchesSuite(onTable((t) => new PendingBatchIndex(t)));
+  });
+  describe('RawBatches', () => {
+    rawBatchesSuite(async () => new RawBatchStore(await azuriteContainer(uniqueName())));
+  });
+  describe('TradeRecords', () => {
+    tradeRecordsSuite(onTable((t) => new TradeRecordIndex(t)));
+  });
+  describe('DayCloses', () => {
+    dayClosesSuite(onTable((t) => new DayCloseRepository(t)));
+  });
+  describe('Reconciliations', () => {
+    reconciliationsSuite(onTable((t) => new ReconciliationRepository(t)));
+  });
+  describe('PaymentDirections', () => {
+    paymentDirectionsSuite(onTable((t) => new PaymentDirectionRepository(t)));
+  });
+  describe('UnmappedCodes', () => {
+    unmappedCodesSuite(onTable((t) => new UnmappedUsageRepository(t)));
+  });
+  describe('MappingPointers', () => {
+    mappingPointersSuite(onTable((t) => new MappingRepository(t)));
+  });
+  describe('RateLimiter', () => {
+    rateLimiterSuite(onTable((t) => new TableRateLimiter(t)));
+  });
+  describe('MessageQueue', () => {
+    messageQueueSuite(async () => {
+      const client = await azuriteQueue(uniqueName());
+      const queue = new JsonQueue<{ partnerId: string; n: number }>(client);
+      const visibleNow = async () => {
+        const { receivedMessageItems } = await client.receiveMessages({ numberOfMessages: 32 });
+        // The Functions queue trigger decodes base64 JSON by default: the text must be exactly that.
+        return receivedMessageItems.map((m) => JSON.parse(Buffer.from(m.messageText, 'base64').toString('utf8')) as unknown);
+      };
+      return { queue, visibleNow };
+    });
+  });
+});

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { PipelinePolicy, PipelineRequest, PipelineResponse, SendRequest } from '@azure/core-rest-pipeline';
+import { describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { StorageError } from '../../src/errors/StorageError.js';
+import { createStorageClients, ensureStorage } from '../../src/storage/StorageClients.js';
+import { transactionChunks } from '../../src/storage/transactionChunks.js';
+import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
+
+/** Records every table transaction's request size; can refuse the n-th one after holding it back. */
+class TransactionRecorder implements PipelinePolicy {
+  readonly name = 'transaction-recorder';
+  readonly sizes: number[] = [];
+  readonly finished: number[] = [];
+  refuse: number | undefined;
+
+  async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
+    if (!(request.method === 'POST' && request.url.includes('$batch'))) return next(request);
+    const n = this.sizes.length;
+    const body = request.body;
+    this.sizes.push(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body instanceof Uint8Array ? body.byteLength : -1);
+    if (n === this.refuse) {
+      return {
+        request,
+        status: 400,
+        headers: request.headers,
+        bodyAsText: '{"odata.error":{"code":"InvalidInput","message":{"value":"refused"}}}',
+      };
+    }
+    // The others take a while, so they are still running when the refusal comes back.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const response = await next(request);
+    this.finished.push(n);
+    return response;
+  }
+}
+
+function storageWith(policy: PipelinePolicy) {
+  const config = loadConfig({
+    AzureWebJobsStorage: inject('azuriteConnectionString'),
+    RECONCILE_DELAY_SECONDS: '1',
+    MAX_REQUEST_BODY_BYTES: '5242880',
+    RATE_LIMIT_PER_MINUTE: '1000',
+    BATCH_SWEEP_DELAY_SECONDS: '300',
+    REPORTS_CONTAINER: 'reports',
+    EVENT_TYPE_PREFIX: 'com.example.pos',
+  });
+  return createStorageClients(config, { policy });
+}
+
+function rows(count: number, textLength: number, version = 1): VersionedRow[] {
+  return Array.from({ length: count }, (_, i) => ({
+    rowKey: `r${String(i).padStart(4, '0')}`,
+    version,
+    last_modified_at: '2026-03-01T00:00:00Z',
+    properties: { version, lastModifiedAt: '2026-03-01T00:00:00Z', text: 'x'.repeat(textLength) },
+  }));
+}
+
+async function countRows(table: ReturnType<typeof storageWith>['tables']['tradeRecords'], partitionKey: string): Promise<number> {
+  let n = 0;
+  for await (const _ of table.listEntities({ queryOptions: { filter: `PartitionKey eq '${partitionKey}'`, select: ['RowKey'] } })) n++;
+  return n;
+}
+
+describe('transactionChunks', () => {
+  it('cuts at 100 items and at about 4 MiB, keeping the order', () => {
+    const counted = transactionChunks(
+      Array.from({ length: 250 }, (_, i) => i),
+      () => 10,
+    );
+    expect(counted.map((c) => c.length)).toEqual([100, 100, 50]);
+    expect(counted.flat()).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    const sized = transactionChunks(
+      Array.from({ length: 10 }, (_, i) => i),
+      () => 1024 * 1024,
+    );
+    expect(sized.map((c) => c.length)).toEqual([3, 3, 3, 1]);
+    expect(transactionChunks([], () => 1)).toEqual([]);
+  });
+});
+
+describe('writeVersionedRows', () => {
+  it('splits by count: 250 small rows and an extra action take three transactions', async () => {
+    const recorder = new TransactionRecorder();
+    const storage = storageWith(recorder);
+    await ensureStorage(storage);
+    const partitionKey = `count-${randomUUID()}`;
+    const extra = ['upsert', { partitionKey, rowKey: '!extra', note: 'rides along' }, 'Replace'] as const;
+    await writeVersionedRows(storage.tables.tradeRecords, partitionKey, rows(250, 10), [extra as never]);
+    expect(recorder.sizes).toHaveLength(3);
+    expect(await countRows(storage.tables.tradeRecords, partitionKey)).toBe(251);
+  });
+
+  it('splits by size: 30 rows of ~190 KB each (5.7 MB) go in transactions of at most 4 MiB, and every row is stored', async () => {
+    const recorder = new TransactionRecorder();
+    const storage = storageWith(recorder);
+    await ensureStorage(storage);
+    const partitionKey = `size-${randomUUID()}`;
+    // Six properties of 30,000 characters: under a value's and a row's limits.
+    const big = rows(30, 0).map((row) => ({
+      ...row,
+      properties: { ...row.properties, ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`c${i}`, '漢'.repeat(10_000)])) },
+    }));
+    await writeVersionedRows(storage.tables.tradeRecords, partitionKey, big);
+    expect(recorder.sizes.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...recorder.sizes)).toBeGreaterThan(3 * 1024 * 1024);
+    for (const size of recorder.sizes) expect(size).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(await countRows(storage.tables.tradeRecords, partitionKey)).toBe(30);
+    // Again with a higher version: the same split on the update path, rows replaced.
+    recorder.sizes.length = 0;
+    await writeVersionedRows(
+      storage.tables.tradeRecords,
+      partitionKey,
+      big.map((row) => ({ ...row, version: 2, properties: { ...row.properties, version: 2 } })),
+    );
+    for (const size of recorder.sizes) expect(size).toBeLessThanOrEqual(4 * 1024 * 1024);
+    const stored = await storage.tables.tradeRecords.getEntity<{ version: number }>(partitionKey, 'r0029');
+    expect(stored.version).toBe(2);
+  });
+
+  it('when one transaction is refused, the others have finished before the error is raised', async () => {
+    const recorder = new TransactionRecorder();
+    recorder.refuse = 0;
+    const storage = storageWith(recorder);
+    await ensureStorage(storage);
+    const partitionKey = `refused-${randomUUID()}`;
+    const error = await writeVersionedRows(storage.tables.tradeRecords, partitionKey, rows(300, 10)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as StorageError).kind).toBe('invalid');
+    expect(recorder.finished.sort()).toEqual([1, 2]);
+    expect(await countRows(storage.tables.tradeRecords, partitionKey)).toBe(200);
+  });
+});

@@ -1,0 +1,74 @@
+import type { BatchKind } from '../../../src/domain/model/BatchKind.js';
+import type { BatchReceipt, LedgerEntry } from '../../../src/storage/BatchLedger.js';
+import type { Ledger } from '../../../src/services/ports/Ledger.js';
+
+/** The batch ledger in a map with counted ETags, for unit tests of services. */
+export class InMemoryLedger implements Ledger {
+  private readonly entries = new Map<string, LedgerEntry>();
+  private etags = 0;
+
+  get(partnerId: string, batchId: string): Promise<LedgerEntry | undefined> {
+    return Promise.resolve(this.entries.get(key(partnerId, batchId)));
+  }
+
+  createPending(partnerId: string, batchId: string, kind: BatchKind, bodyHash: string, now: Date): Promise<LedgerEntry | undefined> {
+    if (this.entries.has(key(partnerId, batchId))) return Promise.resolve(undefined);
+    const entry: LedgerEntry = { state: 'PENDING', kind, bodyHash, createdAt: now.toISOString(), etag: this.nextEtag() };
+    this.entries.set(key(partnerId, batchId), entry);
+    return Promise.resolve(entry);
+  }
+
+  commit(partnerId: string, batchId: string, pending: LedgerEntry, receipt: BatchReceipt, now: Date): Promise<boolean> {
+    if (this.entries.get(key(partnerId, batchId))?.etag !== pending.etag) return Promise.resolve(false);
+    const { kind, bodyHash, createdAt } = pending;
+    const committedAt = now.toISOString();
+    this.entries.set(key(partnerId, batchId), {
+      state: 'COMMITTED',
+      kind,
+      bodyHash,
+      createdAt,
+      committedAt,
+      receipt,
+      etag: this.nextEtag(),
+    });
+    return Promise.resolve(true);
+  }
+
+  markFailed(partnerId: string, batchId: string, pending: LedgerEntry, failure: string, now: Date): Promise<boolean> {
+    if (this.entries.get(key(partnerId, batchId))?.etag !== pending.etag) return Promise.resolve(false);
+    const { kind, bodyHash, createdAt } = pending;
+    this.entries.set(key(partnerId, batchId), {
+      state: 'FAILED',
+      kind,
+      bodyHash,
+      createdAt,
+      failedAt: now.toISOString(),
+      failure,
+      etag: this.nextEtag(),
+    });
+    return Promise.resolve(true);
+  }
+
+  deleteAbandoned(partnerId: string, batchId: string, pending: LedgerEntry): Promise<boolean> {
+    if (this.entries.get(key(partnerId, batchId))?.etag !== pending.etag) return Promise.resolve(false);
+    this.entries.delete(key(partnerId, batchId));
+    return Promise.resolve(true);
+  }
+
+  async *listPending(): AsyncIterable<{ partnerId: string; batchId: string; createdAt: string }> {
+    for (const [k, entry] of this.entries) {
+      const [partnerId = '', batchId = ''] = JSON.parse(k) as string[];
+      if (entry.state === 'PENDING') yield await Promise.resolve({ partnerId, batchId, createdAt: entry.createdAt });
+    }
+  }
+
+  private nextEtag(): string {
+    this.etags += 1;
+    return `W/"${this.etags}"`;
+  }
+}
+
+/** A UUID names the same batch in upper or lower case. */
+function key(partnerId: string, batchId: string): string {
+  return JSON.stringify([partnerId, batchId.toLowerCase()]);
+}

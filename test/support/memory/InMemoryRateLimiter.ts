@@ -1,0 +1,20 @@
+import type { RateDecision } from '../../../src/storage/TableRateLimiter.js';
+import type { RateLimiter } from '../../../src/services/ports/RateLimiter.js';
+
+const windowMs = 60_000;
+
+/** Fixed one-minute windows counted in a map, for unit tests of services. */
+export class InMemoryRateLimiter implements RateLimiter {
+  private readonly counts = new Map<string, number>();
+
+  take(partnerId: string, limitPerMinute: number, now: Date): Promise<RateDecision> {
+    const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
+    const k = JSON.stringify([partnerId, windowStart]);
+    const count = this.counts.get(k) ?? 0;
+    if (count < limitPerMinute) {
+      this.counts.set(k, count + 1);
+      return Promise.resolve({ allowed: true });
+    }
+    return Promise.resolve({ allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now.getTime()) / 1000)) });
+  }
+}

@@ -1,0 +1,84 @@
+import type { TradeRecordSummary } from '../../../src/domain/reconciliation/TradeRecordSummary.js';
+import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import type { RowProblem } from '../../../src/storage/tableLimits.js';
+import type { DayBatch, DayRow } from '../../../src/storage/TradeRecordIndex.js';
+import type { TradeRecords } from '../../../src/services/ports/TradeRecords.js';
+
+interface Day {
+  readonly batches: Map<string, DayBatch>;
+  readonly records: Map<string, TradeRecordSummary>;
+}
+
+/** The trade-record index in maps per store-day, for unit tests of services. */
+export class InMemoryTradeRecords implements TradeRecords {
+  private readonly days = new Map<string, Day>();
+
+  applyBatch(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    summaries: readonly TradeRecordSummary[],
+    batch: DayBatch,
+  ): Promise<Set<string>> {
+    const day = this.day(partnerId, storeId, businessDate);
+    const stale = new Set<string>();
+    for (const summary of summaries) {
+      const current = day.records.get(summary.trade_record_id);
+      const order = current ? compareVersions(summary, current) : 1;
+      if (order > 0) day.records.set(summary.trade_record_id, summary);
+      else if (order < 0) stale.add(summary.trade_record_id);
+    }
+    day.batches.set(batch.batchId, batch);
+    return Promise.resolve(stale);
+  }
+
+  /** A map holds any row: nothing to refuse. */
+  rowProblems(): RowProblem[] {
+    return [];
+  }
+
+  markBatchFailed(partnerId: string, storeId: string, businessDate: string, batch: DayBatch): Promise<void> {
+    this.day(partnerId, storeId, businessDate).batches.set(batch.batchId, { ...batch, failed: true });
+    return Promise.resolve();
+  }
+
+  removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>> {
+    const day = this.day(partnerId, storeId, businessDate);
+    const removed = new Set<string>();
+    for (const [id, summary] of day.records) {
+      if (summary.batch_id !== batchId) continue;
+      day.records.delete(id);
+      removed.add(id);
+    }
+    return Promise.resolve(removed);
+  }
+
+  listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]> {
+    return Promise.resolve([...this.day(partnerId, storeId, businessDate).batches.values()]);
+  }
+
+  restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void> {
+    const day = this.day(partnerId, storeId, businessDate);
+    for (const summary of summaries) {
+      const current = day.records.get(summary.trade_record_id);
+      if (!current || compareVersions(summary, current) > 0) day.records.set(summary.trade_record_id, summary);
+    }
+    return Promise.resolve();
+  }
+
+  async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
+    const day = this.day(partnerId, storeId, businessDate);
+    for (const batch of [...day.batches.values()]) yield await Promise.resolve({ type: 'batch' as const, batch });
+    for (const summary of [...day.records.values()]) yield { type: 'transaction', summary };
+  }
+
+  private day(partnerId: string, storeId: string, businessDate: string): Day {
+    const k = JSON.stringify([partnerId, storeId, businessDate]);
+    let day = this.days.get(k);
+    if (!day) {
+      day = { batches: new Map(), records: new Map() };
+      this.days.set(k, day);
+    }
+    return day;
+  }
+}
