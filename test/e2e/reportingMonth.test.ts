@@ -1,9 +1,11 @@
 /**
- * HQ reporting end to end over real HTTP and the storage emulator: two partners push a generated
- * month (February 2026, 28 days) — partner A a New York store in USD, partner B a Tokyo store in
- * JPY — with combos, refunds, exchanges, deposits paid and applied, a transaction corrected by a
- * later version, and a code partner A maps only after its first week. Size: 2 store-days a day,
- * 2 batches each, 5 to 7 transactions a day per store (about 340 transactions in all).
+ * HQ reporting end to end over real HTTP and the storage emulator: two partners push twelve
+ * generated days (2026-02-01 to 02-12) — partner A a New York store in USD, partner B a Tokyo store
+ * in JPY — with combos, refunds, exchanges, deposits paid and applied, a transaction corrected by a
+ * later version, and a code partner A maps only after its first four days. Twelve days hold every
+ * case the generator varies by day (exchanges every 3rd day, deposits every 5th, voids every 4th,
+ * tips every 2nd). Size: 2 store-days a day, 2 batches each, 4 to 8 transactions a day per store
+ * (about 120 transactions pushed in all).
  *
  * The service reconciles each day and writes the report files itself (fragments staged by the
  * sweep, or converted at reconcile time when the sweep has not run yet). DuckDB reads the files
@@ -34,12 +36,13 @@ import {
   type StoreDay,
 } from './support/storeDayKit.js';
 
-const days = Array.from({ length: 28 }, (_, i) => `2026-02-${String(i + 1).padStart(2, '0')}`);
+const days = Array.from({ length: 12 }, (_, i) => `2026-02-${String(i + 1).padStart(2, '0')}`);
 const from = days[0] ?? '';
 const to = days.at(-1) ?? '';
-/** The code partner A's POS uses for catering sales; HQ's mapping has it only after the first week. */
+/** The code partner A's POS uses for catering sales; HQ's mapping has it only after the first days. */
 const lateCode = 'CAT99';
-const firstWeek = new Set(days.slice(0, 7));
+const firstDays = new Set(days.slice(0, 4));
+const lastUnmappedDay = days[3] ?? '';
 const mappingA = { ...POS_CODES, [lateCode]: 'SALE' };
 const withoutLateCode = POS_CODES;
 const revenue = new Set(['SALE', 'REFUND', 'RETURN', 'EXCHANGE']);
@@ -145,7 +148,7 @@ async function loadMonth(partner: TestPartner, profile: CurrencyProfile, storeId
   const closes: (() => Promise<void>)[] = [];
   const loadDay = async (businessDate: string, index: number): Promise<void> => {
     const day: StoreDay = { profile, storeId, businessDate };
-    const batches = dayRecords(day, index, late && firstWeek.has(businessDate));
+    const batches = dayRecords(day, index, late && firstDays.has(businessDate));
     for (const [i, records] of batches.entries()) await push(service, partner, tradeBatch(day, i + 1, records));
     const sent = batches.flat();
     latest.set(businessDate, [...new Map(sent.map((rec) => [rec.trade_record_id, rec])).values()]);
@@ -259,7 +262,7 @@ beforeAll(async () => {
   const swept = await service.services.sweeper.sweepStale();
   expect(swept.fragmentsStaged).toBe(4 * days.length);
   for (const close of [...monthA.closes, ...monthB.closes]) await close();
-  await reportsSettled(firstWeek.size);
+  await reportsSettled(firstDays.size);
 }, 240_000);
 
 afterAll(async () => {
@@ -329,7 +332,7 @@ async function queriedSales() {
   }));
 }
 
-describe('a month with a code unmapped for its first week', () => {
+describe('twelve days with a code unmapped for the first four', () => {
   let db: DuckDb;
   let root: string;
   beforeAll(async () => {
@@ -351,24 +354,24 @@ describe('a month with a code unmapped for its first week', () => {
        FROM ${dataset(root, 'unmapped_transactions')} WHERE partner_id = '${a.partner.partnerId}' AND source_transaction_type = '${lateCode}'`,
     );
     expect(held).toEqual({
-      n: String(firstWeek.size),
+      n: String(firstDays.size),
       net: scale4(expected.net, 2),
       tax: scale4(expected.tax, 2),
       first: from,
-      last: days[6],
+      last: lastUnmappedDay,
     });
     expect(await service.services.unmappedQuery.codes()).toEqual(
       expect.arrayContaining([
         {
           partner_id: a.partner.partnerId,
           source_transaction_type: lateCode,
-          transaction_count: firstWeek.size,
+          transaction_count: firstDays.size,
           first_business_date: from,
-          last_business_date: days[6],
+          last_business_date: lastUnmappedDay,
           by_currency: [
             {
               currency: 'USD',
-              transaction_count: firstWeek.size,
+              transaction_count: firstDays.size,
               net_sales: (expected.net / 100).toFixed(2),
               tax_amount: (expected.tax / 100).toFixed(2),
               tip_amount: '0.00',
@@ -400,7 +403,7 @@ describe('after the mapping of the late code is uploaded', () => {
   let root: string;
   beforeAll(async () => {
     expect((await service.call(a.partner, 'PUT', 'mappings/transaction-types', mappingBody(mappingA))).status).toBe(202);
-    // The upload reconciles the first week again, and each reconciliation rewrites its files.
+    // The upload reconciles the first days again, and each reconciliation rewrites its files.
     await reportsSettled(0);
     ({ db, root } = await downloaded());
   }, 120_000);
@@ -442,11 +445,11 @@ describe('after the mapping of the late code is uploaded', () => {
   });
 
   it("hq reports rebuild rewrites a partner's store-days in range with a progress line each, and the figures stay the same", async () => {
-    const week = days.slice(0, 7);
-    const result = await service.hq('reports', 'rebuild', '--partner', b.partner.partnerId, '--from', from, '--to', week.at(-1) ?? '');
+    const span = days.slice(0, 5);
+    const result = await service.hq('reports', 'rebuild', '--partner', b.partner.partnerId, '--from', from, '--to', span.at(-1) ?? '');
     expect(result.code).toBe(0);
-    expect(result.err).toEqual(week.map((d, i) => `[${i + 1}/${week.length}] ${b.partner.partnerId} ${b.storeId} ${d}: written`));
-    expect(result.out).toEqual([`${week.length} of ${week.length} reconciled store-day(s) rewritten`]);
+    expect(result.err).toEqual(span.map((d, i) => `[${i + 1}/${span.length}] ${b.partner.partnerId} ${b.storeId} ${d}: written`));
+    expect(result.out).toEqual([`${span.length} of ${span.length} reconciled store-day(s) rewritten`]);
     const again = await downloaded();
     try {
       expect(await duckSales(again.db, again.root)).toEqual(await duckSales(db, root));
