@@ -1,22 +1,20 @@
+import { noTelemetry } from '../src/observability/Telemetry.js';
 /**
  * One report measurement in a process of its own (so its memory is its own): connects to the
  * storage emulator and, after a warm-up run, times one of
- * - `reconcile`: the service's reconciliation of the store-day, alone;
- * - `reconcile+report`: the same reconciliation, its index listing also collecting the latest
- *   versions, then the store-day's report files written from them (how the reconciliation is to
- *   call the report writer);
+ * - `reconcile`: the reconciliation of the store-day, alone (no report files);
+ * - `reconcile+report`: the service's reconciliation as deployed: reconcile, then assemble the
+ *   report files from the batches' staged fragments and write them;
+ * - `reconcile+convert`: the same with no fragment staged: every raw batch converted at reconcile
+ *   time (what a day costs when the background staging has not run);
  * - `report`: the report files written on their own, listing the index itself (a rebuild);
- * - `build`: the CPU part alone: parse the raw batches (downloaded beforehand), build the rows and
- *   encode the Parquet files, no storage request.
+ * - `stage`: the background work of every batch in turn: download the raw batch, convert it into
+ *   its fragment, upload the fragment (times are per batch).
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/loadConfig.js';
-import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
 import { LatestVersions } from '../src/reports/LatestVersions.js';
-import { loadParquetWriter } from '../src/reports/loadParquetWriter.js';
-import type { ReconciledStoreDay } from '../src/reports/ReconciledStoreDay.js';
-import { StoreDayReportBuilder } from '../src/reports/StoreDayReportBuilder.js';
 import { MappingCatalog } from '../src/services/catalog/MappingCatalog.js';
 import { createAppServices } from '../src/services/createAppServices.js';
 import { DayReconciler } from '../src/services/DayReconciler.js';
@@ -27,13 +25,13 @@ import { MappingRepository } from '../src/storage/MappingRepository.js';
 import { PaymentDirectionRepository } from '../src/storage/PaymentDirectionRepository.js';
 import { RawBatchStore } from '../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
+import { ReportFragmentStore } from '../src/storage/ReportFragmentStore.js';
 import { ReportStore } from '../src/storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../src/storage/ReportStoreDayRepository.js';
-import { TradeRecordIndex, type DayRow } from '../src/storage/TradeRecordIndex.js';
+import { TradeRecordIndex } from '../src/storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../src/storage/UnmappedUsageRepository.js';
-import { parseJsonBody } from '../src/validation/parseJsonBody.js';
 
-export type ReportJobMode = 'reconcile' | 'reconcile+report' | 'report' | 'build';
+export type ReportJobMode = 'reconcile' | 'reconcile+report' | 'reconcile+convert' | 'report' | 'stage';
 
 export interface ReportJobRequest {
   readonly connectionString: string;
@@ -48,18 +46,6 @@ export interface ReportJobReport {
   /** Bytes of the four store-day files of the last run. */
   readonly fileBytes: number;
   readonly peakRssBytes: number;
-}
-
-/** The trade-record index, with every transaction row it lists also handed to a collector. */
-class CollectingIndex extends TradeRecordIndex {
-  collector = new LatestVersions();
-
-  override async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
-    for await (const row of super.listDay(partnerId, storeId, businessDate)) {
-      if (row.type === 'transaction') this.collector.add(row.summary);
-      yield row;
-    }
-  }
 }
 
 export async function runReportJob(request: ReportJobRequest): Promise<ReportJobReport> {
@@ -86,7 +72,7 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
   const paymentDirections = new PaymentDirectionRepository(t.paymentDirections);
   const results = new ReconciliationRepository(t.reconciliations);
   const closes = new DayCloseRepository(t.dailyCloses);
-  const index = new CollectingIndex(t.tradeRecords);
+  const index = new TradeRecordIndex(t.tradeRecords);
   const reconciler = new DayReconciler({
     closes,
     index,
@@ -98,10 +84,12 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     // No webhooks in the benchmark: the figures are the reconciliation's and the report's.
     events: { resultStored: () => Promise.resolve() },
   });
-  const reports = new StoreDayReportService({
+  // Nothing staged: every batch is converted from its raw batch, and nothing is staged afterwards.
+  const unstaged = new StoreDayReportService({
     index,
     rawBatches,
     files: new ReportStore(services.storage.reports),
+    fragments: { get: () => Promise.resolve(undefined), put: () => Promise.resolve() },
     storeDays: new ReportStoreDayRepository(t.reportStoreDays),
     results,
     closes,
@@ -109,67 +97,53 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     paymentDirections,
     clock: () => new Date(),
   });
+  const unstagedReconciler = new DayReconciler({
+    closes,
+    index,
+    results,
+    mappings,
+    paymentDirections,
+    unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
+    clock: () => new Date(),
+    // Events are not what this bench measures.
+    events: { resultStored: () => Promise.resolve() },
+    reports: unstaged,
+  });
+  const fragments = new ReportFragmentStore(services.storage.reports);
   const { partnerId, storeId, businessDate } = request.message;
-
-  const reconciledDay = async (): Promise<ReconciledStoreDay> => {
-    const [record, stored] = await Promise.all([
-      results.get(partnerId, storeId, businessDate),
-      closes.get(partnerId, storeId, businessDate),
-    ]);
-    if (!record?.actual || !record.checkedAt || record.status === 'RECEIVED' || !stored) throw new Error('the store-day is not reconciled');
-    return {
-      partnerId,
-      storeId,
-      businessDate,
-      status: record.status,
-      currency: stored.close.currency,
-      expected: record.expected,
-      actual: record.actual,
-      differences: record.differences,
-      reconciledAt: record.checkedAt,
-      closeBatchId: record.closeBatchId,
-    };
-  };
 
   let outcome = '';
   let fileBytes = 0;
-  const bodies: Buffer[] = [];
-  if (request.mode === 'build') {
+  const batchIds: string[] = [];
+  if (request.mode === 'stage') {
     const latest = new LatestVersions();
     for await (const row of index.listDay(partnerId, storeId, businessDate)) if (row.type === 'transaction') latest.add(row.summary);
-    for (const batch of latest.batches()) bodies.push((await rawBatches.get(partnerId, batch.batch_id)) ?? Buffer.alloc(0));
+    for (const batch of latest.batches()) batchIds.push(batch.batch_id);
   }
   const once = async (): Promise<void> => {
     if (request.mode === 'reconcile') {
-      outcome = await services.reconciler.reconcile(request.message);
-    } else if (request.mode === 'reconcile+report') {
-      index.collector = new LatestVersions();
       outcome = await reconciler.reconcile(request.message);
-      const [mapping, directions] = await Promise.all([mappings.current(partnerId), paymentDirections.listForPartner(partnerId)]);
-      const written = await reports.write(await reconciledDay(), {
-        mapping: mapping.byCode,
-        paymentDirections: directions,
-        latest: index.collector,
-      });
-      outcome = `${outcome}+${written.status}`;
+    } else if (request.mode === 'reconcile+report' || request.mode === 'reconcile+convert') {
+      const warnings: string[] = [];
+      const log = { warn: (line: string) => warnings.push(line) };
+      outcome =
+        request.mode === 'reconcile+report'
+          ? await services.reconciler.reconcile(request.message, noTelemetry, log)
+          : await unstagedReconciler.reconcile(request.message, noTelemetry, log);
+      if (warnings.length > 0) throw new Error(warnings.join('; '));
       fileBytes = await storeDayFileBytes();
     } else if (request.mode === 'report') {
-      const written = await reports.rebuild(partnerId, storeId, businessDate);
-      outcome = written?.status ?? 'not reconciled';
+      const written = await services.reports.rebuild(partnerId, storeId, businessDate);
+      outcome = written ? `${written.status}, ${written.batches.staged} staged / ${written.batches.converted} converted` : 'not reconciled';
       fileBytes = await storeDayFileBytes();
     } else {
-      const mapping = await mappings.current(partnerId);
-      const builder = new StoreDayReportBuilder(await loadParquetWriter(), { partnerId, storeId, businessDate, mapping: mapping.byCode });
-      for (const body of bodies) {
-        const parsed = parseJsonBody(body);
-        if (!parsed.ok) throw new Error('a raw batch is not JSON');
-        const batch = parsed.value as TradeRecordBatch;
-        for (const [i, record] of batch.trade_records.entries())
-          builder.add(record, { batch_id: batch.batch_id, batch_seq: batch.batch_seq, index: i });
+      for (const batchId of batchIds) {
+        const staged = await services.reportFragments.stage(partnerId, batchId, { replace: true });
+        if (staged !== 'staged') throw new Error(`a batch was not staged: ${JSON.stringify(staged)}`);
       }
-      const { files } = builder.finish();
-      fileBytes = Object.values(files).reduce((sum, f) => sum + (f?.byteLength ?? 0), 0);
-      outcome = 'built';
+      outcome = `${batchIds.length} batches staged`;
+      fileBytes = 0;
+      for (const batchId of batchIds) fileBytes += (await fragments.get(partnerId, batchId))?.length ?? 0;
     }
   };
   const storeDayFileBytes = async (): Promise<number> => {

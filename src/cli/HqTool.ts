@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
 import { hashApiKey } from '../services/hashApiKey.js';
+import { classifyReportError } from '../services/reports/classifyReportError.js';
+import { createStoreDayReportService } from '../services/reports/createStoreDayReportService.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
@@ -88,7 +90,7 @@ export class HqTool {
   private readonly operators: OperatorKeys;
 
   constructor(
-    storage: StorageClients,
+    private readonly storage: StorageClients,
     private readonly io: HqOutput,
     private readonly options: HqToolOptions = {},
   ) {
@@ -170,6 +172,7 @@ export class HqTool {
         run: (a, o) => this.revokeOperatorKey(a.at(0), a.at(1), o),
       },
       { words: 'webhook failures', args: [], options: ['partner', 'limit'], run: (_, o) => this.listWebhookFailures(o) },
+      { words: 'reports rebuild', args: [], options: ['partner', 'from', 'to'], run: (_, o) => this.rebuildReports(o) },
     ];
   }
 
@@ -341,6 +344,54 @@ export class HqTool {
     this.io.out(`payment_type ${printable(paymentType)} of partner ${printable(partnerId)} counts with direction ${directionText}`);
   }
 
+  /**
+   * Rewrites the report files of every reconciled store-day in range from the raw batches (history
+   * replay, or after a fix), one store-day at a time, with a progress line per store-day. A
+   * store-day that fails is reported and skipped; storage failures are tried three times.
+   */
+  private async rebuildReports(options: Options): Promise<void> {
+    const { from, to } = options;
+    for (const [name, value] of [
+      ['--from', from],
+      ['--to', to],
+    ] as const) {
+      if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${name} must be YYYY-MM-DD`);
+    }
+    if (from !== undefined && to !== undefined && from > to) throw new UsageError('--from must not be after --to');
+    const partner = options.partner === undefined ? undefined : await this.resolvePartner(options.partner);
+    const days: { partnerId: string; storeId: string; businessDate: string }[] = [];
+    for await (const r of this.results.list({ partnerId: partner })) {
+      if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
+      days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate });
+    }
+    days.sort((a, b) => compare(a.partnerId, b.partnerId) || compare(a.businessDate, b.businessDate) || compare(a.storeId, b.storeId));
+    const reports = createStoreDayReportService(this.storage, this.clock);
+    let written = 0;
+    let failed = 0;
+    for (const [i, day] of days.entries()) {
+      let outcome = '';
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const result = await reports.rebuild(day.partnerId, day.storeId, day.businessDate);
+          outcome = result?.status ?? 'not reconciled';
+          if (result?.status === 'written') written += 1;
+          break;
+        } catch (error) {
+          const failure = classifyReportError(error);
+          if (!failure.permanent && attempt < 3) continue;
+          outcome = `${failure.code}: ${failure.message}`;
+          failed += 1;
+          break;
+        }
+      }
+      this.io.err(
+        `[${i + 1}/${days.length}] ${printable(day.partnerId)} ${printable(day.storeId)} ${day.businessDate}: ${printable(outcome)}`,
+      );
+    }
+    this.io.out(`${written} of ${days.length} reconciled store-day(s) rewritten${failed > 0 ? `, ${failed} failed` : ''}`);
+    if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
+  }
+
   private async listReconciliations(options: Options): Promise<void> {
     const status = options.status;
     if (status && !['RECEIVED', 'MATCHED', 'MISMATCHED'].includes(status)) {
@@ -475,4 +526,8 @@ export class HqTool {
     if (!this.options.hostKeys) throw new UsageError('this tool cannot manage host keys here');
     return { keys: this.options.hostKeys({ subscriptionId, resourceGroup, functionApp }), app: functionApp };
   }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

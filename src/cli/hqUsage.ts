@@ -15,6 +15,8 @@ Usage: npm run hq -- <command>
   store list <partner_id>
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+  reports rebuild [--partner <partner_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                                   rewrites the report files of reconciled store-days
   batch list --state failed|pending|committed [--partner <partner_id>]
                                                    failed: refused by storage after validation, never retried
   operator issue <name> [--role viewer|admin] [--expires <ISO date>] [AZURE]   HQ API key, alone on the last line

@@ -10,6 +10,8 @@ export const knownOptions = {
   status: { type: 'string' },
   state: { type: 'string' },
   date: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
   role: { type: 'string' },
   limit: { type: 'string' },
   'function-app': { type: 'string' },

@@ -95,7 +95,9 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.reconcile,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry) => services.reconciler.reconcile(message, telemetry)),
+      createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry, log) =>
+        services.reconciler.reconcile(message, telemetry, log),
+      ),
   },
   {
     // Finishes pushes cut off before their commit. A timer, not a message per push: on Flex
@@ -106,7 +108,7 @@ export const functionTable: readonly FunctionDefinition[] = [
     createHandler: (services) => async (_timer, context) => {
       const summary = await services.sweeper.sweepStale();
       context.info(
-        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending`,
+        `sweepPendingBatches: ${summary.examined} stale, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged`,
       );
     },
   },

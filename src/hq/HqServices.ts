@@ -3,6 +3,7 @@ import type { BatchList } from './services/BatchList.js';
 import type { OperatorAuthenticator } from './services/OperatorAuthenticator.js';
 import type { PartnerAdmin } from './services/PartnerAdmin.js';
 import type { PartnerDirectory } from './services/PartnerDirectory.js';
+import type { ReportTotals } from './services/ReportTotals.js';
 import type { StoreDayDetail } from './services/StoreDayDetail.js';
 import type { StoreDayGrid } from './services/StoreDayGrid.js';
 
@@ -15,4 +16,6 @@ export interface HqServices {
   readonly batches: BatchList;
   readonly directory: PartnerDirectory;
   readonly admin: PartnerAdmin;
+  /** Sales totals and unmapped codes from the report data. */
+  readonly reports: ReportTotals;
 }

@@ -6,6 +6,9 @@ import { OperatorKeyRepository } from '../storage/OperatorKeyRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
+import { SalesQuery } from '../services/reports/SalesQuery.js';
+import { UnmappedQuery } from '../services/reports/UnmappedQuery.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
@@ -16,6 +19,7 @@ import { BatchList } from './services/BatchList.js';
 import { OperatorAuthenticator } from './services/OperatorAuthenticator.js';
 import { PartnerAdmin } from './services/PartnerAdmin.js';
 import { PartnerDirectory } from './services/PartnerDirectory.js';
+import { ReportTotals } from './services/ReportTotals.js';
 import { StoreDayDetail } from './services/StoreDayDetail.js';
 import { StoreDayGrid } from './services/StoreDayGrid.js';
 
@@ -28,6 +32,7 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
   const results = new ReconciliationRepository(t.reconciliations);
   const partnerKeys = new ApiKeyRepository(t.apiKeys);
   const directions = new PaymentDirectionRepository(t.paymentDirections);
+  const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
   return {
     authenticator: new OperatorAuthenticator(new OperatorKeyRepository(t.operatorKeys), partnerKeys, clock),
     validator: new HqRequestValidator(),
@@ -44,5 +49,6 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
     batches: new BatchList(new BatchLedgerListing(t.batchLedger)),
     directory: new PartnerDirectory(partners, registrations, stores, partnerKeys, directions, config.rateLimitPerMinute, clock),
     admin: new PartnerAdmin(partners, registrations, directions, partnerKeys, clock),
+    reports: new ReportTotals(new SalesQuery(reportStoreDays, partners), new UnmappedQuery(reportStoreDays, partners)),
   };
 }

@@ -4,6 +4,11 @@ import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
 /** host.json `extensions.queues.maxDequeueCount`: the dequeue after which the host moves a failing message to the poison queue. */
 const maxDequeueCount = 5;
 
+/** Where a queue function reports what went wrong without failing the message. */
+export interface QueueLog {
+  warn(line: string): void;
+}
+
 /**
  * The thin adapter around every queue function: the message arrives decoded (base64 JSON), the
  * outcome is logged by name only, and a failure is rethrown so the host retries the message and
@@ -13,7 +18,7 @@ const maxDequeueCount = 5;
 export function createQueueHandler<T>(
   name: string,
   isMessage: (value: unknown) => value is T,
-  handle: (message: T, telemetry: Telemetry) => Promise<string>,
+  handle: (message: T, telemetry: Telemetry, log: QueueLog) => Promise<string>,
 ): StorageQueueHandler {
   return async (value: unknown, context: InvocationContext): Promise<void> => {
     const dequeueCount = Number(context.triggerMetadata?.dequeueCount ?? 1);
@@ -23,7 +28,11 @@ export function createQueueHandler<T>(
     try {
       // A malformed message fails every time and so ends in the poison queue, where HQ sees it.
       if (!isMessage(value)) throw new Error('the message is not of the expected shape');
-      const outcome = await handle(value, telemetry);
+      const outcome = await handle(value, telemetry, {
+        warn: (line) => {
+          context.warn(`${name}: ${line}`);
+        },
+      });
       context.info(`${name}: ${outcome} (dequeue ${dequeueCount})`);
     } catch (error) {
       context.warn(`${name}: failed on dequeue ${dequeueCount}: ${error instanceof Error ? error.message.split('\n')[0] : typeof error}`);

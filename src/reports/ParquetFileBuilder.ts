@@ -21,6 +21,30 @@ export type ReportValue = string | number | bigint | boolean | null | undefined 
 
 export type ReportRow = Readonly<Record<string, ReportValue>>;
 
+/** The encoded row groups of a file without its header and footer: a piece to concatenate with others. */
+export interface ParquetPart {
+  /** The row groups' bytes, as they follow the file's 4-byte header. */
+  readonly bytes: Uint8Array;
+  /** Their metadata, with every offset counted from the start of `bytes`. */
+  readonly rowGroups: readonly ParquetRowGroup[];
+  readonly rowCount: number;
+}
+
+export type ParquetRowGroup = InstanceType<ParquetWriterModule['ParquetWriter']>['row_groups'][number];
+
+/** Key-value metadata every report file carries. */
+export function reportFileMetadata(dataset: string): { key: string; value: string }[] {
+  return [
+    { key: 'pos.dataset', value: dataset },
+    { key: 'pos.schema_version', value: '1' },
+  ];
+}
+
+export const reportFileCreatedBy = 'pos-ingestion-service reports';
+
+/** Length of the `PAR1` magic a Parquet file starts with. */
+const parquetHeaderBytes = 4;
+
 export interface ParquetFileOptions {
   readonly dataset: string;
   readonly columns: readonly ReportColumn[];
@@ -50,11 +74,8 @@ export class ParquetFileBuilder {
     this.parquet = new module.ParquetWriter({
       writer: this.writer,
       schema: parquetSchema(options.columns),
-      kvMetadata: [
-        { key: 'pos.dataset', value: options.dataset },
-        { key: 'pos.schema_version', value: '1' },
-      ],
-      createdBy: 'pos-ingestion-service reports',
+      kvMetadata: reportFileMetadata(options.dataset),
+      createdBy: reportFileCreatedBy,
     });
     this.buffers = this.emptyBuffers();
   }
@@ -108,6 +129,19 @@ export class ParquetFileBuilder {
     return this.writer.getBytes();
   }
 
+  /**
+   * The encoded row groups without the file's header and footer, to be concatenated with other
+   * parts of the same dataset into one file; undefined when no row was appended. Page indexes are
+   * left out (they would sit after every row group); statistics stay in the row groups' metadata.
+   */
+  finishPart(): ParquetPart | undefined {
+    if (this.total === 0) return undefined;
+    this.flush();
+    const bytes = this.writer.getBytes().slice(parquetHeaderBytes, this.writer.offset);
+    const rowGroups = this.parquet.row_groups.map((group) => shiftRowGroup(group, -parquetHeaderBytes));
+    return { bytes, rowGroups, rowCount: this.total };
+  }
+
   private flush(): void {
     if (this.buffered === 0) return;
     const columnData = this.buffers.map(({ column, values }) => ({
@@ -124,6 +158,39 @@ export class ParquetFileBuilder {
   private emptyBuffers(): { readonly column: ReportColumn; values: unknown[] }[] {
     return this.columns.map((column) => ({ column, values: [] }));
   }
+}
+
+/** A copy of a row group's metadata with every file offset moved by `delta` bytes. */
+export function shiftRowGroup(group: ParquetRowGroup, delta: number): ParquetRowGroup {
+  const by = BigInt(delta);
+  return {
+    ...group,
+    ...(group.file_offset === undefined ? {} : { file_offset: group.file_offset + by }),
+    columns: group.columns.map((chunk) => {
+      if (
+        chunk.offset_index_offset !== undefined ||
+        chunk.column_index_offset !== undefined ||
+        chunk.meta_data?.bloom_filter_offset !== undefined
+      ) {
+        throw new Error('a report row group to move carries page indexes or a bloom filter');
+      }
+      const meta = chunk.meta_data;
+      return {
+        ...chunk,
+        file_offset: chunk.file_offset + by,
+        ...(meta === undefined
+          ? {}
+          : {
+              meta_data: {
+                ...meta,
+                data_page_offset: meta.data_page_offset + by,
+                ...(meta.dictionary_page_offset === undefined ? {} : { dictionary_page_offset: meta.dictionary_page_offset + by }),
+                ...(meta.index_page_offset === undefined ? {} : { index_page_offset: meta.index_page_offset + by }),
+              },
+            }),
+      };
+    }),
+  };
 }
 
 /** A ByteWriter has no flush step, so the writer never has to wait: a promise here would be a change of the library. */

@@ -1,5 +1,6 @@
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import type { StoreDayCounts } from './StoreDayReportBuilder.js';
+import type { StoreDaySales } from './StoreDaySales.js';
 
 /** The outcome of a store-day's reconciliation, as the report files record it. */
 export interface ReconciledStoreDay {
@@ -28,11 +29,13 @@ export interface StoreDayRow {
   readonly actual: ControlTotals;
   readonly differences: readonly string[];
   readonly counts: StoreDayCounts;
+  /** Totals of the files' transactions per currency and standard type, and of those held back per code. */
+  readonly sales: StoreDaySales;
   /** When the files were built, UTC. */
   readonly report_generated_at: string;
 }
 
-export function storeDayRow(day: ReconciledStoreDay, counts: StoreDayCounts, generatedAt: string): StoreDayRow {
+export function storeDayRow(day: ReconciledStoreDay, counts: StoreDayCounts, sales: StoreDaySales, generatedAt: string): StoreDayRow {
   return {
     store_id: day.storeId,
     currency: day.currency,
@@ -43,6 +46,7 @@ export function storeDayRow(day: ReconciledStoreDay, counts: StoreDayCounts, gen
     actual: day.actual,
     differences: [...day.differences],
     counts,
+    sales,
     report_generated_at: generatedAt,
   };
 }

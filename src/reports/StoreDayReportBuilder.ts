@@ -3,9 +3,11 @@ import { paymentDirection, type PaymentDirection } from '../domain/reconciliatio
 import { standardTransactionTypes, type StandardTransactionType } from '../domain/reference/standardTransactionTypes.js';
 import { epochDay } from './epochDay.js';
 import type { ParquetWriterModule } from './loadParquetWriter.js';
-import { ParquetFileBuilder, type ReportRow } from './ParquetFileBuilder.js';
+import { ParquetFileBuilder, type ParquetPart, type ReportRow } from './ParquetFileBuilder.js';
 import { AMOUNT_PRECISION, AMOUNT_SCALE, QUANTITY_PRECISION, QUANTITY_SCALE, reportColumns } from './reportColumns.js';
 import { ReportDataError } from './ReportDataError.js';
+import type { ReportFragmentContent } from './ReportFragment.js';
+import { SalesAccumulator } from './StoreDaySales.js';
 import { storeDayDatasets, type StoreDayDataset } from './reportDatasets.js';
 import { timestampMicros, type TimestampMicros } from './timestampMicros.js';
 import { toScaledInteger } from './toScaledInteger.js';
@@ -67,6 +69,11 @@ export class StoreDayReportBuilder {
   private readonly amounts = new Map<string, bigint>();
   /** The transaction being converted, for error messages. */
   private where = '';
+  /** What the rows depend on besides the transactions, and what they add up to (see ReportFragment). */
+  private readonly included: [string, number, string][] = [];
+  private readonly codesUsed = new Map<string, string | null>();
+  private readonly paymentTypesUsed = new Map<string, PaymentDirection | null>();
+  private readonly sales = new SalesAccumulator();
 
   constructor(
     module: ParquetWriterModule,
@@ -99,8 +106,20 @@ export class StoreDayReportBuilder {
     const closed = record.closed_at == null ? undefined : this.timestamp(record.closed_at, 'closed_at');
     const payments = record.payments.map((payment) => this.paymentAmounts(payment));
     const row = this.transactionRow(record, origin, payments, closed, standardCode, standard);
+    this.included.push([record.trade_record_id, record.version, record.last_modified_at]);
+    this.codesUsed.set(record.source_transaction_type, standardCode ?? null);
+    for (const [i, payment] of record.payments.entries()) this.paymentTypesUsed.set(payment.payment_type, payments[i]?.direction ?? null);
+    const figures = {
+      currency: record.currency,
+      netSales: row.net_sales as bigint,
+      tax: row.tax_amount as bigint,
+      tip: row.tip_amount as bigint,
+      total: row.total_amount as bigint,
+      paymentTotal: row.payment_total_amount as bigint,
+    };
     if (standard === undefined) {
       this.files.unmapped_transactions.append(row);
+      this.sales.addUnmapped(record.source_transaction_type, figures);
       return;
     }
     // Lines and payments are converted before anything of this transaction is appended, so a
@@ -110,6 +129,7 @@ export class StoreDayReportBuilder {
     this.files.sales_transactions.append(row);
     for (const line of lines) this.files.sales_lines.append(line);
     for (const payment of paymentRows) this.files.sales_payments.append(payment);
+    this.sales.addSale(standard.code, standard.is_revenue, figures);
   }
 
   /** The files and their row counts. */
@@ -121,6 +141,27 @@ export class StoreDayReportBuilder {
       files[dataset] = this.files[dataset].finish();
     }
     return { files, counts };
+  }
+
+  /**
+   * The rows as pre-encoded row groups, with what they were built from: the piece of a store-day
+   * that one batch contributes, assembled with the other batches' pieces into the day's files.
+   */
+  finishFragment(): ReportFragmentContent {
+    const parts = {} as Record<StoreDayDataset, ParquetPart | undefined>;
+    const counts = {} as Record<StoreDayDataset, number>;
+    for (const dataset of storeDayDatasets) {
+      counts[dataset] = this.files[dataset].rowCount;
+      parts[dataset] = this.files[dataset].finishPart();
+    }
+    return {
+      transactions: this.included,
+      codes: [...this.codesUsed],
+      paymentTypes: [...this.paymentTypesUsed],
+      counts,
+      sales: this.sales.result(),
+      parts,
+    };
   }
 
   /**

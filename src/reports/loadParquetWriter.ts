@@ -4,14 +4,24 @@
  * are taken from that import.
  */
 const importModule = () => import('hyparquet-writer');
+/** The footer writer, which the package exports only from its own path: report files are assembled from pre-encoded row groups. */
+const importMetadata = () => import('hyparquet-writer/src/metadata.js');
 
 export type ParquetWriterModule = Awaited<ReturnType<typeof importModule>>;
 export type SchemaElement = NonNullable<Parameters<ParquetWriterModule['parquetWriteBuffer']>[0]['schema']>[number];
+export type ParquetFooterWriter = Awaited<ReturnType<typeof importMetadata>>['writeMetadata'];
 
 let loading: Promise<ParquetWriterModule> | undefined;
+let loadingFooter: Promise<ParquetFooterWriter> | undefined;
 
 /** The Parquet writer library, loaded on first use. */
 export function loadParquetWriter(): Promise<ParquetWriterModule> {
   loading ??= importModule();
   return loading;
+}
+
+/** The library's footer writer, loaded on first use. */
+export function loadParquetFooterWriter(): Promise<ParquetFooterWriter> {
+  loadingFooter ??= importMetadata().then((module) => module.writeMetadata);
+  return loadingFooter;
 }

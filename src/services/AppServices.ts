@@ -18,6 +18,10 @@ import type { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
 import type { PartnerWebhooks } from './webhooks/PartnerWebhooks.js';
 import type { WebhookDelivery } from './webhooks/WebhookDelivery.js';
 import type { WebhookFailureQuery } from './webhooks/WebhookFailureQuery.js';
+import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
+import type { SalesQuery } from './reports/SalesQuery.js';
+import type { UnmappedQuery } from './reports/UnmappedQuery.js';
+import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 /** The caller of a partner route, as the adapters see it. */
 export type { Partner };
@@ -36,6 +40,13 @@ export interface AppServices {
   readonly reconciliationQuery: ReconciliationQuery;
   readonly mappingQuery: MappingQuery;
   readonly reconciler: DayReconciler;
+  /** The report files of reconciled store-days (written by the reconciler; rebuilt by the HQ tool). */
+  readonly reports: StoreDayReportService;
+  /** HQ's sales totals and held-back codes, from the totals written with the report files. */
+  readonly salesQuery: SalesQuery;
+  readonly unmappedQuery: UnmappedQuery;
+  /** Converts committed trade-record batches into report fragments in the background. */
+  readonly reportFragments: ReportFragmentStager;
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
   /** Folder of the built HQ console (dist/console), served at /console/. */

@@ -6,6 +6,7 @@ import type { Ledger } from './ports/Ledger.js';
 import type { PendingBatches } from './ports/PendingBatches.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
+import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 
 export type SweepOutcome = 'committed' | 'completed' | 'failed' | 'abandoned' | 'absent';
 
@@ -18,6 +19,8 @@ export interface SweepSummary {
   readonly failed: number;
   /** Still too recent to judge, or failed this time: the next sweep looks again. */
   readonly leftPending: number;
+  /** Committed trade-record batches converted into their report fragments. */
+  readonly fragmentsStaged: number;
 }
 
 /**
@@ -36,6 +39,8 @@ export class BatchSweeper {
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
     private readonly staleAfterSeconds: number,
     private readonly clock: Clock,
+    /** Stages a committed trade-record batch's report fragment (never throws); absent, none is staged. */
+    private readonly fragments?: Pick<ReportFragmentStager, 'stage'>,
   ) {}
 
   /** Sweeps every push left pending for longer than the stale age. */
@@ -46,10 +51,13 @@ export class BatchSweeper {
     let abandoned = 0;
     let failed = 0;
     let leftPending = 0;
+    let fragmentsStaged = 0;
     for await (const pending of this.pendingIndex.listOlderThan(cutoff)) {
       examined += 1;
       try {
-        const outcome = await this.sweepRow(pending);
+        const outcome = await this.sweepRow(pending, () => {
+          fragmentsStaged += 1;
+        });
         if (outcome === 'completed') completed += 1;
         else if (outcome === 'abandoned') abandoned += 1;
         else if (outcome === 'failed') failed += 1;
@@ -59,19 +67,19 @@ export class BatchSweeper {
         leftPending += 1;
       }
     }
-    return { examined, completed, abandoned, failed, leftPending };
+    return { examined, completed, abandoned, failed, leftPending, fragmentsStaged };
   }
 
   /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */
   async sweep(target: { partnerId: string; batchId: string }): Promise<SweepOutcome> {
     const entry = await this.ledger.get(target.partnerId, target.batchId);
     if (!entry) return 'absent';
-    const outcome = await this.sweepRow({ ...target, createdAt: entry.createdAt });
+    const outcome = await this.sweepRow({ ...target, createdAt: entry.createdAt }, () => undefined);
     if (outcome === 'pending') throw new Error('The batch is still pending and too recent to be judged abandoned.');
     return outcome;
   }
 
-  private async sweepRow(pending: PendingBatch): Promise<SweepOutcome | 'pending'> {
+  private async sweepRow(pending: PendingBatch, staged: () => void): Promise<SweepOutcome | 'pending'> {
     const { partnerId, batchId } = pending;
     const entry = await this.ledger.get(partnerId, batchId);
     // A row left by a request that lost the race to create the entry, or by a finished batch whose
@@ -80,13 +88,23 @@ export class BatchSweeper {
       await this.pendingIndex.remove(pending);
       return 'absent';
     }
-    if (entry.state === 'COMMITTED' || entry.state === 'FAILED') {
+    if (entry.state === 'COMMITTED') {
+      await this.stageFragment(pending, entry.kind, staged);
       await this.pendingIndex.remove(pending);
-      return entry.state === 'COMMITTED' ? 'committed' : 'failed';
+      return 'committed';
+    }
+    if (entry.state === 'FAILED') {
+      // A failed batch counts nowhere: it gets no fragment.
+      await this.pendingIndex.remove(pending);
+      return 'failed';
     }
     const processor = this.processors[entry.kind];
     try {
-      if (await this.ingestion.completeFromBlob(partnerId, batchId, entry, processor)) return 'completed';
+      if (await this.ingestion.completeFromBlob(partnerId, batchId, entry, processor)) {
+        await this.stageFragment(pending, entry.kind, staged);
+        await this.pendingIndex.remove(pending);
+        return 'completed';
+      }
     } catch (error) {
       // Storage refused the batch for good; the ledger now says FAILED and the next sweep removes its row.
       if (error instanceof ApiError && error.code === 'BATCH_FAILED') return 'failed';
@@ -94,5 +112,12 @@ export class BatchSweeper {
     }
     if (await this.ingestion.dropIfAbandoned(partnerId, batchId, entry)) return 'abandoned';
     return 'pending';
+  }
+
+  /** A committed trade-record batch's report fragment; a failure only means its day converts the batch itself. */
+  private async stageFragment(pending: PendingBatch, kind: BatchKind, staged: () => void): Promise<void> {
+    if (kind !== 'tradeRecords' || !this.fragments) return;
+    const outcome = await this.fragments.stage(pending.partnerId, pending.batchId);
+    if (outcome === 'staged') staged();
   }
 }

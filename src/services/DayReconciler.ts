@@ -3,6 +3,10 @@ import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
 import { noTelemetry, type Telemetry } from '../observability/Telemetry.js';
+import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
+import type { QueueLog } from '../queue/createQueueHandler.js';
+import { LatestVersions } from '../reports/LatestVersions.js';
+import type { ReconciledStoreDay } from '../reports/ReconciledStoreDay.js';
 import type { StoredClose } from '../storage/DayCloseRepository.js';
 import type { Clock } from './ports/Clock.js';
 import type { DayCloses } from './ports/DayCloses.js';
@@ -14,6 +18,9 @@ import type { ReconciliationRecord } from '../storage/ReconciliationRepository.j
 import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
+import { classifyReportError } from './reports/classifyReportError.js';
+import type { FragmentPrefetch } from './reports/FragmentPrefetch.js';
+import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 export interface DayReconcilerDependencies {
   readonly closes: DayCloses;
@@ -25,6 +32,8 @@ export interface DayReconcilerDependencies {
   readonly clock: Clock;
   /** Told of every stored result, after it is stored (the partner's webhook events). */
   readonly events: { resultStored(record: ReconciliationRecord): Promise<void> };
+  /** Writes the day's report files after each result; absent, no files are written. */
+  readonly reports?: Pick<StoreDayReportService, 'write' | 'prefetch'> | undefined;
 }
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
@@ -41,7 +50,7 @@ const maxPasses = 3;
 export class DayReconciler {
   constructor(private readonly deps: DayReconcilerDependencies) {}
 
-  async reconcile(message: ReconcileMessage, telemetry: Telemetry = noTelemetry): Promise<ReconcileOutcome> {
+  async reconcile(message: ReconcileMessage, telemetry: Telemetry = noTelemetry, log: QueueLog = silent): Promise<ReconcileOutcome> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const readInputs = () => Promise.all([this.deps.mappings.current(partnerId), this.deps.paymentDirections.listForPartner(partnerId)]);
     // The first pass's mapping and payment directions are read alongside the close; a superseded
@@ -66,16 +75,23 @@ export class DayReconciler {
       const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
       const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
       const batches: ReceivedBatch[] = [];
+      // The latest versions are noted while the rows go by, so the report needs no second listing.
+      const latest = this.deps.reports ? new LatestVersions() : undefined;
+      // The day's batches are listed first: their fragments download while the transactions are listed.
+      const fragments = this.deps.reports?.prefetch(partnerId);
       // A listing meets every batch row before any transaction row, so a failed batch is known
-      // before its rows (if any are left) come by: they are never counted.
+      // before its rows (if any are left) come by: they are never counted, nor put in the files.
       const failed = new Set<string>();
       for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
         if (row.type === 'transaction') {
-          if (!failed.has(row.summary.batch_id)) aggregator.add(row.summary);
+          if (failed.has(row.summary.batch_id)) continue;
+          aggregator.add(row.summary);
+          latest?.add(row.summary);
         } else if (row.batch.failed === true) {
           failed.add(row.batch.batchId);
         } else {
           batches.push({ batch_seq: row.batch.batchSeq, received_at: row.batch.receivedAt || null });
+          fragments?.want(row.batch.batchId);
         }
       }
       const { actual, diagnostics } = aggregator.result();
@@ -90,7 +106,40 @@ export class DayReconciler {
           throw new Error('The mapping kept changing during reconciliation; the message is retried.');
         }
       }
-      return this.save(message, stored, actual, diagnostics, batches, telemetry);
+      const saved = await this.save(message, stored, actual, diagnostics, batches, telemetry);
+      if (saved === 'superseded') return saved;
+      if (latest) await this.writeReport(saved, { mapping: mapping.byCode, directions, latest, fragments }, log);
+      return saved.status;
+    }
+  }
+
+  /**
+   * Writes the day's report files from the result just saved. A permanent failure (a value the
+   * files cannot hold, stored data that disagrees with itself) is logged with its code and not
+   * retried: the result stands, and `hq reports rebuild` writes the files once the cause is fixed.
+   * A transient one fails the message, which the host retries a bounded number of times.
+   */
+  private async writeReport(
+    saved: SavedResult,
+    inputs: {
+      mapping: ReadonlyMap<string, string>;
+      directions: ReadonlyMap<string, PaymentDirection>;
+      latest: LatestVersions;
+      fragments: FragmentPrefetch | undefined;
+    },
+    log: QueueLog,
+  ): Promise<void> {
+    try {
+      await this.deps.reports?.write(saved.day, {
+        mapping: inputs.mapping,
+        paymentDirections: inputs.directions,
+        latest: inputs.latest,
+        ...(inputs.fragments ? { fragments: inputs.fragments } : {}),
+      });
+    } catch (error) {
+      const failure = classifyReportError(error);
+      if (!failure.permanent) throw error;
+      log.warn(`${failure.code}: the report files of the store-day were not written: ${failure.message}`);
     }
   }
 
@@ -101,7 +150,7 @@ export class DayReconciler {
     diagnostics: DayDiagnostics,
     batches: readonly ReceivedBatch[],
     telemetry: Telemetry,
-  ): Promise<ReconcileOutcome> {
+  ): Promise<SavedResult | 'superseded'> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const expected = controlTotalsOf(stored.close);
     const { status, differences } = compareTotals(expected, actual, stored.close.currency);
@@ -131,6 +180,27 @@ export class DayReconciler {
     // Published after the result is stored: a crash between the two leaves the message to be
     // retried, and the retry publishes the stored result (above).
     await this.deps.events.resultStored(saved);
-    return status;
+    return {
+      status,
+      day: {
+        partnerId,
+        storeId,
+        businessDate,
+        status,
+        currency: stored.close.currency,
+        expected,
+        actual,
+        differences,
+        reconciledAt: checkedAt.toISOString(),
+        closeBatchId,
+      },
+    };
   }
 }
+
+interface SavedResult {
+  readonly status: 'MATCHED' | 'MISMATCHED';
+  readonly day: ReconciledStoreDay;
+}
+
+const silent: QueueLog = { warn: () => undefined };

@@ -22,6 +22,8 @@ import { PendingBatchIndex } from '../storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ProductRepository } from '../storage/ProductRepository.js';
 import { RawBatchStore } from '../storage/RawBatchStore.js';
+import { ReportFragmentStore } from '../storage/ReportFragmentStore.js';
+import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
 import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import { createStorageClients, type StorageClientOptions, type StorageClients } from '../storage/StorageClients.js';
 import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
@@ -48,6 +50,10 @@ import { tradeRecordsProcessor } from './push/tradeRecordsProcessor.js';
 import { systemClock, type Clock } from './ports/Clock.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { ReconciliationQuery } from './ReconciliationQuery.js';
+import { ReportFragmentStager } from './reports/ReportFragmentStager.js';
+import { SalesQuery } from './reports/SalesQuery.js';
+import { UnmappedQuery } from './reports/UnmappedQuery.js';
+import { createStoreDayReportService } from './reports/createStoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
 import { LateDataScheduler } from './LateDataScheduler.js';
 import { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
@@ -119,6 +125,10 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const mappingCatalog = new MappingCatalog(mappingPointers, rawBatches);
   const productCatalog = new ProductCatalog(products, clock);
   const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
+  const fragments = new ReportFragmentStore(storage.reports);
+  const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
+  const reports = createStoreDayReportService(storage, clock);
+  const reportFragments = new ReportFragmentStager({ ledger, rawBatches, fragments, mappings: mappingCatalog, paymentDirections });
 
   const processors = {
     tradeRecords: tradeRecordsProcessor({
@@ -184,8 +194,13 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       unmappedUsage,
       clock,
       events: new ReconciliationEvents(publisher),
+      reports,
     }),
-    sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock),
+    reports,
+    salesQuery: new SalesQuery(reportStoreDays, partners),
+    unmappedQuery: new UnmappedQuery(reportStoreDays, partners),
+    reportFragments,
+    sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock, reportFragments),
     health: new HealthCheck(t.partners),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),

@@ -71,14 +71,17 @@ export class ReportStore {
     try {
       const written = (await marker.getProperties({ conditions: { leaseId: lease.leaseId } })).metadata?.[stampKey];
       if (written !== undefined && written > stamp) return 'superseded';
-      for (const { dataset, name } of names) {
-        await lease.renewIfDue();
-        const blob = this.container.getBlockBlobClient(name);
-        const bytes = files[dataset];
-        if (bytes)
-          await blob.uploadData(bytes, { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata: { [stampKey]: stamp } });
-        else await blob.deleteIfExists();
-      }
+      await lease.renewIfDue();
+      // The four files are independent blobs, each replaced whole: they are sent side by side.
+      await Promise.all(
+        names.map(async ({ dataset, name }) => {
+          const blob = this.container.getBlockBlobClient(name);
+          const bytes = files[dataset];
+          if (bytes)
+            await blob.uploadData(bytes, { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata: { [stampKey]: stamp } });
+          else await blob.deleteIfExists();
+        }),
+      );
       await lease.renewIfDue();
       await marker.setMetadata({ [stampKey]: stamp }, { conditions: { leaseId: lease.leaseId } });
       return 'written';

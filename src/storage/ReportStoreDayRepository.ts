@@ -1,7 +1,11 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import type { StoreDayRow } from '../reports/ReconciledStoreDay.js';
+import type { StoreDaySales } from '../reports/StoreDaySales.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 import { writeIfCurrent } from './writeIfCurrent.js';
+
+/** Totals of a row stored before totals were kept with it: none (a rebuild adds them). */
+const noSales: StoreDaySales = { sales: [], unmapped: [] };
 
 interface StoreDayEntity {
   row: string;
@@ -24,6 +28,24 @@ export class ReportStoreDayRepository {
       if (current && current.generatedAt > row.report_generated_at) return undefined;
       return { row: JSON.stringify(row), generatedAt: row.report_generated_at };
     });
+  }
+
+  /**
+   * The partner's store-day rows with their business dates, from `from` to `to` inclusive (either
+   * may be absent): one range query over the partner's partitions, which sort by date.
+   */
+  async *listRange(partnerId: string, from?: string, to?: string): AsyncIterable<{ businessDate: string; row: StoreDayRow }> {
+    const prefix = `${encodeKeyPart(partnerId)}|`;
+    // `}` follows `|` in code-point order: every key of the partner sorts below it.
+    const lower = prefix + (from ?? '');
+    const upper = to === undefined ? `${encodeKeyPart(partnerId)}}` : `${prefix}${to}~`;
+    for await (const entity of this.table.listEntities<StoreDayEntity>({
+      queryOptions: { filter: odata`PartitionKey ge ${lower} and PartitionKey lt ${upper}` },
+    })) {
+      const businessDate = decodeKeyPart((entity.partitionKey ?? '').slice(prefix.length));
+      const row = JSON.parse(entity.row) as Partial<StoreDayRow>;
+      yield { businessDate, row: { ...(row as StoreDayRow), sales: row.sales ?? noSales, store_id: decodeKeyPart(entity.rowKey ?? '') } };
+    }
   }
 
   /** Every store-day row of the partner's business date. */

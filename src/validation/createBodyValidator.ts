@@ -85,7 +85,8 @@ const messageByDefinition: Readonly<Record<string, string>> = {
   timestamp: 'must be an ISO 8601 date-time with seconds and a UTC offset (Z or +hh:mm), e.g. 2026-03-01T12:30:00+09:00',
   timestampOrNull: 'must be null or an ISO 8601 date-time with seconds and a UTC offset (Z or +hh:mm)',
   decimal: 'must be a decimal number in a JSON string, e.g. "1.5"',
-  amount: 'must be a decimal amount in a JSON string, e.g. "12.50"',
+  amount: 'must be a decimal amount in a JSON string of at most 14 integer digits, e.g. "12.50"',
+  quantity: 'must be a decimal quantity in a JSON string of at most 12 integer digits and 6 decimal places, e.g. "2" or "0.125"',
   currency: 'must be a three-letter ISO 4217 currency code',
   identifier:
     'must be 1 to 128 characters without control, line-separator, bidirectional or invisible characters, and without whitespace at either end',

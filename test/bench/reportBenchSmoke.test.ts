@@ -11,12 +11,16 @@ describe('npm run bench:reports at smoke size', () => {
       'report_reconcile_60_ms',
       'report_reconcile_write_60_ms',
       'report_write_60_ratio',
+      'report_reconcile_convert_60_ms',
+      'report_write_unstaged_60_ratio',
       'report_rebuild_60_ms',
-      'report_build_60_ms',
+      'report_stage_batch_ms',
+      'report_fragment_batch_kib',
     ]) {
       expect(Number.isFinite(bench.get(name)), name).toBe(true);
     }
     expect(bench.get('report_files_60_kib')).toBeGreaterThan(0);
-    expect(lines.join('\n')).toMatch(/reconcile \+ write the report files \(MATCHED\+written\)/);
+    expect(lines.join('\n')).toMatch(/reconcile \+ write the report files \(MATCHED\)/);
+    expect(lines.join('\n')).toMatch(/write the report files alone, listing the index \(written, 3 staged \/ 0 converted\)/);
   });
 });

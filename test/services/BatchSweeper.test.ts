@@ -56,25 +56,26 @@ describe('the pending-batch sweep (timer)', () => {
     return lines;
   };
 
-  it('a committed push leaves no pending row; a push cut off after storing its body is finished by the timer once stale', async () => {
+  it('a committed push leaves its row for the report fragment; a push cut off after storing its body is finished by the timer once stale', async () => {
     offsetMs = 0;
     const partner = await partnerWithStores(service);
     const rowsBefore = await pendingRows();
+    // A committed trade-record batch keeps its row until the sweep has staged its report fragment.
     expect((await service.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 3 }))).status).toBe(202);
-    expect(await pendingRows()).toBe(rowsBefore);
+    expect(await pendingRows()).toBe(rowsBefore + 1);
 
     const batch = tradeBatch({ recordCount: 4 });
     crashAfter = 'blob-stored';
     expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
-    expect(await pendingRows()).toBe(rowsBefore + 1);
+    expect(await pendingRows()).toBe(rowsBefore + 2);
 
-    // Too recent: the sweep leaves it to a retry.
+    // Too recent: the sweep leaves them to a retry.
     expect((await runTimerFunction()).join('\n')).toMatch(/0 stale/);
-    expect(await pendingRows()).toBe(rowsBefore + 1);
+    expect(await pendingRows()).toBe(rowsBefore + 2);
 
     offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
     const lines = await runTimerFunction();
-    expect(lines.join('\n')).toMatch(/1 completed/);
+    expect(lines.join('\n')).toMatch(/1 completed, 0 dropped, 0 failed, 0 left pending, 2 report fragments staged/);
     expect(await pendingRows()).toBe(0);
     const again = await service.call(partner, 'POST', 'trade-records', batch);
     expect(again.status).toBe(200);

@@ -146,6 +146,24 @@ describe('createBodyValidator: trade-records', () => {
     expect(tradeProblems((_, b) => (b.trade_records = {}))[0]?.message).toBe('must be an array');
   });
 
+  it('refuses amounts and quantities the report files could not hold exactly, and accepts the largest they can', () => {
+    expect(tradeProblems((r) => (r.total_amount = '123456789012345.00'))).toEqual([
+      {
+        path: '/trade_records/0/total_amount',
+        message: 'must be a decimal amount in a JSON string of at most 14 integer digits, e.g. "12.50"',
+      },
+    ]);
+    expect(tradeProblems((r) => (item(r).quantity = '0.1234567'))).toEqual([
+      {
+        path: '/trade_records/0/items/0/quantity',
+        message: 'must be a decimal quantity in a JSON string of at most 12 integer digits and 6 decimal places, e.g. "2" or "0.125"',
+      },
+    ]);
+    expect(tradeProblems((r) => (item(r).quantity = '1234567890123'))[0]?.path).toBe('/trade_records/0/items/0/quantity');
+    expect(tradeProblems((r) => (r.tip_amount = '99999999999999.00'))).toEqual([]);
+    expect(tradeProblems((r) => (item(r).quantity = '-999999999999.125'))).toEqual([]);
+  });
+
   it('rejects values outside an enum and lists the allowed ones', () => {
     expect(tradeProblems((r) => (r.status = 'DONE'))).toEqual([
       { path: '/trade_records/0/status', message: 'must be one of: OPEN, COMPLETED, VOIDED, REFUNDED, PARTIALLY_REFUNDED' },
@@ -170,7 +188,7 @@ describe('createBodyValidator: trade-records', () => {
       const problems = tradeProblems((r) => (r.subtotal_amount = value));
       expect(problems).toHaveLength(1);
       expect(problems[0]?.path).toBe('/trade_records/0/subtotal_amount');
-      expect(problems[0]?.message).toBe('must be a decimal amount in a JSON string, e.g. "12.50"');
+      expect(problems[0]?.message).toBe('must be a decimal amount in a JSON string of at most 14 integer digits, e.g. "12.50"');
     },
   );
 

@@ -4,8 +4,10 @@ import { getBatches } from './endpoints/getBatches.js';
 import { getPartner } from './endpoints/getPartner.js';
 import { getPartnerList } from './endpoints/getPartnerList.js';
 import { getPartners } from './endpoints/getPartners.js';
+import { getSales } from './endpoints/getSales.js';
 import { getStoreDay } from './endpoints/getStoreDay.js';
 import { getStoreDays } from './endpoints/getStoreDays.js';
+import { getUnmapped } from './endpoints/getUnmapped.js';
 import { getWhoami } from './endpoints/getWhoami.js';
 import { postPartnerStatus } from './endpoints/postPartnerStatus.js';
 import { postPartnerStores } from './endpoints/postPartnerStores.js';
@@ -38,6 +40,8 @@ export const hqFunctions: readonly HttpFunctionDefinition[] = [
   hq('hqStoreDays', 'GET', 'store-days', 'read', getStoreDays),
   hq('hqStoreDay', 'GET', 'store-days/{partner_id}/{store_id}/{business_date}', 'read', getStoreDay),
   hq('hqBatches', 'GET', 'batches', 'read', getBatches),
+  hq('hqSales', 'GET', 'sales', 'read', getSales),
+  hq('hqUnmapped', 'GET', 'unmapped', 'read', getUnmapped),
   hq('hqPartners', 'GET', 'partners', 'read', getPartners),
   hq('hqPartner', 'GET', 'partners/{partner_id}', 'read', getPartner),
   hq(

@@ -27,6 +27,9 @@ const paging = {
   continuation: { type: 'string', minLength: 1, maxLength: 2048, description: 'must be the continuation of the previous page, unchanged' },
 } as const;
 
+/** One key of the sales route's group_by (SalesQuery's group keys). */
+const groupKey = '(partner|store|standard_type|day)';
+
 const query = (properties: Record<string, object>, required: string[] = []): object => ({
   type: 'object',
   additionalProperties: false,
@@ -51,6 +54,21 @@ export const querySchemas = {
     },
     ['from', 'to'],
   ),
+  sales: query(
+    {
+      from: date,
+      to: date,
+      group_by: {
+        type: 'string',
+        pattern: `^${groupKey}(,${groupKey})*$`,
+        description: 'must be one or more of partner, store, standard_type, day, comma-separated',
+      },
+      partner_id: id,
+      ...paging,
+    },
+    ['from', 'to', 'group_by'],
+  ),
+  unmapped: query({ partner_id: id, ...paging }),
   batches: query({ state: { enum: ['pending', 'failed'], description: 'must be pending or failed' }, partner_id: id, ...paging }, [
     'state',
   ]),
@@ -108,6 +126,8 @@ export interface QueryTypes {
     readonly status?: 'NOT_RECEIVED' | 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
     readonly overdue?: boolean;
   };
+  sales: PageQuery & { readonly from: string; readonly to: string; readonly group_by: string; readonly partner_id?: string };
+  unmapped: PageQuery & { readonly partner_id?: string };
   batches: PageQuery & { readonly state: 'pending' | 'failed'; readonly partner_id?: string };
 }
 

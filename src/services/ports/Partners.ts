@@ -7,4 +7,6 @@ export interface Partners {
   create(partnerId: string, name: string, now: Date): Promise<boolean>;
   /** False when there is no such partner. */
   update(partnerId: string, changes: { status?: PartnerStatus; rateLimitPerMinute?: number }): Promise<boolean>;
+  /** Every partner, in no set order (HQ reports read across all of them). */
+  list(): Promise<Partner[]>;
 }

@@ -163,7 +163,8 @@ export class BatchIngestion {
         await this.step('committed', batchId);
         // The batch is safe once committed; its pending-index row is removed without holding up the
         // answer (a removal that never happens leaves the row to the sweep, which finds it finished).
-        void this.forgetPending(partnerId, batchId, entry.createdAt);
+        // A trade-record batch keeps its row: the sweep stages its report fragment, then removes it.
+        if (!stagesReportFragment(processor.kind)) void this.forgetPending(partnerId, batchId, entry.createdAt);
         return { batch_id: batchId, status: 'ACCEPTED', record_count: receipt.recordCount, warnings: receipt.warnings };
       }
       // Another copy of this batch committed first: answer as a repeat.
@@ -187,7 +188,7 @@ export class BatchIngestion {
     const parsed = parseJsonBody(stored);
     if (!parsed.ok) throw new Error(`Stored body of a batch cannot be parsed (${processor.kind}).`);
     await this.applyAndCommit(partnerId, batchId, entry, processor, parsed.value as T, false);
-    await this.forgetPending(partnerId, batchId, entry.createdAt);
+    if (!stagesReportFragment(processor.kind)) await this.forgetPending(partnerId, batchId, entry.createdAt);
     return true;
   }
 
@@ -331,4 +332,13 @@ function alreadyReceived(batchId: string, entry: Extract<LedgerEntry, { state: '
     });
   }
   return { batch_id: batchId, status: 'ALREADY_RECEIVED', record_count: entry.receipt.recordCount, warnings };
+}
+
+/**
+ * A committed trade-record batch keeps its pending-index row: the sweep that finds it converts the
+ * batch into its report fragment in the background, then removes the row (no write is added to the
+ * push, one is saved).
+ */
+function stagesReportFragment(kind: string): boolean {
+  return kind === 'tradeRecords';
 }

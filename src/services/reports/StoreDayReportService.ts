@@ -1,32 +1,42 @@
-import type { TradeRecordBatch } from '../../domain/model/payloads.js';
-import type { PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
+import { paymentDirection, type PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
+import { assembleParquetFile } from '../../reports/assembleParquetFile.js';
+import { buildReportFragment } from '../../reports/buildReportFragment.js';
 import { encodeStoreDays } from '../../reports/encodeStoreDays.js';
 import { LatestVersions, type BatchSelection } from '../../reports/LatestVersions.js';
-import { loadParquetWriter } from '../../reports/loadParquetWriter.js';
+import { loadParquetFooterWriter, loadParquetWriter, type ParquetWriterModule } from '../../reports/loadParquetWriter.js';
+import type { ParquetPart } from '../../reports/ParquetFileBuilder.js';
 import { storeDayRow, type ReconciledStoreDay } from '../../reports/ReconciledStoreDay.js';
-import { StoreDayReportBuilder, type StoreDayCounts } from '../../reports/StoreDayReportBuilder.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { RawBatchStore } from '../../storage/RawBatchStore.js';
-import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
+import { reportColumns } from '../../reports/reportColumns.js';
+import { storeDayDatasets, type StoreDayDataset } from '../../reports/reportDatasets.js';
+import { decodeFragment, encodeFragment, type ReportFragment } from '../../reports/ReportFragment.js';
+import { ReportSourceError } from '../../reports/ReportSourceError.js';
+import type { StoreDayCounts } from '../../reports/StoreDayReportBuilder.js';
+import { SalesAccumulator } from '../../reports/StoreDaySales.js';
+import type { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
 import type { ReportStore } from '../../storage/ReportStore.js';
 import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
-import type { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
-import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
+import type { Clock } from '../ports/Clock.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { PaymentDirections } from '../ports/PaymentDirections.js';
+import type { RawBatches } from '../ports/RawBatches.js';
+import type { Reconciliations } from '../ports/Reconciliations.js';
+import type { TradeRecords } from '../ports/TradeRecords.js';
+import { FragmentPrefetch } from './FragmentPrefetch.js';
 
 export interface StoreDayReportDependencies {
-  readonly index: Pick<TradeRecordIndex, 'listDay'>;
-  readonly rawBatches: Pick<RawBatchStore, 'get'>;
+  readonly index: Pick<TradeRecords, 'listDay'>;
+  readonly rawBatches: Pick<RawBatches, 'get'>;
   readonly files: ReportStore;
+  readonly fragments: Pick<ReportFragmentStore, 'get' | 'put'>;
   readonly storeDays: ReportStoreDayRepository;
   /** What a rebuild reads the reconciliation outcome and its inputs from. */
-  readonly results: Pick<ReconciliationRepository, 'get'>;
-  readonly closes: Pick<DayCloseRepository, 'get'>;
+  readonly results: Pick<Reconciliations, 'get'>;
+  readonly closes: Pick<DayCloses, 'get'>;
   readonly mappings: Pick<MappingCatalog, 'current'>;
-  readonly paymentDirections: Pick<PaymentDirectionRepository, 'listForPartner'>;
-  readonly clock: () => Date;
-  /** Raw batches downloaded ahead of the one being converted (memory: this many bodies at most, plus one). */
+  readonly paymentDirections: Pick<PaymentDirections, 'listForPartner'>;
+  readonly clock: Clock;
+  /** Fragments (or raw batches) downloaded ahead of the one being used (memory: this many at most, plus one). */
   readonly prefetch?: number;
   /** Rows per Parquet row group. */
   readonly rowGroupRows?: number;
@@ -42,6 +52,8 @@ export interface ReportInputs {
    * just listed; when absent the day's index partition is listed again.
    */
   readonly latest?: LatestVersions;
+  /** Fragment downloads started while the day was listed. */
+  readonly fragments?: FragmentPrefetch;
 }
 
 export interface StoreDayReportOutcome {
@@ -50,6 +62,8 @@ export interface StoreDayReportOutcome {
   readonly counts: StoreDayCounts;
   /** When this build started (the stamp that orders concurrent builds), UTC. */
   readonly generatedAt: string;
+  /** Batches whose staged fragment was used as it was, and batches converted from the raw batch now. */
+  readonly batches: { readonly staged: number; readonly converted: number };
 }
 
 /** Raw batches downloaded ahead by default. */
@@ -65,30 +79,36 @@ const defaultPrefetch = 3;
 export class StoreDayReportService {
   constructor(private readonly deps: StoreDayReportDependencies) {}
 
+  /** Starts fragment downloads for a day being listed; hand the result to {@link write}. */
+  prefetch(partnerId: string): FragmentPrefetch {
+    return new FragmentPrefetch(partnerId, this.deps.fragments);
+  }
+
   async write(day: ReconciledStoreDay, inputs: ReportInputs): Promise<StoreDayReportOutcome> {
     const generatedAt = this.deps.clock().toISOString();
     const { partnerId, storeId, businessDate } = day;
     const latest = inputs.latest ?? (await this.listLatest(partnerId, storeId, businessDate));
-    const module = await loadParquetWriter();
-    const builder = new StoreDayReportBuilder(module, {
-      partnerId,
-      storeId,
-      businessDate,
-      mapping: inputs.mapping,
-      paymentDirections: inputs.paymentDirections,
-      ...(this.deps.rowGroupRows === undefined ? {} : { rowGroupRows: this.deps.rowGroupRows }),
-    });
-    await this.convertBatches(partnerId, latest, builder);
-    const { files, counts } = builder.finish();
+    const [module, writeFooter] = await Promise.all([loadParquetWriter(), loadParquetFooterWriter()]);
+    const { fragments, staged, converted } = await this.collectFragments(module, partnerId, latest, inputs);
+
+    const files = {} as Record<StoreDayDataset, Uint8Array | undefined>;
+    const counts = {} as Record<StoreDayDataset, number>;
+    for (const dataset of storeDayDatasets) {
+      const parts = fragments.map((f) => f.parts[dataset]).filter((part): part is ParquetPart => part !== undefined);
+      files[dataset] = assembleParquetFile(module, writeFooter, dataset, reportColumns[dataset], parts);
+      counts[dataset] = fragments.reduce((n, f) => n + f.counts[dataset], 0);
+    }
+    const sales = new SalesAccumulator();
+    for (const fragment of fragments) sales.merge(fragment.sales);
 
     const status = await this.deps.files.writeStoreDay(partnerId, storeId, businessDate, files, generatedAt);
     if (status === 'written') {
-      await this.deps.storeDays.putIfNewer(partnerId, businessDate, storeDayRow(day, counts, generatedAt));
+      await this.deps.storeDays.putIfNewer(partnerId, businessDate, storeDayRow(day, counts, sales.result(), generatedAt));
       await this.deps.files.writeStoreDays(partnerId, businessDate, async () =>
         encodeStoreDays(module, partnerId, businessDate, await this.deps.storeDays.list(partnerId, businessDate)),
       );
     }
-    return { status, counts, generatedAt };
+    return { status, counts, generatedAt, batches: { staged, converted } };
   }
 
   /**
@@ -121,56 +141,105 @@ export class StoreDayReportService {
 
   private async listLatest(partnerId: string, storeId: string, businessDate: string): Promise<LatestVersions> {
     const latest = new LatestVersions();
+    // Batch rows come first: a failed batch's rows, if any are left, never reach the files.
+    const failed = new Set<string>();
     for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
-      if (row.type === 'transaction') latest.add(row.summary);
+      if (row.type === 'batch') {
+        if (row.batch.failed === true) failed.add(row.batch.batchId);
+      } else if (!failed.has(row.summary.batch_id)) latest.add(row.summary);
     }
     return latest;
   }
 
-  /** Feeds the builder batch by batch, in batch_seq order, with a few downloads running ahead. */
-  private async convertBatches(partnerId: string, latest: LatestVersions, builder: StoreDayReportBuilder): Promise<void> {
+  /**
+   * The fragment of every batch that delivers a latest version, in batch_seq order. A staged
+   * fragment is used when it holds exactly the batch's latest versions and was built with the
+   * mapping and payment directions in effect now; any other batch (a version superseded since,
+   * a code mapped since, no fragment staged yet) is converted from its raw batch, and a fragment
+   * of the whole batch is staged for the next time. A few downloads run ahead of the one in use.
+   */
+  private async collectFragments(
+    module: ParquetWriterModule,
+    partnerId: string,
+    latest: LatestVersions,
+    inputs: ReportInputs,
+  ): Promise<{ fragments: ReportFragment[]; staged: number; converted: number }> {
     const batches = latest.batches();
     const prefetch = this.deps.prefetch ?? defaultPrefetch;
+    const directions = inputs.paymentDirections ?? new Map<string, PaymentDirection>();
+    const context = {
+      partnerId,
+      mapping: inputs.mapping,
+      paymentDirections: directions,
+      ...(this.deps.rowGroupRows === undefined ? {} : { rowGroupRows: this.deps.rowGroupRows }),
+    };
     const downloads = new Map<number, Promise<Buffer | undefined>>();
     const start = (i: number) => {
       const batch = batches[i];
       if (batch === undefined || downloads.has(i)) return;
-      const download = this.deps.rawBatches.get(partnerId, batch.batch_id);
+      const download = inputs.fragments?.take(batch.batch_id) ?? this.deps.fragments.get(partnerId, batch.batch_id);
       // Awaited in order below; this only keeps a download abandoned by an earlier failure from
       // reporting an unhandled rejection.
       download.catch(() => undefined);
       downloads.set(i, download);
     };
+    const fragments: ReportFragment[] = [];
+    const stagings: Promise<void>[] = [];
+    let staged = 0;
     let found = 0;
     try {
       for (const [i, batch] of batches.entries()) {
         for (let ahead = 0; ahead <= prefetch; ahead++) start(i + ahead);
-        const body = await downloads.get(i);
+        const stored = await downloads.get(i);
         downloads.delete(i);
-        if (!body) throw new Error('A raw batch named by the trade-record index is missing from the raw batch store.');
-        found += convertBatch(body, batch, builder);
+        let fragment = stored && decodeFragment(stored);
+        if (fragment && fits(fragment, batch, inputs.mapping, directions)) {
+          staged += 1;
+        } else {
+          const body = await this.deps.rawBatches.get(partnerId, batch.batch_id);
+          if (!body) throw new ReportSourceError('A raw batch named by the trade-record index is missing from the raw batch store.');
+          const built = buildReportFragment(module, context, body, batch.records);
+          fragment = built.fragment;
+          if (built.whole) stagings.push(this.stage(partnerId, fragment));
+        }
+        found += fragment.transactions.length;
+        fragments.push(fragment);
       }
     } finally {
       downloads.clear();
+      await Promise.all(stagings);
     }
     if (found !== latest.size) {
-      throw new Error(`${latest.size - found} transactions named by the trade-record index were not found in their raw batches.`);
+      throw new ReportSourceError(
+        `${latest.size - found} transactions named by the trade-record index were not found in their raw batches.`,
+      );
+    }
+    return { fragments, staged, converted: batches.length - staged };
+  }
+
+  /** Stages a fragment converted during a build; a failure only means the next build converts the batch again. */
+  private async stage(partnerId: string, fragment: ReportFragment): Promise<void> {
+    try {
+      await this.deps.fragments.put(partnerId, fragment.batchId, encodeFragment(fragment));
+    } catch {
+      // The fragment is a cache of the raw batch.
     }
   }
 }
 
-/** Adds the batch's transactions that are the latest version; returns how many it added. */
-function convertBatch(body: Buffer, batch: BatchSelection, builder: StoreDayReportBuilder): number {
-  const parsed = parseJsonBody(body);
-  if (!parsed.ok) throw new Error('A raw batch named by the trade-record index is not valid JSON.');
-  const records = (parsed.value as Partial<TradeRecordBatch>).trade_records;
-  if (!Array.isArray(records)) throw new Error('A raw batch named by the trade-record index holds no trade_records.');
-  let added = 0;
-  for (const [index, record] of records.entries()) {
-    const wanted = batch.records.get(record.trade_record_id);
-    if (wanted?.version !== record.version || wanted.last_modified_at !== record.last_modified_at) continue;
-    builder.add(record, { batch_id: batch.batch_id, batch_seq: batch.batch_seq, index });
-    added += 1;
+/** Whether a staged fragment holds exactly the batch's latest versions, converted as they would be now. */
+function fits(
+  fragment: ReportFragment,
+  batch: BatchSelection,
+  mapping: ReadonlyMap<string, string>,
+  directions: ReadonlyMap<string, PaymentDirection>,
+): boolean {
+  if (fragment.batchSeq !== batch.batch_seq || fragment.transactions.length !== batch.records.size) return false;
+  for (const [id, version, lastModifiedAt] of fragment.transactions) {
+    const wanted = batch.records.get(id);
+    if (wanted?.version !== version || wanted.last_modified_at !== lastModifiedAt) return false;
   }
-  return added;
+  for (const [code, standard] of fragment.codes) if ((mapping.get(code) ?? null) !== standard) return false;
+  for (const [type, direction] of fragment.paymentTypes) if ((paymentDirection(type, directions) ?? null) !== direction) return false;
+  return true;
 }

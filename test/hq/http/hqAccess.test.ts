@@ -38,6 +38,7 @@ function pathOf(route: string): string {
     .replace('{key_id}', 'key-00000000');
   if (filled.endsWith('/store-days')) return `${filled}?from=2026-03-01&to=2026-03-02`;
   if (filled.endsWith('/batches')) return `${filled}?state=pending`;
+  if (filled.endsWith('/sales')) return `${filled}?from=2026-03-01&to=2026-03-31&group_by=store,day`;
   return filled;
 }
 
@@ -59,7 +60,7 @@ const partnerRoutes = functionTable
 describe('HQ routes', () => {
   it('cover the documented read and admin routes', () => {
     expect(hqRoutes.filter((r) => !r.admin).map((r) => r.path.split('?')[0])).toEqual(
-      expect.arrayContaining(['hq/v1/whoami', 'hq/v1/store-days', 'hq/v1/batches', 'hq/v1/partners']),
+      expect.arrayContaining(['hq/v1/whoami', 'hq/v1/store-days', 'hq/v1/batches', 'hq/v1/partners', 'hq/v1/sales', 'hq/v1/unmapped']),
     );
     expect(hqRoutes.filter((r) => r.admin)).toHaveLength(5);
   });

@@ -11,6 +11,7 @@ import { MappingRepository } from '../../../src/storage/MappingRepository.js';
 import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
 import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
+import { ReportFragmentStore } from '../../../src/storage/ReportFragmentStore.js';
 import { ReportStore } from '../../../src/storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
@@ -104,7 +105,11 @@ function sorted<T extends Record<string, unknown>>(rows: T[], key: keyof T): T[]
 }
 
 beforeAll(async () => {
-  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0', REPORTS_CONTAINER: 'hq-reports' } });
+  // The service's own reconciliations write the files too, stamped by the same clock as these builds.
+  service = await startTestService({
+    settings: { RECONCILE_DELAY_SECONDS: '0', REPORTS_CONTAINER: 'hq-reports' },
+    services: { clock: () => clock },
+  });
   const storage = service.services.storage;
   const t = storage.tables;
   const rawBatches = new RawBatchStore(storage.rawBatches);
@@ -112,6 +117,7 @@ beforeAll(async () => {
     index: new TradeRecordIndex(t.tradeRecords),
     rawBatches,
     files: new ReportStore(storage.reports),
+    fragments: new ReportFragmentStore(storage.reports),
     storeDays: new ReportStoreDayRepository(t.reportStoreDays),
     results: new ReconciliationRepository(t.reconciliations),
     closes: new DayCloseRepository(t.dailyCloses),
@@ -291,12 +297,14 @@ describe('when the mapping of the held-back code arrives', () => {
       batch_id: randomUUID(),
       mappings: Object.entries(fullMapping).map(([source_code, standard_code]) => ({ source_code, standard_code })),
     });
-    // The upload re-reconciles the day that had the unmapped code; its files are then rewritten.
-    const results = new ReconciliationRepository(service.services.storage.tables.reconciliations);
-    await eventually(
-      () => results.get(acme.partnerId, 'SEA-001', businessDate),
+    // The upload re-reconciles the day that had the unmapped code, and the reconciliation rewrites its files.
+    const storeDays = new ReportStoreDayRepository(service.services.storage.tables.reportStoreDays);
+    const row = await eventually(
+      async () => (await storeDays.list(acme.partnerId, businessDate)).find((r) => r.store_id === 'SEA-001'),
       (r) => r?.status === 'MATCHED',
     );
+    expect(row?.counts.sales_transactions).toBe(14);
+    expect(row?.counts.unmapped_transactions).toBe(0);
     clock = new Date(clock.getTime() + 60_000);
     const outcome = await reports.rebuild(acme.partnerId, 'SEA-001', businessDate);
     expect(outcome).toMatchObject({ status: 'written', counts: { sales_transactions: 14, unmapped_transactions: 0 } });

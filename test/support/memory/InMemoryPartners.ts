@@ -21,4 +21,8 @@ export class InMemoryPartners implements Partners {
     this.byId.set(partnerId, { ...current, ...changes });
     return Promise.resolve(true);
   }
+
+  list(): Promise<Partner[]> {
+    return Promise.resolve([...this.byId.values()]);
+  }
 }

@@ -31,4 +31,16 @@ export function partnersSuite(make: () => Promise<Partners>): void {
     expect(await partners.update(unknown, { status: 'ACTIVE' })).toBe(false);
     expect(await partners.get(unknown)).toBeUndefined();
   });
+
+  it('lists every partner with what get returns', async () => {
+    const partners = await make();
+    const first = freshPartnerId();
+    const second = freshPartnerId();
+    await partners.create(first, 'Chain A', new Date('2026-03-01T00:00:00Z'));
+    await partners.create(second, 'Chain B', new Date('2026-03-02T00:00:00Z'));
+    await partners.update(second, { status: 'INACTIVE' });
+    const listed = await partners.list();
+    expect(listed.find((p) => p.partnerId === first)).toEqual(await partners.get(first));
+    expect(listed.find((p) => p.partnerId === second)).toMatchObject({ name: 'Chain B', status: 'INACTIVE' });
+  });
 }

@@ -1,0 +1,14 @@
+import { decodeContinuation, encodeContinuation } from '../continuationToken.js';
+import type { HqEndpoint } from '../HqEndpoint.js';
+
+/** GET /hq/v1/unmapped: codes held back from the sales data, one page. */
+export const getUnmapped: HqEndpoint = async ({ request, hq }) => {
+  const query = hq.validator.query('unmapped', request.query);
+  const after = decodeContinuation(query.continuation, ['p', 'c']);
+  const page = await hq.reports.unmappedPage({ partnerId: query.partner_id, limit: query.limit, after: after && [after.p, after.c] });
+  const next = page.next;
+  return {
+    status: 200,
+    body: { items: page.items, continuation: encodeContinuation(next && { p: next[0] ?? '', c: next[1] ?? '' }) },
+  };
+};

@@ -1,0 +1,71 @@
+import type { SalesGroup, SalesGroupKey, SalesQuery } from '../../services/reports/SalesQuery.js';
+import type { UnmappedCode, UnmappedQuery } from '../../services/reports/UnmappedQuery.js';
+import { requireDateRange } from './requireDateRange.js';
+
+/** Where the next page starts: the sort key of the last item handed out. */
+export type ReportCursor = readonly string[];
+
+export interface ReportPage<T> {
+  readonly items: T[];
+  readonly next: ReportCursor | undefined;
+}
+
+/**
+ * Sales totals and unmapped codes for HQ, a page at a time. Both are summed from the per-store-day
+ * totals written with the report files, so a page is cut from the whole ordered result: the cursor
+ * is the last item's sort key, which stays valid while new days are written between pages.
+ */
+export class ReportTotals {
+  constructor(
+    private readonly sales: Pick<SalesQuery, 'totals'>,
+    private readonly unmapped: Pick<UnmappedQuery, 'codes'>,
+  ) {}
+
+  async salesPage(query: {
+    from: string;
+    to: string;
+    groupBy: readonly SalesGroupKey[];
+    partnerId?: string | undefined;
+    limit: number;
+    after?: ReportCursor | undefined;
+  }): Promise<ReportPage<SalesGroup>> {
+    requireDateRange(query.from, query.to);
+    const groups = await this.sales.totals({ from: query.from, to: query.to, groupBy: query.groupBy, partnerId: query.partnerId });
+    return pageOf(groups, salesKey, query.limit, query.after);
+  }
+
+  async unmappedPage(query: {
+    partnerId?: string | undefined;
+    limit: number;
+    after?: ReportCursor | undefined;
+  }): Promise<ReportPage<UnmappedCode>> {
+    return pageOf(await this.unmapped.codes(query.partnerId), unmappedKey, query.limit, query.after);
+  }
+}
+
+/** The order SalesQuery sorts by: the group keys (absent ones as empty), then currency. */
+function salesKey(group: SalesGroup): ReportCursor {
+  return [group.partner_id ?? '', group.store_id ?? '', group.standard_type ?? '', group.business_date ?? '', group.currency];
+}
+
+/** The order UnmappedQuery sorts by: partner, then code. */
+function unmappedKey(code: UnmappedCode): ReportCursor {
+  return [code.partner_id, code.source_transaction_type];
+}
+
+function pageOf<T>(all: readonly T[], keyOf: (item: T) => ReportCursor, limit: number, after: ReportCursor | undefined): ReportPage<T> {
+  const start = after === undefined ? 0 : all.findIndex((item) => compareCursors(keyOf(item), after) > 0);
+  const items = start < 0 ? [] : all.slice(start, start + limit);
+  const last = items.at(-1);
+  const more = start >= 0 && start + limit < all.length;
+  return { items, next: more && last !== undefined ? keyOf(last) : undefined };
+}
+
+function compareCursors(a: ReportCursor, b: ReportCursor): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? '';
+    const y = b[i] ?? '';
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}

@@ -1,0 +1,39 @@
+import type { ContainerClient } from '@azure/storage-blob';
+import { encodePartitionValue } from '../reports/encodePartitionValue.js';
+import { isNotFound } from './storageErrors.js';
+
+/**
+ * Report fragments, one blob per (partner, batch): a batch's transactions already converted to
+ * report rows, staged in the background after the batch is committed so that reconciling a day
+ * only assembles them. Kept under `_state/` in the reports container, named `.fragment`: not a
+ * report file, and never matched by a reader's `*.parquet` pattern. A fragment is a cache of the
+ * raw batch: a missing or outdated one is rebuilt from the raw batch when a day is reconciled.
+ */
+export class ReportFragmentStore {
+  constructor(private readonly container: ContainerClient) {}
+
+  async get(partnerId: string, batchId: string): Promise<Buffer | undefined> {
+    try {
+      return await this.blob(partnerId, batchId).downloadToBuffer();
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async exists(partnerId: string, batchId: string): Promise<boolean> {
+    return this.blob(partnerId, batchId).exists();
+  }
+
+  /** Replaces the fragment whole (one upload). */
+  async put(partnerId: string, batchId: string, bytes: Uint8Array): Promise<void> {
+    await this.blob(partnerId, batchId).uploadData(bytes, { blobHTTPHeaders: { blobContentType: 'application/octet-stream' } });
+  }
+
+  private blob(partnerId: string, batchId: string) {
+    // A UUID names the same batch in upper or lower case, as in the batch ledger.
+    return this.container.getBlockBlobClient(
+      `_state/fragments/partner_id=${encodePartitionValue(partnerId)}/${encodePartitionValue(batchId.toLowerCase())}.fragment`,
+    );
+  }
+}
