@@ -212,6 +212,16 @@ const acknowledgement = (batchId: string, recordCount: number, status: 'ACCEPTED
 });
 
 /** Example request body, responses by status, and path parameters of each documented operation. */
+const webhook = {
+  url: 'https://pos-events.example.com/hq',
+  event_types: ['reconciliation.completed', 'reconciliation.changed', 'batch.failed'],
+  created_at: '2026-02-20T14:00:00.000Z',
+  updated_at: '2026-02-20T14:00:00.000Z',
+  previous_secret_expires_at: null,
+};
+/** Shaped like a real secret, and obviously not one. */
+const exampleSecret = 'whsec_ZXhhbXBsZS1zZWNyZXQtbm90LWEtcmVhbC1vbmUtISE=';
+
 export interface OperationExamples {
   readonly request?: unknown;
   readonly parameters?: Readonly<Record<string, string>>;
@@ -292,6 +302,22 @@ export const partnerExamples = {
             description: 'Goods or services sold to a customer. Amounts are positive.',
           },
         ],
+      },
+    },
+  },
+  putWebhook: {
+    request: { url: webhook.url, event_types: webhook.event_types },
+    responses: { 201: { ...webhook, secret: exampleSecret }, 200: { ...webhook, updated_at: '2026-02-21T09:30:00.000Z' } },
+  },
+  getWebhook: { responses: { 200: webhook } },
+  deleteWebhook: { responses: {} },
+  rotateWebhookSecret: {
+    responses: {
+      200: {
+        ...webhook,
+        updated_at: '2026-02-21T09:30:00.000Z',
+        previous_secret_expires_at: '2026-02-22T09:30:00.000Z',
+        secret: exampleSecret,
       },
     },
   },

@@ -52,7 +52,9 @@ export interface DayResult {
   readonly close: BatchAcknowledgement;
 }
 
-const retryableStatuses = new Set([408, 429, 500, 502, 503, 504]);
+// Not 500: the service answers it (INTERNAL_ERROR, BATCH_FAILED) only when sending the same batch
+// again cannot help; 502 and 504 come from a gateway on the way and say nothing about the batch.
+const retryableStatuses = new Set([408, 429, 502, 503, 504]);
 
 /**
  * A reference client of the partner API. Every push has a batch_id chosen once and reused on every
