@@ -21,6 +21,7 @@ const storage = createStorageClients(
     BATCH_SWEEP_DELAY_SECONDS: '300',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',
+    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
   }),
 );
 

@@ -16,6 +16,7 @@ function clients() {
     BATCH_SWEEP_DELAY_SECONDS: '300',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',
+    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
   });
   return createStorageClients(config);
 }

@@ -27,7 +27,10 @@ export function invokeInProcess(services: AppServices): EndpointCaller {
     if (definition.trigger === 'http') routes.add(definition.route, { definition, handler: definition.createHandler(services) });
   }
   return async (partner, method, path, body, headers = {}) => {
-    const [pathPart = '', query = ''] = path.replace(/^\//, '').split('?');
+    // Like TestService.call: a path below the partner API unless it names its API.
+    const relative = path.replace(/^\//, '');
+    const full = /^(pos|hq)\/v1\//.test(relative) ? relative : `pos/v1/${relative}`;
+    const [pathPart = '', query = ''] = full.split('?');
     const segments = decodePathSegments(pathPart) ?? [];
     const match = routes.match(segments).find((m) => m.value.definition.methods.includes(method as never));
     if (!match) throw new Error(`No function serves ${method} ${path}.`);
