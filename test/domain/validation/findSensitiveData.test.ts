@@ -4,6 +4,13 @@ import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
 import { stringMatching } from '../../support/matchers.js';
 
 describe('findSensitiveData', () => {
+  it('takes a UUID for what it is, even one whose digit groups join into a valid card number', () => {
+    const body = { batch_id: '03ca4a64-4974-4491-8752-7a63e257d230', note: '4111 1111 1111 1111' };
+    expect(findSensitiveData(body)).toEqual([
+      { path: '/note', message: 'appears to hold a payment card number, which must never be sent' },
+    ]);
+  });
+
   it('finds nothing in the fixtures', () => {
     expect(findSensitiveData(buildTradeRecordBatch({ recordCount: 20 }))).toEqual([]);
     expect(findSensitiveData(buildTradeRecordBatch({ currency: 'JPY', recordCount: 20 }))).toEqual([]);
