@@ -36,12 +36,19 @@ export type TimestampOrNull = string | null;
  */
 export type Decimal = string;
 /**
- * A money amount as a decimal string; the number of decimal places must equal the minor-unit digits of the currency (checked after the schema).
+ * A money amount as a decimal string of at most 14 integer digits and 4 decimal places (what the HQ report files hold exactly, as DECIMAL(18,4)); the number of decimal places must equal the minor-unit digits of the currency (checked after the schema).
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "Amount".
  */
 export type Amount = string;
+/**
+ * A quantity as a decimal string of at most 12 integer digits and 6 decimal places (what the HQ report files hold exactly, as DECIMAL(18,6)), e.g. "2", "-1" or "0.125".
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "Quantity".
+ */
+export type Quantity = string;
 /**
  * An ISO 4217 currency code, three capital letters.
  *
@@ -598,7 +605,7 @@ export interface TradeItem {
   product_id: Identifier;
   product_name: Text;
   product_type: ProductType;
-  quantity: Decimal;
+  quantity: Quantity;
   unit_price: Amount;
   discount_amount: Amount;
   line_amount: Amount;
@@ -621,7 +628,7 @@ export interface TradeModifier {
   group_id: Identifier;
   option_id: Identifier;
   option_name?: Text;
-  quantity: Decimal;
+  quantity: Quantity;
   price_delta: Amount;
 }
 /**
