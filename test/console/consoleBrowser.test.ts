@@ -308,7 +308,7 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
           seen = count;
           return settled;
         },
-        { intervals: [1500], timeout: 60_000 },
+        { interval: 1500, timeout: 60_000 },
       )
       .toBe(true);
     const page = await openPage();
