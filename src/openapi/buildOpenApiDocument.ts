@@ -163,7 +163,7 @@ const hostNotes: Partial<Record<number, string>> = {
   401: 'A key the Functions host does not hold is refused by the host itself with an empty body; a key it holds that the service finds revoked or expired gets the error body.',
   413: 'A body over the limit may be refused by the host in front of the service before any of it is read.',
   429: 'Wait the number of seconds in Retry-After, then send the same body with the same batch_id.',
-  500: 'The batch is not lost: retry with the same batch_id.',
+  500: 'Final: sending the same request again does not help (a BATCH_FAILED batch stays failed). Give HQ the request_id.',
   503: 'Retry after the seconds in Retry-After (when given) with the same batch_id.',
 };
 
