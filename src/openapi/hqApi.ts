@@ -58,7 +58,7 @@ const parameterDescriptions: Readonly<Record<keyof typeof pathParameterSchemas, 
 const hostNotes: Partial<Record<number, string>> = {
   401: 'A key the Functions host does not hold is refused by the host itself with an empty body; a key it holds that the service finds revoked, expired or unknown gets the error body.',
   413: 'A body over the limit may be refused by the host in front of the service before any of it is read.',
-  500: 'Every HQ route and action is idempotent: sending it again is safe. Give the request_id when reporting it.',
+  500: 'Every HQ route and action is idempotent, so sending it again does no harm, though it will not fix the cause: give the request_id when reporting it.',
   503: 'Retry after the seconds in Retry-After.',
 };
 

@@ -26,6 +26,7 @@ import { pointerToken, specValidator } from './specAjv.js';
 interface Operation {
   operationId: string;
   parameters?: { name: string; in: string; required: boolean }[];
+  requestBody?: unknown;
   responses: Record<string, { headers?: Record<string, { required?: boolean }>; content?: Record<string, { schema: unknown }> }>;
 }
 interface OpenApiDocument {
@@ -210,8 +211,15 @@ const adminIds = hqFunctions.filter((fn) => fn.access === 'admin').map((fn) => f
 const unknownPartner = `nobody-${randomUUID()}`;
 
 describe('real answers of the HQ API match the document', () => {
-  it.each(ids)('%s answers 200 with its schema', async (operationId) => {
-    const response = await send(operationId, admin, valid()[operationId]!);
+  it.each(ids)('%s answers 200 with its schema, to a body valid against its request schema', async (operationId) => {
+    const request = valid()[operationId]!;
+    const { route, method, operation } = operations.get(operationId)!;
+    expect(operation.requestBody !== undefined, operationId).toBe(adminIds.includes(operationId));
+    if (request.body !== undefined) {
+      const validate = schemaAt(`/paths/${pointerToken(route)}/${method}/requestBody/content/application~1json/schema`);
+      expect(validate(request.body), JSON.stringify(validate.errors)).toBe(true);
+    }
+    const response = await send(operationId, admin, request);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expectDocumented(operationId, response);
   });
@@ -242,6 +250,25 @@ describe('real answers of the HQ API match the document', () => {
     expectDocumented(operationId, await send(operationId, mapped, request), 'OPERATOR_KEY_REQUIRED');
     const query = request.query === undefined ? 'bogus=1' : `${request.query}&bogus=1`;
     expectDocumented(operationId, await send(operationId, admin, { ...request, query }), 'INVALID_QUERY');
+  });
+
+  it.each(ids)('%s checks every query parameter the document lists, and takes the ones its request sends', async (operationId) => {
+    const request = valid()[operationId]!;
+    const documented = (operations.get(operationId)!.operation.parameters ?? []).filter((p) => p.in === 'query');
+    const sent = [...new URLSearchParams(request.query ?? '').keys()];
+    expect(documented.map((p) => p.name)).toEqual(expect.arrayContaining(sent));
+    expect(sent).toEqual(expect.arrayContaining(documented.filter((p) => p.required).map((p) => p.name)));
+    for (const parameter of documented) {
+      const query = new URLSearchParams(request.query ?? '');
+      // A value no parameter's schema takes ('' would be coerced to false for a boolean).
+      query.set(parameter.name, parameter.name === 'overdue' ? 'maybe' : '');
+      const response = await send(operationId, admin, { ...request, query: query.toString() });
+      expectDocumented(operationId, response, 'INVALID_QUERY');
+      expect(
+        (response.body as { error: { details?: { path: string }[] } }).error.details?.map((d) => d.path),
+        parameter.name,
+      ).toContain(`/${parameter.name}`);
+    }
   });
 
   it.each(adminIds)('%s: 403 for a viewer, 415, 413 and 400 INVALID_PAYLOAD for its body', async (operationId) => {
