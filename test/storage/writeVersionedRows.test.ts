@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { PipelinePolicy, PipelineRequest, PipelineResponse, SendRequest } from '@azure/core-rest-pipeline';
-import { describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config/loadConfig.js';
+import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors/StorageError.js';
 import { createStorageClients, ensureStorage } from '../../src/storage/StorageClients.js';
 import { transactionChunks } from '../../src/storage/transactionChunks.js';
 import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
+import { azuriteConfig } from '../support/azuriteConfig.js';
 
 /** Records every table transaction's request size; can refuse the n-th one after holding it back. */
 class TransactionRecorder implements PipelinePolicy {
@@ -36,17 +36,7 @@ class TransactionRecorder implements PipelinePolicy {
 }
 
 function storageWith(policy: PipelinePolicy) {
-  const config = loadConfig({
-    AzureWebJobsStorage: inject('azuriteConnectionString'),
-    RECONCILE_DELAY_SECONDS: '1',
-    MAX_REQUEST_BODY_BYTES: '5242880',
-    RATE_LIMIT_PER_MINUTE: '1000',
-    BATCH_SWEEP_DELAY_SECONDS: '300',
-    REPORTS_CONTAINER: 'reports',
-    EVENT_TYPE_PREFIX: 'com.example.pos',
-    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-  });
-  return createStorageClients(config, { policy });
+  return createStorageClients(azuriteConfig(), { policy });
 }
 
 function rows(count: number, textLength: number, version = 1): VersionedRow[] {
