@@ -7,7 +7,7 @@ import { ReconciliationRepository } from '../src/storage/ReconciliationRepositor
 import { awaitResult } from './awaitResult.js';
 import { benchBusinessDate, expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
 import { dailyClose } from './dailyClose.js';
-import { pushStoreDay } from './pushStoreDay.js';
+import { generateTradeRecordBatch, emptyDayTotals } from './tradeRecordGenerator.js';
 import type { BenchScale } from './benchScale.js';
 import { runReconcileJob, type ReconcileChildReport, type ReconcileChildRequest } from './runReconcileJob.js';
 import { median, round } from './stats.js';
@@ -49,15 +49,28 @@ export async function measureReconcile(
   transactions: number,
   tagBase: number,
 ): Promise<ReconcileResult> {
+  const perBatch = Math.min(scale.recordsPerBatch, transactions);
+  const batchCount = Math.ceil(transactions / perBatch);
+  const totals = emptyDayTotals();
   const loadStarted = performance.now();
-  const { batchCount, totals } = await pushStoreDay(env, partner, {
-    storeId,
-    transactions,
-    recordsPerBatch: scale.recordsPerBatch,
-    tagBase,
-    idLetter: 'T',
-    seedBase: tagBase,
-  });
+  let next = 0;
+  const pushNext = async (): Promise<void> => {
+    for (let b = next++; b < batchCount; b = next++) {
+      const tag = (tagBase + b).toString(16).padStart(8, '0');
+      const body = generateTradeRecordBatch({
+        batchId: `${tag}-0000-4000-8000-000000000000`,
+        storeId,
+        businessDate: benchBusinessDate,
+        batchSeq: b + 1,
+        recordCount: Math.min(perBatch, transactions - b * perBatch),
+        idPrefix: `T-${tag}`,
+        seed: tagBase + b,
+        totals,
+      });
+      expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
+    }
+  };
+  await Promise.all([pushNext(), pushNext(), pushNext()]);
   const loadSeconds = (performance.now() - loadStarted) / 1000;
 
   const closeBatchId = `${(tagBase + 0xfffff).toString(16).padStart(8, '0')}-0000-4000-8000-00000000c105`;

@@ -17,9 +17,9 @@ import { formatReport, machineInfo, target, type Figure } from './BenchReport.js
 import { awaitResult } from './awaitResult.js';
 import { benchBusinessDate, expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
 import { dailyClose } from './dailyClose.js';
-import { pushStoreDay } from './pushStoreDay.js';
 import { runReportJob, type ReportJobMode, type ReportJobReport, type ReportJobRequest } from './runReportJob.js';
 import { median, round } from './stats.js';
+import { emptyDayTotals, generateTradeRecordBatch } from './tradeRecordGenerator.js';
 
 export interface ReportBenchScale {
   readonly name: 'full' | 'smoke';
@@ -51,15 +51,27 @@ export async function runReportBench(options: ReportBenchOptions = {}): Promise<
     const storeId = 'RPT-1';
     const partner = await env.createPartner('bench-report', [storeId]);
     progress(`loading a ${scale.transactions}-transaction store-day through the push endpoint`);
+    const batchCount = Math.ceil(scale.transactions / scale.recordsPerBatch);
+    const totals = emptyDayTotals();
     const loadStarted = performance.now();
-    const { batchCount, totals } = await pushStoreDay(env, partner, {
-      storeId,
-      transactions: scale.transactions,
-      recordsPerBatch: scale.recordsPerBatch,
-      tagBase: 0x50000000,
-      idLetter: 'R',
-      seedBase: 0x5000,
-    });
+    let next = 0;
+    const pushNext = async (): Promise<void> => {
+      for (let b = next++; b < batchCount; b = next++) {
+        const tag = (0x50000000 + b).toString(16).padStart(8, '0');
+        const body = generateTradeRecordBatch({
+          batchId: `${tag}-0000-4000-8000-000000000000`,
+          storeId,
+          businessDate: benchBusinessDate,
+          batchSeq: b + 1,
+          recordCount: Math.min(scale.recordsPerBatch, scale.transactions - b * scale.recordsPerBatch),
+          idPrefix: `R-${tag}`,
+          seed: 0x5000 + b,
+          totals,
+        });
+        expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
+      }
+    };
+    await Promise.all([pushNext(), pushNext(), pushNext()]);
     progress(`loaded in ${round((performance.now() - loadStarted) / 1000, 1)} s; sending the daily close`);
 
     const close = dailyClose('5fffffff-0000-4000-8000-00000000c105', storeId, batchCount, totals);
