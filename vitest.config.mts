@@ -1,11 +1,39 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test files that run `npm run build`, which rewrites dist/ and docs/openapi.json: other files
+ * read those (the docs page, the OpenAPI document), and two builds at once would write the same
+ * files. They run after everything else, one at a time.
+ */
+const buildingFiles = ['test/deploy/packageApp.test.ts', 'test/localhost/npmStart.test.ts'];
+
+const timeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One storage emulator for the whole run; every test file starts its own service on it.
-    globalSetup: ['test/support/globalSetup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: buildingFiles,
+          // One storage emulator for the whole run; every test file starts its own service on it.
+          globalSetup: ['test/support/globalSetup.ts'],
+          // Most files spend their time waiting on storage, queues, delays and child processes, not
+          // on a core: more files at once than the two cores (vitest's default here would be one).
+          maxWorkers: 4,
+          ...timeouts,
+        },
+      },
+      {
+        test: {
+          name: 'build',
+          include: buildingFiles,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          ...timeouts,
+        },
+      },
+    ],
   },
 });
