@@ -20,8 +20,14 @@ export default defineConfig({
           // One storage emulator for the whole run; every test file starts its own service on it.
           globalSetup: ['test/support/globalSetup.ts'],
           // Most files spend their time waiting on storage, queues, delays and child processes, not
-          // on a core: more files at once than the two cores (vitest's default here would be one).
-          maxWorkers: 4,
+          // on a core: more files at once than the two cores (vitest's default here would be one),
+          // but not so many that the tests' deadlines and timing bounds starve.
+          maxWorkers: 3,
+          // A worker keeps the modules it loaded for its next file instead of loading the service
+          // again for each: that load took more CPU than many files' tests. Every file starts its
+          // own service on storage of its own, and the support code keeps no state that a later
+          // file could trip over (fresh business dates wrap round, see partnerFlow.ts).
+          isolate: false,
           ...timeouts,
         },
       },
