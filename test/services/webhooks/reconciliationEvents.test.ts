@@ -176,7 +176,13 @@ describe('batch.failed', () => {
       message: 'The batch could not be stored and was not applied.',
       failedAt: new Date('2026-03-02T10:00:00Z'),
     };
+    // The second call waits for the first delivery: made while the first is still queued, it is
+    // answered by that one delivery when it lands first, so the count would depend on timing.
     await service.services.batchFailures.batchFailed(failed);
+    await eventually(
+      () => Promise.resolve(eventsOf(partner, secret)),
+      (received) => received.length >= 1,
+    );
     await service.services.batchFailures.batchFailed(failed);
     const events = await eventually(
       () => Promise.resolve(eventsOf(partner, secret)),
