@@ -7,12 +7,16 @@ import { transactionChunks } from '../../src/storage/transactionChunks.js';
 import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
 import { azuriteConfig } from '../support/azuriteConfig.js';
 
-/** Records every table transaction's request size; can refuse the n-th one after holding it back. */
+/** Records every table transaction's request size; can refuse the n-th one while the others are held back. */
 class TransactionRecorder implements PipelinePolicy {
   readonly name = 'transaction-recorder';
   readonly sizes: number[] = [];
   readonly finished: number[] = [];
   refuse: number | undefined;
+  #refusalAnswered: () => void = () => undefined;
+  readonly #refusal = new Promise<void>((resolve) => {
+    this.#refusalAnswered = resolve;
+  });
 
   async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
     if (!(request.method === 'POST' && request.url.includes('$batch'))) return next(request);
@@ -20,6 +24,7 @@ class TransactionRecorder implements PipelinePolicy {
     const body = request.body;
     this.sizes.push(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body instanceof Uint8Array ? body.byteLength : -1);
     if (n === this.refuse) {
+      this.#refusalAnswered();
       return {
         request,
         status: 400,
@@ -27,8 +32,8 @@ class TransactionRecorder implements PipelinePolicy {
         bodyAsText: '{"odata.error":{"code":"InvalidInput","message":{"value":"refused"}}}',
       };
     }
-    // The others take a while, so they are still running when the refusal comes back.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // With a refusal armed, the others wait until it is answered, so they are still running when it comes back.
+    if (this.refuse !== undefined) await this.#refusal;
     const response = await next(request);
     this.finished.push(n);
     return response;
