@@ -63,7 +63,9 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',
   });
-  const services = createAppServices(config);
+  // Long deadlines: on a shared machine the emulator may take seconds to answer; a run that
+  // gives up measures nothing.
+  const services = createAppServices(config, { deadlines: { tryTimeoutMs: 60_000, callDeadlineMs: 180_000 } });
   await services.storage.reports.createIfNotExists();
   await services.storage.tables.reportStoreDays.createTable();
   const t = services.storage.tables;
