@@ -173,11 +173,13 @@ export class StoreDayReportService {
       paymentDirections: directions,
       ...(this.deps.rowGroupRows === undefined ? {} : { rowGroupRows: this.deps.rowGroupRows }),
     };
-    const downloads = new Map<number, Promise<Buffer | undefined>>();
+    const downloads = new Map<number, Promise<ReportFragment | undefined>>();
     const start = (i: number) => {
       const batch = batches[i];
       if (batch === undefined || downloads.has(i)) return;
-      const download = inputs.fragments?.take(batch.batch_id) ?? this.deps.fragments.get(partnerId, batch.batch_id);
+      const download =
+        inputs.fragments?.take(batch.batch_id) ??
+        this.deps.fragments.get(partnerId, batch.batch_id).then((bytes) => bytes && decodeFragment(bytes));
       // Awaited in order below; this only keeps a download abandoned by an earlier failure from
       // reporting an unhandled rejection.
       download.catch(() => undefined);
@@ -190,9 +192,8 @@ export class StoreDayReportService {
     try {
       for (const [i, batch] of batches.entries()) {
         for (let ahead = 0; ahead <= prefetch; ahead++) start(i + ahead);
-        const stored = await downloads.get(i);
+        let fragment = await downloads.get(i);
         downloads.delete(i);
-        let fragment = stored && decodeFragment(stored);
         if (fragment && fits(fragment, batch, inputs.mapping, directions)) {
           staged += 1;
         } else {
