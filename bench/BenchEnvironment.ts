@@ -6,6 +6,7 @@ import { startLocalService, type RunningLocalService } from '../src/localhost/st
 import { benchMenu } from './tradeRecordGenerator.js';
 import { RequestCounter, type StoragePorts } from './RequestCounter.js';
 import { LatencyProxy } from './LatencyProxy.js';
+import type { StorageDeadlines } from '../src/storage/storageDeadlinePolicy.js';
 import { benchSettings } from './benchSettings.js';
 
 export interface BenchPartner {
@@ -46,7 +47,13 @@ export type BenchProfile = 'emulator' | 'azure';
  * every storage client of the service.
  */
 export async function startBenchEnvironment(
-  options: { connectionString?: string; profile?: BenchProfile } = {},
+  options: {
+    connectionString?: string;
+    profile?: BenchProfile;
+    settings?: Readonly<Record<string, string>>;
+    /** Storage deadlines of the service (longer ones let a loaded machine finish loading a day). */
+    deadlines?: StorageDeadlines;
+  } = {},
 ): Promise<BenchEnvironment> {
   let azurite: RunningAzurite | undefined;
   let connectionString = options.connectionString;
@@ -70,10 +77,10 @@ export async function startBenchEnvironment(
   let service: RunningLocalService;
   try {
     service = await startLocalService({
-      settings: benchSettings(connectionString),
+      settings: { ...benchSettings(connectionString), ...options.settings },
       port: 0,
       logger,
-      services: { policy: counter.policy },
+      services: { policy: counter.policy, ...(options.deadlines ? { deadlines: options.deadlines } : {}) },
     });
   } catch (error) {
     await proxy?.stop();
@@ -146,7 +153,7 @@ export async function startBenchEnvironment(
 
 export function expectAccepted(response: BenchResponse, what: string): void {
   if (response.status !== 202 && response.status !== 200) {
-    throw new Error(`${what} push answered ${response.status}: ${JSON.stringify(response.body).slice(0, 600)}`);
+    throw new Error(`${what} push answered ${response.status}: ${JSON.stringify(response.body ?? null).slice(0, 600)}`);
   }
 }
 

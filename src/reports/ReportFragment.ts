@@ -73,7 +73,9 @@ export function decodeFragment(bytes: Uint8Array): ReportFragment | undefined {
   if (view.getUint32(0, true) !== magic) return undefined;
   const headerLength = view.getUint32(4, true);
   if (8 + headerLength > bytes.length) return undefined;
-  const header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 8, headerLength).toString('utf8'), untagValue) as FragmentHeader;
+  // Parsed without a reviver: only the row-group metadata carries tagged values, and walking it
+  // alone is several times faster than a reviver called on every value of the header.
+  const header = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 8, headerLength).toString('utf8')) as FragmentHeader;
   if (header.format !== fragmentFormat) return undefined;
   const parts = {} as Record<StoreDayDataset, ParquetPart | undefined>;
   let offset = 8 + headerLength;
@@ -86,7 +88,7 @@ export function decodeFragment(bytes: Uint8Array): ReportFragment | undefined {
     parts[dataset] = {
       bytes: bytes.subarray(offset, offset + part.length),
       rowCount: part.rowCount,
-      rowGroups: part.rowGroups as ParquetRowGroup[],
+      rowGroups: untagTree(part.rowGroups) as ParquetRowGroup[],
     };
     offset += part.length;
   }
@@ -115,13 +117,20 @@ function tagValue(_key: string, value: unknown): unknown {
   return value;
 }
 
-function untagValue(_key: string, value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
-  if (keys.length !== 1) return value;
+/** Replaces, in place, every tagged object of a parsed JSON tree by the value it stands for. */
+function untagTree(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = untagTree(value[i]);
+    return value;
+  }
   const tagged = value as Record<string, unknown>;
-  if (typeof tagged.$bigint === 'string') return BigInt(tagged.$bigint);
-  if (typeof tagged.$bytes === 'string') return new Uint8Array(Buffer.from(tagged.$bytes, 'base64'));
-  if (tagged.$number === '-0') return -0;
+  const keys = Object.keys(tagged);
+  if (keys.length === 1) {
+    if (typeof tagged.$bigint === 'string') return BigInt(tagged.$bigint);
+    if (typeof tagged.$bytes === 'string') return new Uint8Array(Buffer.from(tagged.$bytes, 'base64'));
+    if (tagged.$number === '-0') return -0;
+  }
+  for (const key of keys) tagged[key] = untagTree(tagged[key]);
   return value;
 }

@@ -14,7 +14,8 @@ const parquetMagic = 0x31524150;
  */
 export function assembleParquetFile(
   module: ParquetWriterModule,
-  writeFooter: ParquetFooterWriter,
+  /** The library's footer writer, or the encoder's for this dataset (same bytes, faster). */
+  writeFooter: (writer: InstanceType<ParquetWriterModule['ByteWriter']>, metadata: Parameters<ParquetFooterWriter>[1]) => void,
   dataset: string,
   columns: readonly ReportColumn[],
   parts: readonly ParquetPart[],

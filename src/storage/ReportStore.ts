@@ -1,4 +1,5 @@
-import type { BlobLeaseClient, ContainerClient } from '@azure/storage-blob';
+import { createHash } from 'node:crypto';
+import type { BlobGetPropertiesResponse, BlobLeaseClient, ContainerClient } from '@azure/storage-blob';
 import { encodePartitionValue } from '../reports/encodePartitionValue.js';
 import { storeDayBlobName, storeDaysBlobName } from '../reports/reportBlobName.js';
 import { storeDayDatasets, type StoreDayDataset } from '../reports/reportDatasets.js';
@@ -17,6 +18,8 @@ class ReportBusyError extends Error {
 const parquetContentType = 'application/vnd.apache.parquet';
 /** Blob metadata holding the instant the build that wrote a file started. */
 const stampKey = 'generatedat';
+/** Blob metadata holding the SHA-256 (base64) of a report file's content, set in the same upload. */
+const hashKey = 'contentsha256';
 /** Longest finite lease; the writes it guards take well under a second. */
 const leaseSeconds = 60;
 /** A held lease is renewed before the next write once this much of it has passed. */
@@ -33,6 +36,10 @@ const maxStoreDaysRounds = 20;
  * file larger than the SDK's single-shot limit a Put Block List, and both make the new content
  * visible at once when they commit. A reader therefore sees the old file or the new one, never a
  * mix or a half-written file; there is no temporary name to clean up after a crash.
+ *
+ * A store-day file whose content is unchanged (its content hash, stored with it, equals the new
+ * file's) is not uploaded again: only its stamp is updated, with the blob's ETag as condition, so
+ * rewriting an unchanged day costs a few requests instead of megabytes.
  *
  * Writes of a store-day are ordered by the instant their build started (its stamp): under a lease
  * on the store-day's marker blob, a build writes only if no later build has written already, so
@@ -69,17 +76,35 @@ export class ReportStore {
       }
     });
     try {
-      const written = (await marker.getProperties({ conditions: { leaseId: lease.leaseId } })).metadata?.[stampKey];
+      // What the files hold now is read alongside the marker: only this lease's holder writes them.
+      const [markerProperties, ...current] = await Promise.all([
+        marker.getProperties({ conditions: { leaseId: lease.leaseId } }),
+        ...names.map(({ name }) => propertiesIfExists(this.container.getBlockBlobClient(name))),
+      ]);
+      const written = markerProperties.metadata?.[stampKey];
       if (written !== undefined && written > stamp) return 'superseded';
       await lease.renewIfDue();
       // The four files are independent blobs, each replaced whole: they are sent side by side.
       await Promise.all(
-        names.map(async ({ dataset, name }) => {
+        names.map(async ({ dataset, name }, i) => {
           const blob = this.container.getBlockBlobClient(name);
           const bytes = files[dataset];
-          if (bytes)
-            await blob.uploadData(bytes, { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata: { [stampKey]: stamp } });
-          else await blob.deleteIfExists();
+          const existing = current[i];
+          if (!bytes) {
+            if (existing) await blob.deleteIfExists();
+            return;
+          }
+          const metadata = { [stampKey]: stamp, [hashKey]: createHash('sha256').update(bytes).digest('base64') };
+          if (existing?.metadata?.[hashKey] === metadata[hashKey] && existing.etag !== undefined) {
+            try {
+              await blob.setMetadata(metadata, { conditions: { ifMatch: existing.etag } });
+              return;
+            } catch (error) {
+              // Changed since it was read (not by a writer of this service): replaced whole below.
+              if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+            }
+          }
+          await blob.uploadData(bytes, { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata });
         }),
       );
       await lease.renewIfDue();
@@ -137,6 +162,16 @@ export class ReportStore {
       await this.sleep(delay);
       delay = Math.min(delay * 2, 1000);
     }
+  }
+}
+
+/** A blob's properties, or undefined when it does not exist. */
+async function propertiesIfExists(blob: ReturnType<ContainerClient['getBlockBlobClient']>): Promise<BlobGetPropertiesResponse | undefined> {
+  try {
+    return await blob.getProperties();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
   }
 }
 

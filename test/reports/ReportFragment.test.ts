@@ -6,7 +6,9 @@ import type { TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { assembleParquetFile } from '../../src/reports/assembleParquetFile.js';
 import { buildReportFragment } from '../../src/reports/buildReportFragment.js';
 import { loadParquetFooterWriter, loadParquetWriter } from '../../src/reports/loadParquetWriter.js';
-import type { ParquetPart } from '../../src/reports/ParquetFileBuilder.js';
+import { ParquetFooterEncoder } from '../../src/reports/ParquetFooterEncoder.js';
+import { shiftRowGroup, type ParquetPart } from '../../src/reports/ParquetFileBuilder.js';
+import { parquetSchema } from '../../src/reports/parquetSchema.js';
 import { reportColumns } from '../../src/reports/reportColumns.js';
 import { storeDayDatasets } from '../../src/reports/reportDatasets.js';
 import { decodeFragment, encodeFragment, type ReportFragment } from '../../src/reports/ReportFragment.js';
@@ -32,6 +34,10 @@ const days = [
 
 let root: string;
 let db: DuckDb;
+let module: Awaited<ReturnType<typeof loadParquetWriter>>;
+let writeFooter: Awaited<ReturnType<typeof loadParquetFooterWriter>>;
+let encoder: ParquetFooterEncoder;
+let fallbacks = 0;
 const fragmentsByDay = new Map<string, ReportFragment[]>();
 
 /** The versions of the final records that each batch delivered. */
@@ -51,8 +57,18 @@ function write(file: string, bytes: Uint8Array | undefined): void {
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'report-fragments-'));
-  const module = await loadParquetWriter();
-  const writeFooter = await loadParquetFooterWriter();
+  module = await loadParquetWriter();
+  writeFooter = await loadParquetFooterWriter();
+  // The library's writer, counted when it writes a footer with row groups: the encoder then fell back to it.
+  const library = writeFooter;
+  encoder = new ParquetFooterEncoder(
+    module,
+    (writer, metadata) => {
+      if (metadata.row_groups.length > 0) fallbacks += 1;
+      library(writer, metadata);
+    },
+    (await import('hyparquet-writer/src/unconvert.js')).unconvertStatistics,
+  );
   for (const { name, storeId, day, mapping } of days) {
     const single = await buildStoreDay({ partnerId, storeId, businessDate, mapping, batches: day.batches, finalRecords: day.finalRecords });
     const fragments = day.batches.map((batch) => {
@@ -129,6 +145,55 @@ describe('a store-day assembled from batch fragments', () => {
     );
     const expected = (fragmentsByDay.get('usd') ?? []).reduce((n, f) => n + (f.parts.sales_lines?.rowGroups.length ?? 0), 0);
     expect(groups).toEqual([{ n: String(expected) }]);
+  });
+
+  it("the footer encoder writes the library's footer byte for byte", () => {
+    let compared = 0;
+    for (const { name } of days) {
+      for (const dataset of storeDayDatasets) {
+        const parts = (fragmentsByDay.get(name) ?? []).map((f) => f.parts[dataset]).filter((p): p is ParquetPart => p !== undefined);
+        const library = assembleParquetFile(module, writeFooter, dataset, reportColumns[dataset], parts);
+        const encoded = assembleParquetFile(
+          module,
+          (writer, metadata) => {
+            encoder.write(writer, dataset, metadata);
+          },
+          dataset,
+          reportColumns[dataset],
+          parts,
+        );
+        expect(encoded === undefined, `${name} ${dataset}`).toBe(library === undefined);
+        if (!library || !encoded) continue;
+        expect(Buffer.compare(encoded, library), `${name} ${dataset}`).toBe(0);
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(5);
+    expect(fallbacks).toBe(0);
+  });
+
+  it('the footer encoder writes offsets and counts beyond 32 and 53 bits as the library does', () => {
+    const dataset = 'sales_lines';
+    const groups = (fragmentsByDay.get('usd') ?? []).flatMap((f) => f.parts[dataset]?.rowGroups ?? []);
+    for (const [shift, rows] of [
+      [2 ** 40, 5n],
+      [2 ** 52, 2n ** 62n],
+    ] as const) {
+      const metadata = {
+        version: 2,
+        created_by: 'test',
+        schema: parquetSchema(reportColumns[dataset]),
+        num_rows: rows,
+        row_groups: groups.map((group) => shiftRowGroup(group, shift)),
+        key_value_metadata: [{ key: 'k', value: 'v' }],
+      } as Parameters<typeof writeFooter>[1];
+      const library = new module.ByteWriter();
+      writeFooter(library, metadata);
+      const encoded = new module.ByteWriter();
+      encoder.write(encoded, `big-${String(shift)}`, metadata);
+      expect(Buffer.compare(encoded.getBytes(), library.getBytes()), String(shift)).toBe(0);
+    }
+    expect(fallbacks).toBe(0);
   });
 
   it("the fragments' totals add up to the day's totals by currency and standard type", () => {

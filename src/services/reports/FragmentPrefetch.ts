@@ -1,3 +1,4 @@
+import { decodeFragment, type ReportFragment } from '../../reports/ReportFragment.js';
 import type { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
 
 /** Downloads running at once. */
@@ -6,12 +7,13 @@ const concurrency = 4;
 /**
  * Downloads the staged fragments of a day's batches while the reconciliation is still listing the
  * day (the index lists a day's batches before its transactions), so that writing the files after
- * the result mostly finds them downloaded. Holds every fragment it downloaded until taken: about a
- * fifth of the raw batches' size.
+ * the result mostly finds them downloaded. Each fragment is decoded as soon as it arrives, in the
+ * time the listing spends waiting for its next page. Holds every fragment it downloaded until
+ * taken: about a fifth of the raw batches' size.
  */
 export class FragmentPrefetch {
-  private readonly downloads = new Map<string, Promise<Buffer | undefined>>();
-  private readonly waiting: { batchId: string; resolve: (value: Promise<Buffer | undefined>) => void }[] = [];
+  private readonly downloads = new Map<string, Promise<ReportFragment | undefined>>();
+  private readonly waiting: { batchId: string; resolve: (value: Promise<ReportFragment | undefined>) => void }[] = [];
   private active = 0;
 
   constructor(
@@ -22,7 +24,7 @@ export class FragmentPrefetch {
   /** Queues the download of a batch's fragment (once per batch). */
   want(batchId: string): void {
     if (this.downloads.has(batchId)) return;
-    const download = new Promise<Buffer | undefined>((resolve) => {
+    const download = new Promise<ReportFragment | undefined>((resolve) => {
       this.waiting.push({ batchId, resolve });
     });
     // Awaited by whoever takes it; a download nobody takes must not report an unhandled rejection.
@@ -31,8 +33,11 @@ export class FragmentPrefetch {
     this.pump();
   }
 
-  /** The download of a batch's fragment, if it was wanted; undefined otherwise. */
-  take(batchId: string): Promise<Buffer | undefined> | undefined {
+  /**
+   * The batch's fragment (undefined: none staged, or not of the current format), if it was
+   * wanted; undefined otherwise.
+   */
+  take(batchId: string): Promise<ReportFragment | undefined> | undefined {
     const download = this.downloads.get(batchId);
     this.downloads.delete(batchId);
     return download;
@@ -44,7 +49,7 @@ export class FragmentPrefetch {
       if (!next) return;
       this.active += 1;
       const download = this.fragments.get(this.partnerId, next.batchId);
-      next.resolve(download);
+      next.resolve(download.then((bytes) => bytes && decodeFragment(bytes)));
       void download
         .catch(() => undefined)
         .finally(() => {

@@ -3,7 +3,7 @@ import { assembleParquetFile } from '../../reports/assembleParquetFile.js';
 import { buildReportFragment } from '../../reports/buildReportFragment.js';
 import { encodeStoreDays } from '../../reports/encodeStoreDays.js';
 import { LatestVersions, type BatchSelection } from '../../reports/LatestVersions.js';
-import { loadParquetFooterWriter, loadParquetWriter, type ParquetWriterModule } from '../../reports/loadParquetWriter.js';
+import { loadParquetFooterEncoder, loadParquetWriter, type ParquetWriterModule } from '../../reports/loadParquetWriter.js';
 import type { ParquetPart } from '../../reports/ParquetFileBuilder.js';
 import { storeDayRow, type ReconciledStoreDay } from '../../reports/ReconciledStoreDay.js';
 import { reportColumns } from '../../reports/reportColumns.js';
@@ -88,14 +88,22 @@ export class StoreDayReportService {
     const generatedAt = this.deps.clock().toISOString();
     const { partnerId, storeId, businessDate } = day;
     const latest = inputs.latest ?? (await this.listLatest(partnerId, storeId, businessDate));
-    const [module, writeFooter] = await Promise.all([loadParquetWriter(), loadParquetFooterWriter()]);
+    const [module, footer] = await Promise.all([loadParquetWriter(), loadParquetFooterEncoder()]);
     const { fragments, staged, converted } = await this.collectFragments(module, partnerId, latest, inputs);
 
     const files = {} as Record<StoreDayDataset, Uint8Array | undefined>;
     const counts = {} as Record<StoreDayDataset, number>;
     for (const dataset of storeDayDatasets) {
       const parts = fragments.map((f) => f.parts[dataset]).filter((part): part is ParquetPart => part !== undefined);
-      files[dataset] = assembleParquetFile(module, writeFooter, dataset, reportColumns[dataset], parts);
+      files[dataset] = assembleParquetFile(
+        module,
+        (writer, metadata) => {
+          footer.write(writer, dataset, metadata);
+        },
+        dataset,
+        reportColumns[dataset],
+        parts,
+      );
       counts[dataset] = fragments.reduce((n, f) => n + f.counts[dataset], 0);
     }
     const sales = new SalesAccumulator();
@@ -173,11 +181,13 @@ export class StoreDayReportService {
       paymentDirections: directions,
       ...(this.deps.rowGroupRows === undefined ? {} : { rowGroupRows: this.deps.rowGroupRows }),
     };
-    const downloads = new Map<number, Promise<Buffer | undefined>>();
+    const downloads = new Map<number, Promise<ReportFragment | undefined>>();
     const start = (i: number) => {
       const batch = batches[i];
       if (batch === undefined || downloads.has(i)) return;
-      const download = inputs.fragments?.take(batch.batch_id) ?? this.deps.fragments.get(partnerId, batch.batch_id);
+      const download =
+        inputs.fragments?.take(batch.batch_id) ??
+        this.deps.fragments.get(partnerId, batch.batch_id).then((bytes) => bytes && decodeFragment(bytes));
       // Awaited in order below; this only keeps a download abandoned by an earlier failure from
       // reporting an unhandled rejection.
       download.catch(() => undefined);
@@ -190,9 +200,8 @@ export class StoreDayReportService {
     try {
       for (const [i, batch] of batches.entries()) {
         for (let ahead = 0; ahead <= prefetch; ahead++) start(i + ahead);
-        const stored = await downloads.get(i);
+        let fragment = await downloads.get(i);
         downloads.delete(i);
-        let fragment = stored && decodeFragment(stored);
         if (fragment && fits(fragment, batch, inputs.mapping, directions)) {
           staged += 1;
         } else {

@@ -6,6 +6,7 @@ import { standardTransactionTypes } from '../../../src/domain/reference/standard
 import { LatestVersions } from '../../../src/reports/LatestVersions.js';
 import { createStoreDayReportService } from '../../../src/services/reports/createStoreDayReportService.js';
 import type { StoreDayReportService } from '../../../src/services/reports/StoreDayReportService.js';
+import { createStorageClients } from '../../../src/storage/StorageClients.js';
 import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
@@ -392,5 +393,44 @@ describe('writers racing each other', () => {
     expect(outcome.status).toBe('written');
     expect(Buffer.compare(await blob.downloadToBuffer(), listed)).toBe(0);
     expect(text((await blob.getProperties()).metadata?.generatedat)).toBe(clock.toISOString());
+  });
+
+  it('a rewrite of an unchanged store-day uploads no file again; a file changed outside the service is replaced', async () => {
+    // Every blob PUT with a body (an upload) of a store-day file, as the storage emulator receives it.
+    const uploads: string[] = [];
+    const storage = createStorageClients(service.services.config, {
+      policy: {
+        name: 'countUploads',
+        sendRequest: (request, next) => {
+          const url = new URL(request.url);
+          if (request.method === 'PUT' && !url.searchParams.has('comp') && url.pathname.endsWith('.parquet')) {
+            uploads.push(decodeURIComponent(url.pathname));
+          }
+          return next(request);
+        },
+      },
+    });
+    const counted = createStoreDayReportService(storage, () => clock);
+    const blob = storage.reports.getBlockBlobClient(
+      `sales_lines/partner_id=${acme.partnerId}/business_date=${businessDate}/store_id=SEA-001/part-0.parquet`,
+    );
+    clock = new Date(clock.getTime() + 60_000);
+    expect((await counted.rebuild(acme.partnerId, 'SEA-001', businessDate))?.status).toBe('written');
+    const content = await blob.downloadToBuffer();
+
+    uploads.length = 0;
+    clock = new Date(clock.getTime() + 60_000);
+    expect((await counted.rebuild(acme.partnerId, 'SEA-001', businessDate))?.status).toBe('written');
+    // store_days holds the new build's stamp, so it is uploaded; the store-day's files are unchanged.
+    expect(uploads.filter((name) => !name.includes('/store_days/'))).toEqual([]);
+    expect(Buffer.compare(await blob.downloadToBuffer(), content)).toBe(0);
+    expect(text((await blob.getProperties()).metadata?.generatedat)).toBe(clock.toISOString());
+
+    await blob.uploadData(Buffer.from('not a report file'));
+    uploads.length = 0;
+    clock = new Date(clock.getTime() + 60_000);
+    expect((await counted.rebuild(acme.partnerId, 'SEA-001', businessDate))?.status).toBe('written');
+    expect(uploads.filter((name) => !name.includes('/store_days/'))).toEqual([expect.stringContaining('/sales_lines/')]);
+    expect(Buffer.compare(await blob.downloadToBuffer(), content)).toBe(0);
   });
 });
