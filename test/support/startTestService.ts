@@ -176,16 +176,32 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
 
   const fetchJson = async (url: string, caller: { key: string } | null, method: string, body: unknown, headers: Record<string, string>) => {
-    const response = await fetch(url, {
-      method,
-      headers: {
-        ...(caller ? { 'x-functions-key': caller.key } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      body:
-        body === undefined ? null : typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(url, {
+        method,
+        headers: {
+          ...(caller ? { 'x-functions-key': caller.key } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        body:
+          body === undefined
+            ? null
+            : typeof body === 'string'
+              ? body
+              : body instanceof Uint8Array
+                ? Buffer.from(body)
+                : JSON.stringify(body),
+      });
+    let response: Response;
+    try {
+      response = await send();
+    } catch (error) {
+      // A pooled keep-alive connection can be reset just as a request goes out on it (seen on a
+      // loaded machine); like HTTP clients do, a read is sent again once on a fresh connection.
+      if ((method !== 'GET' && method !== 'HEAD') || !isConnectionReset(error)) throw error;
+      response = await send();
+    }
     return readResponse(response);
   };
   const call: TestService['call'] = (partner, method, path, body, headers = {}) =>
@@ -228,4 +244,10 @@ export async function queueDrained(service: TestService, queueKey: keyof TestSer
 /** Waits until the service's reconcile queue holds no message, visible or in flight. */
 export function reconcileQueueDrained(service: TestService): Promise<void> {
   return queueDrained(service, 'reconcile');
+}
+
+/** True for fetch's failure on a connection the other side reset. */
+function isConnectionReset(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET';
 }
