@@ -8,6 +8,7 @@ const base: Settings = {
   MAX_REQUEST_BODY_BYTES: '5242880',
   RATE_LIMIT_PER_MINUTE: '600',
   BATCH_SWEEP_DELAY_SECONDS: '300',
+  PARTNER_CACHE_SECONDS: '30',
   MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
   REPORTS_CONTAINER: 'reports',
   EVENT_TYPE_PREFIX: 'com.example.pos',
@@ -46,5 +47,18 @@ describe('REPORTS_CONTAINER', () => {
     expect(problemsOf({ ...base, REPORTS_CONTAINER: 'raw-batches' })).toEqual([
       expect.stringMatching(/^REPORTS_CONTAINER must name a container of its own/),
     ]);
+  });
+});
+
+describe('PARTNER_CACHE_SECONDS', () => {
+  it('is read into the configuration; 0 turns the cache off', () => {
+    expect(loadConfig(base).partnerCacheSeconds).toBe(30);
+    expect(loadConfig({ ...base, PARTNER_CACHE_SECONDS: '0' }).partnerCacheSeconds).toBe(0);
+  });
+
+  it('must be set, and at most 60: a revocation must not wait longer', () => {
+    expect(problemsOf({ ...base, PARTNER_CACHE_SECONDS: undefined })).toEqual(['PARTNER_CACHE_SECONDS is not set']);
+    expect(problemsOf({ ...base, PARTNER_CACHE_SECONDS: '61' })).toEqual(['PARTNER_CACHE_SECONDS must be at most 60']);
+    expect(problemsOf({ ...base, PARTNER_CACHE_SECONDS: '-1' })).toEqual(['PARTNER_CACHE_SECONDS must be an integer >= 0']);
   });
 });
