@@ -153,6 +153,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       reconcileQueue,
       reconcileDelaySeconds: config.reconcileDelaySeconds,
       clock,
+      elapsedMs: () => performance.now(),
     }),
     stores: storesProcessor(stores),
     products: productsProcessor(products, productCatalog),

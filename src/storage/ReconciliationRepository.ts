@@ -1,5 +1,6 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import Big from 'big.js';
+import { closeComesAfter } from '../domain/reconciliation/closeComesAfter.js';
 import { AMOUNT_FIELDS, COUNT_FIELDS, type ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
@@ -81,7 +82,7 @@ export class ReconciliationRepository {
     }
   }
 
-  /** Sets the day to RECEIVED for this close, unless a close received later is already recorded. */
+  /** Sets the day to RECEIVED for this close, unless it is recorded or a close that comes after it is (`closeComesAfter`). */
   async markReceived(
     partnerId: string,
     storeId: string,
@@ -89,7 +90,7 @@ export class ReconciliationRepository {
     close: { batchId: string; receivedAt: string; expected: ControlTotals; run?: PendingRun },
   ): Promise<void> {
     await writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
-      if (current && (current.closeBatchId === close.batchId || current.closeReceivedAt > close.receivedAt)) return undefined;
+      if (current && !closeComesAfter(close, { batchId: current.closeBatchId, receivedAt: current.closeReceivedAt })) return undefined;
       const lastOutcome = current && (current.lastOutcome ?? serialize(outcomeOf(current)));
       return {
         partnerId,

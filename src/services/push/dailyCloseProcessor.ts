@@ -16,6 +16,8 @@ export interface DailyCloseDependencies {
   readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   readonly reconcileDelaySeconds: number;
   readonly clock: () => Date;
+  /** Real elapsed time in ms (`performance.now`), which the queue's visibility delay runs on; never the test clock. */
+  readonly elapsedMs: () => number;
 }
 
 /**
@@ -36,21 +38,48 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
     },
 
     async apply({ partnerId, body, receivedAt }) {
-      const inEffect = await deps.closes.putIfLatest(partnerId, { close: body, receivedAt });
-      if (!inEffect) return [];
       // Named after the close, so that the close applied again after a crash names the same run.
       const runId = `close-${body.batch_id}`;
       const dueAt = new Date(deps.clock().getTime() + deps.reconcileDelaySeconds * 1000).toISOString();
-      await deps.results.markReceived(partnerId, body.store_id, body.business_date, {
-        batchId: body.batch_id,
-        receivedAt,
-        expected: controlTotalsOf(body),
-        run: { runId, dueAt },
-      });
-      await deps.reconcileQueue.send(
-        { partnerId, storeId: body.store_id, businessDate: body.business_date, closeBatchId: body.batch_id, runId, dueAt },
-        deps.reconcileDelaySeconds,
-      );
+      const message: ReconcileMessage = {
+        partnerId,
+        storeId: body.store_id,
+        businessDate: body.business_date,
+        closeBatchId: body.batch_id,
+        runId,
+        dueAt,
+      };
+      const storeClose = () => deps.closes.putIfLatest(partnerId, { close: body, receivedAt });
+      // Both rows keep the close that comes last in the same order (`closeComesAfter`), so a close
+      // not in effect leaves the day's row as it is, whichever of the two is written first.
+      const markDay = () =>
+        deps.results.markReceived(partnerId, body.store_id, body.business_date, {
+          batchId: body.batch_id,
+          receivedAt,
+          expected: controlTotalsOf(body),
+          run: { runId, dueAt },
+        });
+      const schedule = () => deps.reconcileQueue.send(message, deps.reconcileDelaySeconds);
+
+      if (deps.reconcileDelaySeconds === 0) {
+        // A message visible at once could be run before the close is stored, find no such close
+        // and be dropped: it is sent only after both rows are written.
+        const inEffect = await storeClose();
+        if (!inEffect) return [];
+        await markDay();
+        await schedule();
+        return [];
+      }
+      // The close, the day's RECEIVED mark and the reconcile message go side by side. A crash (or a
+      // failed write) between any of them cannot lose the day: the batch is committed only after
+      // all three, so a retry or the sweep applies the close again from its stored body and sends
+      // the message again (same run id; reconciling twice changes nothing). A message cannot be run
+      // before the rows are written either: it stays invisible for the delay, counted from before
+      // it was sent, and the writes are checked to have finished within it; writes that took longer
+      // send it once more. A message for a close that is not in effect does nothing when it runs.
+      const started = deps.elapsedMs();
+      const [inEffect] = await Promise.all([storeClose(), markDay(), schedule()]);
+      if (inEffect && deps.elapsedMs() - started >= deps.reconcileDelaySeconds * 1000) await schedule();
       return [];
     },
   };

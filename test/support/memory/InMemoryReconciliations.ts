@@ -1,3 +1,4 @@
+import { closeComesAfter } from '../../../src/domain/reconciliation/closeComesAfter.js';
 import type { ControlTotals } from '../../../src/domain/reconciliation/ControlTotals.js';
 import type { PendingRun, ReconciliationFilter, ReconciliationRecord } from '../../../src/storage/ReconciliationRepository.js';
 import type { Reconciliations } from '../../../src/services/ports/Reconciliations.js';
@@ -25,7 +26,7 @@ export class InMemoryReconciliations implements Reconciliations {
   ): Promise<void> {
     const k = key(partnerId, storeId, businessDate);
     const current = this.days.get(k);
-    if (current && (current.record.closeBatchId === close.batchId || current.record.closeReceivedAt > close.receivedAt)) {
+    if (current && !closeComesAfter(close, { batchId: current.record.closeBatchId, receivedAt: current.record.closeReceivedAt })) {
       return Promise.resolve();
     }
     this.days.set(k, {
