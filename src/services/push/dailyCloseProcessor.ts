@@ -7,6 +7,7 @@ import type { MessageQueue } from '../ports/MessageQueue.js';
 import type { Reconciliations } from '../ports/Reconciliations.js';
 import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
+import type { RowReadAhead } from '../../storage/RowReadAhead.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
 export interface DailyCloseDependencies {
@@ -25,6 +26,8 @@ export interface DailyCloseDependencies {
  * RECEIVED and schedules its reconciliation `reconcileDelaySeconds` later.
  */
 export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcessor<DailyClose> {
+  /** The rows `apply` writes, read while the ledger entry and the body are stored (by body: one push). */
+  const readsAhead = new WeakMap<DailyClose, { close?: RowReadAhead | undefined; day?: RowReadAhead | undefined }>();
   return {
     kind: 'dailyClose',
     storeIdsOf: (body) => [body.store_id],
@@ -37,7 +40,16 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
       return { problems: outOfWindow ? [outOfWindow, ...problems] : problems };
     },
 
+    prepare(partnerId, body) {
+      readsAhead.set(body, {
+        close: deps.closes.readAhead?.(partnerId, body.store_id, body.business_date),
+        day: deps.results.readAhead?.(partnerId, body.store_id, body.business_date),
+      });
+    },
+
     async apply({ partnerId, body, receivedAt }) {
+      const ahead = readsAhead.get(body);
+      readsAhead.delete(body);
       // Named after the close, so that the close applied again after a crash names the same run.
       const runId = `close-${body.batch_id}`;
       const dueAt = new Date(deps.clock().getTime() + deps.reconcileDelaySeconds * 1000).toISOString();
@@ -49,16 +61,22 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
         runId,
         dueAt,
       };
-      const storeClose = () => deps.closes.putIfLatest(partnerId, { close: body, receivedAt });
+      const storeClose = () => deps.closes.putIfLatest(partnerId, { close: body, receivedAt }, ahead?.close);
       // Both rows keep the close that comes last in the same order (`closeComesAfter`), so a close
       // not in effect leaves the day's row as it is, whichever of the two is written first.
       const markDay = () =>
-        deps.results.markReceived(partnerId, body.store_id, body.business_date, {
-          batchId: body.batch_id,
-          receivedAt,
-          expected: controlTotalsOf(body),
-          run: { runId, dueAt },
-        });
+        deps.results.markReceived(
+          partnerId,
+          body.store_id,
+          body.business_date,
+          {
+            batchId: body.batch_id,
+            receivedAt,
+            expected: controlTotalsOf(body),
+            run: { runId, dueAt },
+          },
+          ahead?.day,
+        );
       const schedule = () => deps.reconcileQueue.send(message, deps.reconcileDelaySeconds);
 
       if (deps.reconcileDelaySeconds === 0) {

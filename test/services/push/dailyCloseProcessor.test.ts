@@ -33,11 +33,11 @@ function setUp(reconcileDelaySeconds: number) {
     stores: new InMemoryStoreMasterData(),
     closes: {
       get: (...args) => closes.get(...args),
-      async putIfLatest(...args) {
+      async putIfLatest(id, stored) {
         events.push('close');
         await released;
         elapsed += closeWriteMs;
-        return closes.putIfLatest(...args);
+        return closes.putIfLatest(id, stored);
       },
     },
     results: Object.assign(Object.create(results) as InMemoryReconciliations, {
