@@ -1,11 +1,45 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test files that run `npm run build`, which rewrites dist/ and docs/openapi.json: other files
+ * read those (the docs page, the OpenAPI document), and two builds at once would write the same
+ * files. They run after everything else, one at a time.
+ */
+const buildingFiles = ['test/deploy/packageApp.test.ts', 'test/localhost/npmStart.test.ts'];
+
+const timeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One storage emulator for the whole run; every test file starts its own service on it.
-    globalSetup: ['test/support/globalSetup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: buildingFiles,
+          // One storage emulator for the whole run; every test file starts its own service on it.
+          globalSetup: ['test/support/globalSetup.ts'],
+          // Most files spend their time waiting on storage, queues, delays and child processes, not
+          // on a core: more files at once than the two cores (vitest's default here would be one),
+          // but not so many that the tests' deadlines and timing bounds starve.
+          maxWorkers: 3,
+          // A worker keeps the modules it loaded for its next file instead of loading the service
+          // again for each: that load took more CPU than many files' tests. Every file starts its
+          // own service on storage of its own, and the support code keeps no state that a later
+          // file could trip over (fresh business dates wrap round, see partnerFlow.ts).
+          isolate: false,
+          ...timeouts,
+        },
+      },
+      {
+        test: {
+          name: 'build',
+          include: buildingFiles,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          ...timeouts,
+        },
+      },
+    ],
   },
 });

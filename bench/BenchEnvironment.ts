@@ -6,6 +6,7 @@ import { startLocalService, type RunningLocalService } from '../src/localhost/st
 import { benchMenu } from './tradeRecordGenerator.js';
 import { RequestCounter, type StoragePorts } from './RequestCounter.js';
 import { LatencyProxy } from './LatencyProxy.js';
+import { benchSettings } from './benchSettings.js';
 
 export interface BenchPartner {
   readonly partnerId: string;
@@ -69,17 +70,7 @@ export async function startBenchEnvironment(
   let service: RunningLocalService;
   try {
     service = await startLocalService({
-      settings: {
-        AzureWebJobsStorage: connectionString,
-        RECONCILE_DELAY_SECONDS: '1',
-        MAX_REQUEST_BODY_BYTES: '5242880',
-        RATE_LIMIT_PER_MINUTE: '1000000',
-        BATCH_SWEEP_DELAY_SECONDS: '600',
-        PARTNER_CACHE_SECONDS: '30',
-        MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-        REPORTS_CONTAINER: 'reports',
-        EVENT_TYPE_PREFIX: 'com.example.pos',
-      },
+      settings: benchSettings(connectionString),
       port: 0,
       logger,
       services: { policy: counter.policy },

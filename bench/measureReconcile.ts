@@ -2,11 +2,12 @@ import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { DailyClose } from '../src/domain/model/payloads.js';
 import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
-import { generateTradeRecordBatch, emptyDayTotals, money, type DayTotals } from './tradeRecordGenerator.js';
+import { awaitResult } from './awaitResult.js';
 import { benchBusinessDate, expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
+import { dailyClose } from './dailyClose.js';
+import { generateTradeRecordBatch, emptyDayTotals } from './tradeRecordGenerator.js';
 import type { BenchScale } from './benchScale.js';
 import { runReconcileJob, type ReconcileChildReport, type ReconcileChildRequest } from './runReconcileJob.js';
 import { median, round } from './stats.js';
@@ -77,16 +78,7 @@ export async function measureReconcile(
   const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
   expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
   const visibleAt = performance.now() + closeDelayMs;
-  let queueStatus = 'RECEIVED';
-  for (;;) {
-    const record = await results.get(partner.partnerId, storeId, benchBusinessDate);
-    if (record?.closeBatchId === closeBatchId && record.status !== 'RECEIVED') {
-      queueStatus = record.status;
-      break;
-    }
-    if (performance.now() - visibleAt > 120_000) throw new Error('the queued reconciliation did not finish within two minutes');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const queueStatus = await awaitResult(results, partner.partnerId, storeId, closeBatchId, { intervalMs: 20, since: visibleAt });
   const queueMs = Math.max(0, performance.now() - visibleAt);
 
   const message: ReconcileMessage = { partnerId: partner.partnerId, storeId, businessDate: benchBusinessDate, closeBatchId };
@@ -130,24 +122,6 @@ export async function measureReconcile(
     floorRssMb: mb(floor.peakRssBytes),
     cappedRssMb: mb(capped.peakRssBytes),
     cappedOutcome: capped.outcome,
-  };
-}
-
-export function dailyClose(batchId: string, storeId: string, batchCount: number, totals: DayTotals): DailyClose {
-  return {
-    batch_id: batchId,
-    store_id: storeId,
-    business_date: benchBusinessDate,
-    batch_count: batchCount,
-    trade_record_count: totals.tradeRecordCount,
-    item_row_count: totals.itemRowCount,
-    payment_row_count: totals.paymentRowCount,
-    net_sales_amount: money(totals.netSalesCents),
-    tax_amount: money(totals.taxCents),
-    tip_amount: money(totals.tipCents),
-    payment_total_amount: money(totals.paymentTotalCents),
-    currency: 'USD',
-    closed_at: '2026-03-02T03:55:00-05:00',
   };
 }
 

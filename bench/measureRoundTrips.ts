@@ -4,7 +4,7 @@ import { benchBusinessDate, expectAccepted, type BenchEnvironment } from './Benc
 import { BatchTemplate } from './BatchTemplate.js';
 import type { BenchScale } from './benchScale.js';
 import type { RoundTripChain } from './LatencyProxy.js';
-import { dailyClose } from './measureReconcile.js';
+import { dailyClose } from './dailyClose.js';
 import { emptyDayTotals, generateTradeRecordBatch } from './tradeRecordGenerator.js';
 
 export interface RoundTripsResult {

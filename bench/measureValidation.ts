@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
 import { checkTradeRecordBatch } from '../src/domain/validation/checkTradeRecordBatch.js';
 import { createBodyValidator } from '../src/validation/createBodyValidator.js';
+import { readSchemaFolder } from '../src/validation/readSchemaFolder.js';
 import { parseJsonBody } from '../src/validation/parseJsonBody.js';
 import { BatchTemplate } from './BatchTemplate.js';
 import { benchBusinessDate } from './BenchEnvironment.js';
@@ -20,7 +21,7 @@ export interface ValidationResult {
  * the JSON Schema, run the semantic checks (including the card-number and personal-data scan).
  */
 export function measureValidation(scale: BenchScale): ValidationResult {
-  const validator = createBodyValidator();
+  const validator = createBodyValidator(readSchemaFolder());
   const template = new BatchTemplate({ storeId: 'VAL-0001', businessDate: benchBusinessDate, recordCount: scale.recordsPerBatch, seed: 5 });
   const bodies = Array.from({ length: 4 }, (_, i) => template.render(0x30000 + i));
   const once = (bytes: Buffer): void => {

@@ -4,12 +4,13 @@
  * (the floor); a warm-up run, then the counted runs, while sampling resident memory.
  */
 import { odata } from '@azure/data-tables';
-import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { createAppServices } from '../src/services/createAppServices.js';
 import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { tableKey } from '../src/storage/tableKey.js';
+import { benchSettings } from './benchSettings.js';
+import { sampleRss } from './sampleRss.js';
+import { timeRuns } from './timeRuns.js';
 
 export interface ReconcileChildRequest {
   readonly connectionString: string;
@@ -27,24 +28,8 @@ export interface ReconcileChildReport {
 }
 
 export async function runReconcileJob(request: ReconcileChildRequest): Promise<ReconcileChildReport> {
-  const startRssBytes = process.memoryUsage.rss();
-  let peak = startRssBytes;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 100);
-  const services = createAppServices(
-    loadConfig({
-      AzureWebJobsStorage: request.connectionString,
-      RECONCILE_DELAY_SECONDS: '1',
-      MAX_REQUEST_BODY_BYTES: '5242880',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      BATCH_SWEEP_DELAY_SECONDS: '600',
-      PARTNER_CACHE_SECONDS: '30',
-      MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-      REPORTS_CONTAINER: 'reports',
-      EVENT_TYPE_PREFIX: 'com.example.pos',
-    }),
-  );
+  const rss = sampleRss();
+  const services = createAppServices(loadConfig(benchSettings(request.connectionString)));
   const { partnerId, storeId, businessDate } = request.message;
   const table = services.storage.tables.tradeRecords;
   const partitionKey = tableKey(partnerId, storeId, businessDate);
@@ -63,26 +48,6 @@ export async function runReconcileJob(request: ReconcileChildRequest): Promise<R
     outcome = 'listed';
   };
 
-  await once();
-  const times: number[] = [];
-  for (let i = 0; i < request.iterations; i++) {
-    const started = performance.now();
-    await once();
-    times.push(performance.now() - started);
-  }
-  clearInterval(sampler);
-  return { times, outcome, rows, startRssBytes, peakRssBytes: Math.max(peak, peakRssOfThisProcess() ?? 0) };
-}
-
-/**
- * The kernel's high-water mark of this process's resident memory (VmHWM), Linux only. Not
- * `resourceUsage().maxRSS`: a forked child starts with its parent's figure there.
- */
-function peakRssOfThisProcess(): number | undefined {
-  try {
-    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  const times = await timeRuns(once, request.iterations);
+  return { times, outcome, rows, startRssBytes: rss.startBytes, peakRssBytes: rss.stop() };
 }

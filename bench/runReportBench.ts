@@ -11,14 +11,15 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { DailyClose } from '../src/domain/model/payloads.js';
 import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
 import { formatReport, machineInfo, target, type Figure } from './BenchReport.js';
+import { awaitResult } from './awaitResult.js';
 import { benchBusinessDate, expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
+import { dailyClose } from './dailyClose.js';
 import { runReportJob, type ReportJobMode, type ReportJobReport, type ReportJobRequest } from './runReportJob.js';
 import { median, round } from './stats.js';
-import { emptyDayTotals, generateTradeRecordBatch, money } from './tradeRecordGenerator.js';
+import { emptyDayTotals, generateTradeRecordBatch } from './tradeRecordGenerator.js';
 
 export interface ReportBenchScale {
   readonly name: 'full' | 'smoke';
@@ -73,30 +74,10 @@ export async function runReportBench(options: ReportBenchOptions = {}): Promise<
     await Promise.all([pushNext(), pushNext(), pushNext()]);
     progress(`loaded in ${round((performance.now() - loadStarted) / 1000, 1)} s; sending the daily close`);
 
-    const close: DailyClose = {
-      batch_id: '5fffffff-0000-4000-8000-00000000c105',
-      store_id: storeId,
-      business_date: benchBusinessDate,
-      batch_count: batchCount,
-      trade_record_count: totals.tradeRecordCount,
-      item_row_count: totals.itemRowCount,
-      payment_row_count: totals.paymentRowCount,
-      net_sales_amount: money(totals.netSalesCents),
-      tax_amount: money(totals.taxCents),
-      tip_amount: money(totals.tipCents),
-      payment_total_amount: money(totals.paymentTotalCents),
-      currency: 'USD',
-      closed_at: '2026-03-02T03:55:00-05:00',
-    };
+    const close = dailyClose('5fffffff-0000-4000-8000-00000000c105', storeId, batchCount, totals);
     expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
     const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const record = await results.get(partner.partnerId, storeId, benchBusinessDate);
-      if (record?.closeBatchId === close.batch_id && record.status !== 'RECEIVED') break;
-      if (Date.now() > deadline) throw new Error('the queued reconciliation did not finish within two minutes');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await awaitResult(results, partner.partnerId, storeId, close.batch_id, { intervalMs: 50, since: performance.now() });
 
     const message: ReconcileMessage = {
       partnerId: partner.partnerId,

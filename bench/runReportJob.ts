@@ -11,8 +11,6 @@ import { noTelemetry } from '../src/observability/Telemetry.js';
  * - `stage`: the background work of every batch in turn: download the raw batch, convert it into
  *   its fragment, upload the fragment (times are per batch).
  */
-import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { LatestVersions } from '../src/reports/LatestVersions.js';
 import { MappingCatalog } from '../src/services/catalog/MappingCatalog.js';
@@ -30,6 +28,9 @@ import { ReportStore } from '../src/storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../src/storage/ReportStoreDayRepository.js';
 import { TradeRecordIndex } from '../src/storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../src/storage/UnmappedUsageRepository.js';
+import { benchSettings } from './benchSettings.js';
+import { sampleRss } from './sampleRss.js';
+import { timeRuns } from './timeRuns.js';
 
 export type ReportJobMode = 'reconcile' | 'reconcile+report' | 'reconcile+convert' | 'report' | 'stage';
 
@@ -49,21 +50,8 @@ export interface ReportJobReport {
 }
 
 export async function runReportJob(request: ReportJobRequest): Promise<ReportJobReport> {
-  let peak = process.memoryUsage.rss();
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 100);
-  const config = loadConfig({
-    AzureWebJobsStorage: request.connectionString,
-    RECONCILE_DELAY_SECONDS: '1',
-    MAX_REQUEST_BODY_BYTES: '5242880',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    BATCH_SWEEP_DELAY_SECONDS: '600',
-    PARTNER_CACHE_SECONDS: '30',
-    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-    REPORTS_CONTAINER: 'reports',
-    EVENT_TYPE_PREFIX: 'com.example.pos',
-  });
+  const rss = sampleRss();
+  const config = loadConfig(benchSettings(request.connectionString));
   const services = createAppServices(config);
   await services.storage.reports.createIfNotExists();
   await services.storage.tables.reportStoreDays.createTable();
@@ -74,17 +62,20 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
   const results = new ReconciliationRepository(t.reconciliations);
   const closes = new DayCloseRepository(t.dailyCloses);
   const index = new TradeRecordIndex(t.tradeRecords);
-  const reconciler = new DayReconciler({
-    closes,
-    index,
-    results,
-    mappings,
-    paymentDirections,
-    unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
-    clock: () => new Date(),
-    // No webhooks in the benchmark: the figures are the reconciliation's and the report's.
-    events: { resultStored: () => Promise.resolve() },
-  });
+  // No webhooks in the benchmark: the figures are the reconciliation's and the report's.
+  const reconcilerWith = (reports?: StoreDayReportService) =>
+    new DayReconciler({
+      closes,
+      index,
+      results,
+      mappings,
+      paymentDirections,
+      unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
+      clock: () => new Date(),
+      events: { resultStored: () => Promise.resolve() },
+      reports,
+    });
+  const reconciler = reconcilerWith();
   // Nothing staged: every batch is converted from its raw batch, and nothing is staged afterwards.
   const unstaged = new StoreDayReportService({
     index,
@@ -98,18 +89,7 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     paymentDirections,
     clock: () => new Date(),
   });
-  const unstagedReconciler = new DayReconciler({
-    closes,
-    index,
-    results,
-    mappings,
-    paymentDirections,
-    unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
-    clock: () => new Date(),
-    // Events are not what this bench measures.
-    events: { resultStored: () => Promise.resolve() },
-    reports: unstaged,
-  });
+  const unstagedReconciler = reconcilerWith(unstaged);
   const fragments = new ReportFragmentStore(services.storage.reports);
   const { partnerId, storeId, businessDate } = request.message;
 
@@ -157,23 +137,6 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     return total;
   };
 
-  await once();
-  const times: number[] = [];
-  for (let i = 0; i < request.iterations; i++) {
-    const started = performance.now();
-    await once();
-    times.push(performance.now() - started);
-  }
-  clearInterval(sampler);
-  return { times, outcome, fileBytes, peakRssBytes: Math.max(peak, peakRssOfThisProcess() ?? 0) };
-}
-
-/** The kernel's high-water mark of this process's resident memory (Linux), not the parent's. */
-function peakRssOfThisProcess(): number | undefined {
-  try {
-    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  const times = await timeRuns(once, request.iterations);
+  return { times, outcome, fileBytes, peakRssBytes: rss.stop() };
 }

@@ -3,7 +3,7 @@ import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } fr
 import { StorageError } from '../errors/StorageError.js';
 import type { AppServices, Partner } from '../services/AppServices.js';
 import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
-import { toErrorResponse } from './toErrorResponse.js';
+import { answerError } from './answerError.js';
 
 /**
  * Route template (for the access log, never the URL with its values) and the endpoint: one that
@@ -48,12 +48,7 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
           ? { status: result.status, jsonBody: result.body, headers: result.headers ?? {} }
           : { status: result.status, body: String(result.body), headers: { ...result.headers, 'Content-Type': result.contentType } };
     } catch (error) {
-      const { response: errorResponse, severity } = toErrorResponse(error, requestId);
-      const where = `${request.method} /${options.route} request_id=${requestId}`;
-      if (severity === 'unexpected') context.error(`${where} failed: ${describe(error)}`);
-      else if (severity === 'transient') context.warn(`${where} storage unavailable: ${describe(error)}`);
-      else if (severity === 'client-abort') context.info(`${where} client abort: the caller closed the connection mid-upload`);
-      response = errorResponse;
+      response = answerError(error, { request, route: options.route, requestId, context }, describe);
     }
     response = { ...response, headers: { ...(response.headers as Record<string, string>), ...responseHeaders, 'x-request-id': requestId } };
     const ms = Math.round(performance.now() - started);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.js';
+import { errorResponses, retryAfterHeader } from './errorResponses.js';
 import type { FunctionDefinition, HttpFunctionDefinition } from '../functions/FunctionDefinition.js';
 import type { OperationDoc } from './OperationDoc.js';
 import type { OperationExamples } from './partnerExamples.js';
@@ -145,57 +146,26 @@ function operation(
           }),
     };
   }
-  for (const [status, codes] of byStatus(doc.errors)) {
-    responses[String(status)] = errorResponse(status, codes, doc, input, errorBody);
-  }
+  Object.assign(
+    responses,
+    errorResponses(doc.errors, {
+      errorBody,
+      maxBodyBytes: input.maxRequestBodyBytes,
+      notes: hostNotes,
+      example: (code) => errorExample(code, doc),
+    }),
+  );
   op.responses = responses;
   return op;
-}
-
-function byStatus(codes: readonly ErrorCode[]): Map<number, ErrorCode[]> {
-  const groups = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
-    const status = errorCatalogue[code].status;
-    const group = groups.get(status) ?? [];
-    if (!group.includes(code)) group.push(code);
-    groups.set(status, group);
-  }
-  return new Map([...groups].sort(([a], [b]) => a - b));
 }
 
 const hostNotes: Partial<Record<number, string>> = {
   401: 'A key the Functions host does not hold is refused by the host itself with an empty body; a key it holds that the service finds revoked or expired gets the error body.',
   413: 'A body over the limit may be refused by the host in front of the service before any of it is read.',
   429: 'Wait the number of seconds in Retry-After, then send the same body with the same batch_id.',
-  500: 'The batch is not lost: retry with the same batch_id.',
+  500: 'Final: sending the same request again does not help (a BATCH_FAILED batch stays failed). Give HQ the request_id.',
   503: 'Retry after the seconds in Retry-After (when given) with the same batch_id.',
 };
-
-function errorResponse(
-  status: number,
-  codes: readonly ErrorCode[],
-  doc: OperationDoc,
-  input: OpenApiInput,
-  errorBody: JsonObject,
-): JsonObject {
-  const lines = codes.map((code) => `\`${code}\`: ${errorCatalogue[code].message}`);
-  if (codes.includes('PAYLOAD_TOO_LARGE')) lines.push(`The limit is ${input.maxRequestBodyBytes} bytes.`);
-  const note = hostNotes[status];
-  if (note !== undefined) lines.push(note);
-  const examples: Record<string, JsonObject> = {};
-  for (const code of codes) examples[code] = { summary: code, value: errorExample(code, doc) };
-  const response: JsonObject = {
-    description: lines.join('\n\n'),
-    content: {
-      'application/json': {
-        schema: errorBodyFor(codes, errorBody),
-        examples,
-      },
-    },
-  };
-  if (status === 429 || status === 503) response.headers = { 'Retry-After': retryAfterHeader(status === 429) };
-  return response;
-}
 
 function errorExample(code: ErrorCode, doc: OperationDoc): JsonObject {
   const error: JsonObject = { code, message: errorCatalogue[code].message };
@@ -208,22 +178,6 @@ function errorExample(code: ErrorCode, doc: OperationDoc): JsonObject {
   if (code === 'UNKNOWN_STANDARD_CODE')
     error.details = [{ path: '/mappings/2/standard_code', message: 'is not in the standard transaction type list' }];
   return { error };
-}
-
-/** The error body with its code narrowed to the codes of one status of one operation. */
-function errorBodyFor(codes: readonly ErrorCode[], errorBody: JsonObject): JsonObject {
-  const schema = structuredClone(errorBody) as { properties: { error: { properties: { code: JsonObject } } } };
-  schema.properties.error.properties.code = { ...schema.properties.error.properties.code, enum: codes };
-  return schema;
-}
-
-function retryAfterHeader(required: boolean): JsonObject {
-  return {
-    description: 'Seconds to wait before retrying.',
-    required,
-    schema: { type: 'integer', minimum: 0 },
-    example: 5,
-  };
 }
 
 function mebibytes(bytes: number): string {

@@ -21,7 +21,7 @@ const description = `Partner chains push point-of-sale data to HQ: store and pro
 
 **Amounts** are decimal strings with exactly the currency's minor-unit digits (USD 2, JPY 0). **Timestamps** carry a UTC offset.
 
-**Errors** have the body \`{"error": {"code", "message", "details": [{"path", "message"}]}}\`; branch on the code, never on the message:
+**Errors** have the body \`{"error": {"code", "message", "request_id", "details": [{"path", "message"}]}}\`; branch on the code, never on the message, and give HQ the request_id when asking about one:
 
 | HTTP | Code | Meaning |
 |---|---|---|

@@ -1,6 +1,6 @@
 /**
- * Part of `npm run build`: writes the partner API's OpenAPI document to docs/openapi.json (checked
- * in, so a change to the contract shows in review) and copies the API reference viewer from its
+ * Part of `npm run build`: writes the partner API's OpenAPI document to docs/openapi.json and the
+ * HQ API's to docs/hq-openapi.json (both checked in, so a change to an API shows in review) and copies the API reference viewer from its
  * npm package into dist/, next to the compiled app that serves it.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { findProjectRoot } from '../config/findProjectRoot.js';
 import { settingNames } from '../config/settingNames.js';
 import { builtViewerPath, packageViewerPath } from '../docs/docsViewer.js';
 import { functionTable } from '../functions/functionTable.js';
+import { hqFunctions } from '../hq/http/hqFunctions.js';
+import { hqOpenApiDocument } from './hqApi.js';
 import { partnerOpenApiDocument } from './partnerApi.js';
 
 /** The document as docs/openapi.json holds it, for the limits of local.settings.sample.json. */
@@ -19,12 +21,20 @@ export function renderPartnerOpenApiFile(root: string = findProjectRoot()): stri
   return JSON.stringify(partnerOpenApiDocument(functionTable, maxBytes), null, 2) + '\n';
 }
 
-/** Relative path of the generated document. */
+/** The HQ API's document as docs/hq-openapi.json holds it (it depends on no setting). */
+export function renderHqOpenApiFile(): string {
+  return JSON.stringify(hqOpenApiDocument(hqFunctions), null, 2) + '\n';
+}
+
+/** Relative path of the generated partner document. */
 export const openApiFile = path.join('docs', 'openapi.json');
+/** Relative path of the generated HQ document. */
+export const hqOpenApiFile = path.join('docs', 'hq-openapi.json');
 
 if (require.main === module) {
   const root = findProjectRoot();
   writeFileSync(path.join(root, openApiFile), renderPartnerOpenApiFile(root));
+  writeFileSync(path.join(root, hqOpenApiFile), renderHqOpenApiFile());
   mkdirSync(path.dirname(path.join(root, builtViewerPath)), { recursive: true });
   copyFileSync(path.join(root, packageViewerPath), path.join(root, builtViewerPath));
 }

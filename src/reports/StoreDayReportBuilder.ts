@@ -3,7 +3,7 @@ import { paymentDirection, type PaymentDirection } from '../domain/reconciliatio
 import { standardTransactionTypes, type StandardTransactionType } from '../domain/reference/standardTransactionTypes.js';
 import { epochDay } from './epochDay.js';
 import type { ParquetWriterModule } from './loadParquetWriter.js';
-import { ParquetFileBuilder, type ParquetPart, type ReportRow } from './ParquetFileBuilder.js';
+import { ParquetFileBuilder, type ReportRow } from './ParquetFileBuilder.js';
 import { AMOUNT_PRECISION, AMOUNT_SCALE, QUANTITY_PRECISION, QUANTITY_SCALE, reportColumns } from './reportColumns.js';
 import { ReportDataError } from './ReportDataError.js';
 import type { ReportFragmentContent } from './ReportFragment.js';
@@ -134,12 +134,7 @@ export class StoreDayReportBuilder {
 
   /** The files and their row counts. */
   finish(): StoreDayFiles {
-    const files = {} as Record<StoreDayDataset, Uint8Array | undefined>;
-    const counts = {} as Record<StoreDayDataset, number>;
-    for (const dataset of storeDayDatasets) {
-      counts[dataset] = this.files[dataset].rowCount;
-      files[dataset] = this.files[dataset].finish();
-    }
+    const { counts, finished: files } = this.finishEach((file) => file.finish());
     return { files, counts };
   }
 
@@ -148,12 +143,7 @@ export class StoreDayReportBuilder {
    * that one batch contributes, assembled with the other batches' pieces into the day's files.
    */
   finishFragment(): ReportFragmentContent {
-    const parts = {} as Record<StoreDayDataset, ParquetPart | undefined>;
-    const counts = {} as Record<StoreDayDataset, number>;
-    for (const dataset of storeDayDatasets) {
-      counts[dataset] = this.files[dataset].rowCount;
-      parts[dataset] = this.files[dataset].finishPart();
-    }
+    const { counts, finished: parts } = this.finishEach((file) => file.finishPart());
     return {
       transactions: this.included,
       codes: [...this.codesUsed],
@@ -162,6 +152,20 @@ export class StoreDayReportBuilder {
       sales: this.sales.result(),
       parts,
     };
+  }
+
+  /** Finishes every dataset's file one way or the other; a file's row count is read before it is finished. */
+  private finishEach<T>(finishFile: (file: ParquetFileBuilder) => T): {
+    counts: Record<StoreDayDataset, number>;
+    finished: Record<StoreDayDataset, T>;
+  } {
+    const counts = {} as Record<StoreDayDataset, number>;
+    const finished = {} as Record<StoreDayDataset, T>;
+    for (const dataset of storeDayDatasets) {
+      counts[dataset] = this.files[dataset].rowCount;
+      finished[dataset] = finishFile(this.files[dataset]);
+    }
+    return { counts, finished };
   }
 
   /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { JsonQueue } from '../storage/JsonQueue.js';
-import type { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import type { MessageQueue } from './ports/MessageQueue.js';
+import type { Reconciliations } from './ports/Reconciliations.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 
 export interface LateDataSchedulerDeps {
-  readonly results: ReconciliationRepository;
-  readonly reconcileQueue: JsonQueue<ReconcileMessage>;
+  readonly results: Reconciliations;
+  readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   /** The same delay as after a daily close (RECONCILE_DELAY_SECONDS). */
   readonly delaySeconds: number;
   readonly clock: () => Date;

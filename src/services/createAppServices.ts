@@ -32,6 +32,7 @@ import { TableRateLimiter } from '../storage/TableRateLimiter.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
 import { createBodyValidator } from '../validation/createBodyValidator.js';
+import { readSchemaFolder } from '../validation/readSchemaFolder.js';
 import type { AppServices } from './AppServices.js';
 import { Authenticator } from './Authenticator.js';
 import { CachedStoreMasterData } from './CachedStoreMasterData.js';
@@ -164,7 +165,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     }),
   } as AppServices['processors'];
 
-  const validator = createBodyValidator();
+  const validator = createBodyValidator(readSchemaFolder());
   const batchFailures = new BatchFailureEvents(publisher);
   const ingestion = new BatchIngestion({
     validator,

@@ -98,27 +98,12 @@ export class BatchLedger {
 
   /** Marks the batch committed if the entry is still the PENDING one read; false when another request won. */
   async commit(partnerId: string, batchId: string, pending: LedgerEntry, receipt: BatchReceipt, now: Date): Promise<boolean> {
-    try {
-      await this.table.updateEntity(
-        {
-          partitionKey: encodeKeyPart(partnerId),
-          rowKey: batchKey(batchId),
-          state: 'COMMITTED',
-          kind: pending.kind,
-          bodyHash: pending.bodyHash,
-          createdAt: pending.createdAt,
-          committedAt: now.toISOString(),
-          recordCount: receipt.recordCount,
-          ...toCompactProperties('warnings', receipt.warnings),
-        },
-        'Replace',
-        { etag: pending.etag },
-      );
-      return true;
-    } catch (error) {
-      if (isPreconditionFailed(error) || isNotFound(error)) return false;
-      throw error;
-    }
+    return this.replacePending(partnerId, batchId, pending, {
+      state: 'COMMITTED',
+      committedAt: now.toISOString(),
+      recordCount: receipt.recordCount,
+      ...toCompactProperties('warnings', receipt.warnings),
+    });
   }
 
   /**
@@ -126,37 +111,35 @@ export class BatchLedger {
    * committed, failed or dropped it first. Written last, after what the batch wrote was removed.
    */
   async markFailed(partnerId: string, batchId: string, pending: LedgerEntry, failure: string, now: Date): Promise<boolean> {
-    try {
-      await this.table.updateEntity(
-        {
-          partitionKey: encodeKeyPart(partnerId),
-          rowKey: batchKey(batchId),
-          state: 'FAILED',
-          kind: pending.kind,
-          bodyHash: pending.bodyHash,
-          createdAt: pending.createdAt,
-          failedAt: now.toISOString(),
-          failure,
-        },
-        'Replace',
-        { etag: pending.etag },
-      );
-      return true;
-    } catch (error) {
-      if (isPreconditionFailed(error) || isNotFound(error)) return false;
-      throw error;
-    }
+    return this.replacePending(partnerId, batchId, pending, { state: 'FAILED', failedAt: now.toISOString(), failure });
   }
 
   /** Drops a PENDING entry whose body was never stored (never acknowledged, nothing to finish). */
   async deleteAbandoned(partnerId: string, batchId: string, pending: LedgerEntry): Promise<boolean> {
-    try {
-      await this.table.deleteEntity(encodeKeyPart(partnerId), batchKey(batchId), { etag: pending.etag });
-      return true;
-    } catch (error) {
-      if (isPreconditionFailed(error) || isNotFound(error)) return false;
-      throw error;
-    }
+    return whileStillPending(() => this.table.deleteEntity(encodeKeyPart(partnerId), batchKey(batchId), { etag: pending.etag }));
+  }
+
+  /** Replaces the entry read as PENDING with its outcome, keeping what the entry recorded of the batch. */
+  private replacePending(
+    partnerId: string,
+    batchId: string,
+    pending: LedgerEntry,
+    outcome: { readonly state: 'COMMITTED' | 'FAILED'; readonly [property: string]: unknown },
+  ): Promise<boolean> {
+    return whileStillPending(() =>
+      this.table.updateEntity(
+        {
+          partitionKey: encodeKeyPart(partnerId),
+          rowKey: batchKey(batchId),
+          kind: pending.kind,
+          bodyHash: pending.bodyHash,
+          createdAt: pending.createdAt,
+          ...outcome,
+        },
+        'Replace',
+        { etag: pending.etag },
+      ),
+    );
   }
 
   /** Every PENDING entry (HQ tool and tests: a scan). */
@@ -205,4 +188,18 @@ function toEntry(entity: LedgerEntity & { etag: string }): LedgerEntry {
       warnings: (fromChunkedProperties('warnings', entity) as Warning[] | undefined) ?? [],
     },
   };
+}
+
+/**
+ * Runs a write conditional on the etag of the entry read as PENDING: false when another request
+ * committed, failed or dropped the batch first (the entry changed or is gone), which is no error.
+ */
+async function whileStillPending(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isPreconditionFailed(error) || isNotFound(error)) return false;
+    throw error;
+  }
 }

@@ -43,6 +43,16 @@ export interface PendingRun {
   readonly dueAt: string;
 }
 
+/** A finished run's result, as the reconciler hands it over for the close it was computed from. */
+export interface ResultToSave {
+  readonly status: 'MATCHED' | 'MISMATCHED';
+  readonly checkedAt: string;
+  readonly actual: ControlTotals;
+  readonly differences: readonly string[];
+  readonly diagnosis: unknown;
+  readonly runId?: string | undefined;
+}
+
 interface ResultEntity {
   partnerId: string;
   storeId: string;
@@ -188,14 +198,7 @@ export class ReconciliationRepository {
     storeId: string,
     businessDate: string,
     closeBatchId: string,
-    result: {
-      status: 'MATCHED' | 'MISMATCHED';
-      checkedAt: string;
-      actual: ControlTotals;
-      differences: readonly string[];
-      diagnosis: unknown;
-      runId?: string | undefined;
-    },
+    result: ResultToSave,
   ): Promise<ReconciliationRecord | undefined> {
     let written: ResultEntity | undefined;
     const saved = await writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {

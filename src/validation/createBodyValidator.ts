@@ -1,10 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
-import { findProjectRoot } from '../config/findProjectRoot.js';
 import type { BatchKind } from '../domain/model/BatchKind.js';
 
 /** Every body with a schema: the pushes, and the webhook registration. */
@@ -15,6 +12,12 @@ export interface BodyValidator {
   validate(kind: BodyKind, body: unknown): ProblemDetail[];
   /** The maxItems of a top-level array of the body's schema (the one place that limit is stated). */
   maxItems(kind: BatchKind, field: string): number | undefined;
+}
+
+/** A parsed JSON Schema file: its `$id` names it, its `$defs` name the shared definitions. */
+export interface SchemaDocument {
+  readonly $id: string;
+  readonly $defs?: Readonly<Record<string, object>>;
 }
 
 const schemaBaseUri = 'https://pos-ingestion.invalid/schemas/';
@@ -29,26 +32,23 @@ const schemaFileByKind: Readonly<Record<BodyKind, string>> = {
 };
 
 /**
- * Loads every schema under `<project root>/schemas` and compiles them once. Call at start-up and
- * share the result: compiling takes tens of milliseconds, validating is fast.
+ * Compiles the schema files (readSchemaFolder, or the partner kit's bundled copy) once. Call at
+ * start-up and share the result: compiling takes tens of milliseconds, validating is fast.
  */
-export function createBodyValidator(schemaFolder: string = path.join(findProjectRoot(), 'schemas')): BodyValidator {
+export function createBodyValidator(schemas: readonly SchemaDocument[]): BodyValidator {
   // verbose: errors carry the schema object that failed, which names the shared definition and
   // so chooses the message. The submitted data the errors also carry is never read.
   const ajv = new Ajv2020({ allErrors: true, strict: true, messages: false, verbose: true });
   addFormats(ajv, ['date', 'date-time', 'uuid']);
   const definitionNames = new WeakMap<object, string>();
-  for (const file of readdirSync(schemaFolder)
-    .filter((name) => name.endsWith('.schema.json'))
-    .sort()) {
-    const schema = JSON.parse(readFileSync(path.join(schemaFolder, file), 'utf8')) as { $defs?: Record<string, object> };
+  for (const schema of schemas) {
     for (const [name, definition] of Object.entries(schema.$defs ?? {})) definitionNames.set(definition, name);
     ajv.addSchema(schema);
   }
   const validators = new Map<BodyKind, ValidateFunction>();
   for (const [kind, file] of Object.entries(schemaFileByKind) as [BodyKind, string][]) {
     const validator = ajv.getSchema(schemaBaseUri + file);
-    if (validator === undefined) throw new Error(`Schema ${file} is missing from ${schemaFolder}.`);
+    if (validator === undefined) throw new Error(`Schema ${file} is missing from the schemas given.`);
     validators.set(kind, validator);
   }
   return {

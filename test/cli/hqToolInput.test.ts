@@ -74,6 +74,34 @@ describe('command line', () => {
   });
 });
 
+/**
+ * The HQ tool with the given settings, its host keys set through the management API of the
+ * stand-in at `standInUrl`, and what it printed.
+ */
+function hqToolAgainst(standInUrl: string, settings: Readonly<Record<string, string>>): { tool: HqTool; out: string[]; err: string[] } {
+  // The client speaks HTTPS to its endpoint (bearer tokens need TLS); here its requests go to the stand-in.
+  const base = createDefaultHttpClient();
+  const toStandIn: HttpClient = {
+    sendRequest: (request) => {
+      request.url = request.url.replace(/^https:\/\/management\.example\.test/, standInUrl);
+      request.allowInsecureConnection = true;
+      return base.sendRequest(request);
+    },
+  };
+  const credential = { getToken: () => Promise.resolve({ token: 'operator-token', expiresOnTimestamp: Date.now() + 3_600_000 }) };
+  const out: string[] = [];
+  const err: string[] = [];
+  const tool = new HqTool(
+    service.services.storage,
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+    {
+      settings,
+      hostKeys: (target) => armHostKeys(target, credential, { endpoint: 'https://management.example.test', httpClient: toStandIn }),
+    },
+  );
+  return { tool, out, err };
+}
+
 /** A stand-in of the App Service management endpoint that records requests and keeps host keys. */
 async function startManagementStandIn(): Promise<{
   url: string;
@@ -138,26 +166,7 @@ async function startManagementStandIn(): Promise<{
 describe('host keys in Azure', () => {
   it('key issue and key revoke with --function-app set and delete the host key through the management API', async () => {
     const standIn = await startManagementStandIn();
-    // The client speaks HTTPS to its endpoint (bearer tokens need TLS); here its requests go to the stand-in.
-    const base = createDefaultHttpClient();
-    const toStandIn: HttpClient = {
-      sendRequest: (request) => {
-        request.url = request.url.replace(/^https:\/\/management\.example\.test/, standIn.url);
-        request.allowInsecureConnection = true;
-        return base.sendRequest(request);
-      },
-    };
-    const credential = { getToken: () => Promise.resolve({ token: 'operator-token', expiresOnTimestamp: Date.now() + 3_600_000 }) };
-    const out: string[] = [];
-    const err: string[] = [];
-    const tool = new HqTool(
-      service.services.storage,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      {
-        settings: { AZURE_SUBSCRIPTION_ID: '00000000-0000-0000-0000-00000000abcd' },
-        hostKeys: (target) => armHostKeys(target, credential, { endpoint: 'https://management.example.test', httpClient: toStandIn }),
-      },
-    );
+    const { tool, out, err } = hqToolAgainst(standIn.url, { AZURE_SUBSCRIPTION_ID: '00000000-0000-0000-0000-00000000abcd' });
     try {
       const id = freshId();
       expect(await tool.run(['partner', 'create', id])).toBe(0);
@@ -199,22 +208,7 @@ describe('host keys in Azure', () => {
 
   it('operator issue and operator revoke with --function-app keep the hq-<name>-<key_id> host key in step', async () => {
     const standIn = await startManagementStandIn();
-    const base = createDefaultHttpClient();
-    const toStandIn: HttpClient = {
-      sendRequest: (request) => {
-        request.url = request.url.replace(/^https:\/\/management\.example\.test/, standIn.url);
-        request.allowInsecureConnection = true;
-        return base.sendRequest(request);
-      },
-    };
-    const credential = { getToken: () => Promise.resolve({ token: 'operator-token', expiresOnTimestamp: Date.now() + 3_600_000 }) };
-    const out: string[] = [];
-    const err: string[] = [];
-    const tool = new HqTool(
-      service.services.storage,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      { hostKeys: (target) => armHostKeys(target, credential, { endpoint: 'https://management.example.test', httpClient: toStandIn }) },
-    );
+    const { tool, out, err } = hqToolAgainst(standIn.url, {});
     const azure = ['--function-app', 'pos-func', '--resource-group', 'rg-pos', '--subscription', 'sub-1'];
     try {
       const name = freshId();

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/ConfigError.js';
 import { loadConfig, type Settings } from '../../src/config/loadConfig.js';
+import { problemsOf } from './problemsOf.js';
+import { validSettings } from './validSettings.js';
 
-const base: Settings = {
-  AzureWebJobsStorage: 'UseDevelopmentStorage=true',
-  RECONCILE_DELAY_SECONDS: '900',
-  MAX_REQUEST_BODY_BYTES: '5242880',
-  RATE_LIMIT_PER_MINUTE: '600',
-  BATCH_SWEEP_DELAY_SECONDS: '300',
-  PARTNER_CACHE_SECONDS: '30',
-  MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-  EVENT_TYPE_PREFIX: 'com.contoso.pos',
-  REPORTS_CONTAINER: 'reports',
-};
+const base: Settings = { ...validSettings, EVENT_TYPE_PREFIX: 'com.contoso.pos' };
 
 const identityStorage: Settings = {
   ...base,
@@ -21,16 +12,6 @@ const identityStorage: Settings = {
   AzureWebJobsStorage__queueServiceUri: 'https://acct.queue.core.windows.net',
   AzureWebJobsStorage__tableServiceUri: 'https://acct.table.core.windows.net',
 };
-
-function problemsOf(settings: Settings): readonly string[] {
-  try {
-    loadConfig(settings);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('EVENT_TYPE_PREFIX', () => {
   it('is read as given', () => {

@@ -1,28 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/ConfigError.js';
-import { loadConfig, type Settings } from '../../src/config/loadConfig.js';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { problemsOf } from './problemsOf.js';
+import { validSettings } from './validSettings.js';
 
-const base: Settings = {
-  AzureWebJobsStorage: 'UseDevelopmentStorage=true',
-  RECONCILE_DELAY_SECONDS: '900',
-  MAX_REQUEST_BODY_BYTES: '5242880',
-  RATE_LIMIT_PER_MINUTE: '600',
-  BATCH_SWEEP_DELAY_SECONDS: '300',
-  PARTNER_CACHE_SECONDS: '30',
-  MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-  REPORTS_CONTAINER: 'reports',
-  EVENT_TYPE_PREFIX: 'com.example.pos',
-};
-
-function problemsOf(settings: Settings): readonly string[] {
-  try {
-    loadConfig(settings);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const base = validSettings;
 
 describe('REPORTS_CONTAINER', () => {
   it('is read into the configuration', () => {

@@ -20,6 +20,7 @@ import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { ReportStoreDayRepository } from '../../src/storage/ReportStoreDayRepository.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { movableClock } from '../support/testClock.js';
 import { downloadReports } from '../services/reports/reportDownload.js';
 import { push, sendClose } from './support/partnerFlow.js';
 import {
@@ -239,9 +240,11 @@ async function reportsSettled(unmappedDays: number): Promise<void> {
   expect(settled).toEqual({ written: 2 * days.length, withUnmapped: unmappedDays });
 }
 
+const clock = movableClock();
+
 beforeAll(async () => {
-  // Reconciled at once; pushes are stale for the sweep after a second.
-  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0', BATCH_SWEEP_DELAY_SECONDS: '1' } });
+  // Reconciled at once; pushes are stale for the sweep after a second of the service's clock.
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0', BATCH_SWEEP_DELAY_SECONDS: '1' }, services: { clock } });
   const setUp = async (profile: CurrencyProfile, mapping: Record<string, string>): Promise<{ partner: TestPartner; storeId: string }> => {
     const storeId = `${profile.currency}-${randomUUID().slice(0, 6)}`;
     const partner = await service.createPartner({ stores: [storeId] });
@@ -258,7 +261,7 @@ beforeAll(async () => {
   b = { ...setB, profile: JPY, latest: monthB.latest };
   // The timer sweep (run here rather than waiting for its schedule) stages every batch's fragment,
   // then the closes arrive and each reconciliation assembles its day from them.
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  clock.advance(1_100);
   const swept = await service.services.sweeper.sweepStale();
   expect(swept.fragmentsStaged).toBe(4 * days.length);
   for (const close of [...monthA.closes, ...monthB.closes]) await close();

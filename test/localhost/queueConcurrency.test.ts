@@ -17,6 +17,7 @@ const queueName = `poller-concurrency-${randomUUID().slice(0, 8)}`;
 const service = (): QueueServiceClient => QueueServiceClient.fromConnectionString(inject('azuriteConnectionString'));
 const logger: LocalHostLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const handled = new Map<string, number>();
+const started = new Set<string>();
 let release: () => void = () => undefined;
 let poller: QueuePoller;
 
@@ -31,6 +32,7 @@ beforeAll(async () => {
     connection: undefined,
     handler: async (value: unknown) => {
       const { name } = value as { name: string };
+      started.add(name);
       if (name.startsWith('slow')) await slowGate;
       handled.set(name, Date.now());
     },
@@ -66,7 +68,7 @@ describe('the local queue poller', () => {
   it('takes messages that arrive while a slow one still runs', async () => {
     const queue = new JsonQueue<{ name: string }>(service().getQueueClient(queueName));
     await queue.send({ name: 'slow-1' }, 0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => started.has('slow-1'), { timeout: 3_000, interval: 20 }).toBe(true);
     const sent = Date.now();
     await queue.send({ name: 'quick-1' }, 0);
     await expect.poll(() => handled.get('quick-1'), { timeout: 3_000, interval: 20 }).toBeDefined();

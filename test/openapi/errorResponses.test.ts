@@ -4,6 +4,7 @@
  * body valid against the spec's schema for that status (and Retry-After where the spec says so).
  */
 import { randomUUID } from 'node:crypto';
+import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCatalogue, type ErrorCode } from '../../src/errors/errorCatalogue.js';
 import { StorageError } from '../../src/errors/StorageError.js';
@@ -13,6 +14,7 @@ import { buildDailyClose, buildMappingBatch, buildProductBatch, buildUsdStore } 
 import { partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
 import type { TestResponse } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { FaultPolicy } from '../reliability/support/faultPolicy.js';
 import { pointerToken, specValidator } from './specAjv.js';
 
 interface Operation {
@@ -36,13 +38,38 @@ function failingId(set: Set<string>): string {
   return id;
 }
 
+/** Makes storage refuse what a validated batch writes, as it would a row it cannot hold: the batch ends FAILED. */
+const policy = new FaultPolicy();
+
+/**
+ * Storage refuses, once, the next write to `table` that names `partnerId` (in its URL or, for a
+ * table transaction, in its body): only the batch being sent writes there for that partner.
+ */
+function refuseNextWrite(table: string, partnerId: string): void {
+  policy.answerWith(
+    (request: PipelineRequest) => {
+      if (request.method === 'GET' || request.method === 'DELETE') return false;
+      const url = decodeURIComponent(request.url);
+      const body = typeof request.body === 'string' ? request.body : '';
+      // `/<table>(keys)`, `/<table>?query`, `/<table>` alone, or `POST …/<table> HTTP/1.1` in a transaction.
+      const target = new RegExp(`/${table}([(? ]|$)`, 'm');
+      return (target.test(url) || target.test(body)) && (url.includes(partnerId) || body.includes(partnerId));
+    },
+    400,
+    'EntityTooLarge',
+  );
+}
+
 let service: TestService;
 let partner: TestPartner;
 let inactive: TestPartner;
 let limited: TestPartner;
+/** The partner whose batches storage refuses. */
+let refused: TestPartner;
 beforeAll(async () => {
   service = await startTestService({
     services: {
+      policy,
       onPushStep: (_step, batchId) => {
         if (failWith500.has(batchId)) throw new Error('an unexpected failure');
         if (failWith503.has(batchId)) throw new StorageError('unavailable', 503, 'ServerBusy');
@@ -50,6 +77,7 @@ beforeAll(async () => {
     },
   });
   partner = await partnerWithStores(service, { mapping: true });
+  refused = await partnerWithStores(service, { mapping: true });
   inactive = await service.createPartner({ stores: [usdStore] });
   expect((await service.hq('partner', 'deactivate', inactive.partnerId)).code).toBe(0);
   limited = await partnerWithStores(service);
@@ -117,6 +145,15 @@ const pushes = [
   ['putMapping', () => ({ ...buildMappingBatch(), batch_id: randomUUID() })],
 ] as const;
 
+/** The table each push writes its content to. */
+const contentTable: Record<(typeof pushes)[number][0], string> = {
+  pushTradeRecords: 'traderecords',
+  pushDailyClose: 'dailycloses',
+  putStores: 'stores',
+  putProducts: 'products',
+  putMapping: 'mappings',
+};
+
 const everyCallCases = (operationId: string, body?: () => unknown): Case[] =>
   [
     ['UNAUTHORIZED', () => send(operationId, { key: 'not-a-key-of-anyone' }, body?.(), { params: dayParams })],
@@ -134,6 +171,14 @@ const cases: Case[] = [
     ],
     [operationId, 'PAYLOAD_TOO_LARGE', () => send(operationId, partner, `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`)],
     [operationId, 'INTERNAL_ERROR', () => send(operationId, partner, { ...(body() as object), batch_id: failingId(failWith500) })],
+    [
+      operationId,
+      'BATCH_FAILED',
+      () => {
+        refuseNextWrite(contentTable[operationId], refused.partnerId);
+        return send(operationId, refused, body());
+      },
+    ],
     [operationId, 'SERVICE_UNAVAILABLE', () => send(operationId, partner, { ...(body() as object), batch_id: failingId(failWith503) })],
   ]),
   ['pushTradeRecords', 'BATCH_TOO_LARGE', () => send('pushTradeRecords', partner, tradeBatch({ recordCount: 501 }))],

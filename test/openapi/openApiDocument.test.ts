@@ -17,6 +17,7 @@ import { partnerApi } from '../../src/openapi/partnerApi.js';
 import { partnerExamples } from '../../src/openapi/partnerExamples.js';
 import { openApiFile, renderPartnerOpenApiFile } from '../../src/openapi/writeDocs.js';
 import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
+import { readSchemaFolder } from '../../src/validation/readSchemaFolder.js';
 import { pointerToken, specValidator } from './specAjv.js';
 
 const root = findProjectRoot();
@@ -118,7 +119,7 @@ describe('the partner API document', () => {
   });
 
   it('request examples are accepted by the service itself: schema and semantic rules, no warnings', () => {
-    const validator = createBodyValidator();
+    const validator = createBodyValidator(readSchemaFolder());
     const examples = partnerExamples;
     expect(validator.validate('tradeRecords', examples.pushTradeRecords.request)).toEqual([]);
     expect(validator.validate('dailyClose', examples.pushDailyClose.request)).toEqual([]);

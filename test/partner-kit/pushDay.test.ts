@@ -4,17 +4,21 @@
  * the service processed the request. The day must reconcile MATCHED, every batch must be
  * ACCEPTED exactly once, and the daily close must leave only after every batch was acknowledged.
  */
+import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PosClient } from '../../packages/partner-kit/src/PosClient.js';
+import { PosClient, PosRequestError } from '../../packages/partner-kit/src/PosClient.js';
 import { USD, controlTotals } from '../e2e/support/storeDayKit.js';
 import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId } from '../fixtures/tradeRecordFixtures.js';
+import { FaultPolicy, isTableTransaction } from '../reliability/support/faultPolicy.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 
+/** Lets a test make storage refuse a validated batch, as it would a row it cannot hold. */
+const policy = new FaultPolicy();
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({ services: { policy } });
 });
 afterAll(async () => {
   await service.stop();
@@ -105,5 +109,47 @@ describe('PosClient.pushDay', () => {
     const result = await client.waitForReconciliation(usdStoreId, fixtureBusinessDate, { intervalMs: 250, timeoutMs: 60_000 });
     expect(result.status, JSON.stringify(result.differences)).toBe('MATCHED');
     expect(result.actual?.trade_record_count).toBe(3000);
+  });
+});
+
+describe('PosClient on a 500', () => {
+  it('sends a batch that ends FAILED once, never again, and surfaces 500 BATCH_FAILED without sending the close', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const sent: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      sent.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
+      return fetch(input, init);
+    };
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, fetch: counting, baseDelayMs: 1, maxDelayMs: 5 });
+    await client.uploadStores([buildUsdStore(usdStoreId)]);
+    const records = [buildUsdTaxExcludedRecord({ tradeRecordId: 'T-REFUSED-1' }), buildUsdTaxExcludedRecord({ seq: 1 })];
+    // Storage refuses the table transaction that writes the batch's rows, every time it is sent.
+    policy.answerWith(
+      (request: PipelineRequest) =>
+        isTableTransaction(request) && typeof request.body === 'string' && request.body.includes('"T-REFUSED-1"'),
+      400,
+      'EntityTooLarge',
+      10,
+    );
+    sent.length = 0;
+
+    const error: unknown = await client
+      .pushDay(records, {
+        store_id: usdStoreId,
+        business_date: fixtureBusinessDate,
+        currency: 'USD',
+        closed_at: '2026-03-02T03:55:00-05:00',
+        ...controlTotals(USD, records, { mapping: {} }),
+      })
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(PosRequestError);
+    const refusal = error as PosRequestError;
+    expect(refusal.status).toBe(500);
+    expect((refusal.body as { error: { code: string } }).error.code).toBe('BATCH_FAILED');
+    expect(refusal.message).toContain('500 BATCH_FAILED');
+    expect(refusal.batchId).toEqual(expect.any(String));
+    expect(sent).toEqual(['POST /pos/v1/trade-records']);
   });
 });

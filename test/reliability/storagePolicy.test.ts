@@ -1,25 +1,14 @@
 import { inject, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/loadConfig.js';
 import { createStorageClients, ensureStorage } from '../../src/storage/StorageClients.js';
 import { FaultPolicy, registerAzuritePorts } from './support/faultPolicy.js';
 import { seededRandom } from './support/random.js';
+import { azuriteConfig } from '../support/azuriteConfig.js';
 
 const connectionString = inject('azuriteConnectionString');
 registerAzuritePorts(connectionString);
 
 function clientsWith(policy: FaultPolicy) {
-  const config = loadConfig({
-    AzureWebJobsStorage: connectionString,
-    RECONCILE_DELAY_SECONDS: '1',
-    MAX_REQUEST_BODY_BYTES: '5242880',
-    RATE_LIMIT_PER_MINUTE: '1000',
-    BATCH_SWEEP_DELAY_SECONDS: '300',
-    PARTNER_CACHE_SECONDS: '30',
-    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-    REPORTS_CONTAINER: 'reports',
-    EVENT_TYPE_PREFIX: 'com.example.pos',
-  });
-  return createStorageClients(config, { policy });
+  return createStorageClients(azuriteConfig(), { policy });
 }
 
 describe('the storage pipeline policy', () => {

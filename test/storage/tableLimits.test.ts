@@ -1,8 +1,7 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModifierGroup, Product } from '../../src/domain/model/payloads.js';
 import { summarizeTradeRecord } from '../../src/domain/reconciliation/TradeRecordSummary.js';
 import type { Warning } from '../../src/domain/model/Warning.js';
-import { loadConfig } from '../../src/config/loadConfig.js';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
 import { toCompactProperties } from '../../src/storage/chunkedJson.js';
 import { ProductRepository } from '../../src/storage/ProductRepository.js';
@@ -11,20 +10,9 @@ import { entityProblems, entitySize } from '../../src/storage/tableLimits.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { buildUsdTaxExcludedRecord } from '../fixtures/tradeRecordFixtures.js';
 import { stringMatching } from '../support/matchers.js';
+import { azuriteConfig } from '../support/azuriteConfig.js';
 
-const storage = createStorageClients(
-  loadConfig({
-    AzureWebJobsStorage: inject('azuriteConnectionString'),
-    RECONCILE_DELAY_SECONDS: '1',
-    MAX_REQUEST_BODY_BYTES: '5242880',
-    RATE_LIMIT_PER_MINUTE: '1000',
-    BATCH_SWEEP_DELAY_SECONDS: '300',
-    PARTNER_CACHE_SECONDS: '30',
-    REPORTS_CONTAINER: 'reports',
-    EVENT_TYPE_PREFIX: 'com.example.pos',
-    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-  }),
-);
+const storage = createStorageClients(azuriteConfig());
 
 /** The longest text a localized value may hold, in the characters that cost most as stored. */
 const longestText = '😀'.repeat(500);

@@ -1,25 +1,12 @@
 import { RestError } from '@azure/core-rest-pipeline';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors/StorageError.js';
-import { loadConfig } from '../../src/config/loadConfig.js';
 import { createStorageClients } from '../../src/storage/StorageClients.js';
 import { toStorageError } from '../../src/storage/translateStorageErrors.js';
-
-const connectionString = inject('azuriteConnectionString');
+import { azuriteConfig } from '../support/azuriteConfig.js';
 
 function clients() {
-  const config = loadConfig({
-    AzureWebJobsStorage: connectionString,
-    RECONCILE_DELAY_SECONDS: '1',
-    MAX_REQUEST_BODY_BYTES: '5242880',
-    RATE_LIMIT_PER_MINUTE: '1000',
-    BATCH_SWEEP_DELAY_SECONDS: '300',
-    PARTNER_CACHE_SECONDS: '30',
-    REPORTS_CONTAINER: 'reports',
-    EVENT_TYPE_PREFIX: 'com.example.pos',
-    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-  });
-  return createStorageClients(config);
+  return createStorageClients(azuriteConfig());
 }
 
 describe('toStorageError', () => {

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { PipelinePolicy, PipelineRequest, PipelineResponse, SendRequest } from '@azure/core-rest-pipeline';
-import { describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config/loadConfig.js';
+import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors/StorageError.js';
 import { createStorageClients, ensureStorage } from '../../src/storage/StorageClients.js';
 import { transactionChunks } from '../../src/storage/transactionChunks.js';
 import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
+import { azuriteConfig } from '../support/azuriteConfig.js';
 
-/** Records every table transaction's request size; can refuse the n-th one after holding it back. */
+/** Records every table transaction's request size; can refuse the n-th one while the others are held back. */
 class TransactionRecorder implements PipelinePolicy {
   readonly name = 'transaction-recorder';
   readonly sizes: number[] = [];
   readonly finished: number[] = [];
   refuse: number | undefined;
+  #refusalAnswered: () => void = () => undefined;
+  readonly #refusal = new Promise<void>((resolve) => {
+    this.#refusalAnswered = resolve;
+  });
 
   async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
     if (!(request.method === 'POST' && request.url.includes('$batch'))) return next(request);
@@ -20,6 +24,7 @@ class TransactionRecorder implements PipelinePolicy {
     const body = request.body;
     this.sizes.push(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body instanceof Uint8Array ? body.byteLength : -1);
     if (n === this.refuse) {
+      this.#refusalAnswered();
       return {
         request,
         status: 400,
@@ -27,8 +32,8 @@ class TransactionRecorder implements PipelinePolicy {
         bodyAsText: '{"odata.error":{"code":"InvalidInput","message":{"value":"refused"}}}',
       };
     }
-    // The others take a while, so they are still running when the refusal comes back.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // With a refusal armed, the others wait until it is answered, so they are still running when it comes back.
+    if (this.refuse !== undefined) await this.#refusal;
     const response = await next(request);
     this.finished.push(n);
     return response;
@@ -36,18 +41,7 @@ class TransactionRecorder implements PipelinePolicy {
 }
 
 function storageWith(policy: PipelinePolicy) {
-  const config = loadConfig({
-    AzureWebJobsStorage: inject('azuriteConnectionString'),
-    RECONCILE_DELAY_SECONDS: '1',
-    MAX_REQUEST_BODY_BYTES: '5242880',
-    RATE_LIMIT_PER_MINUTE: '1000',
-    BATCH_SWEEP_DELAY_SECONDS: '300',
-    PARTNER_CACHE_SECONDS: '30',
-    REPORTS_CONTAINER: 'reports',
-    EVENT_TYPE_PREFIX: 'com.example.pos',
-    MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
-  });
-  return createStorageClients(config, { policy });
+  return createStorageClients(azuriteConfig(), { policy });
 }
 
 function rows(count: number, textLength: number, version = 1): VersionedRow[] {

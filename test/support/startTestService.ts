@@ -214,12 +214,21 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
 }
 
-/** Waits until the service's reconcile queue holds no message, visible or in flight. */
-export async function reconcileQueueDrained(service: TestService): Promise<void> {
-  const queue = service.services.storage.queues.reconcile;
+/**
+ * Waits until one of the service's queues holds no message, visible or in flight (the emulator
+ * counts messages still hidden by a visibility delay too): every message sent to it so far has
+ * been handled and deleted.
+ */
+export async function queueDrained(service: TestService, queueKey: keyof TestService['services']['storage']['queues']): Promise<void> {
+  const queue = service.services.storage.queues[queueKey];
   const left = await eventually(
     async () => (await queue.getProperties()).approximateMessagesCount ?? 0,
     (count) => count === 0,
   );
-  if (left !== 0) throw new Error(`the reconcile queue still holds ${left} message(s)`);
+  if (left !== 0) throw new Error(`the ${queueKey} queue still holds ${left} message(s)`);
+}
+
+/** Waits until the service's reconcile queue holds no message, visible or in flight. */
+export function reconcileQueueDrained(service: TestService): Promise<void> {
+  return queueDrained(service, 'reconcile');
 }

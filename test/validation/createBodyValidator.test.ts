@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
+import { readSchemaFolder } from '../../src/validation/readSchemaFolder.js';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
 import { anyString, stringMatching } from '../support/matchers.js';
 
-const validator = createBodyValidator();
+const validator = createBodyValidator(readSchemaFolder());
 
 /** A trade-records body (as plain JSON data) with one change applied to its first record. */
 function tradeBody(change: (record: Record<string, unknown>, batch: Record<string, unknown>) => void): unknown {

@@ -1,7 +1,7 @@
 import type { ComparisonRow, DayBatch, StoreDay } from '../api/hqTypes.js';
 import { pathOf } from '../api/HqClient.js';
 import { DataTable, type Column } from '../components/DataTable.js';
-import { Loading, Problem } from '../components/Problem.js';
+import { LoadedContent } from '../components/LoadedContent.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { formatAmount, formatCount } from '../format/formatAmount.js';
 import { addDays, formatBusinessDate, formatInstant } from '../format/formatDate.js';
@@ -36,9 +36,9 @@ export function DayView({ partnerId, storeId, businessDate }: { partnerId: strin
         {storeId} · {formatBusinessDate(businessDate)}
         <span class="muted small"> {partnerId}</span>
       </h1>
-      {day.error && <Problem error={day.error} what="the store-day" />}
-      {day.loading && !day.data && <Loading what="the store-day" />}
-      {day.data && <DayBody day={day.data} />}
+      <LoadedContent loaded={day} what="the store-day">
+        {(data) => <DayBody day={data} />}
+      </LoadedContent>
     </section>
   );
 }

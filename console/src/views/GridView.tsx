@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { dayStatuses, type DayStatus, type GridDay, type GridPage, type GridRow, type StatusCounts } from '../api/hqTypes.js';
 import { statusLabels, statusMarks } from '../components/StatusBadge.js';
-import { Loading, Problem } from '../components/Problem.js';
+import { LoadedContent } from '../components/LoadedContent.js';
 import { addDays, datesBetween, formatBusinessDate, formatGridDay, formatInstant } from '../format/formatDate.js';
 import { formatCount } from '../format/formatAmount.js';
 import { hrefOf } from '../route.js';
@@ -9,7 +9,9 @@ import { useSession } from '../session/Session.js';
 import { downloadText } from '../table/downloadText.js';
 import { toCsv } from '../table/toCsv.js';
 import { useLoad } from '../useLoad.js';
-import { formQuery, PartnerPicker, todayIso } from './PartnerPicker.js';
+import { DateRangeFields } from './DateRangeFields.js';
+import { FilterForm } from './FilterForm.js';
+import { PartnerPicker, todayIso } from './PartnerPicker.js';
 
 type GridSort = 'store' | 'name' | 'problems';
 
@@ -36,21 +38,8 @@ export function GridView({ query }: { readonly query: URLSearchParams }) {
   return (
     <section aria-labelledby="grid-title">
       <h1 id="grid-title">Reconciliation</h1>
-      <form
-        class="filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          window.location.hash = hrefOf(['grid'], formQuery(event.currentTarget));
-        }}
-      >
-        <label>
-          From
-          <input type="date" name="from" value={from} required />
-        </label>
-        <label>
-          To
-          <input type="date" name="to" value={to} required />
-        </label>
+      <FilterForm page="grid">
+        <DateRangeFields from={from} to={to} />
         <PartnerPicker value={partner} />
         <label>
           Status
@@ -66,13 +55,10 @@ export function GridView({ query }: { readonly query: URLSearchParams }) {
         <label class="check">
           <input type="checkbox" name="overdue" value="true" checked={overdueOnly} /> Overdue only
         </label>
-        <button type="submit" class="primary">
-          Show
-        </button>
-      </form>
-      {grid.error && <Problem error={grid.error} what="the reconciliation grid" />}
-      {grid.loading && !grid.data && <Loading what="the reconciliation grid" />}
-      {grid.data && <GridBody rows={grid.data.rows} counts={grid.data.counts} from={from} to={to} />}
+      </FilterForm>
+      <LoadedContent loaded={grid} what="the reconciliation grid">
+        {(data) => <GridBody rows={data.rows} counts={data.counts} from={from} to={to} />}
+      </LoadedContent>
     </section>
   );
 }

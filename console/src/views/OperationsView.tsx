@@ -1,6 +1,6 @@
 import type { Partner, UncommittedBatch } from '../api/hqTypes.js';
 import { DataTable, type Column } from '../components/DataTable.js';
-import { Loading, Problem } from '../components/Problem.js';
+import { LoadedContent } from '../components/LoadedContent.js';
 import { formatInstant } from '../format/formatDate.js';
 import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
@@ -59,50 +59,50 @@ export function OperationsView() {
       <h1 id="ops-title">Operations</h1>
       <h2>Pending batches</h2>
       <p class="muted">Received but not committed yet; the background sweep finishes or drops them.</p>
-      {pending.error && <Problem error={pending.error} what="pending batches" />}
-      {pending.loading && !pending.data && <Loading what="pending batches" />}
-      {pending.data && (
-        <DataTable
-          caption="Pending batches"
-          columns={batchColumns('pending')}
-          rows={pending.data}
-          rowKey={(b) => `${b.partner_id}/${b.batch_id}`}
-          fileName="batches-pending"
-          initialSort={{ id: 'created_at' }}
-          empty="No batch is pending."
-          testId="pending"
-        />
-      )}
+      <LoadedContent loaded={pending} what="pending batches">
+        {(rows) => (
+          <DataTable
+            caption="Pending batches"
+            columns={batchColumns('pending')}
+            rows={rows}
+            rowKey={(b) => `${b.partner_id}/${b.batch_id}`}
+            fileName="batches-pending"
+            initialSort={{ id: 'created_at' }}
+            empty="No batch is pending."
+            testId="pending"
+          />
+        )}
+      </LoadedContent>
       <h2>Failed batches</h2>
       <p class="muted">Storage refused their content; they are final and never counted.</p>
-      {failed.error && <Problem error={failed.error} what="failed batches" />}
-      {failed.loading && !failed.data && <Loading what="failed batches" />}
-      {failed.data && (
-        <DataTable
-          caption="Failed batches"
-          columns={batchColumns('failed')}
-          rows={failed.data}
-          rowKey={(b) => `${b.partner_id}/${b.batch_id}`}
-          fileName="batches-failed"
-          initialSort={{ id: 'created_at', descending: true }}
-          empty="No batch has failed."
-          testId="failed"
-        />
-      )}
+      <LoadedContent loaded={failed} what="failed batches">
+        {(rows) => (
+          <DataTable
+            caption="Failed batches"
+            columns={batchColumns('failed')}
+            rows={rows}
+            rowKey={(b) => `${b.partner_id}/${b.batch_id}`}
+            fileName="batches-failed"
+            initialSort={{ id: 'created_at', descending: true }}
+            empty="No batch has failed."
+            testId="failed"
+          />
+        )}
+      </LoadedContent>
       <h2>Partners</h2>
-      {partners.error && <Problem error={partners.error} what="partners" />}
-      {partners.loading && !partners.data && <Loading what="partners" />}
-      {partners.data && (
-        <DataTable
-          caption="Partners"
-          columns={partnerColumns}
-          rows={partners.data}
-          rowKey={(p) => p.partner_id}
-          fileName="partners"
-          initialSort={{ id: 'partner_id' }}
-          testId="partners"
-        />
-      )}
+      <LoadedContent loaded={partners} what="partners">
+        {(rows) => (
+          <DataTable
+            caption="Partners"
+            columns={partnerColumns}
+            rows={rows}
+            rowKey={(p) => p.partner_id}
+            fileName="partners"
+            initialSort={{ id: 'partner_id' }}
+            testId="partners"
+          />
+        )}
+      </LoadedContent>
     </section>
   );
 }

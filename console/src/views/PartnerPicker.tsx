@@ -27,10 +27,3 @@ export function todayIso(): string {
   const now = new Date();
   return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate())).toISOString().slice(0, 10);
 }
-
-/** Turns a filter form's fields into the page's fragment link. */
-export function formQuery(form: HTMLFormElement): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of new FormData(form).entries()) if (typeof value === 'string' && value !== '') query[name] = value;
-  return query;
-}

@@ -3,7 +3,7 @@ import type { Partner, PartnerKey, PaymentDirection, RegisteredStore, StoreRegis
 import { pathOf } from '../api/HqClient.js';
 import { ConfirmButton } from '../components/ConfirmButton.js';
 import { DataTable, type Column } from '../components/DataTable.js';
-import { Loading, Problem } from '../components/Problem.js';
+import { LoadedContent } from '../components/LoadedContent.js';
 import { formatInstant } from '../format/formatDate.js';
 import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
@@ -95,59 +95,59 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
           {notice}
         </p>
       )}
-      {partner.error && <Problem error={partner.error} what="the partner" />}
-      {partner.loading && !partner.data && <Loading what="the partner" />}
-      {partner.data && (
-        <div class="partner-head">
-          <dl class="facts">
-            <div>
-              <dt>Name</dt>
-              <dd>{partner.data.name}</dd>
-            </div>
-            <div>
-              <dt>Status</dt>
-              <dd data-testid="partner-status">
-                <span class={`pill ${partner.data.status}`}>{partner.data.status}</span>
-              </dd>
-            </div>
-            <div>
-              <dt>Pushes per minute</dt>
-              <dd>
-                {partner.data.rate_limit_per_minute}
-                {partner.data.rate_limit_is_default ? ' (default)' : ''}
-              </dd>
-            </div>
-          </dl>
-          {isAdmin && (
-            <div class="actions" data-testid="partner-actions">
-              {partner.data.status === 'ACTIVE' ? (
-                <ConfirmButton
-                  label="Deactivate partner"
-                  danger
-                  question={`Deactivate partner ${partnerId}? Every request of theirs is refused (403) until the partner is activated again.`}
-                  confirmLabel="Deactivate"
-                  onConfirm={async () => {
-                    await client.post(`${base}/deactivate`);
-                    setNotice(`Partner ${partnerId} deactivated.`);
-                    partner.reload();
-                  }}
-                />
-              ) : (
-                <ConfirmButton
-                  label="Activate partner"
-                  question={`Activate partner ${partnerId} again? Their keys work again at once.`}
-                  confirmLabel="Activate"
-                  onConfirm={async () => {
-                    await client.post(`${base}/activate`);
-                    setNotice(`Partner ${partnerId} activated.`);
-                    partner.reload();
-                  }}
-                />
-              )}
-            </div>
-          )}
-        </div>
-      )}
+      <LoadedContent loaded={partner} what="the partner">
+        {(data) => (
+          <div class="partner-head">
+            <dl class="facts">
+              <div>
+                <dt>Name</dt>
+                <dd>{data.name}</dd>
+              </div>
+              <div>
+                <dt>Status</dt>
+                <dd data-testid="partner-status">
+                  <span class={`pill ${data.status}`}>{data.status}</span>
+                </dd>
+              </div>
+              <div>
+                <dt>Pushes per minute</dt>
+                <dd>
+                  {data.rate_limit_per_minute}
+                  {data.rate_limit_is_default ? ' (default)' : ''}
+                </dd>
+              </div>
+            </dl>
+            {isAdmin && (
+              <div class="actions" data-testid="partner-actions">
+                {data.status === 'ACTIVE' ? (
+                  <ConfirmButton
+                    label="Deactivate partner"
+                    danger
+                    question={`Deactivate partner ${partnerId}? Every request of theirs is refused (403) until the partner is activated again.`}
+                    confirmLabel="Deactivate"
+                    onConfirm={async () => {
+                      await client.post(`${base}/deactivate`);
+                      setNotice(`Partner ${partnerId} deactivated.`);
+                      partner.reload();
+                    }}
+                  />
+                ) : (
+                  <ConfirmButton
+                    label="Activate partner"
+                    question={`Activate partner ${partnerId} again? Their keys work again at once.`}
+                    confirmLabel="Activate"
+                    onConfirm={async () => {
+                      await client.post(`${base}/activate`);
+                      setNotice(`Partner ${partnerId} activated.`);
+                      partner.reload();
+                    }}
+                  />
+                )}
+              </div>
+            )}
+          </div>
+        )}
+      </LoadedContent>
 
       <h2>Stores</h2>
       {isAdmin && (
@@ -161,33 +161,35 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
           }}
         />
       )}
-      {stores.error && <Problem error={stores.error} what="stores" />}
-      {stores.data && (
-        <DataTable
-          caption="Registered stores"
-          columns={storeColumns}
-          rows={stores.data}
-          rowKey={(s) => s.store_id}
-          fileName={`stores-${partnerId}`}
-          initialSort={{ id: 'store_id' }}
-          testId="stores"
-        />
-      )}
+      <LoadedContent loaded={stores} what="stores" quietWhileLoading>
+        {(rows) => (
+          <DataTable
+            caption="Registered stores"
+            columns={storeColumns}
+            rows={rows}
+            rowKey={(s) => s.store_id}
+            fileName={`stores-${partnerId}`}
+            initialSort={{ id: 'store_id' }}
+            testId="stores"
+          />
+        )}
+      </LoadedContent>
 
       <h2>Keys</h2>
       <p class="muted">Ids, status and expiry only; a key is shown once, when it is issued with the HQ tool.</p>
-      {keys.error && <Problem error={keys.error} what="keys" />}
-      {keys.data && (
-        <DataTable
-          caption="Keys"
-          columns={keyColumns}
-          rows={keys.data}
-          rowKey={(k) => k.key_id}
-          fileName={`keys-${partnerId}`}
-          initialSort={{ id: 'created_at' }}
-          testId="keys"
-        />
-      )}
+      <LoadedContent loaded={keys} what="keys" quietWhileLoading>
+        {(rows) => (
+          <DataTable
+            caption="Keys"
+            columns={keyColumns}
+            rows={rows}
+            rowKey={(k) => k.key_id}
+            fileName={`keys-${partnerId}`}
+            initialSort={{ id: 'created_at' }}
+            testId="keys"
+          />
+        )}
+      </LoadedContent>
 
       <h2>Payment directions</h2>
       {isAdmin && (
@@ -199,19 +201,20 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
           }}
         />
       )}
-      {directions.error && <Problem error={directions.error} what="payment directions" />}
-      {directions.data && (
-        <DataTable
-          caption="Payment directions"
-          columns={directionColumns}
-          rows={directions.data}
-          rowKey={(d) => d.payment_type}
-          fileName={`payment-directions-${partnerId}`}
-          initialSort={{ id: 'payment_type' }}
-          empty="Only the built-in payment types are used."
-          testId="directions"
-        />
-      )}
+      <LoadedContent loaded={directions} what="payment directions" quietWhileLoading>
+        {(rows) => (
+          <DataTable
+            caption="Payment directions"
+            columns={directionColumns}
+            rows={rows}
+            rowKey={(d) => d.payment_type}
+            fileName={`payment-directions-${partnerId}`}
+            initialSort={{ id: 'payment_type' }}
+            empty="Only the built-in payment types are used."
+            testId="directions"
+          />
+        )}
+      </LoadedContent>
     </section>
   );
 }

@@ -2,14 +2,15 @@ import Big from 'big.js';
 import { useMemo } from 'preact/hooks';
 import type { SalesItem } from '../api/hqTypes.js';
 import { DataTable, type Column } from '../components/DataTable.js';
-import { Loading, Problem } from '../components/Problem.js';
+import { LoadedContent } from '../components/LoadedContent.js';
 import { SalesChart, type ChartSeries } from '../components/SalesChart.js';
 import { formatAmount } from '../format/formatAmount.js';
 import { addDays, datesBetween, formatBusinessDate } from '../format/formatDate.js';
-import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
-import { formQuery, PartnerPicker, todayIso } from './PartnerPicker.js';
+import { DateRangeFields } from './DateRangeFields.js';
+import { FilterForm } from './FilterForm.js';
+import { PartnerPicker, todayIso } from './PartnerPicker.js';
 
 type GroupBy = 'store' | 'partner';
 
@@ -27,21 +28,8 @@ export function SalesView({ query }: { readonly query: URLSearchParams }) {
   return (
     <section aria-labelledby="sales-title">
       <h1 id="sales-title">Sales</h1>
-      <form
-        class="filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          window.location.hash = hrefOf(['sales'], formQuery(event.currentTarget));
-        }}
-      >
-        <label>
-          From
-          <input type="date" name="from" value={from} required />
-        </label>
-        <label>
-          To
-          <input type="date" name="to" value={to} required />
-        </label>
+      <FilterForm page="sales">
+        <DateRangeFields from={from} to={to} />
         <PartnerPicker value={partner} />
         <label>
           Per
@@ -50,18 +38,10 @@ export function SalesView({ query }: { readonly query: URLSearchParams }) {
             <option value="partner">partner</option>
           </select>
         </label>
-        <button type="submit" class="primary">
-          Show
-        </button>
-      </form>
-      {sales.error &&
-        (sales.error.status === 404 ? (
-          <p class="muted">Sales figures are not served by this version of the service.</p>
-        ) : (
-          <Problem error={sales.error} what="sales" />
-        ))}
-      {sales.loading && !sales.data && <Loading what="sales" />}
-      {sales.data && <SalesBody items={sales.data} from={from} to={to} by={by} />}
+      </FilterForm>
+      <LoadedContent loaded={sales} what="sales" notServed="Sales figures are not served by this version of the service.">
+        {(items) => <SalesBody items={items} from={from} to={to} by={by} />}
+      </LoadedContent>
     </section>
   );
 }

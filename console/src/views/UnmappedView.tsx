@@ -1,12 +1,12 @@
 import type { UnmappedItem } from '../api/hqTypes.js';
 import { DataTable, type Column } from '../components/DataTable.js';
-import { Loading, Problem } from '../components/Problem.js';
+import { LoadedContent } from '../components/LoadedContent.js';
 import { formatAmount } from '../format/formatAmount.js';
 import { formatBusinessDate } from '../format/formatDate.js';
-import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
-import { formQuery, PartnerPicker } from './PartnerPicker.js';
+import { FilterForm } from './FilterForm.js';
+import { PartnerPicker } from './PartnerPicker.js';
 
 interface UnmappedRow {
   readonly partner_id: string;
@@ -75,37 +75,23 @@ export function UnmappedView({ query }: { readonly query: URLSearchParams }) {
       <p class="muted">
         Transactions whose source type has no mapping are kept but left out of the sales figures until the partner maps the code.
       </p>
-      <form
-        class="filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          window.location.hash = hrefOf(['unmapped'], formQuery(event.currentTarget));
-        }}
-      >
+      <FilterForm page="unmapped">
         <PartnerPicker value={partner} />
-        <button type="submit" class="primary">
-          Show
-        </button>
-      </form>
-      {unmapped.error &&
-        (unmapped.error.status === 404 ? (
-          <p class="muted">Unmapped codes are not served by this version of the service.</p>
-        ) : (
-          <Problem error={unmapped.error} what="unmapped codes" />
-        ))}
-      {unmapped.loading && !unmapped.data && <Loading what="unmapped codes" />}
-      {unmapped.data && (
-        <DataTable
-          caption="Unmapped source codes"
-          columns={columns}
-          rows={unmapped.data}
-          rowKey={(row) => `${row.partner_id}/${row.source_transaction_type}/${row.currency}`}
-          fileName="unmapped-codes"
-          initialSort={{ id: 'transaction_count', descending: true }}
-          empty="No transaction is held back."
-          testId="unmapped"
-        />
-      )}
+      </FilterForm>
+      <LoadedContent loaded={unmapped} what="unmapped codes" notServed="Unmapped codes are not served by this version of the service.">
+        {(rows) => (
+          <DataTable
+            caption="Unmapped source codes"
+            columns={columns}
+            rows={rows}
+            rowKey={(row) => `${row.partner_id}/${row.source_transaction_type}/${row.currency}`}
+            fileName="unmapped-codes"
+            initialSort={{ id: 'transaction_count', descending: true }}
+            empty="No transaction is held back."
+            testId="unmapped"
+          />
+        )}
+      </LoadedContent>
     </section>
   );
 }

@@ -58,8 +58,9 @@ const retryableStatuses = new Set([408, 429, 502, 503, 504]);
 
 /**
  * A reference client of the partner API. Every push has a batch_id chosen once and reused on every
- * retry, so a batch is applied once however often it is sent; 429, 5xx and network failures are
- * retried with exponential backoff, honouring Retry-After.
+ * retry, so a batch is applied once however often it is sent; 408, 429, 502, 503, 504 and network
+ * failures are retried with exponential backoff, honouring Retry-After. A 500 is final: the batch
+ * ended FAILED (BATCH_FAILED) or the request cannot succeed unchanged (INTERNAL_ERROR).
  */
 export class PosClient {
   private readonly baseUrl: string;

@@ -361,6 +361,10 @@ export interface ErrorBody {
     code: string;
     message: string;
     /**
+     * The x-request-id of the response: give it to HQ when asking about this error.
+     */
+    request_id?: string;
+    /**
      * One entry per problem found (at most 50): a JSON Pointer into the body or path, and what is wrong there.
      *
      * @maxItems 50

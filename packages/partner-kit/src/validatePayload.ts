@@ -19,9 +19,11 @@ import { checkStoreBatch } from '../../../src/domain/validation/checkStoreBatch.
 import { checkTradeRecordBatch } from '../../../src/domain/validation/checkTradeRecordBatch.js';
 import { ApiError } from '../../../src/errors/ApiError.js';
 import type { ProblemDetail } from '../../../src/errors/ProblemDetail.js';
-import { toErrorResponse, type ErrorBody } from '../../../src/http/toErrorResponse.js';
+import { toErrorResponse } from '../../../src/http/toErrorResponse.js';
 import { createBodyValidator, type BodyValidator } from '../../../src/validation/createBodyValidator.js';
 import { parseJsonBody } from '../../../src/validation/parseJsonBody.js';
+import { contractSchemas } from './contractSchemas.js';
+import type { ErrorBody } from './contractTypes.js';
 
 /** The push endpoints, by the last part of their path. */
 export const pushEndpoints = {
@@ -71,7 +73,7 @@ function check(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptio
   const parsed = parseJsonBody(bytes);
   if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
   const body = parsed.value as Record<string, unknown>;
-  validator ??= createBodyValidator();
+  validator ??= createBodyValidator(contractSchemas);
   if (collection !== undefined) {
     const records = body[collection];
     const max = validator.maxItems(kind, collection);

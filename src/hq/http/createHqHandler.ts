@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import { ApiError } from '../../errors/ApiError.js';
-import { toErrorResponse } from '../../http/toErrorResponse.js';
+import { answerError } from '../../http/answerError.js';
 import type { HqServices } from '../HqServices.js';
 import type { Operator } from '../services/OperatorAuthenticator.js';
 import type { HqAccess, HqEndpoint } from './HqEndpoint.js';
@@ -25,12 +25,7 @@ export function createHqHandler(hq: HqServices, options: { route: string; access
       const result = await options.endpoint({ request, hq, operator });
       response = { status: result.status, jsonBody: result.body };
     } catch (error) {
-      const { response: errorResponse, severity } = toErrorResponse(error, requestId);
-      const where = `${request.method} /${options.route} request_id=${requestId}`;
-      if (severity === 'unexpected') context.error(`${where} failed: ${describe(error)}`);
-      else if (severity === 'transient') context.warn(`${where} storage unavailable: ${describe(error)}`);
-      else if (severity === 'client-abort') context.info(`${where} client abort: the caller closed the connection mid-upload`);
-      response = errorResponse;
+      response = answerError(error, { request, route: options.route, requestId, context }, describe);
     }
     response = { ...response, headers: { ...(response.headers as Record<string, string>), ...responseHeaders, 'x-request-id': requestId } };
     const ms = Math.round(performance.now() - started);

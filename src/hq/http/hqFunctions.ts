@@ -1,6 +1,7 @@
 import type { HttpFunctionDefinition, HttpMethod } from '../../functions/FunctionDefinition.js';
 import { createHqHandler } from './createHqHandler.js';
 import { getBatches } from './endpoints/getBatches.js';
+import { getHqOpenApi } from './endpoints/getHqOpenApi.js';
 import { getPartner } from './endpoints/getPartner.js';
 import { getPartnerList } from './endpoints/getPartnerList.js';
 import { getPartners } from './endpoints/getPartners.js';
@@ -18,14 +19,20 @@ import type { HqAccess, HqEndpoint } from './HqEndpoint.js';
 /** Base path of the HQ API, beside the partner API's `pos/v1` (host.json sets no route prefix). */
 export const hqApiBase = 'hq/v1';
 
+/** An HQ API function: the host's registration plus the role it needs (its OpenAPI document reads it). */
+export interface HqFunctionDefinition extends HttpFunctionDefinition {
+  readonly access: HqAccess;
+}
+
 /**
  * An HQ API function. Auth level `function` like the partner routes: in Azure the host admits only
  * keys it holds (operator keys are set as host keys too), then the adapter resolves the operator.
  */
-function hq(name: string, method: HttpMethod, route: string, access: HqAccess, endpoint: HqEndpoint): HttpFunctionDefinition {
+function hq(name: string, method: HttpMethod, route: string, access: HqAccess, endpoint: HqEndpoint): HqFunctionDefinition {
   const fullRoute = `${hqApiBase}/${route}`;
   return {
     name,
+    access,
     trigger: 'http',
     route: fullRoute,
     methods: [method],
@@ -35,7 +42,7 @@ function hq(name: string, method: HttpMethod, route: string, access: HqAccess, e
 }
 
 /** Every route of the HQ API (docs/hq-api.md). */
-export const hqFunctions: readonly HttpFunctionDefinition[] = [
+export const hqFunctions: readonly HqFunctionDefinition[] = [
   hq('hqWhoami', 'GET', 'whoami', 'read', getWhoami),
   hq('hqStoreDays', 'GET', 'store-days', 'read', getStoreDays),
   hq('hqStoreDay', 'GET', 'store-days/{partner_id}/{store_id}/{business_date}', 'read', getStoreDay),
@@ -70,4 +77,12 @@ export const hqFunctions: readonly HttpFunctionDefinition[] = [
   hq('hqDeactivatePartner', 'POST', 'partners/{partner_id}/deactivate', 'admin', postPartnerStatus('INACTIVE')),
   hq('hqActivatePartner', 'POST', 'partners/{partner_id}/activate', 'admin', postPartnerStatus('ACTIVE')),
   hq('hqRevokePartnerKey', 'POST', 'partners/{partner_id}/keys/{key_id}/revoke', 'admin', postRevokeKey),
+  // A thunk: the document describes this table, which holds this route too.
+  hq(
+    'hqOpenApi',
+    'GET',
+    'openapi.json',
+    'read',
+    getHqOpenApi(() => hqFunctions),
+  ),
 ];

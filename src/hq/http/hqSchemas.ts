@@ -74,6 +74,14 @@ export const querySchemas = {
   ]),
 } as const;
 
+/** The path parameters of HQ routes; a service checks each (a date's form, an id's existence). */
+export const pathParameterSchemas = {
+  partner_id: id,
+  store_id: id,
+  key_id: id,
+  business_date: date,
+} as const;
+
 export const bodySchemas = {
   empty: { type: 'object', additionalProperties: false, properties: {}, description: 'must be an empty object or no body at all' },
   registerStores: {

@@ -1,6 +1,6 @@
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
 import type { RowReadAhead } from '../../storage/RowReadAhead.js';
-import type { PendingRun, ReconciliationFilter, ReconciliationRecord } from '../../storage/ReconciliationRepository.js';
+import type { PendingRun, ReconciliationFilter, ReconciliationRecord, ResultToSave } from '../../storage/ReconciliationRepository.js';
 
 /** The reconciliation state of each store-day: RECEIVED when a close arrives, then the result. */
 export interface Reconciliations {
@@ -37,14 +37,7 @@ export interface Reconciliations {
     storeId: string,
     businessDate: string,
     closeBatchId: string,
-    result: {
-      status: 'MATCHED' | 'MISMATCHED';
-      checkedAt: string;
-      actual: ControlTotals;
-      differences: readonly string[];
-      diagnosis: unknown;
-      runId?: string | undefined;
-    },
+    result: ResultToSave,
   ): Promise<ReconciliationRecord | undefined>;
   list(filter: ReconciliationFilter): AsyncIterable<ReconciliationRecord>;
 }

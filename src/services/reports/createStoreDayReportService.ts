@@ -9,10 +9,17 @@ import { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository
 import type { StorageClients } from '../../storage/StorageClients.js';
 import { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
 import { MappingCatalog } from '../catalog/MappingCatalog.js';
-import { StoreDayReportService } from './StoreDayReportService.js';
+import { StoreDayReportService, type StoreDayReportDependencies } from './StoreDayReportService.js';
 
-/** The report writer on its own storage clients (the service and the HQ tool build it the same way). */
-export function createStoreDayReportService(storage: StorageClients, clock: () => Date): StoreDayReportService {
+/**
+ * The report writer on its own storage clients (the service, the HQ tool and the tests build it
+ * the same way); `tuning` sets prefetch and row-group size where a test needs small figures.
+ */
+export function createStoreDayReportService(
+  storage: StorageClients,
+  clock: () => Date,
+  tuning: Pick<StoreDayReportDependencies, 'prefetch' | 'rowGroupRows'> = {},
+): StoreDayReportService {
   const t = storage.tables;
   const rawBatches = new RawBatchStore(storage.rawBatches);
   return new StoreDayReportService({
@@ -26,5 +33,6 @@ export function createStoreDayReportService(storage: StorageClients, clock: () =
     mappings: new MappingCatalog(new MappingRepository(t.mappings), rawBatches),
     paymentDirections: new PaymentDirectionRepository(t.paymentDirections),
     clock,
+    ...tuning,
   });
 }

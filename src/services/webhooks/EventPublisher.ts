@@ -1,7 +1,7 @@
 import { buildCloudEvent, type CloudEventInput } from '../../events/buildCloudEvent.js';
 import type { WebhookDeliveryMessage } from '../../events/WebhookDeliveryMessage.js';
-import type { WebhookEventStore } from '../../storage/WebhookEventStore.js';
-import type { WebhookRegistrationRepository } from '../../storage/WebhookRegistrationRepository.js';
+import type { WebhookEvents } from '../ports/WebhookEvents.js';
+import type { WebhookRegistrations } from '../ports/WebhookRegistrations.js';
 
 /** Where delivery messages go: the webhook delivery queue (JsonQueue in service). */
 export interface DeliveryQueue {
@@ -9,8 +9,8 @@ export interface DeliveryQueue {
 }
 
 export interface EventPublisherDeps {
-  readonly registrations: WebhookRegistrationRepository;
-  readonly events: WebhookEventStore;
+  readonly registrations: WebhookRegistrations;
+  readonly events: WebhookEvents;
   readonly queue: DeliveryQueue;
   /** EVENT_TYPE_PREFIX. */
   readonly typePrefix: string;

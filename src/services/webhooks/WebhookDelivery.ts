@@ -7,17 +7,19 @@ import type { WebhookDeliveryMessage } from '../../events/WebhookDeliveryMessage
 import { signingSecrets, type WebhookRegistration } from '../../events/WebhookRegistration.js';
 import { noTelemetry, type Telemetry } from '../../observability/Telemetry.js';
 import type { WebhookRequest } from '../../outbound/WebhookSender.js';
-import type { WebhookDeadLetterRepository } from '../../storage/WebhookDeadLetterRepository.js';
-import type { EndpointHealth, WebhookEndpointHealthRepository } from '../../storage/WebhookEndpointHealthRepository.js';
-import type { StoredEvent, WebhookEventStore } from '../../storage/WebhookEventStore.js';
-import type { WebhookRegistrationRepository } from '../../storage/WebhookRegistrationRepository.js';
+import type { EndpointHealth } from '../../storage/WebhookEndpointHealthRepository.js';
+import type { StoredEvent } from '../../storage/WebhookEventStore.js';
+import type { WebhookDeadLetters } from '../ports/WebhookDeadLetters.js';
+import type { WebhookEndpointHealth } from '../ports/WebhookEndpointHealth.js';
+import type { WebhookEvents } from '../ports/WebhookEvents.js';
+import type { WebhookRegistrations } from '../ports/WebhookRegistrations.js';
 import type { DeliveryQueue } from './EventPublisher.js';
 
 export interface WebhookDeliveryDeps {
-  readonly registrations: WebhookRegistrationRepository;
-  readonly health: WebhookEndpointHealthRepository;
-  readonly events: WebhookEventStore;
-  readonly deadLetters: WebhookDeadLetterRepository;
+  readonly registrations: WebhookRegistrations;
+  readonly health: WebhookEndpointHealth;
+  readonly events: WebhookEvents;
+  readonly deadLetters: WebhookDeadLetters;
   readonly queue: DeliveryQueue;
   readonly sender: { attempt(request: WebhookRequest): Promise<AttemptOutcome> };
   readonly policy: DeliveryPolicy;

@@ -1,4 +1,5 @@
-import type { DeadLetter, WebhookDeadLetterRepository } from '../../storage/WebhookDeadLetterRepository.js';
+import type { DeadLetter } from '../../storage/WebhookDeadLetterRepository.js';
+import type { WebhookDeadLetters } from '../ports/WebhookDeadLetters.js';
 
 /** One dead-lettered delivery as HQ sees it: who, what, how often, why; never the body, the secret or the URL's path. */
 export interface WebhookFailure {
@@ -24,7 +25,7 @@ export const maxWebhookFailures = 500;
  * API. Everyone's, or one partner's.
  */
 export class WebhookFailureQuery {
-  constructor(private readonly deadLetters: WebhookDeadLetterRepository) {}
+  constructor(private readonly deadLetters: WebhookDeadLetters) {}
 
   async list(options: { readonly partnerId?: string | undefined; readonly limit?: number | undefined } = {}): Promise<WebhookFailure[]> {
     const limit = Math.min(Math.max(options.limit ?? 100, 1), maxWebhookFailures);

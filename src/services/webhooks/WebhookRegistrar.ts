@@ -4,8 +4,8 @@ import { eventTypes, isEventType, type EventType } from '../../events/eventTypes
 import { secretOverlapSeconds, type WebhookRegistration } from '../../events/WebhookRegistration.js';
 import { WebhookSecret } from '../../events/WebhookSecret.js';
 import type { WebhookTargetGuard } from '../../outbound/WebhookTargetGuard.js';
-import type { WebhookEndpointHealthRepository } from '../../storage/WebhookEndpointHealthRepository.js';
-import type { WebhookRegistrationRepository } from '../../storage/WebhookRegistrationRepository.js';
+import type { WebhookEndpointHealth } from '../ports/WebhookEndpointHealth.js';
+import type { WebhookRegistrations } from '../ports/WebhookRegistrations.js';
 
 /** A partner's webhook as the partner API shows it: never the secret. */
 export interface WebhookBody {
@@ -21,8 +21,8 @@ export interface WebhookBody {
 export type WebhookBodyWithSecret = WebhookBody & { readonly secret: string };
 
 export interface WebhookRegistrarDeps {
-  readonly registrations: WebhookRegistrationRepository;
-  readonly health: WebhookEndpointHealthRepository;
+  readonly registrations: WebhookRegistrations;
+  readonly health: WebhookEndpointHealth;
   readonly guard: WebhookTargetGuard;
   readonly clock: () => Date;
 }

@@ -15,6 +15,10 @@ import { InMemoryStoreMasterData } from '../../support/memory/InMemoryStoreMaste
 import { InMemoryStoreRegistrations } from '../../support/memory/InMemoryStoreRegistrations.js';
 import { InMemoryTradeRecords } from '../../support/memory/InMemoryTradeRecords.js';
 import { InMemoryUnmappedCodes } from '../../support/memory/InMemoryUnmappedCodes.js';
+import { InMemoryWebhookDeadLetters } from '../../support/memory/InMemoryWebhookDeadLetters.js';
+import { InMemoryWebhookEndpointHealth } from '../../support/memory/InMemoryWebhookEndpointHealth.js';
+import { InMemoryWebhookEvents } from '../../support/memory/InMemoryWebhookEvents.js';
+import { InMemoryWebhookRegistrations } from '../../support/memory/InMemoryWebhookRegistrations.js';
 import { apiKeysSuite } from './suites/apiKeysSuite.js';
 import { dayClosesSuite } from './suites/dayClosesSuite.js';
 import { ledgerSuite } from './suites/ledgerSuite.js';
@@ -31,6 +35,10 @@ import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
+import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
+import { webhookEndpointHealthSuite } from './suites/webhookEndpointHealthSuite.js';
+import { webhookEventsSuite } from './suites/webhookEventsSuite.js';
+import { webhookRegistrationsSuite } from './suites/webhookRegistrationsSuite.js';
 
 // The in-memory implementations that unit tests of services use pass the same suites as storage.
 const fresh =
@@ -93,5 +101,17 @@ describe('in memory', () => {
         return { queue, visibleNow };
       }),
     );
+  });
+  describe('WebhookRegistrations', () => {
+    webhookRegistrationsSuite(fresh(() => new InMemoryWebhookRegistrations()));
+  });
+  describe('WebhookEndpointHealth', () => {
+    webhookEndpointHealthSuite(fresh(() => new InMemoryWebhookEndpointHealth()));
+  });
+  describe('WebhookEvents', () => {
+    webhookEventsSuite(fresh(() => new InMemoryWebhookEvents()));
+  });
+  describe('WebhookDeadLetters', () => {
+    webhookDeadLettersSuite(fresh(() => new InMemoryWebhookDeadLetters()));
   });
 });

@@ -17,6 +17,10 @@ import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrat
 import { TableRateLimiter } from '../../../src/storage/TableRateLimiter.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../../../src/storage/UnmappedUsageRepository.js';
+import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
+import { WebhookEndpointHealthRepository } from '../../../src/storage/WebhookEndpointHealthRepository.js';
+import { WebhookEventStore } from '../../../src/storage/WebhookEventStore.js';
+import { WebhookRegistrationRepository } from '../../../src/storage/WebhookRegistrationRepository.js';
 import { azuriteContainer, azuriteQueue, azuriteTable } from '../../support/azuriteClients.js';
 import { apiKeysSuite } from './suites/apiKeysSuite.js';
 import { dayClosesSuite } from './suites/dayClosesSuite.js';
@@ -34,6 +38,10 @@ import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
+import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
+import { webhookEndpointHealthSuite } from './suites/webhookEndpointHealthSuite.js';
+import { webhookEventsSuite } from './suites/webhookEventsSuite.js';
+import { webhookRegistrationsSuite } from './suites/webhookRegistrationsSuite.js';
 
 /** A storage name of its own for this file's run (tests inside keep apart by partner id). */
 const uniqueName = (): string => `t${randomUUID().replace(/-/g, '').slice(0, 20)}`;
@@ -104,5 +112,17 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
       };
       return { queue, visibleNow };
     });
+  });
+  describe('WebhookRegistrations', () => {
+    webhookRegistrationsSuite(onTable((t) => new WebhookRegistrationRepository(t)));
+  });
+  describe('WebhookEndpointHealth', () => {
+    webhookEndpointHealthSuite(onTable((t) => new WebhookEndpointHealthRepository(t)));
+  });
+  describe('WebhookEvents', () => {
+    webhookEventsSuite(onTable((t) => new WebhookEventStore(t)));
+  });
+  describe('WebhookDeadLetters', () => {
+    webhookDeadLettersSuite(onTable((t) => new WebhookDeadLetterRepository(t)));
   });
 });

@@ -4,15 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyClose, Store, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { standardTransactionTypes } from '../../../src/domain/reference/standardTransactionTypes.js';
 import { LatestVersions } from '../../../src/reports/LatestVersions.js';
-import { MappingCatalog } from '../../../src/services/catalog/MappingCatalog.js';
-import { StoreDayReportService } from '../../../src/services/reports/StoreDayReportService.js';
-import { DayCloseRepository } from '../../../src/storage/DayCloseRepository.js';
-import { MappingRepository } from '../../../src/storage/MappingRepository.js';
-import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
-import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
+import { createStoreDayReportService } from '../../../src/services/reports/createStoreDayReportService.js';
+import type { StoreDayReportService } from '../../../src/services/reports/StoreDayReportService.js';
 import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
-import { ReportFragmentStore } from '../../../src/storage/ReportFragmentStore.js';
-import { ReportStore } from '../../../src/storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
 import { independentTotals } from '../../support/independentTotals.js';
@@ -110,23 +104,7 @@ beforeAll(async () => {
     settings: { RECONCILE_DELAY_SECONDS: '0', REPORTS_CONTAINER: 'hq-reports' },
     services: { clock: () => clock },
   });
-  const storage = service.services.storage;
-  const t = storage.tables;
-  const rawBatches = new RawBatchStore(storage.rawBatches);
-  reports = new StoreDayReportService({
-    index: new TradeRecordIndex(t.tradeRecords),
-    rawBatches,
-    files: new ReportStore(storage.reports),
-    fragments: new ReportFragmentStore(storage.reports),
-    storeDays: new ReportStoreDayRepository(t.reportStoreDays),
-    results: new ReconciliationRepository(t.reconciliations),
-    closes: new DayCloseRepository(t.dailyCloses),
-    mappings: new MappingCatalog(new MappingRepository(t.mappings), rawBatches),
-    paymentDirections: new PaymentDirectionRepository(t.paymentDirections),
-    clock: () => clock,
-    prefetch: 1,
-    rowGroupRows: 4,
-  });
+  reports = createStoreDayReportService(service.services.storage, () => clock, { prefetch: 1, rowGroupRows: 4 });
 
   acme = await service.createPartner({ stores: ['SEA-001', 'TKY-001'] });
   other = await service.createPartner({ stores: ['SEA-001'] });

@@ -38,6 +38,17 @@ async function register(
   return answer.secret;
 }
 
+/** Two partners, each with its endpoint registered: one that never answers and one that answers 200. */
+async function hangingAndHealthyPartners(kit: WebhookKit) {
+  const hanging = await receiver(() => 'hang');
+  const healthy = await receiver(() => 200);
+  const slowPartner = newPartnerId();
+  const otherPartner = newPartnerId();
+  await register(kit, slowPartner, hanging.url);
+  await register(kit, otherPartner, healthy.url);
+  return { hanging, healthy, slowPartner, otherPartner };
+}
+
 async function publish(kit: WebhookKit, partnerId: string, storeId: string, type: EventType = 'reconciliation.completed'): Promise<string> {
   const id = eventIdFor([partnerId, type, storeId, '2026-02-28']);
   await kit.publisher.publish(partnerId, {
@@ -163,12 +174,7 @@ describe('a receiver that always fails', () => {
 describe("one partner's slow endpoint and another partner", () => {
   it('a hanging receiver does not delay the other partner, and its backlog waits without attempts', async () => {
     const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 1_500 } });
-    const hanging = await receiver(() => 'hang');
-    const healthy = await receiver(() => 200);
-    const slowPartner = newPartnerId();
-    const otherPartner = newPartnerId();
-    await register(kit, slowPartner, hanging.url);
-    await register(kit, otherPartner, healthy.url);
+    const { hanging, healthy, slowPartner, otherPartner } = await hangingAndHealthyPartners(kit);
     await publish(kit, slowPartner, 'A1');
     await publish(kit, otherPartner, 'B1');
 
@@ -223,12 +229,7 @@ describe("one partner's slow endpoint and another partner", () => {
 describe('attempts per partner at once', () => {
   it('a burst for one slow endpoint takes at most partnerConcurrency slots; the rest go back to the queue, not an attempt each', async () => {
     const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 1_500, partnerConcurrency: 2, busyRetrySeconds: 7 } });
-    const hanging = await receiver(() => 'hang');
-    const healthy = await receiver(() => 200);
-    const slowPartner = newPartnerId();
-    const otherPartner = newPartnerId();
-    await register(kit, slowPartner, hanging.url);
-    await register(kit, otherPartner, healthy.url);
+    const { hanging, slowPartner, otherPartner } = await hangingAndHealthyPartners(kit);
     for (const store of ['C1', 'C2', 'C3', 'C4']) await publish(kit, slowPartner, store);
     await publish(kit, otherPartner, 'D1');
 

@@ -100,6 +100,18 @@ afterAll(async () => {
     .catch(() => undefined);
 });
 
+/** Two partners, each with its endpoint registered: one that never answers and one that answers 200. */
+async function hangingAndHealthyPartners() {
+  const hanging = await startWebhookReceiver(() => 'hang');
+  const healthy = await startWebhookReceiver(() => 200);
+  receivers.push(hanging, healthy);
+  const slowPartner = newPartnerId();
+  const otherPartner = newPartnerId();
+  await registrar.register(slowPartner, { url: hanging.url, eventTypes: ['reconciliation.completed'] });
+  await registrar.register(otherPartner, { url: healthy.url, eventTypes: ['reconciliation.completed'] });
+  return { hanging, healthy, slowPartner, otherPartner };
+}
+
 async function publish(partnerId: string, storeId: string): Promise<string> {
   const id = eventIdFor([partnerId, storeId, randomUUID()]);
   await publisher.publish(partnerId, {
@@ -158,13 +170,7 @@ describe('delivery from the queue', () => {
   });
 
   it("a hanging receiver does not hold up another partner's event of the same batch", async () => {
-    const hanging = await startWebhookReceiver(() => 'hang');
-    const healthy = await startWebhookReceiver(() => 200);
-    receivers.push(hanging, healthy);
-    const slowPartner = newPartnerId();
-    const otherPartner = newPartnerId();
-    await registrar.register(slowPartner, { url: hanging.url, eventTypes: ['reconciliation.completed'] });
-    await registrar.register(otherPartner, { url: healthy.url, eventTypes: ['reconciliation.completed'] });
+    const { hanging, healthy, slowPartner, otherPartner } = await hangingAndHealthyPartners();
     await poller.stop();
     await publish(slowPartner, 'H1');
     await publish(otherPartner, 'H2');
@@ -177,13 +183,7 @@ describe('delivery from the queue', () => {
   });
 
   it("a hanging receiver does not hold up another partner's event that arrives while it hangs", async () => {
-    const hanging = await startWebhookReceiver(() => 'hang');
-    const healthy = await startWebhookReceiver(() => 200);
-    receivers.push(hanging, healthy);
-    const slowPartner = newPartnerId();
-    const otherPartner = newPartnerId();
-    await registrar.register(slowPartner, { url: hanging.url, eventTypes: ['reconciliation.completed'] });
-    await registrar.register(otherPartner, { url: healthy.url, eventTypes: ['reconciliation.completed'] });
+    const { hanging, healthy, slowPartner, otherPartner } = await hangingAndHealthyPartners();
     await publish(slowPartner, 'L1');
     await expect.poll(() => hanging.received.length, { timeout: 10_000, interval: 20 }).toBe(1);
     const sent = Date.now();

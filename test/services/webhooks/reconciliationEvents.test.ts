@@ -12,7 +12,7 @@ import type { ReconciliationRecord } from '../../../src/storage/ReconciliationRe
 import { freshBusinessDate, getResult, push, sendClose, settled, setUpPartner } from '../../e2e/support/partnerFlow.js';
 import { buildRecord, controlTotals, dailyClose, POS_CODES, tradeBatch, USD, type StoreDay } from '../../e2e/support/storeDayKit.js';
 import { webhookOf } from '../../support/responseBodies.js';
-import { eventually, startTestService, type TestPartner, type TestService } from '../../support/startTestService.js';
+import { eventually, queueDrained, startTestService, type TestPartner, type TestService } from '../../support/startTestService.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.js';
 import { independentlyVerified } from './webhookKit.js';
 
@@ -73,19 +73,21 @@ describe('late data', () => {
       (events) => events.length >= 1,
     );
 
-    // Three late batches together: each is told the day was closed, and they cause one run.
-    for (const [i, record] of all.slice(1).entries()) {
-      const warnings = await push(service, partner, tradeBatch(day, i + 2, [record]));
-      expect(warnings.map((w) => w.code)).toContain('DAY_ALREADY_CLOSED');
-    }
+    // Three late batches together: each is told the day was closed, and they cause one run. Sent
+    // at once, so that all of them land within the delay even on a busy machine.
+    const lateWarnings = await Promise.all(all.slice(1).map((record, i) => push(service, partner, tradeBatch(day, i + 2, [record]))));
+    for (const warnings of lateWarnings) expect(warnings.map((w) => w.code)).toContain('DAY_ALREADY_CLOSED');
     const after = await settled(service, partner, day, (r) => r.checked_at !== first.checked_at);
     expect(after.status).toBe('MATCHED');
     const events = await eventually(
       () => Promise.resolve(eventsOf(partner, secret)),
       (received) => received.length >= 3,
     );
-    // Time enough for a second, uncoalesced run to show.
-    await new Promise((r) => setTimeout(r, 4_500));
+    // A second, uncoalesced run would have left its message in the reconcile queue (hidden for the
+    // delay) and, once run, its events in the delivery queue: with both empty, every run scheduled
+    // so far has run and every event it published has reached the receiver.
+    await queueDrained(service, 'reconcile');
+    await queueDrained(service, 'webhookDeliveries');
     const final = eventsOf(partner, secret);
     // The first run's event comes first; the two events of the second run carry no order.
     expect(types(final)).toHaveLength(3);
@@ -104,9 +106,12 @@ describe('late data', () => {
     const { partner, days } = await setUpPartner(service, [USD]);
     const day = { ...days[0]!, businessDate: freshBusinessDate() };
     const secret = await subscribe(partner);
+    // Nothing else of this file is pending, so a run scheduled by the push would be the queue's only message.
+    await queueDrained(service, 'reconcile');
     const warnings = await push(service, partner, tradeBatch(day, 1, records(day, 'OPEN', 1)));
     expect(warnings.map((w) => w.code)).not.toContain('DAY_ALREADY_CLOSED');
-    await new Promise((r) => setTimeout(r, 4_000));
+    // A run is scheduled before the push is answered, as a message hidden for the three-second delay.
+    expect((await service.services.storage.queues.reconcile.getProperties()).approximateMessagesCount).toBe(0);
     expect((await getResult(service, partner, day)).status).toBe('NOT_RECEIVED');
     expect(eventsOf(partner, secret)).toEqual([]);
   });
@@ -171,7 +176,13 @@ describe('batch.failed', () => {
       message: 'The batch could not be stored and was not applied.',
       failedAt: new Date('2026-03-02T10:00:00Z'),
     };
+    // The second call waits for the first delivery: made while the first is still queued, it is
+    // answered by that one delivery when it lands first, so the count would depend on timing.
     await service.services.batchFailures.batchFailed(failed);
+    await eventually(
+      () => Promise.resolve(eventsOf(partner, secret)),
+      (received) => received.length >= 1,
+    );
     await service.services.batchFailures.batchFailed(failed);
     const events = await eventually(
       () => Promise.resolve(eventsOf(partner, secret)),

@@ -1,6 +1,11 @@
 import { closeComesAfter } from '../../../src/domain/reconciliation/closeComesAfter.js';
 import type { ControlTotals } from '../../../src/domain/reconciliation/ControlTotals.js';
-import type { PendingRun, ReconciliationFilter, ReconciliationRecord } from '../../../src/storage/ReconciliationRepository.js';
+import type {
+  PendingRun,
+  ReconciliationFilter,
+  ReconciliationRecord,
+  ResultToSave,
+} from '../../../src/storage/ReconciliationRepository.js';
 import type { Reconciliations } from '../../../src/services/ports/Reconciliations.js';
 
 interface Day {
@@ -76,14 +81,7 @@ export class InMemoryReconciliations implements Reconciliations {
     storeId: string,
     businessDate: string,
     closeBatchId: string,
-    result: {
-      status: 'MATCHED' | 'MISMATCHED';
-      checkedAt: string;
-      actual: ControlTotals;
-      differences: readonly string[];
-      diagnosis: unknown;
-      runId?: string | undefined;
-    },
+    result: ResultToSave,
   ): Promise<ReconciliationRecord | undefined> {
     const day = this.days.get(key(partnerId, storeId, businessDate));
     if (day?.record.closeBatchId !== closeBatchId) return Promise.resolve(undefined);

@@ -1,0 +1,12 @@
+import type { DeadLetter } from '../../storage/WebhookDeadLetterRepository.js';
+
+/** Deliveries given up, as HQ lists them. */
+export interface WebhookDeadLetters {
+  /** Records the dead letter; the same event again (a retried message) replaces it. */
+  add(deadLetter: DeadLetter): Promise<void>;
+  get(partnerId: string, eventId: string): Promise<DeadLetter | undefined>;
+  /** Newest first; one partner's or everyone's, at most `limit`. */
+  list(options: { partnerId?: string; limit: number }): Promise<DeadLetter[]>;
+  /** False when there was none. */
+  remove(partnerId: string, eventId: string): Promise<boolean>;
+}

@@ -1,0 +1,9 @@
+import type { StoredEvent } from '../../storage/WebhookEventStore.js';
+
+/** Events not yet delivered, by partner and event id: the exact body every attempt signs. */
+export interface WebhookEvents {
+  /** Stores the event; 'exists' when it already is (the same id is the same event). Throws EventTooLargeError over the limit, before writing. */
+  add(event: StoredEvent): Promise<'created' | 'exists'>;
+  get(partnerId: string, eventId: string): Promise<StoredEvent | undefined>;
+  remove(partnerId: string, eventId: string): Promise<void>;
+}

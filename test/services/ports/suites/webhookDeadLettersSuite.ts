@@ -1,0 +1,55 @@
+import { expect, it } from 'vitest';
+import type { WebhookDeadLetters } from '../../../../src/services/ports/WebhookDeadLetters.js';
+import type { DeadLetter } from '../../../../src/storage/WebhookDeadLetterRepository.js';
+import { freshPartnerId } from './freshIds.js';
+
+const letter = (partnerId: string, eventId: string, deadLetteredAt: string): DeadLetter => ({
+  partnerId,
+  eventId,
+  eventType: 'reconciliation.completed',
+  targetOrigin: 'https://hooks.partner.example',
+  attempts: 21,
+  lastErrorClass: 'HTTP_ERROR',
+  lastStatus: 503,
+  createdAt: '2026-03-01T00:00:00.000Z',
+  firstAttemptAt: '2026-03-01T00:00:01.000Z',
+  lastAttemptAt: deadLetteredAt,
+  deadLetteredAt,
+});
+
+/** What every WebhookDeadLetters implementation does. */
+export function webhookDeadLettersSuite(make: () => Promise<WebhookDeadLetters>): void {
+  it('lists newest first, per partner or for all, with what HQ needs and no more', async () => {
+    const deadLetters = await make();
+    const a = freshPartnerId();
+    const b = freshPartnerId();
+    await deadLetters.add(letter(a, 'evt_1', '2026-03-02T00:00:00.000Z'));
+    await deadLetters.add(letter(a, 'evt_2', '2026-03-02T01:00:00.000Z'));
+    await deadLetters.add(letter(b, 'evt_3', '2026-03-02T02:00:00.000Z'));
+    const forA = await deadLetters.list({ partnerId: a, limit: 10 });
+    expect(forA.map((d) => d.eventId)).toEqual(['evt_2', 'evt_1']);
+    expect(forA[0]).toEqual(letter(a, 'evt_2', '2026-03-02T01:00:00.000Z'));
+    const all = (await deadLetters.list({ limit: 1000 })).filter((d) => d.partnerId === a || d.partnerId === b);
+    expect(all.map((d) => d.eventId)).toEqual(['evt_3', 'evt_2', 'evt_1']);
+    expect(await deadLetters.list({ partnerId: a, limit: 1 })).toHaveLength(1);
+  });
+
+  it('records the same event once, however often its message is retried', async () => {
+    const deadLetters = await make();
+    const a = freshPartnerId();
+    await deadLetters.add(letter(a, 'evt_1', '2026-03-02T00:00:00.000Z'));
+    await deadLetters.add(letter(a, 'evt_1', '2026-03-02T00:00:05.000Z'));
+    expect(await deadLetters.list({ partnerId: a, limit: 10 })).toHaveLength(1);
+    expect((await deadLetters.get(a, 'evt_1'))?.deadLetteredAt).toBe('2026-03-02T00:00:05.000Z');
+    expect(await deadLetters.remove(a, 'evt_1')).toBe(true);
+    expect(await deadLetters.remove(a, 'evt_1')).toBe(false);
+  });
+
+  it('keeps the optional times and status out when there were none', async () => {
+    const deadLetters = await make();
+    const a = freshPartnerId();
+    const { lastStatus: _s, firstAttemptAt: _f, lastAttemptAt: _l, ...bare } = letter(a, 'evt_9', '2026-03-02T00:00:00.000Z');
+    await deadLetters.add({ ...bare, attempts: 0, lastErrorClass: 'ENDPOINT_PAUSED' });
+    expect(await deadLetters.get(a, 'evt_9')).toEqual({ ...bare, attempts: 0, lastErrorClass: 'ENDPOINT_PAUSED' });
+  });
+}

@@ -1,0 +1,26 @@
+import type { WebhookDeadLetters } from '../../../src/services/ports/WebhookDeadLetters.js';
+import type { DeadLetter } from '../../../src/storage/WebhookDeadLetterRepository.js';
+
+/** Dead letters in a map, for unit tests of services. */
+export class InMemoryWebhookDeadLetters implements WebhookDeadLetters {
+  private readonly byKey = new Map<string, DeadLetter>();
+
+  add(deadLetter: DeadLetter): Promise<void> {
+    this.byKey.set(JSON.stringify([deadLetter.partnerId, deadLetter.eventId]), { ...deadLetter });
+    return Promise.resolve();
+  }
+
+  get(partnerId: string, eventId: string): Promise<DeadLetter | undefined> {
+    return Promise.resolve(this.byKey.get(JSON.stringify([partnerId, eventId])));
+  }
+
+  list(options: { partnerId?: string; limit: number }): Promise<DeadLetter[]> {
+    const all = [...this.byKey.values()].filter((d) => options.partnerId === undefined || d.partnerId === options.partnerId);
+    all.sort((a, b) => b.deadLetteredAt.localeCompare(a.deadLetteredAt) || a.eventId.localeCompare(b.eventId));
+    return Promise.resolve(all.slice(0, options.limit));
+  }
+
+  remove(partnerId: string, eventId: string): Promise<boolean> {
+    return Promise.resolve(this.byKey.delete(JSON.stringify([partnerId, eventId])));
+  }
+}
