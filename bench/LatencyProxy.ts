@@ -19,7 +19,7 @@ interface LoggedRequest {
 export interface RoundTripChain {
   /** Longest chain of requests each of which started after the previous one ended. */
   readonly length: number;
-  /** That chain's requests, in order. */
+  /** That chain's requests, in order, each with when it started and ended (ms from the reset). */
   readonly labels: readonly string[];
   /** Requests finished since the last reset (poller receives left out). */
   readonly requests: number;
@@ -34,6 +34,9 @@ export interface RoundTripChain {
 export class LatencyProxy {
   private log: LoggedRequest[] = [];
   private since = 0;
+  /** Requests forwarded and not yet answered (poller receives left out), and when the last one ended. */
+  private inFlight = 0;
+  private lastEnd = 0;
   private readonly servers: http.Server[] = [];
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -78,6 +81,19 @@ export class LatencyProxy {
     this.since = performance.now();
   }
 
+  /**
+   * Resolves once no storage request (poller receives left out) has been under way for `quietMs`:
+   * what the previous operation left running after its answer (a pending-row removal, the report
+   * files a reconciliation writes after its result) must not fall into the next count.
+   */
+  async idle(quietMs: number, timeoutMs = 60_000): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (this.inFlight > 0 || performance.now() - this.lastEnd < quietMs) {
+      if (performance.now() > deadline) throw new Error(`storage requests kept running for ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   /** The longest chain of sequential round trips among the requests answered since the last reset. */
   chain(): RoundTripChain {
     const entries = this.log.filter((e) => e.start >= this.since && !isPollerReceive(e.label)).sort((a, b) => a.start - b.start);
@@ -97,12 +113,22 @@ export class LatencyProxy {
       if (top < 0 || (best[i] ?? 0) > (best[top] ?? 0)) top = i;
     }
     const labels: string[] = [];
-    for (let i = top; i >= 0; i = previous[i] ?? -1) labels.unshift(entries[i]?.label ?? '');
+    for (let i = top; i >= 0; i = previous[i] ?? -1) {
+      const entry = entries[i];
+      if (entry) labels.unshift(`${entry.label}  (${Math.round(entry.start - this.since)}–${Math.round(entry.end - this.since)} ms)`);
+    }
     return { length: labels.length, labels, requests: entries.length };
   }
 
   private forward(service: StorageRequestShape['service'], port: number, req: http.IncomingMessage, res: http.ServerResponse): void {
     const start = performance.now();
+    const counted = !isPollerReceive(labelOf(describe(service, req.method ?? 'GET', req.url ?? '/', 0, 0)));
+    if (counted) this.inFlight += 1;
+    const done = (): void => {
+      if (!counted) return;
+      this.inFlight -= 1;
+      this.lastEnd = performance.now();
+    };
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -119,12 +145,14 @@ export class LatencyProxy {
               res.writeHead(answer.statusCode ?? 502, answer.headers);
               res.end(payload, () => {
                 this.log.push({ label: labelOf(shape), start, end: performance.now() });
+                done();
               });
             }, this.delay(shape));
           });
         },
       );
       upstream.on('error', () => {
+        done();
         if (!res.headersSent) res.writeHead(502);
         res.end();
       });

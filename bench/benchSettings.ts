@@ -10,6 +10,7 @@ export function benchSettings(connectionString: string): Record<string, string> 
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '1000000',
     BATCH_SWEEP_DELAY_SECONDS: '600',
+    PARTNER_CACHE_SECONDS: '30',
     MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',

@@ -1,3 +1,4 @@
+import type { QueueClient } from '@azure/storage-queue';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
 import { benchBusinessDate, expectAccepted, type BenchEnvironment } from './BenchEnvironment.js';
 import { BatchTemplate } from './BatchTemplate.js';
@@ -29,7 +30,7 @@ export async function measureRoundTrips(env: BenchEnvironment, scale: BenchScale
     seed: 13,
   });
   expectAccepted(await env.send(partner, 'POST', 'trade-records', template.render(0x30000)), 'warm-up push');
-  await settle();
+  await proxy.idle(quietMs);
   proxy.reset();
   expectAccepted(await env.send(partner, 'POST', 'trade-records', template.render(0x30001)), 'push');
   const push = proxy.chain();
@@ -51,20 +52,29 @@ export async function measureRoundTrips(env: BenchEnvironment, scale: BenchScale
     });
     expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'push before close');
     const closeBody = dailyClose(`${tag}-0000-4000-8000-00000000c105`, storeId, 1, totals);
-    await settle();
+    await proxy.idle(quietMs);
     proxy.reset();
     expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(closeBody)), 'daily-close');
     close = proxy.chain();
-    // The close's reconciliation runs a moment later; its requests must not fall into the next count.
+    // The close's reconciliation runs a moment later (then writes the day's report files); its
+    // requests must not fall into the next count.
     await reconciled(results, partner.partnerId, storeId);
+    await queueEmpty(env.service.services.storage.queues.reconcile);
   }
   if (!close) throw new Error('no close was counted');
   return { push, close };
 }
 
-/** Lets requests the previous operation left running after its answer (a pending-row removal) finish first. */
-function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 300));
+/** How long storage must have been quiet before a count starts (the poller's receives aside). */
+const quietMs = 300;
+
+/** The reconcile message is deleted once its handler is done, report files included. */
+async function queueEmpty(queue: QueueClient): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await queue.getProperties()).approximateMessagesCount !== 0) {
+    if (Date.now() > deadline) throw new Error('the reconcile queue did not empty within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function reconciled(results: ReconciliationRepository, partnerId: string, storeId: string): Promise<void> {

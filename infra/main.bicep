@@ -47,6 +47,11 @@ param rateLimitPerMinute int = 600
 @minValue(1)
 param batchSweepDelaySeconds int = 300
 
+@description('Seconds an instance keeps what it read about a caller: key → partner, partner status and rate limit, store registrations and currencies (PARTNER_CACHE_SECONDS). A revoked key or a deactivated partner stops working within this time; 0 reads them on every request.')
+@minValue(0)
+@maxValue(60)
+param partnerCacheSeconds int = 30
+
 @description('Blob container of the HQ report files (Hive-partitioned Parquet read by DuckDB, Spark, Synapse and Fabric) (REPORTS_CONTAINER). Kept apart from the raw batches so read access can be granted to it alone.')
 @minLength(3)
 @maxLength(63)
@@ -261,6 +266,10 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
         {
           name: 'BATCH_SWEEP_DELAY_SECONDS'
           value: string(batchSweepDelaySeconds)
+        }
+        {
+          name: 'PARTNER_CACHE_SECONDS'
+          value: string(partnerCacheSeconds)
         }
         {
           name: 'REPORTS_CONTAINER'

@@ -8,6 +8,7 @@ param httpPerInstanceConcurrency = 16
 param reconcileDelaySeconds = 900
 param rateLimitPerMinute = 600
 param batchSweepDelaySeconds = 300
+param partnerCacheSeconds = 30
 param maxRequestBytesInFlight = 67108864
 param reportsContainerName = 'reports'
 // HQ's reverse domain followed by .pos; the same in every environment, since partners code against it.

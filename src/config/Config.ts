@@ -21,6 +21,12 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** How long after a push the background sweep checks that the batch was committed. */
   readonly batchSweepDelaySeconds: number;
+  /**
+   * How long an instance trusts what it read about a caller: key → partner, the partner's status
+   * and rate limit, its store registrations and store currencies (0: read on every request).
+   * A revoked key, a deactivated partner or a changed store takes effect within this many seconds.
+   */
+  readonly partnerCacheSeconds: number;
   /** Request body bytes one instance holds at once; a body that does not fit gets a retryable 503. */
   readonly maxRequestBytesInFlight: number;
   /** Blob container the HQ report files are written to; never the raw-batch container. */

@@ -4,6 +4,12 @@ import { containerNames } from '../storage/storageNames.js';
 import { isEventTypePrefix } from '../events/eventTypes.js';
 import { settingNames as names } from './settingNames.js';
 
+/**
+ * The longest a revoked key or a deactivated partner may keep working on an instance: a typo in
+ * the setting must not turn a revocation into an hour-long wait.
+ */
+const maxPartnerCacheSeconds = 60;
+
 export type Settings = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -13,7 +19,7 @@ export type Settings = Readonly<Record<string, string | undefined>>;
  */
 export function loadConfig(settings: Settings): Config {
   const problems: string[] = [];
-  const integer = (name: string, min: number): number => {
+  const integer = (name: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
     const raw = settings[name]?.trim();
     if (raw === undefined || raw === '') {
       problems.push(`${name} is not set`);
@@ -21,6 +27,7 @@ export function loadConfig(settings: Settings): Config {
     }
     const value = Number(raw);
     if (!Number.isSafeInteger(value) || value < min) problems.push(`${name} must be an integer >= ${min}`);
+    else if (value > max) problems.push(`${name} must be at most ${max}`);
     return value;
   };
   const storage = readStorage(settings, problems);
@@ -31,6 +38,7 @@ export function loadConfig(settings: Settings): Config {
     rateLimitPerMinute: integer(names.rateLimitPerMinute, 1),
     batchSweepDelaySeconds: integer(names.batchSweepDelaySeconds, 1),
     maxRequestBytesInFlight: integer(names.maxRequestBytesInFlight, 1),
+    partnerCacheSeconds: integer(names.partnerCacheSeconds, 0, maxPartnerCacheSeconds),
     reportsContainer: readReportsContainer(settings, problems),
     eventTypePrefix: readEventTypePrefix(settings, problems),
     webhookAllowPrivateTargets: readAllowPrivateTargets(settings, storage, problems),

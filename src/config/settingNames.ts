@@ -16,6 +16,8 @@ export const settingNames = {
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
   maxRequestBytesInFlight: 'MAX_REQUEST_BYTES_IN_FLIGHT',
+  /** Seconds an instance keeps key → partner and per-partner lookups; bounds how late a revocation takes effect. */
+  partnerCacheSeconds: 'PARTNER_CACHE_SECONDS',
   /** Read by the Functions host itself (and the local host): larger bodies never reach a function. */
   hostRequestBodySizeLimit: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT',
   /** Blob container of the HQ report files (Hive-partitioned Parquet). */
@@ -39,6 +41,7 @@ export const tunableSettingNames = [
   settingNames.rateLimitPerMinute,
   settingNames.batchSweepDelaySeconds,
   settingNames.maxRequestBytesInFlight,
+  settingNames.partnerCacheSeconds,
   settingNames.reportsContainer,
   settingNames.eventTypePrefix,
 ] as const;

@@ -91,8 +91,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     logger,
     port: options.port,
     // Like the Functions host with its host keys: only a key HQ issued passes. The host keeps its
-    // keys in memory; here a key seen valid is trusted for a few seconds. The service itself still
-    // resolves every key on every request, so a revoked or expired key is refused at once. Operator
+    // keys in memory; here a key seen valid is trusted for a few seconds. The service itself checks
+    // expiry on every request and refuses a revoked key within PARTNER_CACHE_SECONDS. Operator
     // keys are host keys too (set beside the partner keys in Azure).
     isValidHostKey: rememberValid(async (keyHash) => {
       const record = (await keys.findByHash(keyHash)) ?? (await operatorKeys.findByHash(keyHash));

@@ -1,9 +1,11 @@
 import { ApiError } from '../errors/ApiError.js';
+import type { ApiKeyRecord } from '../storage/ApiKeyRepository.js';
 import type { Partner } from '../storage/PartnerRepository.js';
 import type { ApiKeys } from './ports/ApiKeys.js';
 import type { Clock } from './ports/Clock.js';
 import type { Partners } from './ports/Partners.js';
 import { hashApiKey } from './hashApiKey.js';
+import { TimedCache } from './TimedCache.js';
 
 /** Longest key accepted for hashing; issued keys are far shorter. Guards against huge headers. */
 const maxKeyLength = 256;
@@ -12,22 +14,53 @@ const maxKeyLength = 256;
  * Resolves the calling partner from the `x-functions-key` value (DESIGN §3). The partner id never
  * comes from the request body. Missing, unknown, revoked and expired keys are indistinguishable
  * to the caller (401); an inactive partner gets 403 PARTNER_INACTIVE.
+ *
+ * An active key and an active partner are remembered for `cacheMs` (PARTNER_CACHE_SECONDS), so a
+ * warm request needs no storage read to know its caller: a key revoked or a partner deactivated
+ * meanwhile keeps working on this instance until its entry is that old. Expiry is checked on every
+ * request, and what is refused (unknown, revoked, inactive) is never remembered, so a new key or a
+ * partner activated again works at once.
  */
 export class Authenticator {
+  private readonly keyCache: TimedCache<string, ApiKeyRecord>;
+  private readonly partnerCache: TimedCache<string, Partner>;
+
   constructor(
     private readonly keys: ApiKeys,
     private readonly partners: Partners,
     private readonly clock: Clock,
-  ) {}
+    cacheMs: number,
+  ) {
+    this.keyCache = new TimedCache(clock, cacheMs);
+    this.partnerCache = new TimedCache(clock, cacheMs);
+  }
 
   async authenticate(key: string | null | undefined): Promise<Partner> {
     if (!key || key.length > maxKeyLength) throw new ApiError('UNAUTHORIZED');
-    const record = await this.keys.findByHash(hashApiKey(key));
+    const record = await this.activeKey(hashApiKey(key));
     if (record?.status !== 'ACTIVE') throw new ApiError('UNAUTHORIZED');
     if (record.expiresAt && Date.parse(record.expiresAt) <= this.clock().getTime()) throw new ApiError('UNAUTHORIZED');
-    const partner = await this.partners.get(record.partnerId);
+    const partner = await this.activePartner(record.partnerId);
     if (!partner) throw new ApiError('UNAUTHORIZED');
     if (partner.status !== 'ACTIVE') throw new ApiError('PARTNER_INACTIVE');
+    return partner;
+  }
+
+  private async activeKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const known = this.keyCache.get(keyHash);
+    if (known) return known;
+    const readAt = this.clock();
+    const record = await this.keys.findByHash(keyHash);
+    if (record?.status === 'ACTIVE') this.keyCache.set(keyHash, record, readAt);
+    return record;
+  }
+
+  private async activePartner(partnerId: string): Promise<Partner | undefined> {
+    const known = this.partnerCache.get(partnerId);
+    if (known) return known;
+    const readAt = this.clock();
+    const partner = await this.partners.get(partnerId);
+    if (partner?.status === 'ACTIVE') this.partnerCache.set(partnerId, partner, readAt);
     return partner;
   }
 }

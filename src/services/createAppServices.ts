@@ -35,6 +35,7 @@ import { createBodyValidator } from '../validation/createBodyValidator.js';
 import { readSchemaFolder } from '../validation/readSchemaFolder.js';
 import type { AppServices } from './AppServices.js';
 import { Authenticator } from './Authenticator.js';
+import { CachedStoreMasterData } from './CachedStoreMasterData.js';
 import { BatchSweeper } from './BatchSweeper.js';
 import { MappingCatalog } from './catalog/MappingCatalog.js';
 import { ProductCatalog } from './catalog/ProductCatalog.js';
@@ -90,7 +91,9 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
 
   const partners = new PartnerRepository(t.partners);
   const registrations = new StoreRegistrationRepository(t.storeRegistrations);
-  const stores = new StoreMasterRepository(t.stores);
+  // Per-instance memory of what a push reads about its caller (PARTNER_CACHE_SECONDS).
+  const partnerCacheMs = config.partnerCacheSeconds * 1000;
+  const stores = new CachedStoreMasterData(new StoreMasterRepository(t.stores), clock, partnerCacheMs);
   const products = new ProductRepository(t.products, t.modifierGroups);
   const ledger = new BatchLedger(t.batchLedger);
   const rawBatches = new RawBatchStore(storage.rawBatches);
@@ -122,7 +125,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const lateData = new LateDataScheduler({ results, reconcileQueue, delaySeconds: config.reconcileDelaySeconds, clock });
 
   const mappingPointers = new MappingRepository(t.mappings);
-  const tenants = new TenantGuard(registrations);
+  const tenants = new TenantGuard(registrations, clock, partnerCacheMs);
   const mappingCatalog = new MappingCatalog(mappingPointers, rawBatches);
   const productCatalog = new ProductCatalog(products, clock);
   const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
@@ -151,6 +154,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       reconcileQueue,
       reconcileDelaySeconds: config.reconcileDelaySeconds,
       clock,
+      elapsedMs: () => performance.now(),
     }),
     stores: storesProcessor(stores),
     products: productsProcessor(products, productCatalog),
@@ -179,7 +183,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     config,
     clock,
     storage,
-    authenticator: new Authenticator(new ApiKeyRepository(t.apiKeys), partners, clock),
+    authenticator: new Authenticator(new ApiKeyRepository(t.apiKeys), partners, clock, partnerCacheMs),
     rateLimiter: new TableRateLimiter(t.rateLimits),
     bodyBudget: new BodyBudget(config.maxRequestBytesInFlight),
     ingestion,

@@ -1,10 +1,12 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import Big from 'big.js';
+import { closeComesAfter } from '../domain/reconciliation/closeComesAfter.js';
 import { AMOUNT_FIELDS, COUNT_FIELDS, type ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { tableKey } from './tableKey.js';
-import { writeIfCurrent } from './writeIfCurrent.js';
+import type { RowReadAhead } from './RowReadAhead.js';
+import { readRowAhead, writeIfCurrent } from './writeIfCurrent.js';
 
 export type ReconciliationStatus = 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
 
@@ -91,32 +93,45 @@ export class ReconciliationRepository {
     }
   }
 
-  /** Sets the day to RECEIVED for this close, unless a close received later is already recorded. */
+  /** Starts reading a store-day's row for a `markReceived` soon after. */
+  readAhead(partnerId: string, storeId: string, businessDate: string): RowReadAhead {
+    return readRowAhead(this.table, tableKey(partnerId, storeId), businessDate);
+  }
+
+  /** Sets the day to RECEIVED for this close, unless it is recorded or a close that comes after it is (`closeComesAfter`). */
   async markReceived(
     partnerId: string,
     storeId: string,
     businessDate: string,
     close: { batchId: string; receivedAt: string; expected: ControlTotals; run?: PendingRun },
+    readAhead?: RowReadAhead,
   ): Promise<void> {
-    await writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
-      if (current && (current.closeBatchId === close.batchId || current.closeReceivedAt > close.receivedAt)) return undefined;
-      const lastOutcome = current && (current.lastOutcome ?? serialize(outcomeOf(current)));
-      return {
-        partnerId,
-        storeId,
-        businessDate,
-        status: 'RECEIVED',
-        closeBatchId: close.batchId,
-        closeReceivedAt: close.receivedAt,
-        expected: JSON.stringify(close.expected),
-        differences: '[]',
-        // The close's own run is the day's pending run: batches arriving before it starts are read by it.
-        // A marker of the previous close is dropped, since its run will find its close superseded.
-        pendingRunId: close.run?.runId ?? '',
-        pendingDueAt: close.run?.dueAt ?? '',
-        ...(lastOutcome ? { lastOutcome } : {}),
-      };
-    });
+    await writeIfCurrent<ResultEntity>(
+      this.table,
+      tableKey(partnerId, storeId),
+      businessDate,
+      (current) => {
+        if (current && !closeComesAfter(close, { batchId: current.closeBatchId, receivedAt: current.closeReceivedAt })) return undefined;
+        const lastOutcome = current && (current.lastOutcome ?? serialize(outcomeOf(current)));
+        return {
+          partnerId,
+          storeId,
+          businessDate,
+          status: 'RECEIVED',
+          closeBatchId: close.batchId,
+          closeReceivedAt: close.receivedAt,
+          expected: JSON.stringify(close.expected),
+          differences: '[]',
+          // The close's own run is the day's pending run: batches arriving before it starts are read by it.
+          // A marker of the previous close is dropped, since its run will find its close superseded.
+          pendingRunId: close.run?.runId ?? '',
+          pendingDueAt: close.run?.dueAt ?? '',
+          ...(lastOutcome ? { lastOutcome } : {}),
+        };
+      },
+      undefined,
+      readAhead,
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
+import type { RowReadAhead } from './RowReadAhead.js';
 import { WriteContentionError } from './WriteContentionError.js';
 
 /**
@@ -17,7 +18,8 @@ const maxPauseMs = 100;
  * when another writer got there first. `decide` sees the stored row (undefined when absent) and
  * returns the row to write, or undefined to leave the row as it is.
  * Returns whether this call wrote (and hands the written row's ETag to `onWritten`); throws
- * `WriteContentionError` after `maxAttempts` lost rounds.
+ * `WriteContentionError` after `maxAttempts` lost rounds. With `readAhead` (a read of this row
+ * started earlier), the first round decides on that instead of reading.
  *
  * A 404 is a lost race only on the update: the row was deleted after it was read, and the next
  * round creates it. A create answered 404 means the table itself is missing, which no retry
@@ -29,14 +31,20 @@ export async function writeIfCurrent<T extends object>(
   rowKey: string,
   decide: (current: T | undefined) => T | undefined,
   onWritten?: (etag: string | undefined) => void,
+  readAhead?: RowReadAhead,
 ): Promise<boolean> {
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     if (attempt > 1) await delay(Math.random() * Math.min(maxPauseMs, 5 * attempt));
     let current: (T & { etag: string }) | undefined;
-    try {
-      current = await table.getEntity<T>(partitionKey, rowKey);
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
+    const early = attempt === 1 ? await readEarly<T>(readAhead) : unread;
+    if (early !== unread) {
+      current = early;
+    } else {
+      try {
+        current = await table.getEntity<T>(partitionKey, rowKey);
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
     }
     const next = decide(current);
     if (next === undefined) return false;
@@ -51,4 +59,27 @@ export async function writeIfCurrent<T extends object>(
     }
   }
   throw new WriteContentionError(table.tableName, maxAttempts);
+}
+
+const unread = Symbol('unread');
+
+/** The row a read ahead found (undefined: absent), or `unread` when there was none or it failed. */
+async function readEarly<T>(readAhead: RowReadAhead | undefined): Promise<(T & { etag: string }) | undefined | typeof unread> {
+  if (readAhead === undefined) return unread;
+  try {
+    return (await readAhead.row) as (T & { etag: string }) | undefined;
+  } catch {
+    return unread;
+  }
+}
+
+/** Starts reading a row for a later `writeIfCurrent`; a failure is left for the write to meet (it reads again). */
+export function readRowAhead(table: TableClient, partitionKey: string, rowKey: string): RowReadAhead {
+  const row = table.getEntity(partitionKey, rowKey).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+  // Never awaited when the push ends before its write (a repeat, a refusal): not an unhandled rejection.
+  row.catch(() => undefined);
+  return { row };
 }

@@ -30,3 +30,16 @@ describe('REPORTS_CONTAINER', () => {
     ]);
   });
 });
+
+describe('PARTNER_CACHE_SECONDS', () => {
+  it('is read into the configuration; 0 turns the cache off', () => {
+    expect(loadConfig(base).partnerCacheSeconds).toBe(30);
+    expect(loadConfig({ ...base, PARTNER_CACHE_SECONDS: '0' }).partnerCacheSeconds).toBe(0);
+  });
+
+  it('must be set, and at most 60: a revocation must not wait longer', () => {
+    expect(problemsOf({ ...base, PARTNER_CACHE_SECONDS: undefined })).toEqual(['PARTNER_CACHE_SECONDS is not set']);
+    expect(problemsOf({ ...base, PARTNER_CACHE_SECONDS: '61' })).toEqual(['PARTNER_CACHE_SECONDS must be at most 60']);
+    expect(problemsOf({ ...base, PARTNER_CACHE_SECONDS: '-1' })).toEqual(['PARTNER_CACHE_SECONDS must be an integer >= 0']);
+  });
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TableClient, type GetTableEntityOptions } from '@azure/data-tables';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { writeIfCurrent } from '../../src/storage/writeIfCurrent.js';
+import { readRowAhead, writeIfCurrent } from '../../src/storage/writeIfCurrent.js';
 import { WriteContentionError } from '../../src/storage/WriteContentionError.js';
 
 interface CounterRow {
@@ -134,5 +134,56 @@ describe('writeIfCurrent', () => {
     });
     await expect(attempt).rejects.toMatchObject({ statusCode: 404 });
     expect(decisions).toBe(1);
+  });
+
+  describe('with a read ahead', () => {
+    /** The same table, counting its point reads. */
+    function counting(): { table: TableClient; reads: () => number } {
+      let reads = 0;
+      const counted = Object.create(table) as TableClient;
+      counted.getEntity = <T extends object>(partitionKey: string, rowKey: string, options?: GetTableEntityOptions) => {
+        reads += 1;
+        return table.getEntity<T>(partitionKey, rowKey, options);
+      };
+      return { table: counted, reads: () => reads };
+    }
+
+    it('decides on the row read ahead, with no read of its own', async () => {
+      const rowKey = newRow();
+      await table.createEntity({ partitionKey: 'p', rowKey, count: 1 });
+      const ahead = readRowAhead(table, 'p', rowKey);
+      const { table: counted, reads } = counting();
+      expect(await writeIfCurrent<CounterRow>(counted, 'p', rowKey, (c) => ({ count: (c?.count ?? 0) + 1 }), undefined, ahead)).toBe(true);
+      expect(reads()).toBe(0);
+      expect(await readCount(rowKey)).toBe(2);
+    });
+
+    it('reads again when the row changed after the read ahead, or was created after it found none', async () => {
+      const changed = newRow();
+      await table.createEntity({ partitionKey: 'p', rowKey: changed, count: 1 });
+      const stale = readRowAhead(table, 'p', changed);
+      await stale.row;
+      await table.updateEntity({ partitionKey: 'p', rowKey: changed, count: 5 }, 'Replace');
+      await writeIfCurrent<CounterRow>(table, 'p', changed, (c) => ({ count: (c?.count ?? 0) + 1 }), undefined, stale);
+      expect(await readCount(changed)).toBe(6);
+
+      const created = newRow();
+      const none = readRowAhead(table, 'p', created);
+      await none.row;
+      await table.createEntity({ partitionKey: 'p', rowKey: created, count: 7 });
+      await writeIfCurrent<CounterRow>(table, 'p', created, (c) => ({ count: (c?.count ?? 0) + 1 }), undefined, none);
+      expect(await readCount(created)).toBe(8);
+    });
+
+    it('reads for itself when the read ahead failed', async () => {
+      const rowKey = newRow();
+      await table.createEntity({ partitionKey: 'p', rowKey, count: 3 });
+      const failed = { row: Promise.reject(new Error('no answer')) };
+      failed.row.catch(() => undefined);
+      const { table: counted, reads } = counting();
+      await writeIfCurrent<CounterRow>(counted, 'p', rowKey, (c) => ({ count: (c?.count ?? 0) + 1 }), undefined, failed);
+      expect(reads()).toBe(1);
+      expect(await readCount(rowKey)).toBe(4);
+    });
   });
 });

@@ -10,6 +10,7 @@ export function azuriteConfig(): Config {
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '1000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    PARTNER_CACHE_SECONDS: '30',
     MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',

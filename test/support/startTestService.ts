@@ -118,6 +118,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '100000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
+    // Off by default: tests see a revoked key, a deactivated partner or a new rate limit at once, as
+    // they assert; the cache's own tests turn it on with a clock they move.
+    PARTNER_CACHE_SECONDS: '0',
     MAX_REQUEST_BYTES_IN_FLIGHT: '26214400',
     REPORTS_CONTAINER: 'reports',
     EVENT_TYPE_PREFIX: 'com.example.pos',

@@ -1,4 +1,5 @@
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
+import type { RowReadAhead } from '../../storage/RowReadAhead.js';
 import type { PendingRun, ReconciliationFilter, ReconciliationRecord, ResultToSave } from '../../storage/ReconciliationRepository.js';
 
 /** The reconciliation state of each store-day: RECEIVED when a close arrives, then the result. */
@@ -10,7 +11,10 @@ export interface Reconciliations {
     storeId: string,
     businessDate: string,
     close: { batchId: string; receivedAt: string; expected: ControlTotals; run?: PendingRun },
+    readAhead?: RowReadAhead,
   ): Promise<void>;
+  /** Starts reading a store-day's row for a `markReceived` soon after (stores where a read is a round trip). */
+  readAhead?(partnerId: string, storeId: string, businessDate: string): RowReadAhead;
   /**
    * Notes a run for the day unless one is pending (and not overdue by `lostAfterMs`); returns the
    * close the run is for, or undefined when nothing needs scheduling.

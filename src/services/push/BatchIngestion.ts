@@ -120,6 +120,7 @@ export class BatchIngestion {
         // taken back at once.
         const now = this.options.clock();
         const pending = { partnerId, batchId, createdAt: now.toISOString() };
+        processor.prepare?.(partnerId, body);
         const [, created] = await Promise.all([
           this.options.pendingIndex.add(pending),
           ledger.createPending(partnerId, batchId, processor.kind, bodyHash, now),

@@ -31,6 +31,11 @@ export interface BatchProcessor<T extends { batch_id: string }> {
   /** Stores the body names: every one must be registered for the partner. */
   storeIdsOf(body: T): string[];
   check(partnerId: string, body: T): Promise<SemanticCheck>;
+  /**
+   * Called once a push is validated, as its ledger entry is written: starts the reads `apply` will
+   * decide on, so they overlap that write. Only reads; a push that ends before `apply` drops them.
+   */
+  prepare?(partnerId: string, body: T): void;
   recordCount(body: T): number;
   /**
    * Applies the batch to the index and master data. Must be idempotent: a retry or the sweep may

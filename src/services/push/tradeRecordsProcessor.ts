@@ -59,19 +59,22 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
     },
 
     async apply({ partnerId, body, receivedAt }) {
-      // The reads only shape the warnings, so they run while the index is written.
+      // The reads only shape the warnings, so they run while the index is written. The index
+      // transactions are sent first: they take longest, and a read started ahead of them would
+      // hold back their start while the SDK builds their bodies.
       const summaries = body.trade_records.map((record) => summarizeTradeRecord(record, body));
-      const [mapping, knownProducts, directions, close, stale] = await Promise.all([
+      const indexed = deps.index.applyBatch(partnerId, body.store_id, body.business_date, summaries, {
+        batchId: body.batch_id,
+        batchSeq: body.batch_seq,
+        receivedAt,
+        recordCount: body.trade_records.length,
+      });
+      const [stale, mapping, knownProducts, directions, close] = await Promise.all([
+        indexed,
         deps.mappings.current(partnerId),
         deps.products.knownIds(partnerId),
         deps.paymentDirections.listForPartner(partnerId),
         deps.closes.get(partnerId, body.store_id, body.business_date),
-        deps.index.applyBatch(partnerId, body.store_id, body.business_date, summaries, {
-          batchId: body.batch_id,
-          batchSeq: body.batch_seq,
-          receivedAt,
-          recordCount: body.trade_records.length,
-        }),
       ]);
 
       const warnings: Warning[] = [];

@@ -1,3 +1,4 @@
+import { closeComesAfter, type CloseReceipt } from '../../../src/domain/reconciliation/closeComesAfter.js';
 import type { StoredClose } from '../../../src/storage/DayCloseRepository.js';
 import type { DayCloses } from '../../../src/services/ports/DayCloses.js';
 
@@ -13,8 +14,12 @@ export class InMemoryDayCloses implements DayCloses {
     const k = JSON.stringify([partnerId, stored.close.store_id, stored.close.business_date]);
     const current = this.closes.get(k);
     if (current?.close.batch_id === stored.close.batch_id) return Promise.resolve(true);
-    if (current && current.receivedAt > stored.receivedAt) return Promise.resolve(false);
+    if (current && !closeComesAfter(receiptOf(stored), receiptOf(current))) return Promise.resolve(false);
     this.closes.set(k, stored);
     return Promise.resolve(true);
   }
+}
+
+function receiptOf(stored: StoredClose): CloseReceipt {
+  return { batchId: stored.close.batch_id, receivedAt: stored.receivedAt };
 }

@@ -1,3 +1,4 @@
+import { closeComesAfter } from '../../../src/domain/reconciliation/closeComesAfter.js';
 import type { ControlTotals } from '../../../src/domain/reconciliation/ControlTotals.js';
 import type {
   PendingRun,
@@ -30,7 +31,7 @@ export class InMemoryReconciliations implements Reconciliations {
   ): Promise<void> {
     const k = key(partnerId, storeId, businessDate);
     const current = this.days.get(k);
-    if (current && (current.record.closeBatchId === close.batchId || current.record.closeReceivedAt > close.receivedAt)) {
+    if (current && !closeComesAfter(close, { batchId: current.record.closeBatchId, receivedAt: current.record.closeReceivedAt })) {
       return Promise.resolve();
     }
     this.days.set(k, {

@@ -19,4 +19,20 @@ export function dayClosesSuite(make: () => Promise<DayCloses>): void {
     expect(await closes.get(partnerId, storeId, businessDate)).toEqual(second);
     expect(await closes.get(freshPartnerId(), storeId, businessDate)).toBeUndefined();
   });
+
+  it('orders two closes received at the same instant by batch_id, whichever is written first', async () => {
+    const closes = await make();
+    const receivedAt = '2026-03-02T09:00:00.000Z';
+    const a = { close: { ...buildDailyClose(), batch_id: 'close-a' }, receivedAt };
+    const b = { close: { ...buildDailyClose(), batch_id: 'close-b' }, receivedAt };
+    const first = freshPartnerId();
+    expect(await closes.putIfLatest(first, b)).toBe(true);
+    expect(await closes.putIfLatest(first, a)).toBe(false);
+    const second = freshPartnerId();
+    expect(await closes.putIfLatest(second, a)).toBe(true);
+    expect(await closes.putIfLatest(second, b)).toBe(true);
+    for (const partnerId of [first, second]) {
+      expect((await closes.get(partnerId, a.close.store_id, a.close.business_date))?.close.batch_id).toBe('close-b');
+    }
+  });
 }

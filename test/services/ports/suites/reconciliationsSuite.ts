@@ -17,6 +17,19 @@ const day = ['S/1', '2026-03-01'] as const;
 
 /** What every Reconciliations implementation does. */
 export function reconciliationsSuite(make: () => Promise<Reconciliations>): void {
+  it('orders two closes received at the same instant by batch_id, as the close row does', async () => {
+    const results = await make();
+    const receivedAt = '2026-03-02T09:00:00.000Z';
+    for (const order of [
+      ['close-b', 'close-a'],
+      ['close-a', 'close-b'],
+    ]) {
+      const partnerId = freshPartnerId();
+      for (const batchId of order) await results.markReceived(partnerId, ...day, { batchId, receivedAt, expected });
+      expect((await results.get(partnerId, ...day))?.closeBatchId).toBe('close-b');
+    }
+  });
+
   it('marks a day RECEIVED for the latest close and records results only for that close', async () => {
     const results = await make();
     const partnerId = freshPartnerId();
