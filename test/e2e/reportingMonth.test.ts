@@ -1,11 +1,11 @@
 /**
- * HQ reporting end to end over real HTTP and the storage emulator: two partners push twelve
- * generated days (2026-02-01 to 02-12) — partner A a New York store in USD, partner B a Tokyo store
+ * HQ reporting end to end over real HTTP and the storage emulator: two partners push a generated
+ * month (2026-02-01 to 02-28) — partner A a New York store in USD, partner B a Tokyo store
  * in JPY — with combos, refunds, exchanges, deposits paid and applied, a transaction corrected by a
- * later version, and a code partner A maps only after its first four days. Twelve days hold every
+ * later version, and a code partner A maps only after its first four days. The month holds every
  * case the generator varies by day (exchanges every 3rd day, deposits every 5th, voids every 4th,
  * tips every 2nd). Size: 2 store-days a day, 2 batches each, 4 to 8 transactions a day per store
- * (about 120 transactions pushed in all).
+ * (about 280 transactions pushed in all).
  *
  * The service reconciles each day and writes the report files itself (fragments staged by the
  * sweep, or converted at reconcile time when the sweep has not run yet). DuckDB reads the files
@@ -37,7 +37,7 @@ import {
   type StoreDay,
 } from './support/storeDayKit.js';
 
-const days = Array.from({ length: 12 }, (_, i) => `2026-02-${String(i + 1).padStart(2, '0')}`);
+const days = Array.from({ length: 28 }, (_, i) => `2026-02-${String(i + 1).padStart(2, '0')}`);
 const from = days[0] ?? '';
 const to = days.at(-1) ?? '';
 /** The code partner A's POS uses for catering sales; HQ's mapping has it only after the first days. */
@@ -335,7 +335,7 @@ async function queriedSales() {
   }));
 }
 
-describe('twelve days with a code unmapped for the first four', () => {
+describe('a month with a code unmapped for the first four days', () => {
   let db: DuckDb;
   let root: string;
   beforeAll(async () => {
