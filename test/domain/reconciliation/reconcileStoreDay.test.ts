@@ -12,6 +12,7 @@ import {
   type TradeRecordSummary,
 } from '../../../src/domain/reconciliation/TradeRecordSummary.js';
 import {
+  contractRules,
   fromMinor,
   independentTotals,
   itemsSubtotal,
@@ -50,12 +51,7 @@ function reconcile(
 
 /** HQ's revenue table and built-in directions, restated by hand for the independent calculation. */
 function rulesFor(day: typeof usdDay | typeof jpyDay, mapping: Record<string, string> = day.mapping): IndependentRules {
-  return {
-    digits: day.digits,
-    mapping,
-    revenueCodes: ['SALE', 'REFUND', 'RETURN', 'EXCHANGE'],
-    directions: { SALE: 1, REFUND: -1, DEPOSIT: 1, DEPOSIT_APPLIED: 0, ADJUSTMENT: 1 },
-  };
+  return contractRules(day.digits, mapping);
 }
 
 function shifted(totals: ControlTotals, field: keyof ControlTotals, minorUnits: number, digits: number): ControlTotals {

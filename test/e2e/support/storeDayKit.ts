@@ -14,6 +14,7 @@ import type {
   TradeRecord,
   TradeRecordBatch,
 } from '../../../src/domain/model/payloads.js';
+import { contractRules, fromMinor, independentTotals, latestVersions, toMinor, type Totals } from '../../support/independentTotals.js';
 
 export type Currency = 'USD' | 'JPY';
 
@@ -29,26 +30,6 @@ export interface CurrencyProfile {
 
 export const USD: CurrencyProfile = { currency: 'USD', digits: 2, pricesIncludeTax: false, taxRatePpm: 88_750, offset: '-05:00' };
 export const JPY: CurrencyProfile = { currency: 'JPY', digits: 0, pricesIncludeTax: true, taxRatePpm: 100_000, offset: '+09:00' };
-
-/** 1234 → "12.34" (2 digits); -5 → "-0.05"; 640 → "640" (0 digits). */
-function fmt(minor: number, digits: number): string {
-  if (!Number.isSafeInteger(minor)) throw new Error(`not an integer amount: ${minor}`);
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  if (digits === 0) return `${sign}${abs}`;
-  const unit = 10 ** digits;
-  return `${sign}${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, '0')}`;
-}
-
-/** "12.34" → 1234 (2 digits); "-640" → -640 (0 digits). Rejects a wrong number of decimal places. */
-function minor(text: string, digits: number): number {
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) throw new Error(`not a decimal string: ${text}`);
-  const fraction = m[3] ?? '';
-  if (fraction.length !== digits) throw new Error(`${text} does not have ${digits} decimal places`);
-  const value = Number(m[2]) * 10 ** digits + (fraction === '' ? 0 : Number(fraction));
-  return m[1] === '-' ? -value : value;
-}
 
 /** Integer division rounded half away from zero. */
 function divRound(numerator: number, denominator: number): number {
@@ -122,7 +103,7 @@ let paymentCounter = 0;
 /** A complete TradeRecord whose amounts satisfy the amount identity in integer minor units. */
 export function buildRecord(day: StoreDay, spec: RecordSpec): TradeRecord {
   const { digits, pricesIncludeTax, taxRatePpm, offset } = day.profile;
-  const m = (n: number) => fmt(n, digits);
+  const m = (n: number) => fromMinor(n, digits);
   const items: TradeItem[] = [];
   let subtotal = 0;
   for (const item of spec.items) {
@@ -234,66 +215,12 @@ export interface PartnerView {
   readonly directions?: Readonly<Record<string, number>>;
 }
 
-/** Standard codes that count as revenue. */
-const REVENUE_CODES = new Set(['SALE', 'REFUND', 'RETURN', 'EXCHANGE']);
-/** Directions of the suggested payment types: DEPOSIT_APPLIED was counted when the deposit was taken. */
-const SUGGESTED_DIRECTIONS: Readonly<Record<string, number>> = { SALE: 1, REFUND: -1, DEPOSIT: 1, DEPOSIT_APPLIED: 0, ADJUSTMENT: 1 };
-
-export interface Totals {
-  trade_record_count: number;
-  item_row_count: number;
-  payment_row_count: number;
-  net_sales_amount: string;
-  tax_amount: string;
-  tip_amount: string;
-  payment_total_amount: string;
-}
-
 /**
- * The control totals of a store-day over every record sent (in any order, stale resends included):
- * the highest version of each trade_record_id counts (ties: later last_modified_at).
+ * The control totals of a store-day over every record sent (in any order, stale resends included),
+ * as the partner's POS counts them: the one independent calculator under the contract's rules.
  */
 export function controlTotals(profile: CurrencyProfile, sent: readonly TradeRecord[], view: PartnerView): Totals {
-  const latest = new Map<string, TradeRecord>();
-  for (const r of sent) {
-    const held = latest.get(r.trade_record_id);
-    if (
-      !held ||
-      r.version > held.version ||
-      (r.version === held.version && Date.parse(r.last_modified_at) > Date.parse(held.last_modified_at))
-    ) {
-      latest.set(r.trade_record_id, r);
-    }
-  }
-  const d = profile.digits;
-  let items = 0;
-  let paymentRows = 0;
-  let net = 0;
-  let tax = 0;
-  let tip = 0;
-  let payments = 0;
-  for (const r of latest.values()) {
-    items += r.items.length;
-    paymentRows += r.payments.length;
-    if (REVENUE_CODES.has(view.mapping[r.source_transaction_type] ?? '')) {
-      net += minor(r.total_amount, d) - minor(r.tax_amount, d) - minor(r.tip_amount, d);
-      tax += minor(r.tax_amount, d);
-      tip += minor(r.tip_amount, d);
-    }
-    for (const p of r.payments) {
-      const direction = SUGGESTED_DIRECTIONS[p.payment_type] ?? view.directions?.[p.payment_type];
-      if (direction !== undefined) payments += direction * minor(p.amount, d);
-    }
-  }
-  return {
-    trade_record_count: latest.size,
-    item_row_count: items,
-    payment_row_count: paymentRows,
-    net_sales_amount: fmt(net, d),
-    tax_amount: fmt(tax, d),
-    tip_amount: fmt(tip, d),
-    payment_total_amount: fmt(payments, d),
-  };
+  return independentTotals(latestVersions(sent), contractRules(profile.digits, view.mapping, view.directions));
 }
 
 export function dailyClose(day: StoreDay, batchCount: number, totals: Totals): DailyClose {
@@ -310,7 +237,7 @@ export function dailyClose(day: StoreDay, batchCount: number, totals: Totals): D
 
 /** Moves one amount of the totals by `delta` minor units. */
 export function shifted(profile: CurrencyProfile, totals: Totals, field: keyof Totals & `${string}_amount`, delta: number): Totals {
-  return { ...totals, [field]: fmt(minor(totals[field], profile.digits) + delta, profile.digits) };
+  return { ...totals, [field]: fromMinor(toMinor(totals[field], profile.digits) + delta, profile.digits) };
 }
 
 export function storeBody(day: StoreDay): Store {
