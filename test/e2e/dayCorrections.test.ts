@@ -7,18 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { eventually, reconcileQueueDrained, startTestService, type TestService } from '../support/startTestService.js';
 import { freshBusinessDate, getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
-import {
-  buildRecord,
-  controlTotals,
-  dailyClose,
-  JPY,
-  mappingBody,
-  POS_CODES,
-  shifted,
-  tradeBatch,
-  USD,
-  type StoreDay,
-} from './support/storeDayKit.js';
+import { controlTotals, dailyClose, mappingBody, POS_CODES, shifted, tradeBatch } from './support/storeDayKit.js';
+import { buildRecord, JPY, USD, type StoreDay } from '../fixtures/tradeRecordFixtures.js';
 
 let service: TestService;
 beforeAll(async () => {

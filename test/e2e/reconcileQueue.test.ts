@@ -22,7 +22,8 @@ import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../../src/storage/UnmappedUsageRepository.js';
 import { eventually, reconcileQueueDrained, startTestService, type TestService } from '../support/startTestService.js';
 import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
-import { buildRecord, controlTotals, dailyClose, mappingBody, POS_CODES, tradeBatch, USD } from './support/storeDayKit.js';
+import { controlTotals, dailyClose, mappingBody, POS_CODES, tradeBatch } from './support/storeDayKit.js';
+import { buildRecord, USD } from '../fixtures/tradeRecordFixtures.js';
 
 let service: TestService;
 beforeAll(async () => {

@@ -24,19 +24,8 @@ import { eventually, startTestService, type TestPartner, type TestService } from
 import { movableClock } from '../support/testClock.js';
 import { downloadReports } from '../services/reports/reportDownload.js';
 import { push, sendClose } from './support/partnerFlow.js';
-import {
-  buildRecord,
-  controlTotals,
-  dailyClose,
-  JPY,
-  mappingBody,
-  POS_CODES,
-  storeBody,
-  tradeBatch,
-  USD,
-  type CurrencyProfile,
-  type StoreDay,
-} from './support/storeDayKit.js';
+import { controlTotals, dailyClose, mappingBody, POS_CODES, storeBody, tradeBatch } from './support/storeDayKit.js';
+import { buildRecord, JPY, USD, type CurrencyProfile, type StoreDay } from '../fixtures/tradeRecordFixtures.js';
 
 const days = Array.from({ length: 28 }, (_, i) => `2026-02-${String(i + 1).padStart(2, '0')}`);
 const from = days[0] ?? '';

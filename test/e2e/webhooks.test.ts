@@ -16,7 +16,8 @@ import { makeTestCertificates } from '../support/testCertificates.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { independentlyVerified } from '../services/webhooks/webhookKit.js';
 import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
-import { buildRecord, controlTotals, dailyClose, POS_CODES, tradeBatch, USD } from './support/storeDayKit.js';
+import { controlTotals, dailyClose, POS_CODES, tradeBatch } from './support/storeDayKit.js';
+import { buildRecord, USD } from '../fixtures/tradeRecordFixtures.js';
 
 const hostName = 'hooks.partner.test';
 let service: TestService;

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
-import { buildRecord, controlTotals, dailyClose, JPY, POS_CODES, shifted, tradeBatch, USD, type StoreDay } from './support/storeDayKit.js';
+import { controlTotals, dailyClose, POS_CODES, shifted, tradeBatch } from './support/storeDayKit.js';
+import { buildRecord, JPY, USD, type StoreDay } from '../fixtures/tradeRecordFixtures.js';
 
 let service: TestService;
 beforeAll(async () => {

@@ -21,8 +21,8 @@ afterAll(async () => {
 
 /** One USD record; `payments` 1 drops the cash payment so the stored copy is visible in payment_row_count. */
 function record(id: string, version: number, lastModifiedAt: string, payments: 1 | 2): TradeRecord {
-  const r = buildUsdTaxExcludedRecord({ tradeRecordId: id });
-  return { ...r, version, last_modified_at: lastModifiedAt, payments: payments === 1 ? r.payments.slice(1) : r.payments };
+  const r = buildUsdTaxExcludedRecord({ tradeRecordId: id, version, lastModifiedAt });
+  return payments === 1 ? { ...r, payments: r.payments.slice(1) } : r;
 }
 
 let seq = 0;

@@ -16,9 +16,9 @@ import { validatePayload } from '../../packages/partner-kit/src/validatePayload.
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { signWebhook } from '../../src/events/signWebhook.js';
 import { WebhookSecret } from '../../src/events/WebhookSecret.js';
-import { controlTotals, USD } from '../e2e/support/storeDayKit.js';
+import { controlTotals } from '../e2e/support/storeDayKit.js';
 import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
-import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId } from '../fixtures/tradeRecordFixtures.js';
+import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId, USD } from '../fixtures/tradeRecordFixtures.js';
 import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 

@@ -7,9 +7,9 @@
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PosClient, PosRequestError } from '../../packages/partner-kit/src/PosClient.js';
-import { USD, controlTotals } from '../e2e/support/storeDayKit.js';
+import { controlTotals } from '../e2e/support/storeDayKit.js';
 import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
-import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId } from '../fixtures/tradeRecordFixtures.js';
+import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId, USD } from '../fixtures/tradeRecordFixtures.js';
 import { FaultPolicy, isTableTransaction } from '../reliability/support/faultPolicy.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { startTestService, type TestService } from '../support/startTestService.js';

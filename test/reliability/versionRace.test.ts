@@ -20,13 +20,12 @@ afterAll(async () => {
 
 /** Versions 1..5 of one transaction, plus a second version 5 modified a minute later (it must win). */
 function variantsOf(id: string, storeId: string, businessDate: string): TradeRecord[] {
-  const base = buildUsdTaxExcludedRecord({ tradeRecordId: id, storeId, businessDate });
+  const variant = (version: number, lastModifiedAt: string) =>
+    buildUsdTaxExcludedRecord({ tradeRecordId: id, storeId, businessDate, version, lastModifiedAt });
   const out: TradeRecord[] = [];
-  for (let version = 1; version <= 5; version++) {
-    out.push({ ...base, version, last_modified_at: `2026-03-01T12:0${version}:00-05:00` });
-  }
+  for (let version = 1; version <= 5; version++) out.push(variant(version, `2026-03-01T12:0${version}:00-05:00`));
   // The tie: same version, later instant (written in another offset, so text order would mislead).
-  out.push({ ...base, version: 5, last_modified_at: '2026-03-01T19:06:00+02:00' });
+  out.push(variant(5, '2026-03-01T19:06:00+02:00'));
   return out;
 }
 

@@ -6,19 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { push, sendClose, settled } from '../../e2e/support/partnerFlow.js';
-import {
-  buildRecord,
-  controlTotals,
-  dailyClose,
-  JPY,
-  mappingBody,
-  POS_CODES,
-  shifted,
-  storeBody,
-  tradeBatch,
-  USD,
-  type StoreDay,
-} from '../../e2e/support/storeDayKit.js';
+import { controlTotals, dailyClose, mappingBody, POS_CODES, shifted, storeBody, tradeBatch } from '../../e2e/support/storeDayKit.js';
+import { buildRecord, JPY, USD, type StoreDay } from '../../fixtures/tradeRecordFixtures.js';
 import type { TestPartner, TestService } from '../../support/startTestService.js';
 
 export interface SeededDays {

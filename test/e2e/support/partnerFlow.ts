@@ -7,7 +7,8 @@ import { expect } from 'vitest';
 import type { DailyClose, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import type { Warning } from '../../../src/domain/model/Warning.js';
 import { eventually, type TestPartner, type TestService } from '../../support/startTestService.js';
-import { mappingBody, POS_CODES, storeBody, type CurrencyProfile, type StoreDay } from './storeDayKit.js';
+import { mappingBody, POS_CODES, storeBody } from './storeDayKit.js';
+import { type CurrencyProfile, type StoreDay } from '../../fixtures/tradeRecordFixtures.js';
 import {
   ackOf,
   finishedReconciliation,

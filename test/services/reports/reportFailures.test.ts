@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
 import { eventually, startTestService, type TestService } from '../../support/startTestService.js';
 import { push, sendClose, settled, setUpPartner } from '../../e2e/support/partnerFlow.js';
-import { buildRecord, dailyClose, tradeBatch, USD } from '../../e2e/support/storeDayKit.js';
+import { dailyClose, tradeBatch } from '../../e2e/support/storeDayKit.js';
+import { buildRecord, USD } from '../../fixtures/tradeRecordFixtures.js';
 
 /*
  * A store-day whose figures the files cannot hold: every amount is within the push limits, but the
