@@ -2,7 +2,7 @@ import { independentTotals } from '../../support/independentTotals.js';
 import type { DailyClose, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
 import { BatchLedger } from '../../../src/storage/BatchLedger.js';
-import { buildUsdTaxExcludedRecord } from '../../fixtures/tradeRecordFixtures.js';
+import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
 import { buildMappingBatch, buildUsdStore } from '../../fixtures/masterDataFixtures.js';
 import type { TestPartner, TestService } from '../../support/startTestService.js';
 import { seededUuid } from './random.js';
@@ -17,16 +17,14 @@ export function businessDateOf(n: number): string {
 
 /** A valid USD batch of `count` records with ids unique to `tag`. */
 export function buildDayBatch(random: () => number, storeId: string, businessDate: string, count: number, tag: string): TradeRecordBatch {
-  const records: TradeRecord[] = [];
-  for (let i = 0; i < count; i++) {
-    records.push(buildUsdTaxExcludedRecord({ seq: i, storeId, businessDate, tradeRecordId: `T-${tag}-${i}` }));
-  }
-  return { batch_id: seededUuid(random), store_id: storeId, business_date: businessDate, batch_seq: 1, trade_records: records };
+  const batchId = seededUuid(random);
+  return buildTradeRecordBatch({ storeId, businessDate, recordCount: count, batchId, tradeRecordIdOf: (seq) => `T-${tag}-${seq}` });
 }
 
 /**
  * The control totals of a set of USD records, computed independently of the service: every record
- * counts as revenue (the scenarios send only mapped sales), REFUND payments subtract.
+ * counts as revenue (the scenarios send only mapped sales), REFUND payments subtract. Rules of its
+ * own over the one calculator: a scenario's records need no mapping to be counted.
  */
 export function expectedTotals(
   records: readonly TradeRecord[],
