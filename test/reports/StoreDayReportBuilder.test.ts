@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord, TradeRecordBatch } from '../../src/domain/model/payloads.js';
-import { standardTransactionTypes } from '../../src/domain/reference/standardTransactionTypes.js';
-import { independentTotals, toMinor } from '../support/independentTotals.js';
+import { contractRules, independentTotals, toMinor } from '../support/independentTotals.js';
 import { jpyDay, usdDay } from '../domain/reconciliation/storeDays.js';
 import { ReportDataError } from '../../src/reports/ReportDataError.js';
 import { DuckDb, dataset, text } from '../support/duckDb.js';
@@ -20,8 +19,6 @@ import { buildStoreDay, writeStoreDay } from './reportFiles.js';
 
 const partnerId = 'acme';
 const businessDate = '2026-11-20';
-const revenueCodes = standardTransactionTypes.data.filter((t) => t.is_revenue).map((t) => t.code);
-const directions = { SALE: 1, REFUND: -1, DEPOSIT: 1, DEPOSIT_APPLIED: 0, ADJUSTMENT: 1 };
 
 /** A currency amount as DuckDB prints a DECIMAL(…, 4): "12.34" → "12.3400", "-640" → "-640.0000". */
 function atScale4(text: string): string {
@@ -55,7 +52,7 @@ describe.each([
   { name: 'JPY', storeId: 'TKY-001', day: jpyDay },
 ])('$name store-day read with DuckDB', ({ storeId, day }) => {
   const where = `partner_id = '${partnerId}' AND store_id = '${storeId}'`;
-  const expected = () => independentTotals(day.finalRecords, { digits: day.digits, mapping: day.mapping, revenueCodes, directions });
+  const expected = () => independentTotals(day.finalRecords, contractRules(day.digits, day.mapping));
 
   it('net sales, tax and tip over the revenue transactions equal the independent totals exactly', async () => {
     const row = await db.row(
@@ -239,7 +236,7 @@ describe('a code without a mapping', () => {
   });
 
   it('sales totals equal the independent totals under the same mapping; payments held back add up to the whole day', async () => {
-    const rules = { digits: 2, mapping: usdMappingWithoutExchange, revenueCodes, directions };
+    const rules = contractRules(2, usdMappingWithoutExchange);
     const totals = independentTotals(usdDay.finalRecords, rules);
     expect(await db.row(`SELECT sum(net_sales) FILTER (WHERE is_revenue) AS net ${held('sales_transactions')}`)).toEqual({
       net: atScale4(totals.net_sales_amount),
