@@ -2,6 +2,10 @@
  * Two realistic store-days as partners would push them: a US burger-and-catering store (prices
  * exclude tax) and a Tokyo restaurant (prices include tax), each split into batches, with a record
  * superseded by a later version and a stale replay.
+ *
+ * Written out literally rather than through the record builder (test/fixtures/tradeRecordFixtures.ts):
+ * the hand-checked totals at the end of each day were worked out on paper from these very strings,
+ * and odd cases (rounding, a 10.25 % tax, points and gift cards) are spelled out where a reader sees them.
  */
 import type { Payment, TradeItem, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 
