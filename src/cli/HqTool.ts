@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
 import { hashApiKey } from '../services/hashApiKey.js';
 import { classifyReportError } from '../services/reports/classifyReportError.js';
-import { createStoreDayReportService } from '../services/reports/createStoreDayReportService.js';
+import { createStoreDayReportService } from '../services/createStoreDayReportService.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';

@@ -55,7 +55,7 @@ import { ReconciliationQuery } from './ReconciliationQuery.js';
 import { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 import { SalesQuery } from './reports/SalesQuery.js';
 import { UnmappedQuery } from './reports/UnmappedQuery.js';
-import { createStoreDayReportService } from './reports/createStoreDayReportService.js';
+import { createStoreDayReportService } from './createStoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
 import { LateDataScheduler } from './LateDataScheduler.js';
 import { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';

@@ -1,5 +1,5 @@
 import { decodeFragment, type ReportFragment } from '../../reports/ReportFragment.js';
-import type { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
+import type { ReportFragments } from '../ports/ReportFragments.js';
 
 /** Downloads running at once. */
 const concurrency = 4;
@@ -18,7 +18,7 @@ export class FragmentPrefetch {
 
   constructor(
     private readonly partnerId: string,
-    private readonly fragments: Pick<ReportFragmentStore, 'get'>,
+    private readonly fragments: Pick<ReportFragments, 'get'>,
   ) {}
 
   /** Queues the download of a batch's fragment (once per batch). */

@@ -1,17 +1,17 @@
 import { buildReportFragment } from '../../reports/buildReportFragment.js';
 import { loadParquetWriter } from '../../reports/loadParquetWriter.js';
 import { encodeFragment } from '../../reports/ReportFragment.js';
-import type { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { Ledger } from '../ports/Ledger.js';
 import type { PaymentDirections } from '../ports/PaymentDirections.js';
 import type { RawBatches } from '../ports/RawBatches.js';
+import type { ReportFragments } from '../ports/ReportFragments.js';
 import { classifyReportError, type ReportFailure } from './classifyReportError.js';
 
 export interface ReportFragmentStagerDependencies {
   readonly ledger: Pick<Ledger, 'get'>;
   readonly rawBatches: Pick<RawBatches, 'get'>;
-  readonly fragments: Pick<ReportFragmentStore, 'exists' | 'put'>;
+  readonly fragments: Pick<ReportFragments, 'exists' | 'put'>;
   readonly mappings: Pick<MappingCatalog, 'current'>;
   readonly paymentDirections: Pick<PaymentDirections, 'listForPartner'>;
   /** Rows per Parquet row group. */

@@ -1,6 +1,6 @@
 import { scaledAmountText } from '../../reports/scaledAmount.js';
 import type { Partners } from '../ports/Partners.js';
-import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
+import type { ReportStoreDays } from '../ports/ReportStoreDays.js';
 
 export const salesGroupKeys = ['partner', 'store', 'standard_type', 'day'] as const;
 export type SalesGroupKey = (typeof salesGroupKeys)[number];
@@ -43,7 +43,7 @@ interface Sums {
  */
 export class SalesQuery {
   constructor(
-    private readonly storeDays: Pick<ReportStoreDayRepository, 'listRange'>,
+    private readonly storeDays: Pick<ReportStoreDays, 'listRange'>,
     private readonly partners: Pick<Partners, 'list'>,
   ) {}
 

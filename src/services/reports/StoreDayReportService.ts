@@ -12,24 +12,24 @@ import { decodeFragment, encodeFragment, type ReportFragment } from '../../repor
 import { ReportSourceError } from '../../reports/ReportSourceError.js';
 import type { StoreDayCounts } from '../../reports/StoreDayReportBuilder.js';
 import { SalesAccumulator } from '../../reports/StoreDaySales.js';
-import type { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
-import type { ReportStore } from '../../storage/ReportStore.js';
-import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { Clock } from '../ports/Clock.js';
 import type { DayCloses } from '../ports/DayCloses.js';
 import type { PaymentDirections } from '../ports/PaymentDirections.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 import type { Reconciliations } from '../ports/Reconciliations.js';
+import type { ReportFiles } from '../ports/ReportFiles.js';
+import type { ReportFragments } from '../ports/ReportFragments.js';
+import type { ReportStoreDays } from '../ports/ReportStoreDays.js';
 import type { TradeRecords } from '../ports/TradeRecords.js';
 import { FragmentPrefetch } from './FragmentPrefetch.js';
 
 export interface StoreDayReportDependencies {
   readonly index: Pick<TradeRecords, 'listDay'>;
   readonly rawBatches: Pick<RawBatches, 'get'>;
-  readonly files: ReportStore;
-  readonly fragments: Pick<ReportFragmentStore, 'get' | 'put'>;
-  readonly storeDays: ReportStoreDayRepository;
+  readonly files: ReportFiles;
+  readonly fragments: Pick<ReportFragments, 'get' | 'put'>;
+  readonly storeDays: Pick<ReportStoreDays, 'putIfNewer' | 'list'>;
   /** What a rebuild reads the reconciliation outcome and its inputs from. */
   readonly results: Pick<Reconciliations, 'get'>;
   readonly closes: Pick<DayCloses, 'get'>;

@@ -1,6 +1,6 @@
 import { scaledAmountText } from '../../reports/scaledAmount.js';
 import type { Partners } from '../ports/Partners.js';
-import type { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
+import type { ReportStoreDays } from '../ports/ReportStoreDays.js';
 
 export interface UnmappedCurrencyTotals {
   readonly currency: string;
@@ -36,7 +36,7 @@ interface Entry {
  */
 export class UnmappedQuery {
   constructor(
-    private readonly storeDays: Pick<ReportStoreDayRepository, 'listRange'>,
+    private readonly storeDays: Pick<ReportStoreDays, 'listRange'>,
     private readonly partners: Pick<Partners, 'list'>,
   ) {}
 

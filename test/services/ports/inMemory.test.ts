@@ -11,6 +11,9 @@ import { InMemoryQueue } from '../../support/memory/InMemoryQueue.js';
 import { InMemoryRateLimiter } from '../../support/memory/InMemoryRateLimiter.js';
 import { InMemoryRawBatches } from '../../support/memory/InMemoryRawBatches.js';
 import { InMemoryReconciliations } from '../../support/memory/InMemoryReconciliations.js';
+import { InMemoryReportFiles } from '../../support/memory/InMemoryReportFiles.js';
+import { InMemoryReportFragments } from '../../support/memory/InMemoryReportFragments.js';
+import { InMemoryReportStoreDays } from '../../support/memory/InMemoryReportStoreDays.js';
 import { InMemoryStoreMasterData } from '../../support/memory/InMemoryStoreMasterData.js';
 import { InMemoryStoreRegistrations } from '../../support/memory/InMemoryStoreRegistrations.js';
 import { InMemoryTradeRecords } from '../../support/memory/InMemoryTradeRecords.js';
@@ -31,6 +34,9 @@ import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
 import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
 import { rawBatchesSuite } from './suites/rawBatchesSuite.js';
 import { reconciliationsSuite } from './suites/reconciliationsSuite.js';
+import { reportFilesSuite } from './suites/reportFilesSuite.js';
+import { reportFragmentsSuite } from './suites/reportFragmentsSuite.js';
+import { reportStoreDaysSuite } from './suites/reportStoreDaysSuite.js';
 import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
@@ -113,5 +119,19 @@ describe('in memory', () => {
   });
   describe('WebhookDeadLetters', () => {
     webhookDeadLettersSuite(fresh(() => new InMemoryWebhookDeadLetters()));
+  });
+  describe('ReportFragments', () => {
+    reportFragmentsSuite(fresh(() => new InMemoryReportFragments()));
+  });
+  describe('ReportFiles', () => {
+    reportFilesSuite(
+      fresh(() => {
+        const files = new InMemoryReportFiles();
+        return { files, read: (name: string) => files.read(name) };
+      }),
+    );
+  });
+  describe('ReportStoreDays', () => {
+    reportStoreDaysSuite(fresh(() => new InMemoryReportStoreDays()));
   });
 });

@@ -12,6 +12,10 @@ import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectio
 import { ProductRepository } from '../../../src/storage/ProductRepository.js';
 import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
+import { ReportFragmentStore } from '../../../src/storage/ReportFragmentStore.js';
+import { ReportStore } from '../../../src/storage/ReportStore.js';
+import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
+import { isNotFound } from '../../../src/storage/storageErrors.js';
 import { StoreMasterRepository } from '../../../src/storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
 import { TableRateLimiter } from '../../../src/storage/TableRateLimiter.js';
@@ -34,6 +38,9 @@ import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
 import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
 import { rawBatchesSuite } from './suites/rawBatchesSuite.js';
 import { reconciliationsSuite } from './suites/reconciliationsSuite.js';
+import { reportFilesSuite } from './suites/reportFilesSuite.js';
+import { reportFragmentsSuite } from './suites/reportFragmentsSuite.js';
+import { reportStoreDaysSuite } from './suites/reportStoreDaysSuite.js';
 import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
@@ -124,5 +131,25 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   });
   describe('WebhookDeadLetters', () => {
     webhookDeadLettersSuite(onTable((t) => new WebhookDeadLetterRepository(t)));
+  });
+  describe('ReportFragments', () => {
+    reportFragmentsSuite(async () => new ReportFragmentStore(await azuriteContainer(uniqueName())));
+  });
+  describe('ReportFiles', () => {
+    reportFilesSuite(async () => {
+      const container = await azuriteContainer(uniqueName());
+      const read = async (name: string) => {
+        try {
+          return await container.getBlockBlobClient(name).downloadToBuffer();
+        } catch (error) {
+          if (isNotFound(error)) return undefined;
+          throw error;
+        }
+      };
+      return { files: new ReportStore(container), read };
+    });
+  });
+  describe('ReportStoreDays', () => {
+    reportStoreDaysSuite(onTable((t) => new ReportStoreDayRepository(t)));
   });
 });

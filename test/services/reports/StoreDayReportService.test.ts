@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyClose, Store, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { standardTransactionTypes } from '../../../src/domain/reference/standardTransactionTypes.js';
 import { LatestVersions } from '../../../src/reports/LatestVersions.js';
-import { createStoreDayReportService } from '../../../src/services/reports/createStoreDayReportService.js';
+import { createStoreDayReportService } from '../../../src/services/createStoreDayReportService.js';
 import type { StoreDayReportService } from '../../../src/services/reports/StoreDayReportService.js';
 import { createStorageClients } from '../../../src/storage/StorageClients.js';
 import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';

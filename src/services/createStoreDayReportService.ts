@@ -1,15 +1,15 @@
-import { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import { MappingRepository } from '../../storage/MappingRepository.js';
-import { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import { RawBatchStore } from '../../storage/RawBatchStore.js';
-import { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
-import { ReportFragmentStore } from '../../storage/ReportFragmentStore.js';
-import { ReportStore } from '../../storage/ReportStore.js';
-import { ReportStoreDayRepository } from '../../storage/ReportStoreDayRepository.js';
-import type { StorageClients } from '../../storage/StorageClients.js';
-import { TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
-import { MappingCatalog } from '../catalog/MappingCatalog.js';
-import { StoreDayReportService, type StoreDayReportDependencies } from './StoreDayReportService.js';
+import { DayCloseRepository } from '../storage/DayCloseRepository.js';
+import { MappingRepository } from '../storage/MappingRepository.js';
+import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
+import { RawBatchStore } from '../storage/RawBatchStore.js';
+import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
+import { ReportFragmentStore } from '../storage/ReportFragmentStore.js';
+import { ReportStore } from '../storage/ReportStore.js';
+import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
+import type { StorageClients } from '../storage/StorageClients.js';
+import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
+import { MappingCatalog } from './catalog/MappingCatalog.js';
+import { StoreDayReportService, type StoreDayReportDependencies } from './reports/StoreDayReportService.js';
 
 /**
  * The report writer on its own storage clients (the service, the HQ tool and the tests build it

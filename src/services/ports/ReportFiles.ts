@@ -1,0 +1,24 @@
+import type { StoreDayDataset } from '../../reports/reportDatasets.js';
+import type { StoreDayWrite } from '../../storage/ReportStore.js';
+
+/** The report files HQ reads: each store-day's dataset files and each partner's store_days file per date. */
+export interface ReportFiles {
+  /**
+   * Replaces a store-day's files (a dataset without a file has its old file removed), each whole.
+   * Writes are ordered by `stamp` (the instant their build started): 'superseded', and nothing
+   * written, when a build with a later stamp has written the store-day.
+   */
+  writeStoreDay(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    files: Readonly<Record<StoreDayDataset, Uint8Array | undefined>>,
+    stamp: string,
+  ): Promise<StoreDayWrite>;
+  /**
+   * Rewrites the store_days file of a partner's date from `build` (undefined: leave it as it is).
+   * Writers racing each other redo their build, so the file last written was built after every
+   * earlier write.
+   */
+  writeStoreDays(partnerId: string, businessDate: string, build: () => Promise<Uint8Array | undefined>): Promise<void>;
+}

@@ -1,0 +1,11 @@
+import type { StoreDayRow } from '../../reports/ReconciledStoreDay.js';
+
+/** The row of each reported store-day (status, counts, sales totals), by partner and business date. */
+export interface ReportStoreDays {
+  /** Stores the row unless one from a later build (`report_generated_at`) is there; returns whether it wrote. */
+  putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow): Promise<boolean>;
+  /** The partner's rows with their dates, from `from` to `to` inclusive (either may be absent), in date order. */
+  listRange(partnerId: string, from?: string, to?: string): AsyncIterable<{ businessDate: string; row: StoreDayRow }>;
+  /** Every row of the partner's business date. */
+  list(partnerId: string, businessDate: string): Promise<StoreDayRow[]>;
+}

@@ -1,0 +1,106 @@
+import { expect, it } from 'vitest';
+import type { StoreDayRow } from '../../../../src/reports/ReconciledStoreDay.js';
+import type { ReportStoreDays } from '../../../../src/services/ports/ReportStoreDays.js';
+import { freshPartnerId } from './freshIds.js';
+
+const totals = {
+  trade_record_count: 2,
+  item_row_count: 3,
+  payment_row_count: 2,
+  net_sales_amount: '12.50',
+  tax_amount: '1.25',
+  tip_amount: '0.00',
+  payment_total_amount: '13.75',
+};
+
+function row(storeId: string, generatedAt: string, netSales = '125000'): StoreDayRow {
+  return {
+    store_id: storeId,
+    currency: 'USD',
+    status: 'MATCHED',
+    reconciled_at: '2026-03-02T01:00:00.000Z',
+    close_batch_id: 'close-1',
+    expected: totals,
+    actual: totals,
+    differences: [],
+    counts: { sales_transactions: 2, sales_lines: 3, sales_payments: 2, unmapped_transactions: 0 },
+    sales: {
+      sales: [
+        {
+          currency: 'USD',
+          standard_type: 'SALE',
+          is_revenue: true,
+          transaction_count: 2,
+          net_sales: netSales,
+          tax_amount: '12500',
+          tip_amount: '0',
+          total_amount: '137500',
+          payment_total_amount: '137500',
+        },
+      ],
+      unmapped: [],
+    },
+    report_generated_at: generatedAt,
+  };
+}
+
+const byStore = (rows: StoreDayRow[]) => [...rows].sort((a, b) => (a.store_id < b.store_id ? -1 : 1));
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/** What every ReportStoreDays implementation does. */
+export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void {
+  it("keeps one row per store of a partner's date, store ids a key cannot hold included", async () => {
+    const storeDays = await make();
+    const partnerId = freshPartnerId();
+    const first = row('SEA/1#?', '2026-03-02T01:00:00.000Z');
+    const second = row('TKY-001', '2026-03-02T01:00:00.000Z');
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', first)).toBe(true);
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', second)).toBe(true);
+    expect(byStore(await storeDays.list(partnerId, '2026-03-01'))).toEqual([first, second]);
+    expect(await storeDays.list(partnerId, '2026-03-02')).toEqual([]);
+  });
+
+  it('a row from an earlier build never replaces a later one; a later or equal one does', async () => {
+    const storeDays = await make();
+    const partnerId = freshPartnerId();
+    await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '100'));
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T00:59:59.999Z', '200'))).toBe(false);
+    expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['100']);
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '300'))).toBe(true);
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T02:00:00.000Z', '400'))).toBe(true);
+    expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['400']);
+  });
+
+  it('lists a range of dates inclusive, in date order, either bound absent', async () => {
+    const storeDays = await make();
+    const partnerId = freshPartnerId();
+    for (const date of ['2026-03-03', '2026-02-28', '2026-03-01', '2026-03-02']) {
+      await storeDays.putIfNewer(partnerId, date, row('S1', '2026-03-04T00:00:00.000Z'));
+    }
+    const dates = async (from?: string, to?: string) =>
+      (await collect(storeDays.listRange(partnerId, from, to))).map((r) => r.businessDate);
+    expect(await dates('2026-03-01', '2026-03-02')).toEqual(['2026-03-01', '2026-03-02']);
+    expect(await dates('2026-03-02')).toEqual(['2026-03-02', '2026-03-03']);
+    expect(await dates(undefined, '2026-02-28')).toEqual(['2026-02-28']);
+    expect(await dates()).toEqual(['2026-02-28', '2026-03-01', '2026-03-02', '2026-03-03']);
+    const [listed] = await collect(storeDays.listRange(partnerId, '2026-03-01', '2026-03-01'));
+    expect(listed?.row).toEqual(row('S1', '2026-03-04T00:00:00.000Z'));
+  });
+
+  it("never lists another partner's rows, one whose id starts with this one's included", async () => {
+    const storeDays = await make();
+    const a = freshPartnerId();
+    const longer = `${a}x`;
+    await storeDays.putIfNewer(a, '2026-03-01', row('A', '2026-03-02T00:00:00.000Z'));
+    await storeDays.putIfNewer(longer, '2026-03-01', row('B', '2026-03-02T00:00:00.000Z'));
+    expect((await storeDays.list(a, '2026-03-01')).map((r) => r.store_id)).toEqual(['A']);
+    expect((await collect(storeDays.listRange(a))).map((r) => r.row.store_id)).toEqual(['A']);
+    expect((await collect(storeDays.listRange(longer))).map((r) => r.row.store_id)).toEqual(['B']);
+    expect(await collect(storeDays.listRange(freshPartnerId()))).toEqual([]);
+  });
+}

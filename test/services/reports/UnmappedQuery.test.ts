@@ -1,0 +1,72 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { UnmappedQuery } from '../../../src/services/reports/UnmappedQuery.js';
+import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
+import { InMemoryReportStoreDays } from '../../support/memory/InMemoryReportStoreDays.js';
+import { storeDayRowWith, unmappedTotals } from './storeDayRowBuilder.js';
+
+let storeDays: InMemoryReportStoreDays;
+let query: UnmappedQuery;
+
+beforeEach(async () => {
+  storeDays = new InMemoryReportStoreDays();
+  const partners = new InMemoryPartners();
+  query = new UnmappedQuery(storeDays, partners);
+  const now = new Date('2026-03-05T00:00:00Z');
+  await partners.create('bolt', 'Bolt', now);
+  await partners.create('acme', 'Acme', now);
+  await storeDays.putIfNewer(
+    'acme',
+    '2026-03-03',
+    storeDayRowWith('SEA', [], [unmappedTotals('USD', 'X9', { count: 2, net: '125000', tax: '12500' })]),
+  );
+  await storeDays.putIfNewer(
+    'acme',
+    '2026-03-01',
+    storeDayRowWith(
+      'TKY',
+      [],
+      [unmappedTotals('JPY', 'X9', { count: 1, net: '5000000' }), unmappedTotals('JPY', 'A1', { count: 1, net: '10000' })],
+    ),
+  );
+  await storeDays.putIfNewer('bolt', '2026-03-02', storeDayRowWith('SEA', [], [unmappedTotals('USD', 'Z', { count: 4, net: '40000' })]));
+});
+
+describe('unmapped codes', () => {
+  it('sums each code per currency over its days, with its first and last date, ordered by partner then code', async () => {
+    expect(await query.codes()).toEqual([
+      {
+        partner_id: 'acme',
+        source_transaction_type: 'A1',
+        transaction_count: 1,
+        first_business_date: '2026-03-01',
+        last_business_date: '2026-03-01',
+        by_currency: [{ currency: 'JPY', transaction_count: 1, net_sales: '1', tax_amount: '0', tip_amount: '0' }],
+      },
+      {
+        partner_id: 'acme',
+        source_transaction_type: 'X9',
+        transaction_count: 3,
+        first_business_date: '2026-03-01',
+        last_business_date: '2026-03-03',
+        by_currency: [
+          { currency: 'JPY', transaction_count: 1, net_sales: '500', tax_amount: '0', tip_amount: '0' },
+          { currency: 'USD', transaction_count: 2, net_sales: '12.50', tax_amount: '1.25', tip_amount: '0.00' },
+        ],
+      },
+      {
+        partner_id: 'bolt',
+        source_transaction_type: 'Z',
+        transaction_count: 4,
+        first_business_date: '2026-03-02',
+        last_business_date: '2026-03-02',
+        by_currency: [{ currency: 'USD', transaction_count: 4, net_sales: '4.00', tax_amount: '0.00', tip_amount: '0.00' }],
+      },
+    ]);
+  });
+
+  it("lists one partner's codes only when it is named, and forgets a code its day no longer holds back", async () => {
+    await storeDays.putIfNewer('bolt', '2026-03-02', { ...storeDayRowWith('SEA', []), report_generated_at: '2026-03-03T00:00:00.000Z' });
+    expect(await query.codes('bolt')).toEqual([]);
+    expect((await query.codes('acme')).map((c) => c.source_transaction_type)).toEqual(['A1', 'X9']);
+  });
+});

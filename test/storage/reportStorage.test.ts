@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { ContainerClient } from '@azure/storage-blob';
+import type { TableClient } from '@azure/data-tables';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { encodePartitionValue } from '../../src/reports/encodePartitionValue.js';
+import { storeDayBlobName } from '../../src/reports/reportBlobName.js';
+import { ReportFragmentStore } from '../../src/storage/ReportFragmentStore.js';
+import { ReportStore } from '../../src/storage/ReportStore.js';
+import { ReportStoreDayRepository } from '../../src/storage/ReportStoreDayRepository.js';
+import { encodeKeyPart, tableKey } from '../../src/storage/tableKey.js';
+import { azuriteContainer, azuriteTable } from '../support/azuriteClients.js';
+
+// What every implementation does is in test/services/ports/suites; this is what the storage layout adds.
+let container: ContainerClient;
+let table: TableClient;
+
+beforeAll(async () => {
+  const name = `t${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+  container = await azuriteContainer(name);
+  table = await azuriteTable(name);
+});
+
+const date = '2026-03-01';
+const partner = () => `p/${randomUUID().slice(0, 8)}#?`;
+const files = {
+  sales_transactions: Uint8Array.from([1]),
+  sales_lines: Uint8Array.from([2]),
+  sales_payments: undefined,
+  unmapped_transactions: undefined,
+};
+
+async function names(prefix: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const blob of container.listBlobsFlat({ prefix })) found.push(blob.name);
+  return found.sort();
+}
+
+describe('report fragments in the reports container', () => {
+  it('lie under _state/, named by the lower-case batch id, never as a .parquet file a reader would match', async () => {
+    const partnerId = partner();
+    await new ReportFragmentStore(container).put(partnerId, 'AB-1', Uint8Array.from([1, 2]));
+    expect(await names(`_state/fragments/partner_id=${encodePartitionValue(partnerId)}/`)).toEqual([
+      `_state/fragments/partner_id=${encodePartitionValue(partnerId)}/ab-1.fragment`,
+    ]);
+  });
+});
+
+describe('report files with their marker and stamps', () => {
+  it("stamps each file with its build and content hash; the store-day's marker lies under _state/", async () => {
+    const partnerId = partner();
+    await new ReportStore(container).writeStoreDay(partnerId, 'S1', date, files, '2026-03-02T01:00:00.000Z');
+    const properties = await container.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1')).getProperties();
+    expect(properties.contentType).toBe('application/vnd.apache.parquet');
+    expect(properties.metadata?.generatedat).toBe('2026-03-02T01:00:00.000Z');
+    expect(properties.metadata?.contentsha256).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(await names(`_state/store_day/partner_id=${encodePartitionValue(partnerId)}/`)).toEqual([
+      `_state/store_day/partner_id=${encodePartitionValue(partnerId)}/business_date=${date}/store_id=S1`,
+    ]);
+  });
+
+  it("waits while another writer holds the store-day's lease, then writes", async () => {
+    const partnerId = partner();
+    const store = new ReportStore(container);
+    await store.writeStoreDay(partnerId, 'S1', date, files, '2026-03-02T01:00:00.000Z');
+    const marker = container.getBlockBlobClient(
+      `_state/store_day/partner_id=${encodePartitionValue(partnerId)}/business_date=${date}/store_id=S1`,
+    );
+    const other = marker.getBlobLeaseClient();
+    await other.acquireLease(60);
+    const waits: number[] = [];
+    const waiting = new ReportStore(container, async (ms) => {
+      waits.push(ms);
+      if (waits.length === 2) await other.releaseLease();
+    });
+    expect(await waiting.writeStoreDay(partnerId, 'S1', date, files, '2026-03-02T02:00:00.000Z')).toBe('written');
+    expect(waits).toEqual([50, 100]);
+    const properties = await container.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1')).getProperties();
+    expect(properties.metadata?.generatedat).toBe('2026-03-02T02:00:00.000Z');
+  });
+});
+
+describe('store-day rows in their table', () => {
+  it('a row stored before totals were kept lists with no totals, for a rebuild to add them', async () => {
+    const partnerId = partner();
+    const row = { store_id: 'ignored', currency: 'USD', status: 'MATCHED', report_generated_at: '2026-03-02T01:00:00.000Z' };
+    await table.createEntity({
+      partitionKey: tableKey(partnerId, date),
+      rowKey: encodeKeyPart('S/1'),
+      row: JSON.stringify(row),
+      generatedAt: row.report_generated_at,
+    });
+    const listed = [];
+    for await (const entry of new ReportStoreDayRepository(table).listRange(partnerId)) listed.push(entry);
+    expect(listed).toEqual([{ businessDate: date, row: { ...row, store_id: 'S/1', sales: { sales: [], unmapped: [] } } }]);
+  });
+});
