@@ -1,9 +1,11 @@
 import type { PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
 import { ApiError } from '../../errors/ApiError.js';
-import type { ApiKeyRecord, ApiKeyRepository } from '../../storage/ApiKeyRepository.js';
-import type { Partner, PartnerRepository, PartnerStatus } from '../../storage/PartnerRepository.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
+import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
+import type { Partner, PartnerStatus } from '../../storage/PartnerRepository.js';
+import type { ApiKeys } from '../../services/ports/ApiKeys.js';
+import type { Partners } from '../../services/ports/Partners.js';
+import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';
+import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
 
 /**
  * HQ's changes to a partner's account: store registrations, payment directions, status, key
@@ -12,10 +14,10 @@ import type { StoreRegistrationRepository } from '../../storage/StoreRegistratio
  */
 export class PartnerAdmin {
   constructor(
-    private readonly partners: PartnerRepository,
-    private readonly registrations: StoreRegistrationRepository,
-    private readonly directions: PaymentDirectionRepository,
-    private readonly keys: ApiKeyRepository,
+    private readonly partners: Partners,
+    private readonly registrations: StoreRegistrations,
+    private readonly directions: PaymentDirections,
+    private readonly keys: ApiKeys,
     private readonly clock: () => Date,
   ) {}
 

@@ -1,12 +1,14 @@
 import { ApiError } from '../../errors/ApiError.js';
 import { keyStatus, type KeyStatus } from '../../services/keyStatus.js';
-import type { ApiKeyRecord, ApiKeyRepository } from '../../storage/ApiKeyRepository.js';
-import type { Partner, PartnerRepository } from '../../storage/PartnerRepository.js';
-import type { PaymentDirectionRepository } from '../../storage/PaymentDirectionRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
-import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
+import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
+import type { Partner } from '../../storage/PartnerRepository.js';
 import { hqLimits } from '../hqLimits.js';
 import { mapBounded } from './mapBounded.js';
+import type { ApiKeys } from '../../services/ports/ApiKeys.js';
+import type { Partners } from '../../services/ports/Partners.js';
+import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';
+import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
+import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
 
 export interface PartnerBody {
   readonly partner_id: string;
@@ -48,11 +50,11 @@ export interface ListPage<T> {
  */
 export class PartnerDirectory {
   constructor(
-    private readonly partners: PartnerRepository,
-    private readonly registrations: StoreRegistrationRepository,
-    private readonly stores: StoreMasterRepository,
-    private readonly keys: ApiKeyRepository,
-    private readonly directions: PaymentDirectionRepository,
+    private readonly partners: Partners,
+    private readonly registrations: StoreRegistrations,
+    private readonly stores: StoreMasterData,
+    private readonly keys: ApiKeys,
+    private readonly directions: PaymentDirections,
     private readonly defaultRateLimit: number,
     private readonly clock: () => Date,
   ) {}

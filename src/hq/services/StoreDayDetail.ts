@@ -10,14 +10,15 @@ import {
 } from '../../domain/reconciliation/ControlTotals.js';
 import { isCalendarDate } from '../../domain/validation/isCalendarDate.js';
 import { ApiError } from '../../errors/ApiError.js';
-import type { DayCloseRepository } from '../../storage/DayCloseRepository.js';
-import type { PartnerRepository } from '../../storage/PartnerRepository.js';
-import type { ReconciliationRepository } from '../../storage/ReconciliationRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
-import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
-import type { DayBatch, TradeRecordIndex } from '../../storage/TradeRecordIndex.js';
+import type { DayBatch } from '../../storage/TradeRecordIndex.js';
 import { hqLimits } from '../hqLimits.js';
 import { closeTiming, type GridStatus } from './StoreDayGrid.js';
+import type { Partners } from '../../services/ports/Partners.js';
+import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
+import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
+import type { DayCloses } from '../../services/ports/DayCloses.js';
+import type { Reconciliations } from '../../services/ports/Reconciliations.js';
+import type { TradeRecords } from '../../services/ports/TradeRecords.js';
 
 export interface ComparisonRow {
   readonly field: ControlTotalField;
@@ -64,12 +65,12 @@ export interface StoreDayDetailBody {
 /** One store-day for HQ: the close, expected vs actual per control total, the diagnosis, the batches received. */
 export class StoreDayDetail {
   constructor(
-    private readonly partners: PartnerRepository,
-    private readonly registrations: StoreRegistrationRepository,
-    private readonly stores: StoreMasterRepository,
-    private readonly closes: DayCloseRepository,
-    private readonly results: ReconciliationRepository,
-    private readonly index: TradeRecordIndex,
+    private readonly partners: Partners,
+    private readonly registrations: StoreRegistrations,
+    private readonly stores: StoreMasterData,
+    private readonly closes: DayCloses,
+    private readonly results: Reconciliations,
+    private readonly index: TradeRecords,
     private readonly clock: () => Date,
   ) {}
 

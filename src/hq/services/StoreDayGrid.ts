@@ -1,13 +1,15 @@
 import { closeDueAt } from '../../domain/reconciliation/closeDueAt.js';
 import { ApiError } from '../../errors/ApiError.js';
 import type { Store } from '../../domain/model/payloads.js';
-import type { Partner, PartnerRepository } from '../../storage/PartnerRepository.js';
-import type { ReconciliationRecord, ReconciliationRepository, ReconciliationStatus } from '../../storage/ReconciliationRepository.js';
-import type { StoreMasterRepository } from '../../storage/StoreMasterRepository.js';
-import type { StoreRegistrationRepository } from '../../storage/StoreRegistrationRepository.js';
+import type { Partner } from '../../storage/PartnerRepository.js';
+import type { ReconciliationRecord, ReconciliationStatus } from '../../storage/ReconciliationRepository.js';
 import { hqLimits } from '../hqLimits.js';
 import { mapBounded } from './mapBounded.js';
 import { requireDateRange } from './requireDateRange.js';
+import type { Partners } from '../../services/ports/Partners.js';
+import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
+import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
+import type { Reconciliations } from '../../services/ports/Reconciliations.js';
 
 export type GridStatus = 'NOT_RECEIVED' | ReconciliationStatus;
 
@@ -73,10 +75,10 @@ export function closeTiming(
  */
 export class StoreDayGrid {
   constructor(
-    private readonly partners: PartnerRepository,
-    private readonly registrations: StoreRegistrationRepository,
-    private readonly stores: StoreMasterRepository,
-    private readonly results: ReconciliationRepository,
+    private readonly partners: Partners,
+    private readonly registrations: StoreRegistrations,
+    private readonly stores: StoreMasterData,
+    private readonly results: Reconciliations,
     private readonly clock: () => Date,
   ) {}
 

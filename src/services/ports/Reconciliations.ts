@@ -40,4 +40,6 @@ export interface Reconciliations {
     result: ResultToSave,
   ): Promise<ReconciliationRecord | undefined>;
   list(filter: ReconciliationFilter): AsyncIterable<ReconciliationRecord>;
+  /** One store's days from `from` to `to`, both included, in date order. */
+  listRange(partnerId: string, storeId: string, from: string, to: string): Promise<ReconciliationRecord[]>;
 }

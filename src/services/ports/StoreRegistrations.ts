@@ -1,3 +1,5 @@
+import type { StoreRegistration } from '../../storage/StoreRegistrationRepository.js';
+
 /** Which stores HQ registered for which partner: the basis of tenant isolation. */
 export interface StoreRegistrations {
   isRegistered(partnerId: string, storeId: string): Promise<boolean>;
@@ -6,4 +8,6 @@ export interface StoreRegistrations {
   /** Returns the ids that were new. */
   register(partnerId: string, storeIds: readonly string[], now: Date): Promise<string[]>;
   listForPartner(partnerId: string): Promise<string[]>;
+  /** The partner's stores with when each was registered (null for registrations older than that field), by store id. */
+  listRegistrations(partnerId: string): Promise<StoreRegistration[]>;
 }

@@ -23,6 +23,8 @@ export interface TradeRecords {
   removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>>;
   /** The batches that delivered transactions for the day. */
   listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]>;
+  /** The day's batches in batch-id order for HQ, at most `max` + 1 so a caller can tell that more exist. */
+  listDayBatches(partnerId: string, storeId: string, businessDate: string, max: number): Promise<DayBatch[]>;
   /** Writes transaction rows back under the version rule (after a failed batch's rows were removed). */
   restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void>;
   /** Every row of the store-day: batch rows first, then the transactions. */

@@ -105,6 +105,13 @@ export class InMemoryReconciliations implements Reconciliations {
       yield await Promise.resolve(record);
     }
   }
+
+  listRange(partnerId: string, storeId: string, from: string, to: string): Promise<ReconciliationRecord[]> {
+    const found = [...this.days.values()]
+      .map((day) => day.record)
+      .filter((r) => r.partnerId === partnerId && r.storeId === storeId && r.businessDate >= from && r.businessDate <= to);
+    return Promise.resolve(found.sort((a, b) => (a.businessDate < b.businessDate ? -1 : 1)));
+  }
 }
 
 function key(partnerId: string, storeId: string, businessDate: string): string {

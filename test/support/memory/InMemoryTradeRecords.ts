@@ -57,6 +57,13 @@ export class InMemoryTradeRecords implements TradeRecords {
     return Promise.resolve([...this.day(partnerId, storeId, businessDate).batches.values()]);
   }
 
+  listDayBatches(partnerId: string, storeId: string, businessDate: string, max: number): Promise<DayBatch[]> {
+    const batches = [...this.day(partnerId, storeId, businessDate).batches.values()].sort((a, b) =>
+      a.batchId < b.batchId ? -1 : a.batchId > b.batchId ? 1 : 0,
+    );
+    return Promise.resolve(batches.slice(0, max + 1));
+  }
+
   restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void> {
     const day = this.day(partnerId, storeId, businessDate);
     for (const summary of summaries) {

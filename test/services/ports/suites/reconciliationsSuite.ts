@@ -94,4 +94,29 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     expect(await list({ partnerId })).toEqual(['S-1 2026-03-01 RECEIVED', 'S-1 2026-03-02 RECEIVED', 'S-2 2026-03-01 MATCHED']);
     expect(await list({ partnerId, status: 'RECEIVED', businessDate: '2026-03-01' })).toEqual(['S-1 2026-03-01 RECEIVED']);
   });
+
+  it("lists one store's days in a date range, both ends included, in date order", async () => {
+    const results = await make();
+    const partnerId = freshPartnerId();
+    for (const [store, date] of [
+      ['S-1', '2026-03-03'],
+      ['S-1', '2026-03-01'],
+      ['S-1', '2026-03-02'],
+      ['S-1', '2026-03-04'],
+      ['S-2', '2026-03-02'],
+    ] as const) {
+      await results.markReceived(partnerId, store, date, {
+        batchId: `close-${store}-${date}`,
+        receivedAt: '2026-03-05T09:00:00.000Z',
+        expected,
+      });
+    }
+    const listed = await results.listRange(partnerId, 'S-1', '2026-03-01', '2026-03-03');
+    expect(listed.map((r) => `${r.storeId} ${r.businessDate} ${r.status}`)).toEqual([
+      'S-1 2026-03-01 RECEIVED',
+      'S-1 2026-03-02 RECEIVED',
+      'S-1 2026-03-03 RECEIVED',
+    ]);
+    expect(await results.listRange(freshPartnerId(), 'S-1', '2026-03-01', '2026-03-03')).toEqual([]);
+  });
 }

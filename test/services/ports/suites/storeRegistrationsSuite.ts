@@ -25,4 +25,18 @@ export function storeRegistrationsSuite(make: () => Promise<StoreRegistrations>)
     expect(await registrations.unregisteredAmong(partnerId, ['S-2', 'S-1', 'S-2', 'S-9'])).toEqual(['S-2', 'S-9']);
     expect(await registrations.listForPartner(partnerId)).toEqual(['S-1']);
   });
+
+  it('lists the registrations by store id with when each was made', async () => {
+    const registrations = await make();
+    const partnerId = freshPartnerId();
+    const later = new Date('2026-03-02T00:00:00Z');
+    await registrations.register(partnerId, ['S-2', 'S/1'], now);
+    await registrations.register(partnerId, ['S-2', 'S#3'], later);
+    await registrations.register(freshPartnerId(), ['S-9'], now);
+    expect(await registrations.listRegistrations(partnerId)).toEqual([
+      { storeId: 'S#3', registeredAt: later.toISOString() },
+      { storeId: 'S-2', registeredAt: now.toISOString() },
+      { storeId: 'S/1', registeredAt: now.toISOString() },
+    ]);
+  });
 }

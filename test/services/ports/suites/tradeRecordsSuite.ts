@@ -65,4 +65,15 @@ export function tradeRecordsSuite(make: () => Promise<TradeRecords>): void {
     await index.applyBatch(freshPartnerId(), ...day, [summary('T-2', 1, '2026-03-01T10:00:00Z', 1)], batch(1, 1));
     expect(await listed(index, partnerId)).toEqual([]);
   });
+
+  it("lists a day's batches for HQ in batch-id order, one more than asked at most", async () => {
+    const index = await make();
+    const partnerId = freshPartnerId();
+    for (const seq of [3, 1, 2])
+      await index.applyBatch(partnerId, ...day, [summary(`T-${seq}`, 1, '2026-03-01T10:00:00Z', seq)], batch(seq, 1));
+    await index.applyBatch(partnerId, 'S/2', day[1], [summary('T-9', 1, '2026-03-01T10:00:00Z', 9)], batch(9, 1));
+    expect(await index.listDayBatches(partnerId, ...day, 10)).toEqual([batch(1, 1), batch(2, 1), batch(3, 1)]);
+    expect(await index.listDayBatches(partnerId, ...day, 1)).toEqual([batch(1, 1), batch(2, 1)]);
+    expect(await index.listDayBatches(freshPartnerId(), ...day, 10)).toEqual([]);
+  });
 }
