@@ -1,7 +1,8 @@
 import { ApiError } from '../../errors/ApiError.js';
 import { hashApiKey } from '../../services/hashApiKey.js';
 import { keyStatus } from '../../services/keyStatus.js';
-import type { OperatorKeyRepository, OperatorRole } from '../../storage/OperatorKeyRepository.js';
+import type { OperatorRole } from '../../storage/OperatorKeyRepository.js';
+import type { OperatorKeyStore } from '../../services/ports/OperatorKeyStore.js';
 import type { ApiKeys } from '../../services/ports/ApiKeys.js';
 
 /** The HQ operator a request's key belongs to. */
@@ -22,7 +23,7 @@ const maxKeyLength = 256;
  */
 export class OperatorAuthenticator {
   constructor(
-    private readonly operatorKeys: OperatorKeyRepository,
+    private readonly operatorKeys: OperatorKeyStore,
     private readonly partnerKeys: ApiKeys,
     private readonly clock: () => Date,
   ) {}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashApiKey } from '../../services/hashApiKey.js';
-import type { OperatorKeyRecord, OperatorKeyRepository, OperatorRole } from '../../storage/OperatorKeyRepository.js';
+import type { OperatorKeyRecord, OperatorRole } from '../../storage/OperatorKeyRepository.js';
+import type { OperatorKeyStore } from '../../services/ports/OperatorKeyStore.js';
 
 /** A key just issued: the only moment the key itself exists outside the caller's hands. */
 export interface IssuedOperatorKey {
@@ -19,7 +20,7 @@ export const operatorRoles: readonly OperatorRole[] = ['viewer', 'admin'];
  */
 export class OperatorKeys {
   constructor(
-    private readonly keys: OperatorKeyRepository,
+    private readonly keys: OperatorKeyStore,
     private readonly clock: () => Date,
   ) {}
 

@@ -3,6 +3,7 @@ import { InMemoryApiKeys } from '../../support/memory/InMemoryApiKeys.js';
 import { InMemoryDayCloses } from '../../support/memory/InMemoryDayCloses.js';
 import { InMemoryLedger } from '../../support/memory/InMemoryLedger.js';
 import { InMemoryMappingPointers } from '../../support/memory/InMemoryMappingPointers.js';
+import { InMemoryOperatorKeyStore } from '../../support/memory/InMemoryOperatorKeyStore.js';
 import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
 import { InMemoryPendingBatches } from '../../support/memory/InMemoryPendingBatches.js';
 import { InMemoryPaymentDirections } from '../../support/memory/InMemoryPaymentDirections.js';
@@ -27,6 +28,7 @@ import { dayClosesSuite } from './suites/dayClosesSuite.js';
 import { ledgerSuite } from './suites/ledgerSuite.js';
 import { mappingPointersSuite } from './suites/mappingPointersSuite.js';
 import { messageQueueSuite } from './suites/messageQueueSuite.js';
+import { operatorKeyStoreSuite } from './suites/operatorKeyStoreSuite.js';
 import { partnersSuite } from './suites/partnersSuite.js';
 import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
 import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
@@ -133,5 +135,8 @@ describe('in memory', () => {
   });
   describe('ReportStoreDays', () => {
     reportStoreDaysSuite(fresh(() => new InMemoryReportStoreDays()));
+  });
+  describe('OperatorKeyStore', () => {
+    operatorKeyStoreSuite(fresh(() => new InMemoryOperatorKeyStore()));
   });
 });

@@ -6,6 +6,7 @@ import { BatchLedger } from '../../../src/storage/BatchLedger.js';
 import { DayCloseRepository } from '../../../src/storage/DayCloseRepository.js';
 import { JsonQueue } from '../../../src/storage/JsonQueue.js';
 import { MappingRepository } from '../../../src/storage/MappingRepository.js';
+import { OperatorKeyRepository } from '../../../src/storage/OperatorKeyRepository.js';
 import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
 import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
@@ -31,6 +32,7 @@ import { dayClosesSuite } from './suites/dayClosesSuite.js';
 import { ledgerSuite } from './suites/ledgerSuite.js';
 import { mappingPointersSuite } from './suites/mappingPointersSuite.js';
 import { messageQueueSuite } from './suites/messageQueueSuite.js';
+import { operatorKeyStoreSuite } from './suites/operatorKeyStoreSuite.js';
 import { partnersSuite } from './suites/partnersSuite.js';
 import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
 import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
@@ -151,5 +153,8 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   });
   describe('ReportStoreDays', () => {
     reportStoreDaysSuite(onTable((t) => new ReportStoreDayRepository(t)));
+  });
+  describe('OperatorKeyStore', () => {
+    operatorKeyStoreSuite(onTable((t) => new OperatorKeyRepository(t)));
   });
 });
