@@ -185,10 +185,10 @@ export class TradeRecordIndex {
     // `}` follows `|` in the code order: every row key that starts with the prefix lies in between.
     const upper = `${batchRowPrefix.slice(0, -1)}}`;
     const batches: DayBatch[] = [];
-    for await (const entity of this.table.listEntities<{ batchSeq: number; receivedAt?: string; recordCount?: number }>({
+    for await (const entity of this.table.listEntities<{ batchSeq: number; receivedAt?: string; recordCount?: number; failed?: boolean }>({
       queryOptions: {
         filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${upper}`,
-        select: ['RowKey', 'batchSeq', 'receivedAt', 'recordCount'],
+        select: ['RowKey', 'batchSeq', 'receivedAt', 'recordCount', 'failed'],
       },
     })) {
       batches.push({
@@ -196,6 +196,7 @@ export class TradeRecordIndex {
         batchSeq: entity.batchSeq,
         receivedAt: entity.receivedAt ?? '',
         recordCount: entity.recordCount ?? 0,
+        ...(entity.failed === true ? { failed: true } : {}),
       });
       if (batches.length > max) break;
     }

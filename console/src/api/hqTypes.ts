@@ -67,6 +67,7 @@ export interface DayBatch {
   readonly received_at: string;
   readonly record_count: number;
   readonly after_close: boolean;
+  readonly failed: boolean;
 }
 
 export interface StoreDay {

@@ -88,6 +88,12 @@ function DayBody({ day }: { day: StoreDay }) {
       value: (b) => (b.after_close ? 'yes' : 'no'),
       render: (b) => (b.after_close ? <strong class="differs">yes</strong> : 'no'),
     },
+    {
+      id: 'failed',
+      label: 'Failed',
+      value: (b) => (b.failed ? 'yes' : 'no'),
+      render: (b) => (b.failed ? <strong class="differs">yes</strong> : 'no'),
+    },
   ];
   const diagnosis = day.diagnosis;
   const base = `store-day-${day.partner_id}-${day.store_id}-${day.business_date}`;

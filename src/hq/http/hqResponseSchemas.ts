@@ -113,6 +113,7 @@ const storeDay = object(
         received_at: timestampOrNull,
         record_count: count,
         after_close: { type: 'boolean' },
+        failed: { type: 'boolean', description: 'The batch ended FAILED: none of its transactions count.' },
       }),
     },
     batches_truncated: { const: true, description: 'Present when more batches arrived than are listed.' },

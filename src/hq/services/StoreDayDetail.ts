@@ -35,6 +35,8 @@ export interface DayBatchBody {
   readonly received_at: string | null;
   readonly record_count: number;
   readonly after_close: boolean;
+  /** Storage refused the batch part-way: it ended FAILED and none of its rows count. */
+  readonly failed: boolean;
 }
 
 export interface StoreDayDetailBody {
@@ -141,6 +143,7 @@ function batchBody(batch: DayBatch, closeReceivedAt: string | undefined): DayBat
     received_at: batch.receivedAt || null,
     record_count: batch.recordCount,
     after_close: afterClose,
+    failed: batch.failed === true,
   };
 }
 

@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../../src/storage/BatchLedger.js';
 import { encodeKeyPart } from '../../../src/storage/tableKey.js';
+import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
 import { buildDailyClose } from '../../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../../fixtures/tradeRecordFixtures.js';
 import { jpyStore, partnerWithStores, reconciled, tradeBatch, usdStore } from '../../support/httpScenario.js';
@@ -151,7 +152,24 @@ describe('GET /hq/v1/store-days/{partner_id}/{store_id}/{business_date}', () => 
     });
     expect(day.comparison).toHaveLength(7);
     expect(day.diagnosis).toMatchObject({ missing_batch_seqs: [2] });
-    expect(day.batches).toEqual([{ batch_id: anyString(), batch_seq: 1, received_at: anyString(), record_count: 3, after_close: false }]);
+    expect(day.batches).toEqual([
+      { batch_id: anyString(), batch_seq: 1, received_at: anyString(), record_count: 3, after_close: false, failed: false },
+    ]);
+  });
+
+  it('marks a batch that ended FAILED among the batches received', async () => {
+    const failedDate = '2026-03-04';
+    const batch = tradeBatch({ businessDate: failedDate });
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
+    // What the failure path writes when storage refuses a batch part-way (tested end to end in failedBatches).
+    const index = new TradeRecordIndex(service.services.storage.tables.tradeRecords);
+    const [received] = await index.listDayBatches(partner.partnerId, usdStore, failedDate, 10);
+    if (received === undefined) throw new Error('the batch row is missing');
+    await index.markBatchFailed(partner.partnerId, usdStore, failedDate, received);
+    const day = dayOf(await get(`store-days/${partner.partnerId}/${usdStore}/${failedDate}`));
+    expect(day.batches).toEqual([
+      { batch_id: batch.batch_id, batch_seq: 1, received_at: anyString(), record_count: 3, after_close: false, failed: true },
+    ]);
   });
 
   it('answers NOT_RECEIVED for a registered store-day without a close', async () => {
