@@ -59,6 +59,10 @@ export class BatchLedgerListing {
       next: page.continuationToken === undefined ? undefined : fromSdkToken(page.continuationToken),
     };
   }
+
+  isPosition(position: LedgerPosition): boolean {
+    return isLedgerPosition(position);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { BatchKind } from '../../domain/model/BatchKind.js';
 import { ApiError } from '../../errors/ApiError.js';
-import { isLedgerPosition, type BatchLedgerListing, type LedgerPosition } from '../../storage/BatchLedgerListing.js';
+import type { UncommittedBatches } from '../../services/ports/UncommittedBatches.js';
+import type { LedgerPosition } from '../../storage/BatchLedgerListing.js';
 
 export interface BatchBody {
   readonly partner_id: string;
@@ -23,13 +24,13 @@ const endpointOf: Readonly<Record<BatchKind, string>> = {
 
 /** Batches that are not committed: pending (the sweep finishes or drops them) or failed (final). */
 export class BatchList {
-  constructor(private readonly ledger: BatchLedgerListing) {}
+  constructor(private readonly ledger: UncommittedBatches) {}
 
   async page(
     state: 'pending' | 'failed',
     options: { partnerId?: string | undefined; limit: number; after?: LedgerPosition | undefined },
   ): Promise<{ items: BatchBody[]; next: LedgerPosition | undefined }> {
-    if (options.after && !isLedgerPosition(options.after)) {
+    if (options.after && !this.ledger.isPosition(options.after)) {
       throw new ApiError('INVALID_QUERY', undefined, [
         { path: '/continuation', message: 'must be the continuation of the previous page, unchanged' },
       ]);

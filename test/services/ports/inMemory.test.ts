@@ -42,6 +42,7 @@ import { reportStoreDaysSuite } from './suites/reportStoreDaysSuite.js';
 import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
+import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
 import { webhookEndpointHealthSuite } from './suites/webhookEndpointHealthSuite.js';
@@ -138,5 +139,13 @@ describe('in memory', () => {
   });
   describe('OperatorKeyStore', () => {
     operatorKeyStoreSuite(fresh(() => new InMemoryOperatorKeyStore()));
+  });
+  describe('UncommittedBatches', () => {
+    uncommittedBatchesSuite(
+      fresh(() => {
+        const ledger = new InMemoryLedger();
+        return { ledger, listing: ledger };
+      }),
+    );
   });
 });

@@ -3,6 +3,7 @@ import type { TableClient } from '@azure/data-tables';
 import { describe } from 'vitest';
 import { ApiKeyRepository } from '../../../src/storage/ApiKeyRepository.js';
 import { BatchLedger } from '../../../src/storage/BatchLedger.js';
+import { BatchLedgerListing } from '../../../src/storage/BatchLedgerListing.js';
 import { DayCloseRepository } from '../../../src/storage/DayCloseRepository.js';
 import { JsonQueue } from '../../../src/storage/JsonQueue.js';
 import { MappingRepository } from '../../../src/storage/MappingRepository.js';
@@ -46,6 +47,7 @@ import { reportStoreDaysSuite } from './suites/reportStoreDaysSuite.js';
 import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
+import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
 import { webhookEndpointHealthSuite } from './suites/webhookEndpointHealthSuite.js';
@@ -156,5 +158,8 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   });
   describe('OperatorKeyStore', () => {
     operatorKeyStoreSuite(onTable((t) => new OperatorKeyRepository(t)));
+  });
+  describe('UncommittedBatches', () => {
+    uncommittedBatchesSuite(onTable((t) => ({ ledger: new BatchLedger(t), listing: new BatchLedgerListing(t) })));
   });
 });
