@@ -46,21 +46,19 @@ export class Authenticator {
     return partner;
   }
 
-  private async activeKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const known = this.keyCache.get(keyHash);
-    if (known) return known;
-    const readAt = this.clock();
-    const record = await this.keys.findByHash(keyHash);
-    if (record?.status === 'ACTIVE') this.keyCache.set(keyHash, record, readAt);
-    return record;
+  private activeKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.keyCache.getOrRead(
+      keyHash,
+      () => this.keys.findByHash(keyHash),
+      (record) => record.status === 'ACTIVE',
+    );
   }
 
-  private async activePartner(partnerId: string): Promise<Partner | undefined> {
-    const known = this.partnerCache.get(partnerId);
-    if (known) return known;
-    const readAt = this.clock();
-    const partner = await this.partners.get(partnerId);
-    if (partner?.status === 'ACTIVE') this.partnerCache.set(partnerId, partner, readAt);
-    return partner;
+  private activePartner(partnerId: string): Promise<Partner | undefined> {
+    return this.partnerCache.getOrRead(
+      partnerId,
+      () => this.partners.get(partnerId),
+      (partner) => partner.status === 'ACTIVE',
+    );
   }
 }

@@ -16,20 +16,14 @@ export class CachedStoreMasterData implements StoreMasterData {
 
   constructor(
     private readonly stores: StoreMasterData,
-    private readonly clock: Clock,
+    clock: Clock,
     cacheMs: number,
   ) {
     this.found = new TimedCache(clock, cacheMs);
   }
 
-  async get(partnerId: string, storeId: string): Promise<Store | undefined> {
-    const key = storeKey(partnerId, storeId);
-    const known = this.found.get(key);
-    if (known) return known;
-    const readAt = this.clock();
-    const store = await this.stores.get(partnerId, storeId);
-    if (store) this.found.set(key, store, readAt);
-    return store;
+  get(partnerId: string, storeId: string): Promise<Store | undefined> {
+    return this.found.getOrRead(storeKey(partnerId, storeId), () => this.stores.get(partnerId, storeId));
   }
 
   storeProblems(partnerId: string, store: Store): RowProblem[] {

@@ -37,6 +37,20 @@ export class TimedCache<K, V> {
     this.entries.set(key, { value, readAt: readAt.getTime() });
   }
 
+  /**
+   * The value trusted for `key`, or else what `read` finds, remembered when `keep` accepts it
+   * (timed from before the read). Nothing is remembered of a value not found or not kept, so it
+   * is read again next time.
+   */
+  async getOrRead(key: K, read: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
+    const known = this.get(key);
+    if (known !== undefined) return known;
+    const readAt = this.clock();
+    const value = await read();
+    if (value !== undefined && keep(value)) this.set(key, value, readAt);
+    return value;
+  }
+
   delete(key: K): void {
     this.entries.delete(key);
   }

@@ -44,4 +44,24 @@ describe('TimedCache', () => {
     cache.set('c', 3, clock());
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 2, 3]);
   });
+
+  it('reads through: a kept value is answered without reading, a refused or missing one is read again', async () => {
+    const clock = testClock(new Date('2026-03-01T12:00:00Z'));
+    const cache = new TimedCache<string, number>(clock, 30_000);
+    const reads: string[] = [];
+    const read = (key: string, value: number | undefined) => () => {
+      reads.push(key);
+      return Promise.resolve(value);
+    };
+    const positive = (value: number) => value > 0;
+    expect(await cache.getOrRead('a', read('a', 1), positive)).toBe(1);
+    expect(await cache.getOrRead('a', read('a', 9), positive)).toBe(1);
+    expect(await cache.getOrRead('b', read('b', -1), positive)).toBe(-1);
+    expect(await cache.getOrRead('b', read('b', -2), positive)).toBe(-2);
+    expect(await cache.getOrRead('c', read('c', undefined))).toBeUndefined();
+    expect(await cache.getOrRead('c', read('c', 3))).toBe(3);
+    clock.advance(30_000);
+    expect(await cache.getOrRead('a', read('a', 4), positive)).toBe(4);
+    expect(reads).toEqual(['a', 'b', 'b', 'c', 'c', 'a']);
+  });
 });
