@@ -1,3 +1,5 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -9,8 +11,35 @@ const buildingFiles = ['test/deploy/packageApp.test.ts', 'test/localhost/npmStar
 
 const timeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
 
+/**
+ * Files that take far longer than their size suggests (they start browsers, child processes and
+ * emulators of their own), slowest first. Without the durations vitest keeps from earlier runs (a
+ * fresh clone, CI) it starts the largest files first, and one of these left to the end runs alone
+ * while the other workers are idle.
+ */
+const slowFiles = [
+  'test/reliability/hostileInput.test.ts',
+  'test/bench/benchSmoke.test.ts',
+  'test/console/consoleBrowser.test.ts',
+  'test/e2e/reportingMonth.test.ts',
+  'test/localhost/localHost.test.ts',
+];
+
+class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification): number => {
+      const index = slowFiles.indexOf(relative(file.project.config.root, file.moduleId).replaceAll('\\', '/'));
+      return index < 0 ? slowFiles.length : index;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
         test: {
