@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.js';
 import type { CapturedFunction } from '../../src/localhost/functionsCoreStandIn.js';
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
-import { QueuePoller } from '../../src/localhost/QueuePoller.js';
+import { QueuePoller, type QueuePoll } from '../../src/localhost/QueuePoller.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
 import type { RunningAzurite } from '../../src/localhost/startAzurite.js';
 import { startLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
@@ -176,6 +176,8 @@ describe('local host', () => {
   const calls = { echo: 0, failing: 0, flaky: 0 };
   const received: RecordedMessage[] = [];
   const flakyReceived: RecordedMessage[] = [];
+  /** Every poll of the sample queues, with the time it was reported. */
+  const polls: (QueuePoll & { at: number })[] = [];
   const url = (path: string): string => `${server.baseUrl}/pos/v1/${path}`;
 
   // What beforeAll started, stopped in reverse order (only what did start, should it fail midway).
@@ -197,7 +199,14 @@ describe('local host', () => {
       timeouts: { headersMs: 1_000, bodyGraceMs: 1_000, minBodyBytesPerSecond: 1_000, drainMs: 2_000, functionMs: 1_500 },
     });
     stops.push(() => server.close());
-    const poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
+    const poller = new QueuePoller({
+      functions,
+      queueServiceClient: queues,
+      logger,
+      visibilityTimeoutSeconds: 1,
+      maxPollingIntervalMs: 200,
+      onPoll: (poll) => polls.push({ ...poll, at: Date.now() }),
+    });
     await poller.start();
     stops.push(() => poller.stop());
   }, 30_000);
@@ -509,7 +518,11 @@ describe('local host', () => {
     it('does not deliver a message before its visibility delay', async () => {
       const sentAt = Date.now();
       const sent = await queues.getQueueClient('sample-work').sendMessage(base64Json({ kind: 'delayed' }), { visibilityTimeout: 2 });
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const acknowledgedAt = Date.now();
+      // Two polls of the queue reported after the send: the second was made after it, and found nothing.
+      const pollsSince = (): QueuePoll[] => polls.filter((poll) => poll.queueName === 'sample-work' && poll.at >= acknowledgedAt);
+      await waitFor(() => pollsSince().length >= 2, 1_500);
+      expect(pollsSince()[1]).toMatchObject({ received: 0, failed: false });
       expect(received.some((message) => message.metadata.id === sent.messageId)).toBe(false);
       await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 4_000);
       const message = received.find((entry) => entry.metadata.id === sent.messageId)!;
