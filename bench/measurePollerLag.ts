@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { CapturedQueueFunction } from '../src/localhost/functionsCoreStandIn.js';
 import { QueuePoller } from '../src/localhost/QueuePoller.js';
+import { readHostSettings } from '../src/localhost/readHostSettings.js';
 import { createStorageClients } from '../src/storage/StorageClients.js';
 import { percentile, round } from './stats.js';
 
@@ -17,7 +18,9 @@ const handlerMs = (i: number): number => 10 + ((i * 37) % 51);
 /**
  * The local host's queue poller (host.json settings) under a burst: `messages` messages are sent
  * at once to an idle queue; for each, the time from its send being acknowledged (the message is
- * visible) to its handler starting.
+ * visible) to its handler starting. Idle means the poller has backed off to host.json's
+ * maxPollingInterval, and the burst is sent just after one of those idle polls: the worst case,
+ * where the first messages wait the whole interval.
  */
 export async function measurePollerLag(connectionString: string, messages: number): Promise<PollerLagResult> {
   const clients = createStorageClients({ storage: { kind: 'connectionString', connectionString }, reportsContainer: 'reports' });
@@ -42,11 +45,20 @@ export async function measurePollerLag(connectionString: string, messages: numbe
     triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
   };
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const poller = new QueuePoller({ functions: [fn], queueServiceClient: clients.queueService, logger: quiet });
+  const { queueMaxPollingIntervalMs } = readHostSettings();
+  let backedOff: () => void = () => undefined;
+  const idle = new Promise<void>((resolve) => (backedOff = resolve));
+  const poller = new QueuePoller({
+    functions: [fn],
+    queueServiceClient: clients.queueService,
+    logger: quiet,
+    onPoll: (poll) => {
+      if (poll.received === 0 && poll.nextPollInMs === queueMaxPollingIntervalMs) backedOff();
+    },
+  });
   await poller.start();
   try {
-    // Let the poller find the queue empty and settle into idle polling.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await idle;
     const queue = clients.queueService.getQueueClient(queueName);
     await Promise.all(
       Array.from({ length: messages }, async (_, n) => {

@@ -2,7 +2,8 @@
  * Runs the captured queue-triggered functions locally the way the Functions queue trigger does:
  * polls each queue, decodes base64 message text (JSON when it is JSON, else the string), calls the
  * handler, deletes the message on success, leaves it to reappear on failure, and moves it to
- * `<queue>-poison` once it has been dequeued `maxDequeueCount` times.
+ * `<queue>-poison` once it has been dequeued `maxDequeueCount` times. An empty queue is polled less
+ * and less often, up to host.json's `maxPollingInterval` apart (see PollingBackoff).
  */
 import { randomUUID } from 'node:crypto';
 import { InvocationContext } from '@azure/functions';
@@ -11,7 +12,24 @@ import { poisonQueueName } from '../storage/storageNames.js';
 import type { CapturedFunction, CapturedQueueFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
+import { minPollingIntervalMs, PollingBackoff } from './PollingBackoff.js';
 import { readHostSettings, type HostSettings } from './readHostSettings.js';
+
+/** What one poll of a queue did, as handed to the `onPoll` option. */
+export interface QueuePoll {
+  readonly queueName: string;
+  /** Messages of this queue still running when the poll was made. */
+  readonly running: number;
+  /** Messages received: 0 when the queue was empty or the poll failed. */
+  readonly received: number;
+  /** The queue could not be reached. */
+  readonly failed: boolean;
+  /**
+   * The pause before the next poll of this queue. 0 after a poll that received messages: the next
+   * one follows as soon as the running messages drop to newBatchThreshold.
+   */
+  readonly nextPollInMs: number;
+}
 
 export interface QueuePollerOptions {
   /** Captured registrations; only the queue-triggered ones are run. */
@@ -34,12 +52,14 @@ export interface QueuePollerOptions {
    * Default: host.json `extensions.queues.visibilityTimeout`, else 30 s. Tests use 1 s.
    */
   readonly visibilityTimeoutSeconds?: number;
-  /** Pause between polls of an empty queue. Default 200 ms. */
-  readonly idlePollIntervalMs?: number;
+  /**
+   * Longest pause between polls of an empty queue (or of one that cannot be reached), at least
+   * 100 ms. Default: host.json `extensions.queues.maxPollingInterval`, else 1 minute.
+   */
+  readonly maxPollingIntervalMs?: number;
+  /** Told of every poll: what it received and how long the poller now waits. */
+  readonly onPoll?: (poll: QueuePoll) => void;
 }
-
-/** Pause after a failed poll (storage unreachable), growing up to this bound. */
-const maxErrorBackoffMs = 5_000;
 
 export class QueuePoller {
   readonly #functions: readonly CapturedQueueFunction[];
@@ -49,7 +69,8 @@ export class QueuePoller {
   readonly #batchSize: number;
   readonly #newBatchThreshold: number;
   readonly #visibilityTimeoutSeconds: number;
-  readonly #idlePollIntervalMs: number;
+  readonly #maxPollingIntervalMs: number;
+  readonly #onPoll: ((poll: QueuePoll) => void) | undefined;
   #running = false;
   #loops: Promise<void>[] = [];
   readonly #wakers = new Set<() => void>();
@@ -65,7 +86,13 @@ export class QueuePoller {
     this.#batchSize = Math.min(Math.max(options.batchSize ?? host().queueBatchSize, 1), 32);
     this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? Math.floor(this.#batchSize / 2), 0);
     this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? (host().queueVisibilityTimeoutSeconds || 30), 1);
-    this.#idlePollIntervalMs = options.idlePollIntervalMs ?? 200;
+    this.#maxPollingIntervalMs = options.maxPollingIntervalMs ?? host().queueMaxPollingIntervalMs;
+    if (!(this.#maxPollingIntervalMs >= minPollingIntervalMs)) {
+      throw new RangeError(
+        `maxPollingIntervalMs must be at least ${String(minPollingIntervalMs)}, not ${String(this.#maxPollingIntervalMs)}.`,
+      );
+    }
+    this.#onPoll = options.onPoll;
   }
 
   /** Creates the polled queues and their poison queues when missing, then starts polling. */
@@ -91,6 +118,8 @@ export class QueuePoller {
   async #pollLoop(fn: CapturedQueueFunction): Promise<void> {
     const queue = this.#service.getQueueClient(fn.queueName);
     const running = new Set<Promise<void>>();
+    const backoff = new PollingBackoff(this.#maxPollingIntervalMs);
+    let foundMessagesSincePause = false;
     let consecutiveFailures = 0;
     while (this.#running) {
       // Like the Functions host: no new batch while more than newBatchThreshold messages still run,
@@ -99,6 +128,7 @@ export class QueuePoller {
         await Promise.race(running);
         continue;
       }
+      const runningAtPoll = running.size;
       let messages: ReceivedMessageItem[];
       try {
         const response = await queue.receiveMessages({
@@ -113,19 +143,33 @@ export class QueuePoller {
           this.#logger.warn(`Polling queue ${fn.queueName} failed: ${describeStorageFailure(error)}; retrying.`);
         }
         consecutiveFailures += 1;
-        await this.#sleep(Math.min(250 * 2 ** consecutiveFailures, maxErrorBackoffMs));
+        messages = [];
+      }
+      if (messages.length > 0) {
+        foundMessagesSincePause = true;
+        for (const message of messages) {
+          const run: Promise<void> = this.#process(fn, queue, message).finally(() => running.delete(run));
+          running.add(run);
+        }
+        this.#report({ queueName: fn.queueName, running: runningAtPoll, received: messages.length, failed: false, nextPollInMs: 0 });
         continue;
       }
-      if (messages.length === 0) {
-        await this.#sleep(this.#idlePollIntervalMs);
-        continue;
-      }
-      for (const message of messages) {
-        const run: Promise<void> = this.#process(fn, queue, message).finally(() => running.delete(run));
-        running.add(run);
-      }
+      // An empty queue and an unreachable one are both polled again after the back-off, as the
+      // trigger does: a storage outage is not hammered, and is noticed within maxPollingInterval.
+      const pause = backoff.next(foundMessagesSincePause);
+      foundMessagesSincePause = false;
+      this.#report({ queueName: fn.queueName, running: runningAtPoll, received: 0, failed: consecutiveFailures > 0, nextPollInMs: pause });
+      await this.#sleep(pause);
     }
     await Promise.all(running);
+  }
+
+  #report(poll: QueuePoll): void {
+    try {
+      this.#onPoll?.(poll);
+    } catch (error) {
+      this.#logger.warn(`The poll listener of queue ${poll.queueName} failed: ${describeFailure(error)}`);
+    }
   }
 
   async #process(fn: CapturedQueueFunction, queue: QueueClient, message: ReceivedMessageItem): Promise<void> {

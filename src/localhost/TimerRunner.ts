@@ -9,17 +9,23 @@ import { InvocationContext, type Timer } from '@azure/functions';
 import type { CapturedFunction, CapturedTimerFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler, type LocalHostLogger } from './LocalHostLogger.js';
 import { NcrontabSchedule } from './NcrontabSchedule.js';
+import { systemClock, type Clock } from '../services/ports/Clock.js';
+import { systemTimerScheduler, type TimerScheduler } from './TimerScheduler.js';
 
 export interface TimerRunnerOptions {
   /** Captured registrations; only the timer-triggered ones are run. */
   readonly functions: readonly CapturedFunction[];
   readonly logger: LocalHostLogger;
+  /** The time the schedules are read against. Default: the system clock. */
+  readonly clock?: Clock;
+  /** Waits until the next occurrence, on the clock's time. Default: Node's timers. */
+  readonly scheduler?: TimerScheduler;
 }
 
 interface Scheduled {
   readonly fn: CapturedTimerFunction;
   readonly schedule: NcrontabSchedule;
-  timer: NodeJS.Timeout | undefined;
+  cancel: (() => void) | undefined;
   running: Promise<void> | undefined;
   last: Date | undefined;
 }
@@ -27,20 +33,24 @@ interface Scheduled {
 export class TimerRunner {
   readonly #scheduled: Scheduled[];
   readonly #logger: LocalHostLogger;
+  readonly #clock: Clock;
+  readonly #scheduler: TimerScheduler;
   #running = false;
 
   constructor(options: TimerRunnerOptions) {
     this.#logger = options.logger;
+    this.#clock = options.clock ?? systemClock;
+    this.#scheduler = options.scheduler ?? systemTimerScheduler;
     this.#scheduled = options.functions
       .filter((fn): fn is CapturedTimerFunction => fn.kind === 'timer')
-      .map((fn) => ({ fn, schedule: NcrontabSchedule.parse(fn.schedule), timer: undefined, running: undefined, last: undefined }));
+      .map((fn) => ({ fn, schedule: NcrontabSchedule.parse(fn.schedule), cancel: undefined, running: undefined, last: undefined }));
   }
 
   start(): void {
     if (this.#running) return;
     this.#running = true;
     for (const entry of this.#scheduled) {
-      if (entry.fn.runOnStartup) this.#fire(entry, new Date());
+      if (entry.fn.runOnStartup) this.#fire(entry, this.#clock());
       this.#arm(entry);
     }
   }
@@ -48,23 +58,22 @@ export class TimerRunner {
   /** Stops scheduling and resolves once every running invocation has finished. */
   async stop(): Promise<void> {
     this.#running = false;
-    for (const entry of this.#scheduled) clearTimeout(entry.timer);
+    for (const entry of this.#scheduled) entry.cancel?.();
     await Promise.all(this.#scheduled.map((entry) => entry.running ?? Promise.resolve()));
   }
 
   #arm(entry: Scheduled): void {
     if (!this.#running) return;
-    const due = entry.schedule.next(new Date());
+    const due = entry.schedule.next(this.#clock());
     // Long waits are taken in steps, so a clock change or a sleeping machine cannot stretch them.
-    const wait = Math.min(due.getTime() - Date.now(), 60_000);
-    entry.timer = setTimeout(
+    const wait = Math.min(due.getTime() - this.#clock().getTime(), 60_000);
+    entry.cancel = this.#scheduler(
       () => {
-        if (Date.now() >= due.getTime()) this.#fire(entry, due);
+        if (this.#clock().getTime() >= due.getTime()) this.#fire(entry, due);
         this.#arm(entry);
       },
       Math.max(wait, 0),
     );
-    entry.timer.unref();
   }
 
   #fire(entry: Scheduled, due: Date): void {
@@ -74,13 +83,14 @@ export class TimerRunner {
     }
     const invocationId = randomUUID();
     const next = entry.schedule.next(due);
+    const now = this.#clock();
     const timer: Timer = {
-      isPastDue: Date.now() - due.getTime() > 1_000,
+      isPastDue: now.getTime() - due.getTime() > 1_000,
       schedule: { adjustForDST: true },
       scheduleStatus: {
         last: (entry.last ?? new Date(0)).toISOString(),
         next: next.toISOString(),
-        lastUpdated: new Date().toISOString(),
+        lastUpdated: now.toISOString(),
       },
     };
     entry.last = due;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { minPollingIntervalMs } from './PollingBackoff.js';
 
 /** The parts of `host.json` the local host honours, with the Functions host's defaults filled in. */
 export interface HostSettings {
@@ -11,6 +12,11 @@ export interface HostSettings {
   readonly queueBatchSize: number;
   /** `extensions.queues.visibilityTimeout` in seconds: how long a failed message stays hidden. */
   readonly queueVisibilityTimeoutSeconds: number;
+  /**
+   * `extensions.queues.maxPollingInterval` in milliseconds: the longest pause between polls of an
+   * empty queue (default 1 minute; less than 100 ms is refused, as the Functions host does).
+   */
+  readonly queueMaxPollingIntervalMs: number;
   /** `functionTimeout` in seconds: the host stops waiting for an invocation after this long (default 30 min). */
   readonly functionTimeoutSeconds: number;
 }
@@ -31,6 +37,7 @@ export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd
   const dequeue = queues?.maxDequeueCount;
   const batch = queues?.batchSize;
   const visibility = queues?.visibilityTimeout;
+  const maxPolling = queues?.maxPollingInterval;
   const functionTimeout = (parsed as { functionTimeout?: unknown } | null)?.functionTimeout;
 
   return Object.freeze({
@@ -38,6 +45,7 @@ export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd
     maxDequeueCount: positiveInteger(dequeue) ?? 5,
     queueBatchSize: Math.min(positiveInteger(batch) ?? 16, 32),
     queueVisibilityTimeoutSeconds: typeof visibility === 'string' ? timeSpanSeconds(visibility) : 0,
+    queueMaxPollingIntervalMs: maxPolling === undefined ? 60_000 : maxPollingIntervalMs(maxPolling),
     functionTimeoutSeconds: typeof functionTimeout === 'string' ? timeSpanSeconds(functionTimeout) : 30 * 60,
   });
 }
@@ -52,12 +60,29 @@ function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
+function maxPollingIntervalMs(value: unknown): number {
+  if (typeof value !== 'string') {
+    throw new Error('host.json: extensions.queues.maxPollingInterval must be a time span such as "00:00:02".');
+  }
+  const ms = timeSpanMs(value);
+  if (ms < minPollingIntervalMs) {
+    throw new Error(`host.json: extensions.queues.maxPollingInterval "${value}" is below the least allowed, 00:00:00.100.`);
+  }
+  return ms;
+}
+
 /** Parses a .NET TimeSpan such as `00:00:30` or `1.00:00:00` into whole seconds. */
 function timeSpanSeconds(value: string): number {
-  const match = /^(?:(\d+)\.)?(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?$/.exec(value.trim());
+  return Math.floor(timeSpanMs(value) / 1000);
+}
+
+/** Parses a .NET TimeSpan such as `00:00:00.250`, `00:00:30` or `1.00:00:00` into whole milliseconds. */
+function timeSpanMs(value: string): number {
+  const match = /^(?:(\d+)\.)?(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.(\d+))?$/.exec(value.trim());
   if (!match) throw new Error(`host.json: "${value}" is not a time span (hh:mm:ss).`);
-  const [, days, hours, minutes, seconds] = match;
-  return ((Number(days ?? 0) * 24 + Number(hours)) * 60 + Number(minutes)) * 60 + Number(seconds);
+  const [, days, hours, minutes, seconds, fraction] = match;
+  const wholeSeconds = ((Number(days ?? 0) * 24 + Number(hours)) * 60 + Number(minutes)) * 60 + Number(seconds);
+  return wholeSeconds * 1000 + Number((fraction ?? '').padEnd(3, '0').slice(0, 3));
 }
 
 function findHostJson(start: string): string {

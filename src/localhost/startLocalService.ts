@@ -51,6 +51,8 @@ export interface LocalServiceOptions {
   readonly logger?: LocalHostLogger;
   /** How long a failed queue message stays hidden before its retry (host.json's value by default). */
   readonly queueVisibilityTimeoutSeconds?: number;
+  /** Longest pause between polls of an empty queue (host.json's maxPollingInterval by default). */
+  readonly queueMaxPollingIntervalMs?: number;
   readonly services?: AppServicesOptions | undefined;
   /** Shorter front-end deadlines (tests). */
   readonly hostTimeouts?: Partial<HostTimeouts> | undefined;
@@ -104,6 +106,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     queueServiceClient: services.storage.queueService,
     logger,
     ...(options.queueVisibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: options.queueVisibilityTimeoutSeconds } : {}),
+    ...(options.queueMaxPollingIntervalMs !== undefined ? { maxPollingIntervalMs: options.queueMaxPollingIntervalMs } : {}),
   });
   await poller.start();
   const timers = new TimerRunner({ functions, logger });

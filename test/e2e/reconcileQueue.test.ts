@@ -84,7 +84,7 @@ async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHos
     maxDequeueCount: 5,
     batchSize: 8,
     visibilityTimeoutSeconds: 1,
-    idlePollIntervalMs: 100,
+    maxPollingIntervalMs: 100,
   });
   await poller.start();
   const queue = service.services.storage.queueService.getQueueClient(queueName);

@@ -27,6 +27,7 @@ describe('readHostSettings', () => {
       maxDequeueCount: 5,
       queueBatchSize: 8,
       queueVisibilityTimeoutSeconds: 30,
+      queueMaxPollingIntervalMs: 2_000,
       functionTimeoutSeconds: 300,
     });
   });
@@ -39,8 +40,23 @@ describe('readHostSettings', () => {
       maxDequeueCount: 5,
       queueBatchSize: 16,
       queueVisibilityTimeoutSeconds: 0,
+      queueMaxPollingIntervalMs: 60_000,
       functionTimeoutSeconds: 1800,
     });
+  });
+
+  it('reads maxPollingInterval to the millisecond and refuses one below 100 ms, as the Functions host does', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'host-json-'));
+    const withMaxPolling = (value: unknown): string => {
+      writeFileSync(path.join(dir, 'host.json'), JSON.stringify({ version: '2.0', extensions: { queues: { maxPollingInterval: value } } }));
+      return path.join(dir, 'host.json');
+    };
+    expect(readHostSettings(withMaxPolling('00:00:00.100')).queueMaxPollingIntervalMs).toBe(100);
+    expect(readHostSettings(withMaxPolling('00:00:01.5')).queueMaxPollingIntervalMs).toBe(1_500);
+    expect(readHostSettings(withMaxPolling('00:01:00')).queueMaxPollingIntervalMs).toBe(60_000);
+    expect(() => readHostSettings(withMaxPolling('00:00:00.099'))).toThrow(/maxPollingInterval "00:00:00.099" is below the least allowed/);
+    // Milliseconds as a number were Functions 1.x's form; 2.x and later read a time span only.
+    expect(() => readHostSettings(withMaxPolling(2000))).toThrow(/must be a time span/);
   });
 });
 

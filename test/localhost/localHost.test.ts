@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.js';
 import type { CapturedFunction } from '../../src/localhost/functionsCoreStandIn.js';
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
-import { QueuePoller } from '../../src/localhost/QueuePoller.js';
+import { QueuePoller, type QueuePoll } from '../../src/localhost/QueuePoller.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
 import type { RunningAzurite } from '../../src/localhost/startAzurite.js';
 import { startLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
 import { TimerRunner } from '../../src/localhost/TimerRunner.js';
 import type { RunningLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
 import { anyString } from '../support/matchers.js';
+import { manualTime } from '../support/testClock.js';
 
 const key = 'sample-key-7f3a';
 const secretBodyText = 'body-text-that-must-not-be-logged';
@@ -141,16 +142,21 @@ function registerSampleTable(
   });
 }
 
+/** The time the sample timer function runs on, moved by its test. */
+const timerTime = manualTime(new Date('2026-11-23T10:00:00.400Z'));
 /** Timer invocations seen by the sample timer function. */
-const ticks: { at: number; timer: Timer }[] = [];
+const ticks: { at: string; timer: Timer }[] = [];
+/** Ends the sample timer function's first run, which lasts until then. */
+let endFirstRun: () => void = () => undefined;
+const firstRunEnded = new Promise<void>((resolve) => (endFirstRun = resolve));
 
 function registerSampleTimer(): void {
   app.timer('everySecond', {
     schedule: '* * * * * *',
     handler: async (timer) => {
-      ticks.push({ at: Date.now(), timer });
-      // Longer than a second: the next occurrence finds this run still going and is skipped.
-      if (ticks.length === 1) await new Promise((resolve) => setTimeout(resolve, 1_500));
+      ticks.push({ at: timerTime.clock().toISOString(), timer });
+      // Held over the next occurrence, which then finds this run still going and is skipped.
+      if (ticks.length === 1) await firstRunEnded;
     },
   });
 }
@@ -176,6 +182,8 @@ describe('local host', () => {
   const calls = { echo: 0, failing: 0, flaky: 0 };
   const received: RecordedMessage[] = [];
   const flakyReceived: RecordedMessage[] = [];
+  /** Every poll of the sample queues, with the time it was reported. */
+  const polls: (QueuePoll & { at: number })[] = [];
   const url = (path: string): string => `${server.baseUrl}/pos/v1/${path}`;
 
   // What beforeAll started, stopped in reverse order (only what did start, should it fail midway).
@@ -197,7 +205,14 @@ describe('local host', () => {
       timeouts: { headersMs: 1_000, bodyGraceMs: 1_000, minBodyBytesPerSecond: 1_000, drainMs: 2_000, functionMs: 1_500 },
     });
     stops.push(() => server.close());
-    const poller = new QueuePoller({ functions, queueServiceClient: queues, logger, visibilityTimeoutSeconds: 1, idlePollIntervalMs: 100 });
+    const poller = new QueuePoller({
+      functions,
+      queueServiceClient: queues,
+      logger,
+      visibilityTimeoutSeconds: 1,
+      maxPollingIntervalMs: 200,
+      onPoll: (poll) => polls.push({ ...poll, at: Date.now() }),
+    });
     await poller.start();
     stops.push(() => poller.stop());
   }, 30_000);
@@ -468,23 +483,37 @@ describe('local host', () => {
     it('runs a timer function on its NCRONTAB schedule, one run at a time, and stops', async () => {
       const timerFunctions = captureRegistrations(registerSampleTimer);
       expect(timerFunctions[0]).toMatchObject({ kind: 'timer', schedule: '* * * * * *', runOnStartup: false });
-      const runner = new TimerRunner({ functions: timerFunctions, logger });
-      runner.start();
+      const runner = new TimerRunner({ functions: timerFunctions, logger, clock: timerTime.clock, scheduler: timerTime.scheduler });
+      runner.start(); // at 10:00:00.400
       try {
-        await waitFor(() => ticks.length >= 3, 6_000);
+        await timerTime.advance(600);
+        expect(ticks.map((tick) => tick.at)).toEqual(['2026-11-23T10:00:01.000Z']);
+        // The first run is still going at 10:00:02: that occurrence is skipped, with a warning.
+        await timerTime.advance(1_000);
+        expect(ticks).toHaveLength(1);
+        expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(true);
+        endFirstRun();
+        await timerTime.advance(2_000);
       } finally {
+        endFirstRun();
         await runner.stop();
       }
-      const count = ticks.length;
-      // Runs fall on whole seconds; the occurrence during the slow first run was skipped.
-      for (const tick of ticks) expect(tick.at % 1000).toBeLessThan(300);
-      expect(ticks[1]!.at - ticks[0]!.at).toBeGreaterThanOrEqual(1_900);
-      expect(ticks[0]!.timer).toMatchObject({ isPastDue: false, schedule: { adjustForDST: true } });
-      expect(Date.parse(ticks[1]!.timer.scheduleStatus.next)).toBeGreaterThan(ticks[1]!.at);
-      expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
-      expect(ticks.length).toBe(count);
-    }, 15_000);
+      expect(ticks.map((tick) => tick.at)).toEqual(['2026-11-23T10:00:01.000Z', '2026-11-23T10:00:03.000Z', '2026-11-23T10:00:04.000Z']);
+      expect(ticks[0]!.timer).toEqual({
+        isPastDue: false,
+        schedule: { adjustForDST: true },
+        scheduleStatus: { last: new Date(0).toISOString(), next: '2026-11-23T10:00:02.000Z', lastUpdated: '2026-11-23T10:00:01.000Z' },
+      });
+      expect(ticks[1]!.timer.scheduleStatus).toEqual({
+        last: '2026-11-23T10:00:01.000Z',
+        next: '2026-11-23T10:00:04.000Z',
+        lastUpdated: '2026-11-23T10:00:03.000Z',
+      });
+      // Stopped: nothing left scheduled, and no run however far time moves on.
+      expect(timerTime.pending()).toBe(0);
+      await timerTime.advance(5_000);
+      expect(ticks).toHaveLength(3);
+    });
   });
 
   describe('queues', () => {
@@ -509,7 +538,11 @@ describe('local host', () => {
     it('does not deliver a message before its visibility delay', async () => {
       const sentAt = Date.now();
       const sent = await queues.getQueueClient('sample-work').sendMessage(base64Json({ kind: 'delayed' }), { visibilityTimeout: 2 });
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const acknowledgedAt = Date.now();
+      // Two polls of the queue reported after the send: the second was made after it, and found nothing.
+      const pollsSince = (): QueuePoll[] => polls.filter((poll) => poll.queueName === 'sample-work' && poll.at >= acknowledgedAt);
+      await waitFor(() => pollsSince().length >= 2, 1_500);
+      expect(pollsSince()[1]).toMatchObject({ received: 0, failed: false });
       expect(received.some((message) => message.metadata.id === sent.messageId)).toBe(false);
       await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 4_000);
       const message = received.find((entry) => entry.metadata.id === sent.messageId)!;

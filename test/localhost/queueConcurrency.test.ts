@@ -3,7 +3,7 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CapturedQueueFunction } from '../../src/localhost/functionsCoreStandIn.js';
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
-import { QueuePoller } from '../../src/localhost/QueuePoller.js';
+import { QueuePoller, type QueuePoll } from '../../src/localhost/QueuePoller.js';
 import { JsonQueue } from '../../src/storage/JsonQueue.js';
 import { poisonQueueName } from '../../src/storage/storageNames.js';
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
     logger,
     batchSize: 4,
     visibilityTimeoutSeconds: 30,
-    idlePollIntervalMs: 50,
+    maxPollingIntervalMs: 100,
   });
   await poller.start();
 });
@@ -80,6 +80,7 @@ describe('the local queue poller', () => {
 
   it('fetches another batch only once the running messages drop to newBatchThreshold', async () => {
     const releases: (() => void)[] = [];
+    const polls: QueuePoll[] = [];
     let running = 0;
     const name = `poller-threshold-${randomUUID().slice(0, 8)}`;
     // A poller of its own on another queue, whose handler waits until the test releases it.
@@ -105,23 +106,28 @@ describe('the local queue poller', () => {
       maxDequeueCount: 5,
       batchSize: 4,
       visibilityTimeoutSeconds: 30,
-      idlePollIntervalMs: 20,
+      maxPollingIntervalMs: 100,
+      onPoll: (poll) => polls.push(poll),
     });
     const heldQueue = new JsonQueue<{ n: number }>(service().getQueueClient(name));
     await service().getQueueClient(name).createIfNotExists();
     for (let n = 0; n < 12; n++) await heldQueue.send({ n }, 0);
-    const settled = async (expected: number): Promise<void> => {
+    const reached = async (expected: number): Promise<void> => {
       await expect.poll(() => running, { timeout: 5_000 }).toBe(expected);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(running).toBe(expected);
     };
     try {
       await counting.start();
-      await settled(4); // one batch of 4; 4 running is above the threshold of 2
+      await reached(4); // one batch of 4; 4 running is above the threshold of 2
       releases.shift()?.();
-      await settled(3); // still above it: no new batch
+      await reached(3); // still above it: no new batch
       releases.shift()?.();
-      await settled(6); // down to 2: the next batch of 4 comes without waiting for the first to end
+      await reached(6); // down to 2: the next batch of 4 comes without waiting for the first to end
+      // Every poll so far was made with at most 2 running: none at 4 or 3, each got a full batch.
+      expect(polls.map(({ running: atPoll, received }) => ({ atPoll, received }))).toEqual([
+        { atPoll: 0, received: 4 },
+        { atPoll: 2, received: 4 },
+      ]);
+      expect(running).toBe(6);
     } finally {
       const releaseAll = setInterval(() => {
         while (releases.length > 0) releases.shift()?.();

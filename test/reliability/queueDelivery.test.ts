@@ -43,7 +43,7 @@ beforeAll(async () => {
     maxDequeueCount: 5,
     batchSize: 8,
     visibilityTimeoutSeconds: 1,
-    idlePollIntervalMs: 100,
+    maxPollingIntervalMs: 100,
   });
   await poller.start();
 });

@@ -82,7 +82,7 @@ beforeAll(async () => {
     maxDequeueCount: 5,
     batchSize: 8,
     visibilityTimeoutSeconds: 5,
-    idlePollIntervalMs: 50,
+    maxPollingIntervalMs: 100,
   });
 });
 
