@@ -56,6 +56,11 @@ export interface LocalServiceOptions {
   readonly services?: AppServicesOptions | undefined;
   /** Shorter front-end deadlines (tests). */
   readonly hostTimeouts?: Partial<HostTimeouts> | undefined;
+  /**
+   * false: timer functions are not run on their schedule; the caller runs what they do at moments
+   * it chooses (tests, whose sweeps a scheduled run at a real five-minute mark would race). Default true.
+   */
+  readonly scheduledTimers?: boolean;
 }
 
 export interface RunningLocalService {
@@ -110,7 +115,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
   });
   await poller.start();
   const timers = new TimerRunner({ functions, logger });
-  timers.start();
+  if (options.scheduledTimers ?? true) timers.start();
 
   return {
     baseUrl: `${server.baseUrl}/${[host.routePrefix, partnerApiBase].filter((part) => part !== '').join('/')}`,

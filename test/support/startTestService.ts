@@ -134,6 +134,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // An idle queue is polled at least every 200 ms, so a test waits little for its delayed messages
     // (host.json's 2 s would add up to that to every reconciliation a test waits for).
     queueMaxPollingIntervalMs: 200,
+    // Tests run the sweep themselves; a scheduled run at a real five-minute mark would race them.
+    scheduledTimers: false,
     services: options.services,
   }).catch(async (error: unknown) => {
     await azurite.stop();
