@@ -1,5 +1,5 @@
 import type { ContainerClient } from '@azure/storage-blob';
-import { isConflict, isNotFound } from './storageErrors.js';
+import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { encodeKeyPart } from './tableKey.js';
 
 /**
@@ -11,15 +11,42 @@ export class RawBatchStore {
 
   /** Stores the body unless a blob for this batch exists already; returns whether it was new. */
   async putOnce(partnerId: string, batchId: string, body: Uint8Array, bodyHash: string): Promise<boolean> {
+    return this.upload(partnerId, batchId, body, bodyHash, { ifNoneMatch: '*' });
+  }
+
+  async replaceOrphan(partnerId: string, batchId: string, body: Uint8Array, bodyHash: string, orphanHash: string): Promise<boolean> {
+    let etag: string | undefined;
+    try {
+      const properties = await this.blob(partnerId, batchId).getProperties();
+      if (properties.metadata?.sha256 !== orphanHash) return false;
+      etag = properties.etag;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+    if (etag === undefined) return false;
+    return this.upload(partnerId, batchId, body, bodyHash, { ifMatch: etag });
+  }
+
+  /** Uploads under a condition; false when the condition does not hold. */
+  private async upload(
+    partnerId: string,
+    batchId: string,
+    body: Uint8Array,
+    bodyHash: string,
+    conditions: { ifNoneMatch: '*' } | { ifMatch: string },
+  ): Promise<boolean> {
     try {
       await this.blob(partnerId, batchId).uploadData(body, {
-        conditions: { ifNoneMatch: '*' },
+        conditions,
         metadata: { sha256: bodyHash },
         blobHTTPHeaders: { blobContentType: 'application/json' },
       });
       return true;
     } catch (error) {
-      if (isConflict(error) || (error as { statusCode?: number }).statusCode === 412) return false;
+      if (isConflict(error) || isPreconditionFailed(error)) return false;
+      // The blob to replace was deleted meanwhile (a missing container still throws on putOnce).
+      if ('ifMatch' in conditions && isNotFound(error)) return false;
       throw error;
     }
   }

@@ -1,28 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner } from './support/dayScenario.js';
+import { SimulatedCrash, isBlobPut, isLedgerCreate } from './support/faultPolicy.js';
 import { seededRandom } from './support/random.js';
 import { ackOf } from '../support/responseBodies.js';
+import { RawBatchStore } from '../../src/storage/RawBatchStore.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 let service: TestService;
 let partner: TestPartner;
-let blockFirstCreation: { batchId: string; release: Promise<void>; reached: () => void } | undefined;
+let blockBodyStore: { batchId: string; release: Promise<void>; reached: () => void } | undefined;
 const random = seededRandom(6);
 
+let failNextLedgerCreate = false;
+
+/** Holds back the first store of one batch's body until the test releases it; fails a ledger entry's creation. */
+const storageGate: PipelinePolicy = {
+  name: 'storage-gate',
+  async sendRequest(request, next) {
+    if (failNextLedgerCreate && isLedgerCreate(request)) {
+      failNextLedgerCreate = false;
+      throw new SimulatedCrash('ledger entry not created');
+    }
+    const block = blockBodyStore;
+    if (block && isBlobPut(request) && request.url.includes(block.batchId.toLowerCase())) {
+      blockBodyStore = undefined;
+      block.reached();
+      await block.release;
+    }
+    return next(request);
+  },
+};
+
 beforeAll(async () => {
-  service = await startTestService({
-    services: {
-      abandonedAfterMs: 0,
-      onPushStep: async (step, batchId) => {
-        const block = blockFirstCreation;
-        if (block && step === 'ledger-created' && block.batchId === batchId) {
-          blockFirstCreation = undefined;
-          block.reached();
-          await block.release;
-        }
-      },
-    },
-  });
+  service = await startTestService({ services: { abandonedAfterMs: 0, policy: storageGate } });
   partner = await preparePartner(service, random);
 });
 afterAll(async () => {
@@ -86,7 +100,7 @@ describe('one batch_id, many sends', () => {
     let reached!: () => void;
     const reachedPromise = new Promise<void>((r) => (reached = r));
     let release!: () => void;
-    blockFirstCreation = { batchId: stalled.batch_id, release: new Promise<void>((r) => (release = r)), reached };
+    blockBodyStore = { batchId: stalled.batch_id, release: new Promise<void>((r) => (release = r)), reached };
     const stalledAnswer = service.call(partner, 'POST', 'trade-records', stalled);
     await reachedPromise;
     // The stalled entry is older than `abandonedAfterMs` and has no body: the other send takes the id.
@@ -98,6 +112,33 @@ describe('one batch_id, many sends', () => {
     if (late.status === 200) expect(ackOf(late).warnings.map((w: { code: string }) => w.code)).toContain('BATCH_ID_REUSED');
     expect(await ledgerState(service, partner.partnerId, stalled.batch_id)).toBe('COMMITTED');
     const check = await checkDay(service, partner, random, 'NYC-0001', day(5), winner.trade_records);
+    expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
+  });
+
+  it('a body stored without its ledger entry is never applied; the next body sent under the batch_id takes its place', async () => {
+    const orphan = buildDayBatch(random, 'NYC-0001', day(6), 2, 'orphan');
+    const next = { ...buildDayBatch(random, 'NYC-0001', day(6), 3, 'after-orphan'), batch_id: orphan.batch_id };
+    const raw = new RawBatchStore(service.services.storage.rawBatches);
+    // The entry's creation fails; the body, written beside it, is stored all the same.
+    failNextLedgerCreate = true;
+    const failed = await service.call(partner, 'POST', 'trade-records', orphan);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    const orphanHash = await eventually(
+      () => raw.storedHash(partner.partnerId, orphan.batch_id),
+      (hash) => hash !== undefined,
+    );
+    expect(orphanHash).toBe(sha256(JSON.stringify(orphan)));
+    expect(await ledgerState(service, partner.partnerId, orphan.batch_id)).toBe('absent');
+
+    const taken = await service.call(partner, 'POST', 'trade-records', next);
+    expect(taken.status).toBe(202);
+    expect(ackOf(taken)).toMatchObject({ status: 'ACCEPTED', record_count: 3 });
+    expect(await raw.storedHash(partner.partnerId, orphan.batch_id)).toBe(sha256(JSON.stringify(next)));
+    // The first body, sent again, is the id reused: only the body that got an entry counts.
+    const again = await service.call(partner, 'POST', 'trade-records', orphan);
+    expect(again.status).toBe(200);
+    expect(ackOf(again).warnings.map((w) => w.code)).toContain('BATCH_ID_REUSED');
+    const check = await checkDay(service, partner, random, 'NYC-0001', day(6), next.trade_records);
     expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
   });
 });

@@ -43,9 +43,10 @@ const endpointOf: Readonly<Record<BatchKind, string>> = {
 
 /**
  * The one pipeline every push goes through (DESIGN §5): parse → schema → limits → tenancy →
- * semantic checks → ledger → raw blob → apply → commit. Nothing is acknowledged before the commit
- * mark; a crash between any two writes leaves a state that a retry or the sweep completes from
- * the stored blob, and only the request whose commit succeeds answers ACCEPTED.
+ * semantic checks → ledger entry and raw blob (side by side) → apply → commit. Nothing is
+ * acknowledged before the commit mark; a crash between any two writes leaves a state that a retry
+ * or the sweep completes from the stored blob, and only the request whose commit succeeds answers
+ * ACCEPTED. A body is applied only under a ledger entry with its hash.
  */
 export class BatchIngestion {
   private readonly abandonedAfterMs: number;
@@ -112,21 +113,27 @@ export class BatchIngestion {
     let createFirst = true;
     for (;;) {
       let entry: LedgerEntry | undefined;
+      // The outcome of storing the body beside the entry's creation, when this pass did.
+      let stored: Settled<boolean> | undefined;
       if (createFirst) {
         createFirst = false;
-        // The pending-index row is written alongside the ledger entry and both are awaited before
-        // the body is stored, so no crash can leave a stored batch that the sweep cannot find (an
-        // entry without a body was never acknowledged). A row for an entry that already existed is
-        // taken back at once.
+        // The entry, the pending-index row and the body are written side by side. A crash can then
+        // leave a stored body with no entry: it was never acknowledged, no one applies it, and a
+        // request whose entry holds the batch_id replaces it (below). It cannot leave a stored
+        // batch that the sweep cannot find: a body is applied only under its entry, and the
+        // pending row is written with the entry. A row for an entry that already existed is taken
+        // back at once.
         const now = this.options.clock();
         const pending = { partnerId, batchId, createdAt: now.toISOString() };
         processor.prepare?.(partnerId, body);
-        const [, created] = await Promise.all([
+        const [, created, put] = await Promise.all([
           this.options.pendingIndex.add(pending),
           ledger.createPending(partnerId, batchId, processor.kind, bodyHash, now),
+          settle(rawBatches.putOnce(partnerId, batchId, bytes, bodyHash)),
         ]);
         if (!created) await this.forgetPending(partnerId, batchId, pending.createdAt);
         entry = created;
+        stored = put;
         if (entry) await this.step('ledger-created', batchId);
       }
       entry ??= await ledger.get(partnerId, batchId);
@@ -146,17 +153,14 @@ export class BatchIngestion {
 
       let isNew: boolean;
       try {
-        isNew = await rawBatches.putOnce(partnerId, batchId, bytes, bodyHash);
+        isNew = stored ? unwrap(stored) : await rawBatches.putOnce(partnerId, batchId, bytes, bodyHash);
       } catch (error) {
         if (isContentRefusal(error)) await this.fail(partnerId, batchId, entry, processor, body, error);
         throw error;
       }
-      if (!isNew && (await rawBatches.storedHash(partnerId, batchId)) !== bodyHash) {
-        // Another body holds this batch_id (this request's entry was dropped as abandoned while
-        // it stalled): the stored body is the batch, this one must never be applied.
-        const current = await ledger.get(partnerId, batchId);
-        if (current?.bodyHash !== bodyHash) continue;
-        throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
+      if (!isNew) {
+        const storedHash = await rawBatches.storedHash(partnerId, batchId);
+        if (storedHash !== bodyHash && !(await this.replaceOrphan(partnerId, batchId, bytes, bodyHash, storedHash))) continue;
       }
       await this.step('blob-stored', batchId);
       const receipt = await this.applyAndCommit(partnerId, batchId, entry, processor, body, true);
@@ -294,6 +298,28 @@ export class BatchIngestion {
   }
 
   /**
+   * This request's PENDING entry holds the batch_id, yet another body is stored under it: a body
+   * whose request never got its entry written (or had it dropped as abandoned), so it was never
+   * acknowledged and nothing applies it. This body takes its place. False when the entry is no
+   * longer this request's (another body holds the id: the caller starts over); throws 503 when the
+   * stored body changed meanwhile.
+   */
+  private async replaceOrphan(
+    partnerId: string,
+    batchId: string,
+    bytes: Uint8Array,
+    bodyHash: string,
+    orphanHash: string | undefined,
+  ): Promise<boolean> {
+    const current = await this.options.ledger.get(partnerId, batchId);
+    if (current?.state !== 'PENDING' || current.bodyHash !== bodyHash) return false;
+    if (orphanHash !== undefined && (await this.options.rawBatches.replaceOrphan(partnerId, batchId, bytes, bodyHash, orphanHash))) {
+      return true;
+    }
+    throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
+  }
+
+  /**
    * The batch_id is PENDING with another body: the first body wins if it was stored (it is
    * finished from the blob, and this request is told the id was reused); an entry abandoned
    * before its body was stored is dropped so this body can take the id.
@@ -312,6 +338,21 @@ export class BatchIngestion {
   private async step(step: PushStep, batchId: string): Promise<void> {
     await this.options.onStep?.(step, batchId);
   }
+}
+
+type Settled<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown };
+
+/** Waits for a promise without letting its failure overtake the writes beside it. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function unwrap<T>(settled: Settled<T>): T {
+  if (settled.ok) return settled.value;
+  throw settled.error;
 }
 
 /** Storage refused the batch's content: the same content will always be refused. */

@@ -2,11 +2,13 @@ import type { PushStep } from '../../../src/services/push/BatchIngestion.js';
 import { ackOf, type TestResponse } from '../../support/responseBodies.js';
 import { startTestService, type TestService } from '../../support/startTestService.js';
 import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner, type Figures } from './dayScenario.js';
-import { FaultPolicy, SimulatedCrash, isBlobPut, isLedgerCommit, isTableTransaction } from './faultPolicy.js';
+import { FaultPolicy, SimulatedCrash, isBlobPut, isLedgerCommit, isLedgerCreate, isTableTransaction } from './faultPolicy.js';
 import { randomInt, seededRandom } from './random.js';
 
 /** Where a push is cut off. */
 export const crashPoints = [
+  'ledger entry not sent',
+  'ledger entry response lost',
   'after ledger entry',
   'blob put not sent',
   'blob put response lost',
@@ -104,6 +106,13 @@ async function runOneCrash(h: CrashHarness, partnerId: string, partnerKey: strin
       break;
     case 'after commit mark, before response':
       h.crashAtStep('committed', batch.batch_id);
+      break;
+    case 'ledger entry not sent':
+      // The body is stored beside the entry: it is left with no entry standing for it.
+      policy.armCrash(isLedgerCreate);
+      break;
+    case 'ledger entry response lost':
+      policy.armCrash(isLedgerCreate, true);
       break;
     case 'blob put not sent':
       policy.armCrash(isBlobPut);

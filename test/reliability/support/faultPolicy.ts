@@ -134,6 +134,11 @@ export function isLedgerCommit(request: PipelineRequest): boolean {
   return request.method === 'PUT' && request.url.includes('/batchledger(') && request.headers.has('if-match');
 }
 
+/** The ledger entry's creation: an insert into the batch ledger (not a transaction, not a point write). */
+export function isLedgerCreate(request: PipelineRequest): boolean {
+  return request.method === 'POST' && /\/batchledger(\?|$)/.test(request.url);
+}
+
 export function isBlobPut(request: PipelineRequest): boolean {
   return request.method === 'PUT' && serviceOf(request.url) === 'blob' && request.url.includes('/raw-batches/');
 }

@@ -18,6 +18,12 @@ export class InMemoryRawBatches implements RawBatches {
   storedHash(partnerId: string, batchId: string): Promise<string | undefined> {
     return Promise.resolve(this.bodies.get(key(partnerId, batchId))?.hash);
   }
+
+  replaceOrphan(partnerId: string, batchId: string, body: Uint8Array, bodyHash: string, orphanHash: string): Promise<boolean> {
+    if (this.bodies.get(key(partnerId, batchId))?.hash !== orphanHash) return Promise.resolve(false);
+    this.bodies.set(key(partnerId, batchId), { body: Buffer.from(body), hash: bodyHash });
+    return Promise.resolve(true);
+  }
 }
 
 function key(partnerId: string, batchId: string): string {

@@ -21,4 +21,21 @@ export function rawBatchesSuite(make: () => Promise<RawBatches>): void {
     expect(await raw.get(freshPartnerId(), 'b-1')).toBeUndefined();
     expect(await raw.storedHash(partnerId, 'b-2')).toBeUndefined();
   });
+
+  it('replaces a stored body only while it is the orphan named', async () => {
+    const raw = await make();
+    const partnerId = freshPartnerId();
+    const orphan = new TextEncoder().encode('{"batch_id":"c-1","n":1}');
+    const body = new TextEncoder().encode('{"batch_id":"c-1","n":2}');
+    expect(await raw.replaceOrphan(partnerId, 'c-1', body, 'sha-2', 'sha-1')).toBe(false);
+    expect(await raw.storedHash(partnerId, 'c-1')).toBeUndefined();
+    await raw.putOnce(partnerId, 'c-1', orphan, 'sha-1');
+    expect(await raw.replaceOrphan(partnerId, 'C-1', body, 'sha-2', 'sha-other')).toBe(false);
+    expect(await raw.storedHash(partnerId, 'c-1')).toBe('sha-1');
+    expect(await raw.replaceOrphan(partnerId, 'C-1', body, 'sha-2', 'sha-1')).toBe(true);
+    expect(await raw.storedHash(partnerId, 'c-1')).toBe('sha-2');
+    expect(Buffer.compare((await raw.get(partnerId, 'c-1')) ?? Buffer.alloc(0), Buffer.from(body))).toBe(0);
+    // Once replaced, the old name no longer matches: a second replacement by the same name fails.
+    expect(await raw.replaceOrphan(partnerId, 'c-1', orphan, 'sha-1', 'sha-1')).toBe(false);
+  });
 }
