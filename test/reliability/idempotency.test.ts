@@ -16,6 +16,7 @@ let blockBodyStore: { batchId: string; release: Promise<void>; reached: () => vo
 const random = seededRandom(6);
 
 let failNextLedgerCreate = false;
+let failNextPendingRow = false;
 
 /** Holds back the first store of one batch's body until the test releases it; fails a ledger entry's creation. */
 const storageGate: PipelinePolicy = {
@@ -24,6 +25,10 @@ const storageGate: PipelinePolicy = {
     if (failNextLedgerCreate && isLedgerCreate(request)) {
       failNextLedgerCreate = false;
       throw new SimulatedCrash('ledger entry not created');
+    }
+    if (failNextPendingRow && request.method === 'PUT' && request.url.includes('/pendingbatches(')) {
+      failNextPendingRow = false;
+      throw new SimulatedCrash('pending-index row not written');
     }
     const block = blockBodyStore;
     if (block && isBlobPut(request) && request.url.includes(block.batchId.toLowerCase())) {
@@ -139,6 +144,20 @@ describe('one batch_id, many sends', () => {
     expect(again.status).toBe(200);
     expect(ackOf(again).warnings.map((w) => w.code)).toContain('BATCH_ID_REUSED');
     const check = await checkDay(service, partner, random, 'NYC-0001', day(6), next.trade_records);
+    expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
+  });
+
+  it('an entry whose pending-index row could not be written is taken back: the sweep is never left a batch it cannot find', async () => {
+    const batch = buildDayBatch(random, 'NYC-0001', day(7), 2, 'no-pending-row');
+    failNextPendingRow = true;
+    const failed = await service.call(partner, 'POST', 'trade-records', batch);
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(failNextPendingRow).toBe(false);
+    expect(await ledgerState(service, partner.partnerId, batch.batch_id)).toBe('absent');
+    const again = await service.call(partner, 'POST', 'trade-records', batch);
+    expect(again.status).toBe(202);
+    expect(ackOf(again)).toMatchObject({ status: 'ACCEPTED', record_count: 2 });
+    const check = await checkDay(service, partner, random, 'NYC-0001', day(7), batch.trade_records);
     expect(check).toMatchObject({ missing: 0, unexpected: 0, reconciliation: 'MATCHED' });
   });
 });

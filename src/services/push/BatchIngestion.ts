@@ -118,19 +118,23 @@ export class BatchIngestion {
       if (createFirst) {
         createFirst = false;
         // The entry, the pending-index row and the body are written side by side. A crash can then
-        // leave a stored body with no entry: it was never acknowledged, no one applies it, and a
-        // request whose entry holds the batch_id replaces it (below). It cannot leave a stored
-        // batch that the sweep cannot find: a body is applied only under its entry, and the
-        // pending row is written with the entry. A row for an entry that already existed is taken
-        // back at once.
+        // leave a stored body with no entry: it was never acknowledged, no one applies it (a body
+        // is applied only under an entry with its hash), and a request whose entry holds the
+        // batch_id replaces it (below). An entry whose pending row could not be written is taken
+        // back, so that the sweep, which finds batches by that row, is not left one it cannot find;
+        // a row for an entry that already existed is taken back too.
         const now = this.options.clock();
         const pending = { partnerId, batchId, createdAt: now.toISOString() };
         processor.prepare?.(partnerId, body);
-        const [, created, put] = await Promise.all([
-          this.options.pendingIndex.add(pending),
+        const [indexed, created, put] = await Promise.all([
+          settle(this.options.pendingIndex.add(pending)),
           ledger.createPending(partnerId, batchId, processor.kind, bodyHash, now),
           settle(rawBatches.putOnce(partnerId, batchId, bytes, bodyHash)),
         ]);
+        if (!indexed.ok) {
+          if (created) await ledger.deleteAbandoned(partnerId, batchId, created).catch(() => false);
+          throw indexed.error;
+        }
         if (!created) await this.forgetPending(partnerId, batchId, pending.createdAt);
         entry = created;
         stored = put;
