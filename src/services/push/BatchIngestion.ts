@@ -122,7 +122,9 @@ export class BatchIngestion {
         // is applied only under an entry with its hash), and a request whose entry holds the
         // batch_id replaces it (below). An entry whose pending row could not be written is taken
         // back, so that the sweep, which finds batches by that row, is not left one it cannot find;
-        // a row for an entry that already existed is taken back too.
+        // a row for an entry that already existed is taken back too. (A repeat of a committed
+        // batch so uploads its body once more in vain, refused as present: repeats are rare, and
+        // first receipts are what this order speeds up.)
         const now = this.options.clock();
         const pending = { partnerId, batchId, createdAt: now.toISOString() };
         processor.prepare?.(partnerId, body);
