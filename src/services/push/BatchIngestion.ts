@@ -306,9 +306,9 @@ export class BatchIngestion {
   /**
    * This request's PENDING entry holds the batch_id, yet another body is stored under it: a body
    * whose request never got its entry written (or had it dropped as abandoned), so it was never
-   * acknowledged and nothing applies it. This body takes its place. False when the entry is no
-   * longer this request's (another body holds the id: the caller starts over); throws 503 when the
-   * stored body changed meanwhile.
+   * acknowledged and nothing applies it. This body takes its place (or a copy of this request
+   * put it there first). False when the entry is no longer this request's (another body holds the
+   * id: the caller starts over); throws 503 when yet another body was stored meanwhile.
    */
   private async replaceOrphan(
     partnerId: string,
@@ -319,9 +319,9 @@ export class BatchIngestion {
   ): Promise<boolean> {
     const current = await this.options.ledger.get(partnerId, batchId);
     if (current?.state !== 'PENDING' || current.bodyHash !== bodyHash) return false;
-    if (orphanHash !== undefined && (await this.options.rawBatches.replaceOrphan(partnerId, batchId, bytes, bodyHash, orphanHash))) {
-      return true;
-    }
+    const { rawBatches } = this.options;
+    if (orphanHash !== undefined && (await rawBatches.replaceOrphan(partnerId, batchId, bytes, bodyHash, orphanHash))) return true;
+    if ((await rawBatches.storedHash(partnerId, batchId)) === bodyHash) return true;
     throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
   }
 
