@@ -1,3 +1,5 @@
+import { jsonByteLength } from './jsonByteLength.js';
+
 /**
  * What Azure Table Storage accepts, and how big a row is as it counts it. The service checks the
  * rows a push would write against these before its first write (see the repositories'
@@ -92,8 +94,7 @@ function valueSize(value: unknown): number {
 
 function jsonSize(value: unknown): number {
   if (value instanceof Uint8Array) return Math.ceil(value.byteLength / 3) * 4 + 2;
-  if (value === undefined) return 0;
-  return Buffer.byteLength(JSON.stringify(value), 'utf8');
+  return jsonByteLength(value);
 }
 
 function formatBytes(bytes: number): string {

@@ -1,4 +1,5 @@
 import type { TransactionAction } from '@azure/data-tables';
+import { jsonByteLength } from './jsonByteLength.js';
 import { tableLimits } from './tableLimits.js';
 
 /**
@@ -44,15 +45,23 @@ export function actionSize(action: TransactionAction): number {
   return entityRequestSize(action[1]);
 }
 
-/** An entity's share of a transaction request (see {@link actionSize}). */
-export function entityRequestSize(entity: Readonly<Record<string, unknown>>): number {
+/**
+ * An entity's share of a transaction request (see {@link actionSize}). The keys may be given apart
+ * from the other properties, so a row need not be copied to be measured.
+ */
+export function entityRequestSize(entity: Readonly<Record<string, unknown>>, keys?: { partitionKey: string; rowKey: string }): number {
   let bytes = 1024;
-  for (const [name, value] of Object.entries(entity)) {
-    bytes += Buffer.byteLength(name, 'utf8') + 48;
-    if (value instanceof Uint8Array) bytes += Math.ceil(value.byteLength / 3) * 4;
-    else if (typeof value === 'string')
-      bytes += Buffer.byteLength(JSON.stringify(value), 'utf8') * (name === 'partitionKey' || name === 'rowKey' ? 4 : 1);
-    else bytes += Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
+  for (const name in entity) {
+    if (!Object.hasOwn(entity, name) || (keys !== undefined && (name === 'partitionKey' || name === 'rowKey'))) continue;
+    bytes += propertyRequestSize(name, entity[name]);
   }
+  if (keys !== undefined) bytes += propertyRequestSize('partitionKey', keys.partitionKey) + propertyRequestSize('rowKey', keys.rowKey);
   return bytes;
+}
+
+function propertyRequestSize(name: string, value: unknown): number {
+  const bytes = Buffer.byteLength(name, 'utf8') + 48;
+  if (value instanceof Uint8Array) return bytes + Math.ceil(value.byteLength / 3) * 4;
+  if (typeof value === 'string') return bytes + jsonByteLength(value) * (name === 'partitionKey' || name === 'rowKey' ? 4 : 1);
+  return bytes + jsonByteLength(value ?? null);
 }

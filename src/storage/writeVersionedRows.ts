@@ -35,7 +35,15 @@ export async function writeVersionedRows(
   rows: readonly VersionedRow[],
   extraActions: readonly TransactionAction[] = [],
 ): Promise<VersionedWriteResult> {
-  const rowSize = (row: VersionedRow): number => entityRequestSize({ ...row.properties, partitionKey, rowKey: row.rowKey });
+  const sizes = new Map<VersionedRow, number>();
+  const rowSize = (row: VersionedRow): number => {
+    let size = sizes.get(row);
+    if (size === undefined) {
+      size = entityRequestSize(row.properties, { partitionKey, rowKey: row.rowKey });
+      sizes.set(row, size);
+    }
+    return size;
+  };
   const chunks: { rows: VersionedRow[]; extra: TransactionAction[] }[] = transactionChunks(rows, rowSize).map((chunk) => ({
     rows: chunk,
     extra: [],

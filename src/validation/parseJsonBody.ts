@@ -18,9 +18,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * {@link maxJsonDepth}, duplicate keys within one object, escaped lone surrogates, numbers too
  * large for a double, and a top-level value that is not an object.
  *
- * A single linear pass over the text checks the grammar and all of the above before
- * `JSON.parse` builds the value, so the native parser never sees a deeply nested document.
- * Messages give positions and paths, never the submitted values.
+ * Most bodies are fine, so the check that accepts them is the cheap one: a pass over the text
+ * that only skips strings (checking their escapes) and counts nesting and property names, then
+ * `JSON.parse`, then a walk of the value that counts its properties and checks its numbers. A
+ * duplicate key is the only way an object of the value can have fewer properties than the text
+ * wrote, so equal counts prove there is none. Whatever that path does not accept goes to the
+ * validating scanner, which finds the problem and says where: messages give positions and paths,
+ * never the submitted values. The native parser never sees a document nested too deeply.
  */
 export function parseJsonBody(bytes: Uint8Array): ParseJsonBodyResult {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
@@ -32,17 +36,120 @@ export function parseJsonBody(bytes: Uint8Array): ParseJsonBodyResult {
   } catch {
     return fail('', 'The body is not valid UTF-8.');
   }
+  const keyCount = countKeysWithinLimits(text);
+  let value: unknown;
+  if (keyCount >= 0) {
+    try {
+      value = JSON.parse(text);
+      if (isObject(value) && propertyCountIfFinite(value) === keyCount) return { ok: true, value };
+    } catch {
+      // Not JSON: the scanner below says why and where (the native message quotes the input).
+    }
+  }
   const scanProblem = new JsonScanner(text).scan();
   if (scanProblem !== undefined) return { ok: false, problems: [scanProblem] };
-  let value: unknown;
+  // The scanner accepts only what the checks above accept; this keeps a body it accepted usable
+  // should the two ever disagree.
   try {
-    value = JSON.parse(text);
+    return { ok: true, value: value ?? JSON.parse(text) };
   } catch {
-    // The scanner accepts only well-formed JSON, so this is a safety net; the native message
-    // quotes the input and is therefore not passed on.
     return fail('', 'The body is not well-formed JSON.');
   }
-  return { ok: true, value };
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The number of property names in a JSON text (one `:` outside strings each), or -1 when the text
+ * nests deeper than {@link maxJsonDepth}, escapes a lone surrogate or has a string without its end.
+ * It does not check the grammar: on text `JSON.parse` refuses, the count means nothing.
+ */
+function countKeysWithinLimits(text: string): number {
+  const length = text.length;
+  let keys = 0;
+  let depth = 0;
+  // A plain loop over the characters: `indexOf` from a position, called for every string, was
+  // seen to turn quadratic once optimised.
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (;;) {
+        const d = text.charCodeAt(++i);
+        if (d === 0x22) break;
+        if (d === 0x5c) {
+          const end = escapeEnd(text, i);
+          if (end < 0) return -1;
+          i = end - 1;
+        } else if (i >= length) {
+          return -1;
+        }
+      }
+    } else if (c === 0x3a) {
+      keys++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxJsonDepth) return -1;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return keys;
+}
+
+/** The offset after the escape at `at` (a backslash), or -1 for an escaped lone surrogate or a malformed \u escape. */
+function escapeEnd(text: string, at: number): number {
+  if (text.charCodeAt(at + 1) !== 0x75) return at + 2;
+  const unit = hexUnit(text, at + 2);
+  if (unit < 0xd800 || unit > 0xdfff) return unit < 0 ? -1 : at + 6;
+  if (unit >= 0xdc00 || text.charCodeAt(at + 6) !== 0x5c || text.charCodeAt(at + 7) !== 0x75) return -1;
+  const low = hexUnit(text, at + 8);
+  return low >= 0xdc00 && low <= 0xdfff ? at + 12 : -1;
+}
+
+/** The UTF-16 unit of four hex digits at `at`, or -1. */
+function hexUnit(text: string, at: number): number {
+  let unit = 0;
+  for (let k = 0; k < 4; k++) {
+    const c = text.charCodeAt(at + k);
+    if (c >= 0x30 && c <= 0x39) unit = unit * 16 + c - 0x30;
+    else if (c >= 0x61 && c <= 0x66) unit = unit * 16 + c - 0x57;
+    else if (c >= 0x41 && c <= 0x46) unit = unit * 16 + c - 0x37;
+    else return -1;
+  }
+  return unit;
+}
+
+/**
+ * The number of properties of every object in a parsed value, or -1 when a number in it is not
+ * finite (`JSON.parse` turns one too large for a double into Infinity).
+ */
+function propertyCountIfFinite(root: object): number {
+  let properties = 0;
+  const stack: object[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (Array.isArray(node)) {
+      for (const item of node as unknown[]) {
+        if (typeof item === 'object') {
+          if (item !== null) stack.push(item);
+        } else if (typeof item === 'number' && !Number.isFinite(item)) {
+          return -1;
+        }
+      }
+    } else {
+      const names = Object.keys(node);
+      properties += names.length;
+      for (const name of names) {
+        const item = (node as Record<string, unknown>)[name];
+        if (typeof item === 'object') {
+          if (item !== null) stack.push(item);
+        } else if (typeof item === 'number' && !Number.isFinite(item)) {
+          return -1;
+        }
+      }
+    }
+  }
+  return properties;
 }
 
 function fail(path: string, message: string): ParseJsonBodyResult {

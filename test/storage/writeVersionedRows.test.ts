@@ -3,7 +3,7 @@ import type { PipelinePolicy, PipelineRequest, PipelineResponse, SendRequest } f
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors/StorageError.js';
 import { createStorageClients, ensureStorage } from '../../src/storage/StorageClients.js';
-import { transactionChunks } from '../../src/storage/transactionChunks.js';
+import { entityRequestSize, transactionChunks } from '../../src/storage/transactionChunks.js';
 import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
 import { azuriteConfig } from '../support/azuriteConfig.js';
 
@@ -73,6 +73,23 @@ describe('transactionChunks', () => {
     );
     expect(sized.map((c) => c.length)).toEqual([3, 3, 3, 1]);
     expect(transactionChunks([], () => 1)).toEqual([]);
+  });
+});
+
+describe('entityRequestSize', () => {
+  it('measures a row the same whether its keys are inside it or given apart', () => {
+    const properties = { version: 3, note: 'caf\u00e9 "quoted"', flag: false, blank: null, bytes: new Uint8Array(10) };
+    const keys = { partitionKey: 'P|\u00fc', rowKey: 'T-1/2' };
+    expect(entityRequestSize(properties, keys)).toBe(entityRequestSize({ ...properties, ...keys }));
+    expect(entityRequestSize({ ...properties, partitionKey: 'stale', rowKey: 'stale' }, keys)).toBe(
+      entityRequestSize({ ...properties, ...keys }),
+    );
+  });
+
+  it('counts each key four times over and each string as its UTF-8 JSON', () => {
+    const base = entityRequestSize({});
+    expect(entityRequestSize({ rowKey: 'ab' })).toBe(base + 'rowKey'.length + 48 + 4 * 4);
+    expect(entityRequestSize({ s: '\u00e9"' })).toBe(base + 1 + 48 + 6);
   });
 });
 

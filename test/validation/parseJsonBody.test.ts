@@ -126,6 +126,28 @@ describe('parseJsonBody', () => {
     expect(problemsOf(`{${keys.join(',')},"k7":0}`)[0]?.path).toBe('/k7');
   });
 
+  it.each([
+    ['whose values are objects', '{"a":{"x":1,"y":{"z":[{}]}},"a":{"x":1}}', '/a'],
+    ['whose second value holds more keys than the first lost', '{"a":1,"b":{"c":1},"b":{"c":1,"d":2}}', '/b'],
+    ['with integer-like names, which objects order first', '{"b":{},"1":{"x":1,"x":2}}', '/1/x'],
+    ['in an object inside arrays', '{"a":[[{"k":1}],[{"k":1,"k":1}]]}', '/a/1/0/k'],
+  ])('refuses a duplicate key %s', (_, text, path) => {
+    expect(problemsOf(text)[0]).toMatchObject({ path, message: stringMatching(/^Duplicate key/) });
+  });
+
+  it.each([
+    ['colons, quotes and braces inside strings', '{"a:b":"c:d","e":"\\"{:[","f":["]:}"]}'],
+    ['an escaped backslash before a closing quote', '{"a":"x\\\\","b":{"c":1}}'],
+    ['a \\u written after an escaped backslash, which is text and not an escape', '{"a":"\\\\ud800"}'],
+    ['integer-like keys', '{"b":{"y":1},"10":{"x":1},"2":[{"2":2}]}'],
+  ])('accepts %s', (_, text) => {
+    expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text) as unknown });
+  });
+
+  it('refuses a number overflowing to Infinity inside arrays', () => {
+    expect(problemsOf('{"a":[1,[2,-1e400]]}')[0]).toMatchObject({ path: '/a/1/1', message: stringMatching(/too large/) });
+  });
+
   it('allows the same key in sibling and nested objects', () => {
     expect(parse('{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}],"c":{"a":1}}').ok).toBe(true);
   });

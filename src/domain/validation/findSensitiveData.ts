@@ -11,63 +11,75 @@ const kindLabel = {
 
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Shortest text {@link containsCardNumber} can find a card number in. */
+const shortestCardText = 13;
+
 /**
  * Looks through every string of a parsed body for data the service must not receive: a payment
  * card number in any field but `card_last4`, and a member_id that is an e-mail address, phone
- * number or card number. The walk uses an explicit stack, so any depth is safe; each problem
- * names the path and never repeats the value.
+ * number or card number. The walk keeps an explicit stack of the arrays and objects it is in, so
+ * any depth is safe, and allocates nothing per value; each problem names the path and never
+ * repeats the value.
  */
 export function findSensitiveData(body: unknown): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
-  const stack: Node[] = [{ value: body, parent: undefined, token: '' }];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    const value = node.value;
+  const stack: Frame[] = [];
+  let value = body;
+  let token: string | number = '';
+  for (;;) {
     if (typeof value === 'string') {
-      const key = node.token;
-      if (key === 'card_last4') continue;
-      // A UUID (batch_id and other generated ids) may start with enough decimal digits to pass the
-      // card checks once its hyphens are joined; in its canonical shape it is never a card number.
-      if (uuidShape.test(value)) continue;
-      if (key === 'member_id') {
-        const kind = classifyMemberId(value);
-        if (kind !== undefined) {
-          problems.push({
-            path: pathOf(node),
-            message: `must be an internal member id, not ${kindLabel[kind]}; use a sequence number or a salted hash`,
-          });
-        }
-        continue;
-      }
-      if (containsCardNumber(value)) {
-        problems.push({ path: pathOf(node), message: 'appears to hold a payment card number, which must never be sent' });
-      }
+      const problem = sensitiveStringProblem(value, token);
+      if (problem !== undefined) problems.push({ path: pathOf(stack, token), message: problem });
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: node, token: i });
+      stack.push({ array: value as unknown[], object: undefined, names: undefined, next: 0, token });
     } else if (value !== null && typeof value === 'object') {
-      for (const name of Object.keys(value).reverse()) {
-        stack.push({ value: (value as Record<string, unknown>)[name], parent: node, token: name });
-      }
+      stack.push({ array: undefined, object: value as Record<string, unknown>, names: Object.keys(value), next: 0, token });
+    }
+    // The next value: the next item of the innermost container that has one left.
+    let frame = stack.at(-1);
+    while (frame !== undefined && frame.next >= (frame.names ?? frame.array ?? []).length) {
+      stack.pop();
+      frame = stack.at(-1);
+    }
+    if (frame === undefined) return problems;
+    const i = frame.next++;
+    if (frame.names !== undefined && frame.object !== undefined) {
+      token = frame.names[i] ?? '';
+      value = frame.object[token];
+    } else {
+      token = i;
+      value = frame.array?.[i];
     }
   }
-  return problems;
 }
 
-/** A value met during the walk; its path is built only when a problem is found there. */
-interface Node {
-  readonly value: unknown;
-  readonly parent: Node | undefined;
+/** What is wrong with a string met under `token` (its property name or array index); undefined when nothing. */
+function sensitiveStringProblem(value: string, token: string | number): string | undefined {
+  if (token === 'member_id') {
+    // A UUID (batch_id and other generated ids) may start with enough decimal digits to pass the
+    // card checks once its hyphens are joined; in its canonical shape it is never a card number.
+    if (uuidShape.test(value)) return undefined;
+    const kind = classifyMemberId(value);
+    return kind === undefined ? undefined : `must be an internal member id, not ${kindLabel[kind]}; use a sequence number or a salted hash`;
+  }
+  if (token === 'card_last4' || value.length < shortestCardText || uuidShape.test(value)) return undefined;
+  return containsCardNumber(value) ? 'appears to hold a payment card number, which must never be sent' : undefined;
+}
+
+/** An array or object the walk is in, how far it got, and how the walk reached it from its parent. */
+interface Frame {
+  readonly array: readonly unknown[] | undefined;
+  readonly object: Readonly<Record<string, unknown>> | undefined;
+  /** The property names of the object, in order; undefined for an array. */
+  readonly names: readonly string[] | undefined;
+  next: number;
   readonly token: string | number;
 }
 
-function pathOf(node: Node): string {
-  const tokens: (string | number)[] = [];
-  let at = node;
-  while (at.parent !== undefined) {
-    tokens.push(at.token);
-    at = at.parent;
-  }
-  return tokens
-    .reverse()
-    .map((token) => '/' + escapePointerToken(token))
-    .join('');
+/** The path of a value met under `token` inside the containers of `stack` (the first is the body). */
+function pathOf(stack: readonly Frame[], token: string | number): string {
+  if (stack.length === 0) return '';
+  let path = '';
+  for (let level = 1; level < stack.length; level++) path += '/' + escapePointerToken(stack[level]?.token ?? '');
+  return path + '/' + escapePointerToken(token);
 }

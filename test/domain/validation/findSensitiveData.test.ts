@@ -35,6 +35,20 @@ describe('findSensitiveData', () => {
     expect(findSensitiveData({ member_id: 'M-000123' })).toEqual([]);
   });
 
+  it('reports every problem in document order, with the path of each through objects, arrays and empty containers', () => {
+    const card = '4111 1111 1111 1111';
+    const body = {
+      z: { empty: {}, list: [], inner: [[card], { member_id: '+81 90 1234 5678' }] },
+      a: card,
+      items: [{ card_last4: card, note: card }, 'short', card],
+    };
+    expect(findSensitiveData(body).map((p) => p.path)).toEqual(['/z/inner/0/0', '/z/inner/1/member_id', '/a', '/items/0/note', '/items/2']);
+  });
+
+  it('checks a body that is itself a string', () => {
+    expect(findSensitiveData('4111 1111 1111 1111')).toEqual([{ path: '', message: stringMatching(/payment card number/) }]);
+  });
+
   it('walks very deep values without recursion', () => {
     let deep: unknown = '4111111111111111';
     for (let i = 0; i < 100_000; i++) deep = [deep];
