@@ -7,12 +7,14 @@ import { InvocationContext } from '@azure/functions';
 import { PendingBatchIndex } from '../../src/storage/PendingBatchIndex.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
-import { SimulatedCrash } from '../reliability/support/faultPolicy.js';
+import { SimulatedCrash, isBlobPut } from '../reliability/support/faultPolicy.js';
 
 /** A clock the test moves forward, so the sweep's stale age passes without waiting. */
 let offsetMs = 0;
 const clock = (): Date => new Date(Date.now() + offsetMs);
 let crashAfter: string | undefined;
+/** When set, the next store of a push's body never reaches storage. */
+let failBodyStore = false;
 
 describe('the pending-batch sweep (timer)', () => {
   let service: TestService;
@@ -21,6 +23,16 @@ describe('the pending-batch sweep (timer)', () => {
       services: {
         clock,
         abandonedAfterMs: 0,
+        policy: {
+          name: 'fail-body-store',
+          sendRequest: (request, next) => {
+            if (failBodyStore && isBlobPut(request)) {
+              failBodyStore = false;
+              throw new SimulatedCrash('body not stored');
+            }
+            return next(request);
+          },
+        },
         onPushStep: (step) => {
           if (step === crashAfter) {
             crashAfter = undefined;
@@ -86,8 +98,9 @@ describe('the pending-batch sweep (timer)', () => {
     offsetMs = 0;
     const partner = await partnerWithStores(service);
     const batch = tradeBatch({ recordCount: 2 });
-    crashAfter = 'ledger-created';
+    failBodyStore = true;
     expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    expect(failBodyStore).toBe(false);
     offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
     expect((await runTimerFunction()).join('\n')).toMatch(/1 dropped/);
     expect(await pendingRows()).toBe(0);
