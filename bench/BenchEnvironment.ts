@@ -152,9 +152,33 @@ export async function startBenchEnvironment(
   };
 }
 
-export function expectAccepted(response: BenchResponse, what: string): void {
+/**
+ * Pushes a trade-record batch the way the contract tells a partner to: a 5xx is sent again with
+ * the same batch_id after 5 s (the longest Retry-After the service gives), at most 11 times; from
+ * the third time the sweep is run first, as its timer would. On a loaded machine the emulator can
+ * miss a storage deadline. Calls `onResend` before each resend.
+ */
+export async function pushUntilAcknowledged(
+  env: BenchEnvironment,
+  partner: BenchPartner,
+  text: string,
+  onResend: (status: number) => void,
+): Promise<void> {
+  let response = await env.send(partner, 'POST', 'trade-records', text);
+  for (let attempt = 1; response.status >= 500 && attempt < 12; attempt++) {
+    onResend(response.status);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    if (attempt >= 3) await env.service.services.sweeper.sweepStale().catch(() => undefined);
+    response = await env.send(partner, 'POST', 'trade-records', text);
+  }
+  expectAccepted(response, 'trade-records', env.errors);
+}
+
+/** Throws unless the push was acknowledged; `serviceErrors` (the service's error log) go into the message. */
+export function expectAccepted(response: BenchResponse, what: string, serviceErrors: readonly string[] = []): void {
   if (response.status !== 202 && response.status !== 200) {
-    throw new Error(`${what} push answered ${response.status}: ${JSON.stringify(response.body ?? null).slice(0, 600)}`);
+    const logged = serviceErrors.length > 0 ? `; service log: ${serviceErrors.slice(-3).join(' | ')}` : '';
+    throw new Error(`${what} push answered ${response.status}: ${JSON.stringify(response.body ?? null).slice(0, 600)}${logged}`);
   }
 }
 

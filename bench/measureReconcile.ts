@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
 import { awaitResult } from './awaitResult.js';
-import { benchBusinessDate, expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
+import { benchBusinessDate, expectAccepted, pushUntilAcknowledged, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
 import { dailyClose } from './dailyClose.js';
 import { generateTradeRecordBatch, emptyDayTotals } from './tradeRecordGenerator.js';
 import type { BenchScale } from './benchScale.js';
@@ -16,6 +16,8 @@ export interface ReconcileResult {
   readonly transactions: number;
   readonly batches: number;
   readonly loadSeconds: number;
+  /** Pushes of the day's load answered 5xx (a missed storage deadline) and sent again. */
+  readonly loadResends: number;
   /** From the moment the close's queue message became visible to the result being stored. */
   readonly queueMs: number;
   readonly queueStatus: string;
@@ -54,6 +56,7 @@ export async function measureReconcile(
   const totals = emptyDayTotals();
   const loadStarted = performance.now();
   let next = 0;
+  let resends = 0;
   const pushNext = async (): Promise<void> => {
     for (let b = next++; b < batchCount; b = next++) {
       const tag = (tagBase + b).toString(16).padStart(8, '0');
@@ -67,7 +70,9 @@ export async function measureReconcile(
         seed: tagBase + b,
         totals,
       });
-      expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'trade-records');
+      await pushUntilAcknowledged(env, partner, JSON.stringify(body), () => {
+        resends += 1;
+      });
     }
   };
   await Promise.all([pushNext(), pushNext(), pushNext()]);
@@ -110,6 +115,7 @@ export async function measureReconcile(
     transactions,
     batches: batchCount,
     loadSeconds: round(loadSeconds, 1),
+    loadResends: resends,
     queueMs: round(queueMs, 0),
     queueStatus,
     reconcileMs: round(reconcileMs, 0),

@@ -209,6 +209,7 @@ async function runEmulatorProfile(context: PhaseContext, connectionString: strin
       'MB',
     );
     add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
+    add(`reconcile_${tag}_load_resends`, `pushes of the day sent again after a missed storage deadline`, r.loadResends, 'pushes');
   }
   const answered = Object.entries(largePushes.statuses)
     .map(([status, n]) => `${n}×${status}`)

@@ -15,7 +15,7 @@ import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
 import { formatReport, machineInfo, target, type Figure } from './BenchReport.js';
 import { awaitResult } from './awaitResult.js';
-import { benchBusinessDate, expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
+import { benchBusinessDate, expectAccepted, pushUntilAcknowledged, startBenchEnvironment } from './BenchEnvironment.js';
 import { dailyClose } from './dailyClose.js';
 import { runReportJob, type ReportJobMode, type ReportJobReport, type ReportJobRequest } from './runReportJob.js';
 import { median, round } from './stats.js';
@@ -74,18 +74,9 @@ export async function runReportBench(options: ReportBenchOptions = {}): Promise<
           totals,
         });
         const text = JSON.stringify(body);
-        // On a loaded machine the emulator may miss a storage deadline: the push answers 5xx and,
-        // as the contract tells a partner, is sent again with the same batch_id.
-        let response = await env.send(partner, 'POST', 'trade-records', text);
-        for (let attempt = 1; response.status >= 500 && attempt < 12; attempt++) {
-          progress(`  batch ${b + 1} answered ${response.status}; sending it again in 5 s`);
-          // The longest Retry-After the service gives (a batch still being processed).
-          await new Promise((resolve) => setTimeout(resolve, 5000));
-          if (attempt >= 3) await env.service.services.sweeper.sweepStale().catch(() => undefined);
-          response = await env.send(partner, 'POST', 'trade-records', text);
-        }
-        if (response.status >= 500) throw new Error(`batch ${b + 1} kept failing; the service logged: ${env.errors.slice(-3).join(' | ')}`);
-        expectAccepted(response, 'trade-records');
+        await pushUntilAcknowledged(env, partner, text, (status) => {
+          progress(`  batch ${b + 1} answered ${status}; sending it again in 5 s`);
+        });
       }
     };
     // Two batches in flight: on a shared 2-core machine more starve the emulator into missing deadlines.
