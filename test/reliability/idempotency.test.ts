@@ -3,7 +3,7 @@ import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, businessDateOf, checkDay, ledgerState, preparePartner } from './support/dayScenario.js';
-import { SimulatedCrash, isBlobPut, isLedgerCreate } from './support/faultPolicy.js';
+import { SimulatedCrash, isBlobPut, isLedgerCreate, isPendingRowWrite } from './support/faultPolicy.js';
 import { seededRandom } from './support/random.js';
 import { ackOf } from '../support/responseBodies.js';
 import { RawBatchStore } from '../../src/storage/RawBatchStore.js';
@@ -26,7 +26,7 @@ const storageGate: PipelinePolicy = {
       failNextLedgerCreate = false;
       throw new SimulatedCrash('ledger entry not created');
     }
-    if (failNextPendingRow && request.method === 'PUT' && request.url.includes('/pendingbatches(')) {
+    if (failNextPendingRow && isPendingRowWrite(request)) {
       failNextPendingRow = false;
       throw new SimulatedCrash('pending-index row not written');
     }

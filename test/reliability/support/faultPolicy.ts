@@ -139,6 +139,11 @@ export function isLedgerCreate(request: PipelineRequest): boolean {
   return request.method === 'POST' && /\/batchledger(\?|$)/.test(request.url);
 }
 
+/** The pending-index row a push writes beside its ledger entry. */
+export function isPendingRowWrite(request: PipelineRequest): boolean {
+  return request.method === 'PUT' && request.url.includes('/pendingbatches(');
+}
+
 export function isBlobPut(request: PipelineRequest): boolean {
   return request.method === 'PUT' && serviceOf(request.url) === 'blob' && request.url.includes('/raw-batches/');
 }

@@ -1,45 +1,13 @@
 import { expect, it } from 'vitest';
 import type { StoreDayRow } from '../../../../src/reports/ReconciledStoreDay.js';
 import type { ReportStoreDays } from '../../../../src/services/ports/ReportStoreDays.js';
+import { salesTotals, storeDayRowWith } from '../../reports/storeDayRowBuilder.js';
 import { freshPartnerId } from './freshIds.js';
 
-const totals = {
-  trade_record_count: 2,
-  item_row_count: 3,
-  payment_row_count: 2,
-  net_sales_amount: '12.50',
-  tax_amount: '1.25',
-  tip_amount: '0.00',
-  payment_total_amount: '13.75',
-};
-
+/** A MATCHED store-day with one line of USD sales (amounts in ten-thousandths, as stored). */
 function row(storeId: string, generatedAt: string, netSales = '125000'): StoreDayRow {
   return {
-    store_id: storeId,
-    currency: 'USD',
-    status: 'MATCHED',
-    reconciled_at: '2026-03-02T01:00:00.000Z',
-    close_batch_id: 'close-1',
-    expected: totals,
-    actual: totals,
-    differences: [],
-    counts: { sales_transactions: 2, sales_lines: 3, sales_payments: 2, unmapped_transactions: 0 },
-    sales: {
-      sales: [
-        {
-          currency: 'USD',
-          standard_type: 'SALE',
-          is_revenue: true,
-          transaction_count: 2,
-          net_sales: netSales,
-          tax_amount: '12500',
-          tip_amount: '0',
-          total_amount: '137500',
-          payment_total_amount: '137500',
-        },
-      ],
-      unmapped: [],
-    },
+    ...storeDayRowWith(storeId, [salesTotals('USD', 'SALE', { count: 2, net: netSales, tax: '12500' })]),
     report_generated_at: generatedAt,
   };
 }
