@@ -3,7 +3,7 @@
  * HQ API's to docs/hq-openapi.json (both checked in, so a change to an API shows in review) and copies the API reference viewer from its
  * npm package into dist/, next to the compiled app that serves it.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findProjectRoot } from '../config/findProjectRoot.js';
 import { settingNames } from '../config/settingNames.js';
@@ -31,10 +31,20 @@ export const openApiFile = path.join('docs', 'openapi.json');
 /** Relative path of the generated HQ document. */
 export const hqOpenApiFile = path.join('docs', 'hq-openapi.json');
 
+/**
+ * Replaces a file in one step: `npm test` lints the documents while a test runs the build, and a
+ * reader must see the old document or the new one, never half of one.
+ */
+function replaceFile(file: string, content: string): void {
+  const next = `${file}.${process.pid}.tmp`;
+  writeFileSync(next, content);
+  renameSync(next, file);
+}
+
 if (require.main === module) {
   const root = findProjectRoot();
-  writeFileSync(path.join(root, openApiFile), renderPartnerOpenApiFile(root));
-  writeFileSync(path.join(root, hqOpenApiFile), renderHqOpenApiFile());
+  replaceFile(path.join(root, openApiFile), renderPartnerOpenApiFile(root));
+  replaceFile(path.join(root, hqOpenApiFile), renderHqOpenApiFile());
   mkdirSync(path.dirname(path.join(root, builtViewerPath)), { recursive: true });
   copyFileSync(path.join(root, packageViewerPath), path.join(root, builtViewerPath));
 }
