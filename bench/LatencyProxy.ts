@@ -38,7 +38,12 @@ export class LatencyProxy {
   private inFlight = 0;
   private lastEnd = 0;
   private readonly servers: http.Server[] = [];
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  /**
+   * The emulator closes a connection idle for 5 s. A connection reused just as it closes fails the
+   * request (answered 502 here), so idle connections are dropped after 4 s (the agent's `timeout`
+   * closes only free sockets; a request under way is not cut short).
+   */
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 });
 
   constructor(private readonly delay: (request: StorageRequestShape) => number = azureDelayMs) {}
 
