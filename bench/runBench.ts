@@ -27,8 +27,11 @@ export interface BenchOptions {
   readonly scale?: BenchScale;
   /** Which profiles to run; default from BENCH_PROFILE (`emulator`, `azure`), else both. */
   readonly profiles?: readonly BenchProfile[];
-  /** Use this storage emulator for every phase instead of starting a fresh one per phase. */
-  readonly connectionString?: string;
+  /**
+   * Storage for every phase of a profile instead of a fresh emulator per phase. The phases of one
+   * profile use distinct names, but the two profiles use the same ones: each needs storage of its own.
+   */
+  readonly storage?: Partial<Readonly<Record<BenchProfile, string>>>;
   /** Where the report goes, line by line (stdout by default). */
   readonly out?: (line: string) => void;
   /** Progress notes (stderr by default). */
@@ -72,17 +75,15 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchOutcome
   const sections: ReportSection[] = [];
   const environments: BenchEnvironment[] = [];
   const environment = async (profile: BenchProfile): Promise<BenchEnvironment> => {
-    const env = await startBenchEnvironment({
-      profile,
-      ...(options.connectionString ? { connectionString: options.connectionString } : {}),
-    });
+    const connectionString = options.storage?.[profile];
+    const env = await startBenchEnvironment({ profile, ...(connectionString ? { connectionString } : {}) });
     environments.push(env);
     return env;
   };
   const context: PhaseContext = { scale, add, progress, sections, environment };
 
   const loadAtStart = loadavg()[0] ?? 0;
-  if (profiles.includes('emulator')) await runEmulatorProfile(context, options.connectionString);
+  if (profiles.includes('emulator')) await runEmulatorProfile(context, options.storage?.emulator);
   if (profiles.includes('azure')) await runAzureProfile(context);
 
   const machine = { ...machineInfo(), loadAverage: `${round(loadAtStart, 1)} at start, ${round(loadavg()[0] ?? 0, 1)} at end (1-minute)` };

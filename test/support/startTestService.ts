@@ -25,7 +25,7 @@ const runLogDir: string | undefined = (() => {
  * `mkdir` per account in the run's folder); undefined without the global setup or when every
  * account is taken.
  */
-function claimTestAccount(): string | undefined {
+export function claimTestAccount(): string | undefined {
   let connectionStrings: string[];
   try {
     connectionStrings = inject('testServiceConnectionStrings');
