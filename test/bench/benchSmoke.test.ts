@@ -62,6 +62,6 @@ describe('npm run bench at smoke size', () => {
     // One raw-body blob per push, and the index written in transactions.
     expect(figures.find((f) => f.name === 'storage_blob_ops')?.value).toBe(1);
     expect(figures.find((f) => f.name === 'storage_table_transactions')?.value).toBeGreaterThanOrEqual(1);
-    // About a minute and a half in a full run; the bound only stops a hung harness.
+    // Under a minute in a full run; the bound only stops a hung harness.
   }, 300_000);
 });

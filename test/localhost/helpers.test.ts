@@ -1,13 +1,24 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/localhost/functionsCoreStandIn.js';
 import { decodeMessageText } from '../../src/localhost/QueuePoller.js';
 import { readHostSettings } from '../../src/localhost/readHostSettings.js';
 import { startAzurite } from '../../src/localhost/startAzurite.js';
+
+/** Folders of written host.json files, removed after each test. */
+const folders: string[] = [];
+function hostJsonFolder(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'host-json-'));
+  folders.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('decodeMessageText', () => {
   it('parses base64 JSON objects and arrays, hands other text over as a string', () => {
@@ -33,7 +44,7 @@ describe('readHostSettings', () => {
   });
 
   it('fills in the Functions host defaults', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'host-json-'));
+    const dir = hostJsonFolder();
     writeFileSync(path.join(dir, 'host.json'), JSON.stringify({ version: '2.0' }));
     expect(readHostSettings(path.join(dir, 'host.json'))).toEqual({
       routePrefix: 'api',
@@ -46,7 +57,7 @@ describe('readHostSettings', () => {
   });
 
   it('reads maxPollingInterval to the millisecond and refuses one below 100 ms, as the Functions host does', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'host-json-'));
+    const dir = hostJsonFolder();
     const withMaxPolling = (value: unknown): string => {
       writeFileSync(path.join(dir, 'host.json'), JSON.stringify({ version: '2.0', extensions: { queues: { maxPollingInterval: value } } }));
       return path.join(dir, 'host.json');
