@@ -22,7 +22,7 @@ import { DuckDb, dataset } from '../support/duckDb.js';
 import { CONTRACT_REVENUE_CODES, SUGGESTED_DIRECTIONS, toMinor } from '../support/independentTotals.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { movableClock } from '../support/testClock.js';
-import { downloadReports } from '../services/reports/reportDownload.js';
+import { downloadReports, reportNames } from '../services/reports/reportDownload.js';
 import { push, sendClose } from './support/partnerFlow.js';
 import { controlTotals, dailyClose, mappingBody, POS_CODES, storeBody, tradeBatch } from './support/storeDayKit.js';
 import { buildRecord, JPY, USD, type CurrencyProfile, type StoreDay } from '../fixtures/tradeRecordFixtures.js';
@@ -413,7 +413,7 @@ describe('after the mapping of the late code is uploaded', () => {
 
   it('DuckDB totals equal the independent computation with the code mapped, and nothing is held back', async () => {
     await checkAgainstIndependent(db, root, mappingA);
-    const names = (await downloadReports(service.services.storage.reports)).names;
+    const names = await reportNames(service.services.storage.reports);
     expect(names.filter((n) => n.startsWith('unmapped_transactions/'))).toEqual([]);
     expect(await service.services.unmappedQuery.codes(a.partner.partnerId)).toEqual([]);
   });

@@ -1,11 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runPosValidate } from '../../packages/partner-kit/src/posValidate.js';
 import { partnerExamples } from '../../src/openapi/partnerExamples.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'pos-validate-'));
+afterAll(() => {
+  rmSync(folder, { recursive: true, force: true });
+});
 function file(name: string, content: unknown): string {
   const full = path.join(folder, name);
   writeFileSync(full, typeof content === 'string' ? content : JSON.stringify(content));

@@ -14,7 +14,7 @@ import { independentTotals } from '../../support/independentTotals.js';
 import { jpyDay, usdDay } from '../../domain/reconciliation/storeDays.js';
 import { DuckDb, dataset, text } from '../../support/duckDb.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../../support/startTestService.js';
-import { downloadReports } from './reportDownload.js';
+import { downloadReports, reportNames } from './reportDownload.js';
 
 /*
  * Store-days pushed over HTTP (several batches, versions superseded by later ones, a stale replay),
@@ -261,7 +261,7 @@ describe('files written from what the service stores', () => {
       `SELECT DISTINCT store_id FROM ${dataset(root, 'sales_transactions')} WHERE partner_id = '${hostile.partnerId}'`,
     );
     expect(rows).toEqual([{ store_id: hostileStoreId }]);
-    const names = (await downloadReports(service.services.storage.reports)).names.filter((n) => n.includes(hostile.partnerId));
+    const names = (await reportNames(service.services.storage.reports)).filter((n) => n.includes(hostile.partnerId));
     expect(names).toContain(
       `sales_transactions/partner_id=${hostile.partnerId}/business_date=${businessDate}/store_id=Ünï%2Fstore%3D1%20%25x%2E/part-0.parquet`,
     );
@@ -295,7 +295,7 @@ describe('when the mapping of the held-back code arrives', () => {
   });
 
   it('the transaction moves from unmapped_transactions into the sales tables, and the stale file is gone', async () => {
-    const names = (await downloadReports(service.services.storage.reports)).names;
+    const names = await reportNames(service.services.storage.reports);
     expect(names.filter((n) => n.startsWith(`unmapped_transactions/partner_id=${acme.partnerId}/`))).toEqual([]);
     const u7 = await db.rows(
       `SELECT standard_type, net_sales FROM ${dataset(root, 'sales_transactions')} WHERE partner_id = '${acme.partnerId}' AND trade_record_id = 'U7'`,

@@ -3,6 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
 
+/** The blob names of every report file of the container, sorted (the `_state/` markers left out). */
+export async function reportNames(container: ContainerClient): Promise<string[]> {
+  const names: string[] = [];
+  for await (const blob of container.listBlobsFlat()) {
+    if (!blob.name.startsWith('_state/')) names.push(blob.name);
+  }
+  return names.sort();
+}
+
 /**
  * Downloads every report file of the container into a fresh folder at its blob name, as an
  * analyst copying the container would (the `_state/` markers are not report files and stay behind).
