@@ -4,9 +4,9 @@ import { FragmentPrefetch } from '../../../src/services/reports/FragmentPrefetch
 /** Fragment downloads that finish only when the test says so. */
 class HeldDownloads {
   readonly started: string[] = [];
-  private readonly finish = new Map<string, (bytes: Uint8Array | undefined) => void>();
+  private readonly finish = new Map<string, (bytes: Buffer | undefined) => void>();
 
-  get(_partnerId: string, batchId: string): Promise<Uint8Array | undefined> {
+  get(_partnerId: string, batchId: string): Promise<Buffer | undefined> {
     this.started.push(batchId);
     return new Promise((resolve) => this.finish.set(batchId, resolve));
   }
