@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import type { BlobGetPropertiesResponse, BlobLeaseClient, ContainerClient } from '@azure/storage-blob';
+import { createHash, randomUUID } from 'node:crypto';
+import type { BlobGetPropertiesResponse, BlobLeaseClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
+import type { ReportFileBytes } from '../services/ports/ReportFiles.js';
 import { encodePartitionValue } from '../reports/encodePartitionValue.js';
 import { storeDayBlobName, storeDaysBlobName } from '../reports/reportBlobName.js';
 import { storeDayDatasets, type StoreDayDataset } from '../reports/reportDatasets.js';
@@ -28,14 +29,22 @@ const renewAfterMs = 20_000;
 const maxWaitMs = 75_000;
 /** Rounds of the store_days read → write loop before giving up to a retry. */
 const maxStoreDaysRounds = 20;
+/**
+ * Most bytes sent in one staged block of a file given in pieces: pieces are joined only up to
+ * this size, so writing a file never holds a second copy of it.
+ */
+const defaultBlockBytes = 1024 * 1024;
 
 /**
  * The report files in the reports container.
  *
- * Every file is written with one upload that replaces the blob whole: a single Put Blob, or for a
- * file larger than the SDK's single-shot limit a Put Block List, and both make the new content
- * visible at once when they commit. A reader therefore sees the old file or the new one, never a
- * mix or a half-written file; there is no temporary name to clean up after a crash.
+ * Every file replaces the blob whole: a file in one piece with a single Put Blob; a file in several
+ * pieces (assembled from fragments, never joined in memory) as staged blocks of at most a
+ * megabyte, one after another, then one Put Block List naming them in order. Staged blocks are not
+ * part of the blob: its content changes only when the list is committed, at once. A reader
+ * therefore sees the old file or the new one, never a mix or a half-written file; a write cut
+ * off part-way leaves the old file as it was (and blocks storage discards on its own), and its
+ * retry stages and commits a whole file again. There is no temporary name to clean up.
  *
  * A store-day file whose content is unchanged (its content hash, stored with it, equals the new
  * file's) is not uploaded again: only its stamp is updated, with the blob's ETag as condition, so
@@ -50,6 +59,7 @@ export class ReportStore {
   constructor(
     private readonly container: ContainerClient,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly blockBytes = defaultBlockBytes,
   ) {}
 
   /**
@@ -60,7 +70,7 @@ export class ReportStore {
     partnerId: string,
     storeId: string,
     businessDate: string,
-    files: Readonly<Record<StoreDayDataset, Uint8Array | undefined>>,
+    files: Readonly<Record<StoreDayDataset, ReportFileBytes | undefined>>,
     stamp: string,
   ): Promise<StoreDayWrite> {
     const names = storeDayDatasets.map((dataset) => ({ dataset, name: storeDayBlobName(dataset, partnerId, businessDate, storeId) }));
@@ -94,7 +104,7 @@ export class ReportStore {
             if (existing) await blob.deleteIfExists();
             return;
           }
-          const metadata = { [stampKey]: stamp, [hashKey]: createHash('sha256').update(bytes).digest('base64') };
+          const metadata = { [stampKey]: stamp, [hashKey]: sha256(bytes) };
           if (existing?.metadata?.[hashKey] === metadata[hashKey] && existing.etag !== undefined) {
             try {
               await blob.setMetadata(metadata, { conditions: { ifMatch: existing.etag } });
@@ -104,7 +114,7 @@ export class ReportStore {
               if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
             }
           }
-          await blob.uploadData(bytes, { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata });
+          await this.upload(blob, bytes, metadata);
         }),
       );
       await lease.renewIfDue();
@@ -144,6 +154,25 @@ export class ReportStore {
     }
   }
 
+  /** Replaces a blob whole with a file's bytes (see the class comment). */
+  private async upload(blob: BlockBlobClient, bytes: ReportFileBytes, metadata: Record<string, string>): Promise<void> {
+    const options = { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata };
+    if (bytes instanceof Uint8Array) {
+      await blob.uploadData(bytes, options);
+      return;
+    }
+    // One prefix per upload: blocks another writer staged on the same blob are never named by this list.
+    const prefix = randomUUID();
+    const ids: string[] = [];
+    for (const block of blocks(bytes, this.blockBytes)) {
+      // Every id of a blob has the same length: a fixed-width index after the prefix.
+      const id = Buffer.from(`${prefix}-${String(ids.length).padStart(6, '0')}`).toString('base64');
+      await blob.stageBlock(id, block, block.length);
+      ids.push(id);
+    }
+    await blob.commitBlockList(ids, options);
+  }
+
   private async acquire(client: BlobLeaseClient, create: () => Promise<void>): Promise<HeldLease> {
     const started = Date.now();
     let delay = 50;
@@ -163,6 +192,39 @@ export class ReportStore {
       delay = Math.min(delay * 2, 1000);
     }
   }
+}
+
+/** SHA-256 (base64) of a file's content, whole or in pieces. */
+function sha256(bytes: ReportFileBytes): string {
+  const hash = createHash('sha256');
+  for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) hash.update(piece);
+  return hash.digest('base64');
+}
+
+/**
+ * The pieces regrouped into blocks of at most `size` bytes, in order: a piece is cut without a
+ * copy where it is larger, and small neighbours are joined (a copy of at most `size` bytes).
+ */
+function* blocks(pieces: readonly Uint8Array[], size: number): Generator<Uint8Array> {
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const take = (): Uint8Array => {
+    const [first] = pending;
+    const block = pending.length === 1 && first ? first : Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    return block;
+  };
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length;) {
+      const slice = piece.subarray(at, at + size - pendingBytes);
+      pending.push(slice);
+      pendingBytes += slice.length;
+      at += slice.length;
+      if (pendingBytes === size) yield take();
+    }
+  }
+  if (pendingBytes > 0) yield take();
 }
 
 /** A blob's properties, or undefined when it does not exist. */

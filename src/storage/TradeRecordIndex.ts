@@ -1,5 +1,6 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
+import { listEntityPages } from './listEntityPages.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
@@ -45,10 +46,23 @@ const batchRowsEnd = '!batch}';
 
 interface BatchEntity {
   batchSeq: number;
-  receivedAt?: string;
-  recordCount?: number;
-  failed?: boolean;
+  receivedAt?: string | null;
+  recordCount?: number | null;
+  failed?: boolean | null;
 }
+
+/**
+ * A row of the day's partition as the listing returns it. A selected column a row does not have
+ * comes back null (storage's answer to `$select`), hence `| null` on the optional ones.
+ */
+type DayEntity = { RowKey: string; tradeRecordId?: string | null } & Omit<SummaryEntity, 'tradeRecordId'> & BatchEntity;
+
+/** The columns a day row is built from: a transaction's figures, a batch's fields. */
+const dayColumns: readonly string[] = [
+  'RowKey',
+  ...['version', 'lastModifiedAt', 'sourceType', 'currency', 'total', 'tax', 'tip', 'itemRows', 'paymentRows', 'payments'],
+  ...['batchSeq', 'batchId', 'tradeRecordId', 'receivedAt', 'recordCount', 'failed'],
+];
 
 /**
  * The trade-record index: one partition per (partner, store, business date), one row per
@@ -206,36 +220,37 @@ export class TradeRecordIndex {
   /**
    * Every row of the store-day, page by page: memory stays flat however large the day is (at
    * most two pages are held). The next page is requested as soon as one arrives, so storage
-   * produces it while the caller works through the current one.
+   * produces it while the caller works through the current one. Read without the SDK's entity
+   * deserializer and with only the columns a row is built from (see {@link listEntityPages}).
    */
   async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
-    const pages = this.table
-      .listEntities<SummaryEntity & BatchEntity>({
-        queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
-      })
-      .byPage();
-    const pageIterator = pages[Symbol.asyncIterator]();
+    const pages = listEntityPages(this.table, { filter: odata`PartitionKey eq ${partitionKey}`, select: dayColumns });
     const fetchNext = () => {
-      const next = pageIterator.next();
+      const next = pages.next();
       // Awaited below; this only keeps an abandoned listing from reporting an unhandled rejection.
       next.catch(() => undefined);
       return next;
     };
     let pending = fetchNext();
-    for (;;) {
-      const result = await pending;
-      if (result.done) return;
-      const page = result.value;
-      pending = fetchNext();
-      for (const entity of page) {
-        const rowKey = entity.rowKey ?? '';
-        if (rowKey.startsWith(batchRowPrefix)) {
-          yield { type: 'batch', batch: toDayBatch(rowKey, entity) };
-        } else {
-          yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
+    try {
+      for (;;) {
+        const result = await pending;
+        if (result.done) return;
+        const page = result.value as unknown as DayEntity[];
+        pending = fetchNext();
+        for (const entity of page) {
+          const rowKey = entity.RowKey;
+          if (rowKey.startsWith(batchRowPrefix)) {
+            yield { type: 'batch', batch: toDayBatch(rowKey, entity) };
+          } else {
+            yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
+          }
         }
       }
+    } finally {
+      // A caller that stops early leaves no request running for a page nobody reads.
+      void pages.return(undefined).catch(() => undefined);
     }
   }
 }
@@ -269,7 +284,7 @@ function toDayBatch(rowKey: string, entity: BatchEntity): DayBatch {
   };
 }
 
-function fromEntity(tradeRecordId: string, e: SummaryEntity): TradeRecordSummary {
+function fromEntity(tradeRecordId: string, e: Omit<SummaryEntity, 'tradeRecordId'>): TradeRecordSummary {
   return {
     trade_record_id: tradeRecordId,
     version: e.version,

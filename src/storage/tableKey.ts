@@ -41,6 +41,8 @@ export function isDigestKeyPart(part: string): boolean {
 /** The value of an encoded key part. Throws on a digest, which does not hold the value. */
 export function decodeKeyPart(encoded: string): string {
   if (isDigestKeyPart(encoded)) throw new Error('A digested key part cannot be decoded; read the value from its property.');
+  // A part the encoder left as it was (most ids) is its own value: no copy for every row of a listing.
+  if (plainKeyPart.test(encoded)) return encoded;
   const bytes: number[] = [];
   for (let i = 0; i < encoded.length; i++) {
     if (encoded[i] === '~') {
@@ -53,8 +55,11 @@ export function decodeKeyPart(encoded: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
+/** Values written into keys as they are; anything else is escaped byte by byte. */
+const plainKeyPart = /^[A-Za-z0-9._-]*$/;
+
 function escapeKeyPart(value: string): string {
-  if (/^[A-Za-z0-9._-]*$/.test(value)) return value;
+  if (plainKeyPart.test(value)) return value;
   let out = '';
   for (const byte of Buffer.from(value, 'utf8')) {
     const ch = String.fromCharCode(byte);

@@ -1,14 +1,21 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { TableClient } from '@azure/data-tables';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodePartitionValue } from '../../src/reports/encodePartitionValue.js';
+import { loadParquetWriter } from '../../src/reports/loadParquetWriter.js';
 import { storeDayBlobName } from '../../src/reports/reportBlobName.js';
 import { ReportFragmentStore } from '../../src/storage/ReportFragmentStore.js';
 import { ReportStore } from '../../src/storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../../src/storage/ReportStoreDayRepository.js';
+import { createStorageClients, ensureStorage } from '../../src/storage/StorageClients.js';
 import { encodeKeyPart, tableKey } from '../../src/storage/tableKey.js';
 import { azuriteContainer, azuriteTable } from '../support/azuriteClients.js';
+import { azuriteConfig } from '../support/azuriteConfig.js';
+import { DuckDb } from '../support/duckDb.js';
 
 // What every implementation does is in test/services/ports/suites; this is what the storage layout adds.
 let container: ContainerClient;
@@ -93,4 +100,94 @@ describe('store-day rows in their table', () => {
     for await (const entry of new ReportStoreDayRepository(table).listRange(partnerId)) listed.push(entry);
     expect(listed).toEqual([{ businessDate: date, row: { ...row, store_id: 'S/1', sales: { sales: [], unmapped: [] } } }]);
   });
+});
+
+describe('report files given in pieces', () => {
+  /** A small real Parquet file (three rows), cut into pieces of uneven sizes. */
+  async function parquetInPieces(): Promise<{ whole: Uint8Array; pieces: Uint8Array[] }> {
+    const { parquetWriteBuffer } = await loadParquetWriter();
+    const whole = new Uint8Array(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'id', data: ['a', 'b', 'c'], type: 'STRING' },
+          { name: 'n', data: [1, 2, 3], type: 'INT32' },
+        ],
+      }),
+    );
+    const cuts = [0, 1, 5, 6, 90, whole.length];
+    return { whole, pieces: cuts.slice(1).map((end, i) => whole.subarray(cuts[i], end)) };
+  }
+
+  it('are staged in blocks of at most the block size and read back as the pieces joined, which DuckDB reads', async () => {
+    const partnerId = partner();
+    const { whole, pieces } = await parquetInPieces();
+    const store = new ReportStore(container, undefined, 64);
+    await store.writeStoreDay(partnerId, 'S1', date, { ...files, sales_lines: pieces }, '2026-03-02T01:00:00.000Z');
+    const blob = container.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1'));
+    const read = await blob.downloadToBuffer();
+    expect(Buffer.compare(read, whole)).toBe(0);
+    const { committedBlocks = [] } = await blob.getBlockList('committed');
+    expect(committedBlocks.map((b) => b.size)).toEqual([
+      ...Array.from({ length: Math.floor(whole.length / 64) }, () => 64),
+      ...(whole.length % 64 ? [whole.length % 64] : []),
+    ]);
+    const properties = await blob.getProperties();
+    expect(properties.contentType).toBe('application/vnd.apache.parquet');
+    expect(properties.metadata?.contentsha256).toBe(createHash('sha256').update(whole).digest('base64'));
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'pieces-'));
+    const db = await DuckDb.open();
+    try {
+      writeFileSync(path.join(dir, 'f.parquet'), read);
+      expect(await db.rows(`SELECT id, n FROM read_parquet('${path.join(dir, 'f.parquet')}') ORDER BY n`)).toEqual([
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+        { id: 'c', n: 3 },
+      ]);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  for (const cutAt of ['the second block', 'the commit'] as const) {
+    it(`a write cut off at ${cutAt} leaves the old file whole and visible; its retry writes the new one whole`, async () => {
+      let armed = false;
+      let blocks = 0;
+      const storage = createStorageClients(azuriteConfig(), {
+        policy: {
+          name: 'cutOff',
+          sendRequest: (request, next) => {
+            const comp = new URL(request.url).searchParams.get('comp');
+            if (armed && comp === 'block') blocks += 1;
+            const cut = cutAt === 'the second block' ? comp === 'block' && blocks === 2 : comp === 'blocklist';
+            // A plain error is not retried: the write stops there, as if the process went down.
+            if (armed && cut) return Promise.reject(new Error('cut off'));
+            return next(request);
+          },
+        },
+      });
+      await ensureStorage(storage);
+      const store = new ReportStore(storage.reports, undefined, 64);
+      const partnerId = partner();
+      const blob = storage.reports.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1'));
+      const old = Buffer.from('the old file, in one piece');
+      await store.writeStoreDay(partnerId, 'S1', date, { ...files, sales_lines: old }, '2026-03-02T01:00:00.000Z');
+
+      const { whole, pieces } = await parquetInPieces();
+      armed = true;
+      await expect(
+        store.writeStoreDay(partnerId, 'S1', date, { ...files, sales_lines: pieces }, '2026-03-02T02:00:00.000Z'),
+      ).rejects.toThrow();
+      expect(Buffer.compare(await blob.downloadToBuffer(), old)).toBe(0);
+      expect((await blob.getProperties()).metadata?.generatedat).toBe('2026-03-02T01:00:00.000Z');
+
+      armed = false;
+      expect(await store.writeStoreDay(partnerId, 'S1', date, { ...files, sales_lines: pieces }, '2026-03-02T02:00:00.000Z')).toBe(
+        'written',
+      );
+      expect(Buffer.compare(await blob.downloadToBuffer(), whole)).toBe(0);
+      expect((await blob.getProperties()).metadata?.generatedat).toBe('2026-03-02T02:00:00.000Z');
+    });
+  }
 });

@@ -1,6 +1,12 @@
 import type { StoreDayDataset } from '../../reports/reportDatasets.js';
 import type { StoreDayWrite } from '../../storage/ReportStore.js';
 
+/**
+ * A report file's bytes: whole, or the pieces it was assembled from, in order (written one after
+ * another without being joined into one buffer first).
+ */
+export type ReportFileBytes = Uint8Array | readonly Uint8Array[];
+
 /** The report files HQ reads: each store-day's dataset files and each partner's store_days file per date. */
 export interface ReportFiles {
   /**
@@ -12,7 +18,7 @@ export interface ReportFiles {
     partnerId: string,
     storeId: string,
     businessDate: string,
-    files: Readonly<Record<StoreDayDataset, Uint8Array | undefined>>,
+    files: Readonly<Record<StoreDayDataset, ReportFileBytes | undefined>>,
     stamp: string,
   ): Promise<StoreDayWrite>;
   /**

@@ -1,10 +1,9 @@
 import { paymentDirection, type PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
-import { assembleParquetFile } from '../../reports/assembleParquetFile.js';
 import { buildReportFragment } from '../../reports/buildReportFragment.js';
 import { encodeStoreDays } from '../../reports/encodeStoreDays.js';
 import { LatestVersions, type BatchSelection } from '../../reports/LatestVersions.js';
 import { loadParquetFooterEncoder, loadParquetWriter, type ParquetWriterModule } from '../../reports/loadParquetWriter.js';
-import type { ParquetPart } from '../../reports/ParquetFileBuilder.js';
+import { ParquetFileAssembly } from '../../reports/ParquetFileAssembly.js';
 import { storeDayRow, type ReconciledStoreDay } from '../../reports/ReconciledStoreDay.js';
 import { reportColumns } from '../../reports/reportColumns.js';
 import { storeDayDatasets, type StoreDayDataset } from '../../reports/reportDatasets.js';
@@ -89,25 +88,34 @@ export class StoreDayReportService {
     const { partnerId, storeId, businessDate } = day;
     const latest = inputs.latest ?? (await this.listLatest(partnerId, storeId, businessDate));
     const [module, footer] = await Promise.all([loadParquetWriter(), loadParquetFooterEncoder()]);
-    const { fragments, staged, converted } = await this.collectFragments(module, partnerId, latest, inputs);
-
-    const files = {} as Record<StoreDayDataset, Uint8Array | undefined>;
-    const counts = {} as Record<StoreDayDataset, number>;
-    for (const dataset of storeDayDatasets) {
-      const parts = fragments.map((f) => f.parts[dataset]).filter((part): part is ParquetPart => part !== undefined);
-      files[dataset] = assembleParquetFile(
-        module,
-        (writer, metadata) => {
-          footer.write(writer, dataset, metadata);
-        },
+    const assemblies = Object.fromEntries(
+      storeDayDatasets.map((dataset) => [
         dataset,
-        reportColumns[dataset],
-        parts,
-      );
-      counts[dataset] = fragments.reduce((n, f) => n + f.counts[dataset], 0);
-    }
+        new ParquetFileAssembly(
+          module,
+          (writer, metadata) => {
+            footer.write(writer, dataset, metadata);
+          },
+          dataset,
+          reportColumns[dataset],
+        ),
+      ]),
+    ) as Record<StoreDayDataset, ParquetFileAssembly>;
+    const counts = Object.fromEntries(storeDayDatasets.map((dataset) => [dataset, 0])) as Record<StoreDayDataset, number>;
     const sales = new SalesAccumulator();
-    for (const fragment of fragments) sales.merge(fragment.sales);
+    // Each fragment goes into the files as it comes and is let go: a day's fragments are never all held at once.
+    const { staged, converted } = await this.collectFragments(module, partnerId, latest, inputs, (fragment) => {
+      for (const dataset of storeDayDatasets) {
+        const part = fragment.parts[dataset];
+        if (part) assemblies[dataset].append(part);
+        counts[dataset] += fragment.counts[dataset];
+      }
+      sales.merge(fragment.sales);
+    });
+    const files = Object.fromEntries(storeDayDatasets.map((dataset) => [dataset, assemblies[dataset].finish()])) as Record<
+      StoreDayDataset,
+      Uint8Array[] | undefined
+    >;
 
     const status = await this.deps.files.writeStoreDay(partnerId, storeId, businessDate, files, generatedAt);
     if (status === 'written') {
@@ -164,14 +172,16 @@ export class StoreDayReportService {
    * fragment is used when it holds exactly the batch's latest versions and was built with the
    * mapping and payment directions in effect now; any other batch (a version superseded since,
    * a code mapped since, no fragment staged yet) is converted from its raw batch, and a fragment
-   * of the whole batch is staged for the next time. A few downloads run ahead of the one in use.
+   * of the whole batch is staged for the next time. A few downloads run ahead of the one in use;
+   * each fragment is handed to `use` in turn and not kept.
    */
   private async collectFragments(
     module: ParquetWriterModule,
     partnerId: string,
     latest: LatestVersions,
     inputs: ReportInputs,
-  ): Promise<{ fragments: ReportFragment[]; staged: number; converted: number }> {
+    use: (fragment: ReportFragment) => void,
+  ): Promise<{ staged: number; converted: number }> {
     const batches = latest.batches();
     const prefetch = this.deps.prefetch ?? defaultPrefetch;
     const directions = inputs.paymentDirections ?? new Map<string, PaymentDirection>();
@@ -193,7 +203,6 @@ export class StoreDayReportService {
       download.catch(() => undefined);
       downloads.set(i, download);
     };
-    const fragments: ReportFragment[] = [];
     const stagings: Promise<void>[] = [];
     let staged = 0;
     let found = 0;
@@ -212,7 +221,7 @@ export class StoreDayReportService {
           if (built.whole) stagings.push(this.stage(partnerId, fragment));
         }
         found += fragment.transactions.length;
-        fragments.push(fragment);
+        use(fragment);
       }
     } finally {
       downloads.clear();
@@ -223,7 +232,7 @@ export class StoreDayReportService {
         `${latest.size - found} transactions named by the trade-record index were not found in their raw batches.`,
       );
     }
-    return { fragments, staged, converted: batches.length - staged };
+    return { staged, converted: batches.length - staged };
   }
 
   /** Stages a fragment converted during a build; a failure only means the next build converts the batch again. */

@@ -1,4 +1,4 @@
-import type { ReportFiles } from '../../../src/services/ports/ReportFiles.js';
+import type { ReportFileBytes, ReportFiles } from '../../../src/services/ports/ReportFiles.js';
 import { storeDayBlobName, storeDaysBlobName } from '../../../src/reports/reportBlobName.js';
 import { storeDayDatasets, type StoreDayDataset } from '../../../src/reports/reportDatasets.js';
 import type { StoreDayWrite } from '../../../src/storage/ReportStore.js';
@@ -15,7 +15,7 @@ export class InMemoryReportFiles implements ReportFiles {
     partnerId: string,
     storeId: string,
     businessDate: string,
-    files: Readonly<Record<StoreDayDataset, Uint8Array | undefined>>,
+    files: Readonly<Record<StoreDayDataset, ReportFileBytes | undefined>>,
     stamp: string,
   ): Promise<StoreDayWrite> {
     const names = storeDayDatasets.map((dataset) => ({ dataset, name: storeDayBlobName(dataset, partnerId, businessDate, storeId) }));
@@ -24,7 +24,7 @@ export class InMemoryReportFiles implements ReportFiles {
     if (written !== undefined && written > stamp) return Promise.resolve('superseded');
     for (const { dataset, name } of names) {
       const bytes = files[dataset];
-      if (bytes) this.files.set(name, Buffer.from(bytes));
+      if (bytes) this.files.set(name, bytes instanceof Uint8Array ? Buffer.from(bytes) : Buffer.concat(bytes));
       else this.files.delete(name);
     }
     this.stamps.set(day, stamp);
