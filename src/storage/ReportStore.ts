@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { BlobGetPropertiesResponse, BlobLeaseClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import type { ReportFileBytes } from '../services/ports/ReportFiles.js';
 import { encodePartitionValue } from '../reports/encodePartitionValue.js';
@@ -29,22 +30,16 @@ const renewAfterMs = 20_000;
 const maxWaitMs = 75_000;
 /** Rounds of the store_days read → write loop before giving up to a retry. */
 const maxStoreDaysRounds = 20;
-/**
- * Most bytes sent in one staged block of a file given in pieces: pieces are joined only up to
- * this size, so writing a file never holds a second copy of it.
- */
-const defaultBlockBytes = 1024 * 1024;
 
 /**
  * The report files in the reports container.
  *
- * Every file replaces the blob whole: a file in one piece with a single Put Blob; a file in several
- * pieces (assembled from fragments, never joined in memory) as staged blocks of at most a
- * megabyte, one after another, then one Put Block List naming them in order. Staged blocks are not
- * part of the blob: its content changes only when the list is committed, at once. A reader
- * therefore sees the old file or the new one, never a mix or a half-written file; a write cut
- * off part-way leaves the old file as it was (and blocks storage discards on its own), and its
- * retry stages and commits a whole file again. There is no temporary name to clean up.
+ * Every file replaces the blob whole with a single Put Blob. A file in several pieces (assembled
+ * from fragments) is sent as one request body streamed from its pieces, never joined in memory.
+ * Storage makes a Put Blob's content visible only once the whole body has arrived. A reader
+ * therefore sees the old file or the new one, never a mix or a half-written file; a write cut off
+ * part-way leaves the old file as it was, and its retry sends the whole file again. There is no
+ * temporary name to clean up. (Report files are a few megabytes; one Put Blob takes up to 5,000 MiB.)
  *
  * A store-day file whose content is unchanged (its content hash, stored with it, equals the new
  * file's) is not uploaded again: only its stamp is updated, with the blob's ETag as condition, so
@@ -59,7 +54,6 @@ export class ReportStore {
   constructor(
     private readonly container: ContainerClient,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    private readonly blockBytes = defaultBlockBytes,
   ) {}
 
   /**
@@ -154,23 +148,16 @@ export class ReportStore {
     }
   }
 
-  /** Replaces a blob whole with a file's bytes (see the class comment). */
+  /** Replaces a blob whole with a file's bytes in one request (see the class comment). */
   private async upload(blob: BlockBlobClient, bytes: ReportFileBytes, metadata: Record<string, string>): Promise<void> {
     const options = { blobHTTPHeaders: { blobContentType: parquetContentType }, metadata };
     if (bytes instanceof Uint8Array) {
       await blob.uploadData(bytes, options);
       return;
     }
-    // One prefix per upload: blocks another writer staged on the same blob are never named by this list.
-    const prefix = randomUUID();
-    const ids: string[] = [];
-    for (const block of blocks(bytes, this.blockBytes)) {
-      // Every id of a blob has the same length: a fixed-width index after the prefix.
-      const id = Buffer.from(`${prefix}-${String(ids.length).padStart(6, '0')}`).toString('base64');
-      await blob.stageBlock(id, block, block.length);
-      ids.push(id);
-    }
-    await blob.commitBlockList(ids, options);
+    const length = bytes.reduce((sum, piece) => sum + piece.length, 0);
+    // A new stream for every try: the client's retry policy sends the body again from its start.
+    await blob.upload(() => Readable.from(bytes, { objectMode: false }), length, options);
   }
 
   private async acquire(client: BlobLeaseClient, create: () => Promise<void>): Promise<HeldLease> {
@@ -199,32 +186,6 @@ function sha256(bytes: ReportFileBytes): string {
   const hash = createHash('sha256');
   for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) hash.update(piece);
   return hash.digest('base64');
-}
-
-/**
- * The pieces regrouped into blocks of at most `size` bytes, in order: a piece is cut without a
- * copy where it is larger, and small neighbours are joined (a copy of at most `size` bytes).
- */
-function* blocks(pieces: readonly Uint8Array[], size: number): Generator<Uint8Array> {
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  const take = (): Uint8Array => {
-    const [first] = pending;
-    const block = pending.length === 1 && first ? first : Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    return block;
-  };
-  for (const piece of pieces) {
-    for (let at = 0; at < piece.length;) {
-      const slice = piece.subarray(at, at + size - pendingBytes);
-      pending.push(slice);
-      pendingBytes += slice.length;
-      at += slice.length;
-      if (pendingBytes === size) yield take();
-    }
-  }
-  if (pendingBytes > 0) yield take();
 }
 
 /** A blob's properties, or undefined when it does not exist. */

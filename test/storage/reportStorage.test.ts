@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { TableClient } from '@azure/data-tables';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -118,19 +119,71 @@ describe('report files given in pieces', () => {
     return { whole, pieces: cuts.slice(1).map((end, i) => whole.subarray(cuts[i], end)) };
   }
 
-  it('are staged in blocks of at most the block size and read back as the pieces joined, which DuckDB reads', async () => {
+  /** What the store's storage does with one request: send it, refuse it, or lose the connection part-way through its body. */
+  type Fate = 'send' | 'refuse' | 'cut body';
+
+  /**
+   * A body that sends its first `limit` bytes and then `cut()`s the request (the request's abort),
+   * so the connection closes part-way through the body, as when the process goes down.
+   */
+  function cutAfter(body: unknown, limit: number, cut: () => void): () => NodeJS.ReadableStream {
+    if (typeof body !== 'function') throw new Error('expected a streamed body');
+    const open = body as () => AsyncIterable<Uint8Array>;
+    return () =>
+      Readable.from(
+        (async function* () {
+          let sent = 0;
+          for await (const chunk of open()) {
+            const bytes = Buffer.from(chunk);
+            if (sent + bytes.length >= limit) {
+              yield bytes.subarray(0, limit - sent);
+              cut();
+              return;
+            }
+            sent += bytes.length;
+            yield bytes;
+          }
+        })(),
+      );
+  }
+
+  /** A store whose every request first meets `fate`. An error it raises is a plain one, which is not retried. */
+  async function storeWith(fate: (request: { method: string; url: URL }) => Fate) {
+    const storage = createStorageClients(azuriteConfig(), {
+      policy: {
+        name: 'fate',
+        sendRequest: async (request, next) => {
+          const chosen = fate({ method: request.method, url: new URL(request.url) });
+          if (chosen === 'refuse') throw new Error('refused before it was sent');
+          if (chosen === 'send') return next(request);
+          const connection = new AbortController();
+          request.abortSignal = connection.signal;
+          request.body = cutAfter(request.body, 100, () => {
+            connection.abort();
+          });
+          await next(request).catch(() => undefined);
+          throw new Error('the connection was lost part-way through the body');
+        },
+      },
+    });
+    await ensureStorage(storage);
+    return { store: new ReportStore(storage.reports), container: storage.reports };
+  }
+
+  it('are sent in one request and read back as the pieces joined, which DuckDB reads', async () => {
     const partnerId = partner();
     const { whole, pieces } = await parquetInPieces();
-    const store = new ReportStore(container, undefined, 64);
+    const fileName = storeDayBlobName('sales_lines', partnerId, date, 'S1');
+    const writes: string[] = [];
+    const { store, container: reports } = await storeWith(({ method, url }) => {
+      if (method === 'PUT' && decodeURIComponent(url.pathname).endsWith(fileName)) writes.push(url.searchParams.get('comp') ?? 'blob');
+      return 'send';
+    });
     await store.writeStoreDay(partnerId, 'S1', date, { ...files, sales_lines: pieces }, '2026-03-02T01:00:00.000Z');
-    const blob = container.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1'));
+    expect(writes).toEqual(['blob']);
+    const blob = reports.getBlockBlobClient(fileName);
     const read = await blob.downloadToBuffer();
     expect(Buffer.compare(read, whole)).toBe(0);
-    const { committedBlocks = [] } = await blob.getBlockList('committed');
-    expect(committedBlocks.map((b) => b.size)).toEqual([
-      ...Array.from({ length: Math.floor(whole.length / 64) }, () => 64),
-      ...(whole.length % 64 ? [whole.length % 64] : []),
-    ]);
     const properties = await blob.getProperties();
     expect(properties.contentType).toBe('application/vnd.apache.parquet');
     expect(properties.metadata?.contentsha256).toBe(createHash('sha256').update(whole).digest('base64'));
@@ -150,27 +203,17 @@ describe('report files given in pieces', () => {
     }
   });
 
-  for (const cutAt of ['the second block', 'the commit'] as const) {
-    it(`a write cut off at ${cutAt} leaves the old file whole and visible; its retry writes the new one whole`, async () => {
+  for (const cutAt of ['before it is sent', 'part-way through its body'] as const) {
+    it(`a write cut off ${cutAt} leaves the old file whole and visible; its retry writes the new one whole`, async () => {
       let armed = false;
-      let blocks = 0;
-      const storage = createStorageClients(azuriteConfig(), {
-        policy: {
-          name: 'cutOff',
-          sendRequest: (request, next) => {
-            const comp = new URL(request.url).searchParams.get('comp');
-            if (armed && comp === 'block') blocks += 1;
-            const cut = cutAt === 'the second block' ? comp === 'block' && blocks === 2 : comp === 'blocklist';
-            // A plain error is not retried: the write stops there, as if the process went down.
-            if (armed && cut) return Promise.reject(new Error('cut off'));
-            return next(request);
-          },
-        },
+      const { store, container: reports } = await storeWith(({ method, url }) => {
+        // The file's Put Blob (the marker and the lease are requests with a comp or an empty body).
+        const fileUpload = method === 'PUT' && !url.searchParams.has('comp') && url.pathname.endsWith('.parquet');
+        if (!armed || !fileUpload) return 'send';
+        return cutAt === 'before it is sent' ? 'refuse' : 'cut body';
       });
-      await ensureStorage(storage);
-      const store = new ReportStore(storage.reports, undefined, 64);
       const partnerId = partner();
-      const blob = storage.reports.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1'));
+      const blob = reports.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1'));
       const old = Buffer.from('the old file, in one piece');
       await store.writeStoreDay(partnerId, 'S1', date, { ...files, sales_lines: old }, '2026-03-02T01:00:00.000Z');
 
