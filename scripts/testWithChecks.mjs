@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
 
 /**
  * npm scripts in two chains, one per core, each run by scripts/runInTurn.mjs at its CPU priority
@@ -57,7 +58,7 @@ const checks = chains.map(({ priority, scripts }) => {
   } catch (error) {
     process.stderr.write(`The checks run at normal priority: ${error instanceof Error ? error.message : String(error)}\n`);
   }
-  return run(['scripts/runInTurn.mjs', ...scripts], true);
+  return run([fileURLToPath(new URL('runInTurn.mjs', import.meta.url)), ...scripts], true);
 });
 
 const testResult = await tests;
