@@ -7,9 +7,8 @@
  *
  * `npm test` runs the checks in two such chains beside the tests (scripts/testWithChecks.mjs).
  */
-import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
 import process from 'node:process';
+import { describeRun, runProcess } from './runProcess.mjs';
 
 const scripts = process.argv.slice(2);
 if (scripts.length === 0) {
@@ -17,28 +16,12 @@ if (scripts.length === 0) {
   process.exit(2);
 }
 
-/** Runs one npm script; resolves with its exit code, everything it wrote and its time. */
-function runScript(script) {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    // `npm` is a shell script on Windows (npm.cmd), hence the shell.
-    const child = spawn('npm', ['run', '--silent', script], { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks = [];
-    child.stdout.on('data', (chunk) => chunks.push(chunk));
-    child.stderr.on('data', (chunk) => chunks.push(chunk));
-    child.once('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
-    child.once('close', (code, signal) => {
-      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8'), seconds: (Date.now() - started) / 1000 });
-    });
-  });
-}
-
 const failed = [];
 for (const script of scripts) {
-  const result = await runScript(script);
+  // `npm` is a shell script on Windows (npm.cmd), hence the shell.
+  const result = await runProcess('npm', ['run', '--silent', script], { shell: true });
   if (result.code !== 0) failed.push(script);
-  const verdict = result.code === 0 ? 'ok' : `failed (exit code ${result.code})`;
-  process.stdout.write(`\n> npm run ${script}: ${verdict} in ${result.seconds.toFixed(1)} s\n${result.output}`);
+  process.stdout.write(describeRun(`npm run ${script}`, result));
 }
 if (failed.length > 0) {
   process.stdout.write(`\nfailed: ${failed.join(', ')}\n`);

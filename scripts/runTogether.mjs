@@ -8,9 +8,8 @@
  * `npm run lint` and `npm test` use it: the checks are single-threaded, so on a machine with more
  * than one core their times overlap instead of adding up.
  */
-import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
 import process from 'node:process';
+import { describeRun, runProcess } from './runProcess.mjs';
 
 const commands = process.argv.slice(2);
 if (commands.length === 0) {
@@ -18,34 +17,11 @@ if (commands.length === 0) {
   process.exit(2);
 }
 
-/** Runs one command line; resolves with its exit code and everything it wrote. */
-function run(command) {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks = [];
-    child.stdout.on('data', (chunk) => chunks.push(chunk));
-    child.stderr.on('data', (chunk) => chunks.push(chunk));
-    child.once('error', (error) => {
-      chunks.push(Buffer.from(`${error.message}\n`));
-    });
-    child.once('close', (code, signal) => {
-      resolve({
-        command,
-        code: code ?? (signal ? 1 : 0),
-        output: Buffer.concat(chunks).toString('utf8'),
-        seconds: (Date.now() - started) / 1000,
-      });
-    });
-  });
-}
-
 const results = await Promise.all(
   commands.map(async (command) => {
-    const result = await run(command);
-    const verdict = result.code === 0 ? 'ok' : `failed (exit code ${result.code})`;
-    process.stdout.write(`\n> ${command}: ${verdict} in ${result.seconds.toFixed(1)} s\n${result.output}`);
-    return result;
+    const result = await runProcess(command, [], { shell: true });
+    process.stdout.write(describeRun(command, result));
+    return { command, ...result };
   }),
 );
 const failed = results.filter((result) => result.code !== 0);

@@ -13,13 +13,12 @@
  * and everything else one after another. A chain goes on after a failing check, so one run
  * reports every failure. The checks' output is printed in one piece after the tests' output.
  */
-import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
+import { runProcess } from './runProcess.mjs';
 
 /**
  * npm scripts in two chains, one per core, each run by scripts/runInTurn.mjs at its CPU priority
@@ -31,24 +30,8 @@ const chains = [
   { priority: 19, scripts: ['typecheck', 'lint:format', 'lint:openapi', 'lint:knip'] },
 ];
 
-/** Runs a program; resolves with its exit code and, when `capture`, everything it wrote. */
-function run(args, capture) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-    const chunks = [];
-    if (capture) {
-      child.stdout.on('data', (chunk) => chunks.push(chunk));
-      child.stderr.on('data', (chunk) => chunks.push(chunk));
-    }
-    child.once('error', (error) => chunks.push(Buffer.from(`${error.message}\n`)));
-    child.once('close', (code, signal) => {
-      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8') });
-    });
-  });
-}
-
 const vitest = path.join(path.dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-const tests = run([vitest, 'run', ...process.argv.slice(2)], false);
+const tests = runProcess(process.execPath, [vitest, 'run', ...process.argv.slice(2)], { capture: false });
 
 // A child starts with its parent's priority, and a process may lower its own priority but never
 // raise it again: the chains start in order of rising nice value, each after this process took it.
@@ -58,7 +41,7 @@ const checks = chains.map(({ priority, scripts }) => {
   } catch (error) {
     process.stderr.write(`The checks run at normal priority: ${error instanceof Error ? error.message : String(error)}\n`);
   }
-  return run([fileURLToPath(new URL('runInTurn.mjs', import.meta.url)), ...scripts], true);
+  return runProcess(process.execPath, [fileURLToPath(new URL('runInTurn.mjs', import.meta.url)), ...scripts]);
 });
 
 const testResult = await tests;

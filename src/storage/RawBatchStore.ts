@@ -1,5 +1,6 @@
 import type { ContainerClient } from '@azure/storage-blob';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
+import { downloadIfExists } from './downloadIfExists.js';
 import { encodeKeyPart } from './tableKey.js';
 
 /**
@@ -52,12 +53,7 @@ export class RawBatchStore {
   }
 
   async get(partnerId: string, batchId: string): Promise<Buffer | undefined> {
-    try {
-      return await this.blob(partnerId, batchId).downloadToBuffer();
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    return downloadIfExists(this.blob(partnerId, batchId));
   }
 
   /** The SHA-256 recorded with the stored body, or undefined when no body is stored. */

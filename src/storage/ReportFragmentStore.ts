@@ -1,7 +1,6 @@
 import type { ContainerClient } from '@azure/storage-blob';
 import { encodePartitionValue } from '../reports/encodePartitionValue.js';
-import { isNotFound } from './storageErrors.js';
-import { toStorageError } from './translateStorageErrors.js';
+import { downloadIfExists } from './downloadIfExists.js';
 
 /**
  * Report fragments, one blob per (partner, batch): a batch's transactions already converted to
@@ -13,31 +12,9 @@ import { toStorageError } from './translateStorageErrors.js';
 export class ReportFragmentStore {
   constructor(private readonly container: ContainerClient) {}
 
-  /**
-   * The fragment's bytes, or undefined when none is staged. One request: a day's fragments are
-   * read one after another once its reconciliation is done, and `downloadToBuffer` would ask for
-   * each blob's size first.
-   */
+  /** The fragment's bytes (one request: a day's fragments are read one after another), or undefined when none is staged. */
   async get(partnerId: string, batchId: string): Promise<Buffer | undefined> {
-    let body: NodeJS.ReadableStream | undefined;
-    let length: number | undefined;
-    try {
-      const response = await this.blob(partnerId, batchId).download();
-      body = response.readableStreamBody;
-      length = response.contentLength;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-    if (!body) return Buffer.alloc(0);
-    const chunks: Buffer[] = [];
-    try {
-      // The SDK's stream resumes a download cut off by the network (up to 5 times) on its own.
-      for await (const chunk of body) chunks.push(chunk as Buffer);
-    } catch (error) {
-      throw toStorageError(error);
-    }
-    return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, length);
+    return downloadIfExists(this.blob(partnerId, batchId));
   }
 
   async exists(partnerId: string, batchId: string): Promise<boolean> {
