@@ -1,4 +1,5 @@
 import type { ParquetWriterModule } from './loadParquetWriter.js';
+import type { EncodedRowGroup } from './ParquetFooterEncoder.js';
 import { parquetSchema } from './parquetSchema.js';
 import type { ReportColumn } from './reportColumns.js';
 
@@ -25,8 +26,11 @@ export type ReportRow = Readonly<Record<string, ReportValue>>;
 export interface ParquetPart {
   /** The row groups' bytes, as they follow the file's 4-byte header. */
   readonly bytes: Uint8Array;
-  /** Their metadata, with every offset counted from the start of `bytes`. */
-  readonly rowGroups: readonly ParquetRowGroup[];
+  /**
+   * Their metadata, with every offset counted from the start of `bytes`: as the writer left it, or
+   * already encoded for the footer (a staged fragment's).
+   */
+  readonly rowGroups: readonly (ParquetRowGroup | EncodedRowGroup)[];
   readonly rowCount: number;
 }
 

@@ -47,6 +47,29 @@ const unsupportedMetaFields = [
 ];
 
 /**
+ * A row group's metadata encoded once, as the footer will carry it, except for its file offsets:
+ * the RowGroup struct in the Thrift compact protocol with a hole wherever an offset goes. Placing
+ * the group in a file only writes the offsets, moved to where its bytes sit, into the holes: no
+ * object is built and no field encoded again. A staged fragment keeps its row groups this way.
+ */
+export interface EncodedRowGroup {
+  /** The struct's bytes around the holes. */
+  readonly bytes: Uint8Array;
+  readonly numRows: bigint;
+  /** Pairs, in order: the position in `bytes` where an offset goes, and the offset counted from the start of the part. */
+  readonly holes: readonly number[];
+}
+
+/** A row group at its place in a file: its offsets move by `shift` bytes. */
+export interface PlacedRowGroup {
+  readonly group: EncodedRowGroup;
+  readonly shift: number;
+}
+
+/** What a file's footer carries besides its row groups. */
+export type FooterFields = Omit<FileMetaData, 'num_rows' | 'row_groups'>;
+
+/**
  * Writes the footer (FileMetaData, then its length) of a report file assembled from pre-encoded
  * row groups, byte for byte as the Parquet library's footer writer does, in a fraction of its
  * time: the library serialises every field through a generic path (a regular expression per field
@@ -55,11 +78,13 @@ const unsupportedMetaFields = [
  *
  * The fields before and after the row groups (schema, key-value metadata, created_by, column
  * orders) are the same for every file of a dataset: they are written once by the library, with no
- * row group, and kept. Only num_rows and the row groups are encoded here. A row group that uses a
- * field this encoder does not write, or a template it cannot split, falls back to the library.
+ * row group, and kept. Only num_rows and the row groups are encoded here, each row group once
+ * ({@link encodeRowGroup}) however often it is placed. A row group with a field this encoder does
+ * not write is refused with an error: a report file's footer is the library's or none (a test
+ * compares the two on every dataset, so a library that starts writing a new field is caught there).
  */
 export class ParquetFooterEncoder {
-  private readonly templates = new Map<string, { head: Uint8Array; tail: Uint8Array } | null>();
+  private readonly templates = new Map<string, { head: Uint8Array; tail: Uint8Array }>();
 
   constructor(
     private readonly module: ParquetWriterModule,
@@ -67,22 +92,50 @@ export class ParquetFooterEncoder {
     private readonly convertStatistics: ParquetStatisticsConverter,
   ) {}
 
-  /** Appends the footer of `metadata` (cached by `key`: the same schema, metadata and created_by). */
+  /** Appends the footer of `metadata` (`key` names its fixed fields: the same schema, metadata and created_by). */
   write(writer: ByteWriter, key: string, metadata: FileMetaData): void {
-    const template = this.template(key, metadata);
-    if (template === null || !metadata.row_groups.every(supported)) {
-      this.writeFooter(writer, metadata);
-      return;
-    }
-    const elements = new Map(metadata.schema.slice(1).map((element) => [element.name, element]));
+    const elements = schemaElements(metadata.schema);
+    const groups = metadata.row_groups.map((group) => ({ group: this.encodeGroup(group, elements), shift: 0 }));
+    this.writePlaced(writer, key, metadata, groups, metadata.num_rows);
+  }
+
+  /** Appends the footer of a file whose row groups were encoded beforehand (num_rows is their sum). */
+  writeEncoded(writer: ByteWriter, key: string, fields: FooterFields, groups: readonly PlacedRowGroup[]): void {
+    let rows = 0n;
+    for (const { group } of groups) rows += group.numRows;
+    this.writePlaced(writer, key, fields, groups, rows);
+  }
+
+  /** A byte writer of the library's kind, for a footer to go into. */
+  byteWriter(): ByteWriter {
+    return new this.module.ByteWriter(64 * 1024);
+  }
+
+  /** A row group of a file with schema `schema`, encoded for {@link writeEncoded}. */
+  encodeRowGroup(group: ParquetRowGroup, schema: readonly SchemaElement[]): EncodedRowGroup {
+    return this.encodeGroup(group, schemaElements(schema));
+  }
+
+  private writePlaced(writer: ByteWriter, key: string, fields: FooterFields, groups: readonly PlacedRowGroup[], rows: bigint): void {
+    const template = this.template(key, fields);
     const start = writer.offset;
     writer.appendBytes(template.head);
     // Field 3 (num_rows) and field 4 (row_groups) follow field 2 (schema): deltas of one.
     writer.appendUint8(0x10 | I64);
-    appendZigZag64(writer, metadata.num_rows);
+    appendZigZag64(writer, rows);
     writer.appendUint8(0x10 | LIST);
-    appendListHeader(writer, metadata.row_groups.length, STRUCT);
-    for (const group of metadata.row_groups) this.rowGroup(writer, group, elements);
+    appendListHeader(writer, groups.length, STRUCT);
+    for (const { group, shift } of groups) {
+      const { bytes, holes } = group;
+      let from = 0;
+      for (let i = 0; i + 1 < holes.length; i += 2) {
+        const at = holes[i] ?? from;
+        writer.appendBytes(bytes.subarray(from, at));
+        appendZigZagExact(writer, (holes[i + 1] ?? 0) + shift);
+        from = at;
+      }
+      writer.appendBytes(bytes.subarray(from));
+    }
     writer.appendBytes(template.tail);
     writer.appendUint32(writer.offset - start);
   }
@@ -90,46 +143,51 @@ export class ParquetFooterEncoder {
   /**
    * The library's footer with no row group, split around num_rows and the row-group list: field 3
    * (i64 0: `16 00`) followed by field 4 (an empty list: `19 00`). No schema field is an i64, so the
-   * bytes `16` can only start field 3; a template without exactly one match is not used.
+   * bytes `16` can only start field 3; a footer without exactly one match cannot be split.
    */
-  private template(key: string, metadata: FileMetaData): { head: Uint8Array; tail: Uint8Array } | null {
+  private template(key: string, fields: FooterFields): { head: Uint8Array; tail: Uint8Array } {
     let template = this.templates.get(key);
     if (template !== undefined) return template;
     const writer = new this.module.ByteWriter();
-    this.writeFooter(writer, { ...metadata, num_rows: 0n, row_groups: [] });
+    this.writeFooter(writer, { ...fields, num_rows: 0n, row_groups: [] });
     const bytes = writer.getBytes().subarray(0, writer.offset - 4);
     const marks: number[] = [];
     for (let i = 0; i + 3 < bytes.length; i++) {
       if (bytes[i] === 0x16 && bytes[i + 1] === 0 && bytes[i + 2] === 0x19 && bytes[i + 3] === 0) marks.push(i);
     }
     const [at] = marks;
-    template = marks.length === 1 && at !== undefined ? { head: bytes.slice(0, at), tail: bytes.slice(at + 4) } : null;
+    if (marks.length !== 1 || at === undefined) throw new Error(`the report footer of ${key} cannot be split around its row groups`);
+    template = { head: bytes.slice(0, at), tail: bytes.slice(at + 4) };
     this.templates.set(key, template);
     return template;
   }
 
-  private rowGroup(writer: ByteWriter, group: ParquetRowGroup, elements: ReadonlyMap<string, SchemaElement>): void {
-    const fields = new StructWriter(writer);
+  private encodeGroup(group: ParquetRowGroup, elements: ReadonlyMap<string, SchemaElement>): EncodedRowGroup {
+    if (!supported(group)) throw new Error('a report row group carries a field the footer encoder does not write');
+    const writer = new this.module.ByteWriter(4096);
+    const holes: number[] = [];
+    const fields = new StructWriter(writer, holes);
     fields.header(1, LIST);
     appendListHeader(writer, group.columns.length, STRUCT);
     for (const chunk of group.columns) {
-      const chunkFields = new StructWriter(writer);
-      chunkFields.value(2, chunk.file_offset);
+      const chunkFields = new StructWriter(writer, holes);
+      chunkFields.offset(2, chunk.file_offset);
       if (chunk.meta_data) {
         chunkFields.header(3, STRUCT);
-        this.columnMetaData(writer, chunk.meta_data, elements);
+        this.columnMetaData(writer, holes, chunk.meta_data, elements);
       }
       chunkFields.end();
     }
     fields.value(2, group.total_byte_size);
     fields.value(3, group.num_rows);
-    fields.value(5, group.file_offset);
+    fields.offset(5, group.file_offset);
     fields.value(6, group.total_compressed_size);
     fields.end();
+    return { bytes: writer.getBytes().slice(0, writer.offset), numRows: group.num_rows, holes };
   }
 
-  private columnMetaData(writer: ByteWriter, meta: ColumnMetaData, elements: ReadonlyMap<string, SchemaElement>): void {
-    const fields = new StructWriter(writer);
+  private columnMetaData(writer: ByteWriter, holes: number[], meta: ColumnMetaData, elements: ReadonlyMap<string, SchemaElement>): void {
+    const fields = new StructWriter(writer, holes);
     fields.value(1, physicalTypes.indexOf(meta.type));
     fields.header(2, LIST);
     appendListHeader(writer, meta.encodings.length, meta.encodings.length === 0 ? 0 : I32);
@@ -141,14 +199,14 @@ export class ParquetFooterEncoder {
     fields.value(5, meta.num_values);
     fields.value(6, meta.total_uncompressed_size);
     fields.value(7, meta.total_compressed_size);
-    fields.value(9, meta.data_page_offset);
-    fields.value(11, meta.dictionary_page_offset);
+    fields.offset(9, meta.data_page_offset);
+    fields.offset(11, meta.dictionary_page_offset);
     if (meta.statistics) {
       const element = elements.get(meta.path_in_schema.join('.'));
       if (!element) throw new Error(`a report row group names a column the schema lacks: ${meta.path_in_schema.join('.')}`);
       const statistics = this.convertStatistics(meta.statistics, element) as Record<string, unknown>;
       fields.header(12, STRUCT);
-      const statisticsFields = new StructWriter(writer);
+      const statisticsFields = new StructWriter(writer, holes);
       for (let id = 1; id <= 9; id++) statisticsFields.value(id, statistics[`field_${id}`]);
       statisticsFields.end();
     }
@@ -156,7 +214,7 @@ export class ParquetFooterEncoder {
       fields.header(13, LIST);
       appendListHeader(writer, meta.encoding_stats.length, meta.encoding_stats.length === 0 ? 0 : STRUCT);
       for (const stat of meta.encoding_stats) {
-        const statFields = new StructWriter(writer);
+        const statFields = new StructWriter(writer, holes);
         statFields.value(1, pageTypes.indexOf(stat.page_type));
         statFields.value(2, encodings.indexOf(stat.encoding));
         statFields.value(3, stat.count);
@@ -165,6 +223,11 @@ export class ParquetFooterEncoder {
     }
     fields.end();
   }
+}
+
+/** A schema's elements by column path (the root element left out). */
+function schemaElements(schema: readonly SchemaElement[]): ReadonlyMap<string, SchemaElement> {
+  return new Map(schema.slice(1).map((element) => [element.name, element]));
 }
 
 function supported(group: ParquetRowGroup): boolean {
@@ -181,7 +244,10 @@ function supported(group: ParquetRowGroup): boolean {
 class StructWriter {
   private last = 0;
 
-  constructor(private readonly writer: ByteWriter) {}
+  constructor(
+    private readonly writer: ByteWriter,
+    private readonly holes: number[],
+  ) {}
 
   header(id: number, type: number): void {
     const delta = id - this.last;
@@ -216,6 +282,15 @@ class StructWriter {
     }
   }
 
+  /** An i64 file offset: its header now, its value left as a hole (see {@link EncodedRowGroup}); undefined is left out. */
+  offset(id: number, value: bigint | undefined): void {
+    if (value === undefined) return;
+    const offset = Number(value);
+    if (!Number.isSafeInteger(offset)) throw new Error(`a report row group's file offset is out of range: ${value.toString()}`);
+    this.header(id, I64);
+    this.holes.push(this.writer.offset, offset);
+  }
+
   end(): void {
     this.writer.appendUint8(0);
   }
@@ -244,18 +319,25 @@ function appendZigZag32(writer: ByteWriter, value: number): void {
 
 /** Zigzag varint of an i64: in number arithmetic while it is exact (every offset and size), else in bigint. */
 function appendZigZag64(writer: ByteWriter, value: bigint): void {
-  if (value >= -maxExact && value <= maxExact) {
-    const n = Number(value);
-    let zigzag = n >= 0 ? n * 2 : -n * 2 - 1;
-    while (zigzag >= 0x80) {
-      writer.appendUint8((zigzag % 0x80) | 0x80);
-      zigzag = Math.floor(zigzag / 0x80);
-    }
-    writer.appendUint8(zigzag);
-  } else {
-    writer.appendZigZag(value);
+  if (value >= -maxExact && value <= maxExact) appendZigZagExact(writer, Number(value));
+  else writer.appendZigZag(value);
+}
+
+/** Zigzag varint of an i64 held as a number (a file offset). */
+function appendZigZagExact(writer: ByteWriter, n: number): void {
+  if (!Number.isSafeInteger(n)) throw new Error(`a report file offset is out of range: ${String(n)}`);
+  if (Math.abs(n) > maxExactNumber) {
+    writer.appendZigZag(BigInt(n));
+    return;
   }
+  let zigzag = n >= 0 ? n * 2 : -n * 2 - 1;
+  while (zigzag >= 0x80) {
+    writer.appendUint8((zigzag % 0x80) | 0x80);
+    zigzag = Math.floor(zigzag / 0x80);
+  }
+  writer.appendUint8(zigzag);
 }
 
 /** Magnitudes whose zigzag form (twice the value) is still an exact double. */
 const maxExact = BigInt(Number.MAX_SAFE_INTEGER) / 2n;
+const maxExactNumber = Number(maxExact);

@@ -1,6 +1,6 @@
-import type { ParquetWriterModule } from './loadParquetWriter.js';
-import { ParquetFileAssembly, type AssemblyFooterWriter } from './ParquetFileAssembly.js';
+import { ParquetFileAssembly } from './ParquetFileAssembly.js';
 import type { ParquetPart } from './ParquetFileBuilder.js';
+import type { ParquetFooterEncoder } from './ParquetFooterEncoder.js';
 import type { ReportColumn } from './reportColumns.js';
 
 /**
@@ -10,13 +10,12 @@ import type { ReportColumn } from './reportColumns.js';
  * of a {@link ParquetFileAssembly} without joining them; this is the same file in one piece.)
  */
 export function assembleParquetFile(
-  module: ParquetWriterModule,
-  writeFooter: AssemblyFooterWriter,
+  encoder: ParquetFooterEncoder,
   dataset: string,
   columns: readonly ReportColumn[],
   parts: readonly ParquetPart[],
 ): Uint8Array | undefined {
-  const assembly = new ParquetFileAssembly(module, writeFooter, dataset, columns);
+  const assembly = new ParquetFileAssembly(encoder, dataset, columns);
   for (const part of parts) assembly.append(part);
   const pieces = assembly.finish();
   return pieces && Buffer.concat(pieces);

@@ -6,11 +6,17 @@ import type { TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { assembleParquetFile } from '../../src/reports/assembleParquetFile.js';
 import { buildReportFragment } from '../../src/reports/buildReportFragment.js';
 import { loadParquetFooterWriter, loadParquetWriter } from '../../src/reports/loadParquetWriter.js';
-import { ParquetFooterEncoder } from '../../src/reports/ParquetFooterEncoder.js';
-import { shiftRowGroup, type ParquetPart } from '../../src/reports/ParquetFileBuilder.js';
+import { ParquetFooterEncoder, type FooterFields } from '../../src/reports/ParquetFooterEncoder.js';
+import {
+  reportFileCreatedBy,
+  reportFileMetadata,
+  shiftRowGroup,
+  type ParquetPart,
+  type ParquetRowGroup,
+} from '../../src/reports/ParquetFileBuilder.js';
 import { parquetSchema } from '../../src/reports/parquetSchema.js';
 import { reportColumns } from '../../src/reports/reportColumns.js';
-import { storeDayDatasets } from '../../src/reports/reportDatasets.js';
+import { storeDayDatasets, type StoreDayDataset } from '../../src/reports/reportDatasets.js';
 import { decodeFragment, encodeFragment, type ReportFragment } from '../../src/reports/ReportFragment.js';
 import { ReportSourceError } from '../../src/reports/ReportSourceError.js';
 import { SalesAccumulator } from '../../src/reports/StoreDaySales.js';
@@ -37,8 +43,38 @@ let db: DuckDb;
 let module: Awaited<ReturnType<typeof loadParquetWriter>>;
 let writeFooter: Awaited<ReturnType<typeof loadParquetFooterWriter>>;
 let encoder: ParquetFooterEncoder;
-let fallbacks = 0;
+/** Each batch's fragment as the conversion leaves it (row-group metadata as objects)... */
+const builtByDay = new Map<string, ReportFragment[]>();
+/** ...and as read back from its blob (row-group metadata encoded for the footer). */
 const fragmentsByDay = new Map<string, ReportFragment[]>();
+
+const partsOf = (fragments: readonly ReportFragment[] | undefined, dataset: StoreDayDataset): ParquetPart[] =>
+  (fragments ?? []).map((f) => f.parts[dataset]).filter((p): p is ParquetPart => p !== undefined);
+
+/** The file the library writes for the same parts: their bytes, then its own footer over their moved row groups. */
+function libraryFile(dataset: StoreDayDataset, parts: readonly ParquetPart[]): Uint8Array | undefined {
+  if (parts.length === 0) return undefined;
+  const magic = Buffer.from('PAR1');
+  const groups: ParquetRowGroup[] = [];
+  let offset = magic.length;
+  for (const part of parts) {
+    for (const group of part.rowGroups) {
+      if ('holes' in group) throw new Error('the library needs row groups as objects');
+      groups.push(shiftRowGroup(group, offset));
+    }
+    offset += part.bytes.length;
+  }
+  const footer = new module.ByteWriter();
+  writeFooter(footer, {
+    version: 2,
+    created_by: reportFileCreatedBy,
+    schema: parquetSchema(reportColumns[dataset]),
+    num_rows: groups.reduce((n, g) => n + g.num_rows, 0n),
+    row_groups: groups,
+    key_value_metadata: reportFileMetadata(dataset),
+  } as Parameters<typeof writeFooter>[1]);
+  return Buffer.concat([magic, ...parts.map((p) => p.bytes), footer.getBytes(), magic]);
+}
 
 /** The versions of the final records that each batch delivered. */
 function selectionOf(batch: TradeRecordBatch, finalRecords: readonly TradeRecordBatch['trade_records'][number][]) {
@@ -59,37 +95,30 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'report-fragments-'));
   module = await loadParquetWriter();
   writeFooter = await loadParquetFooterWriter();
-  // The library's writer, counted when it writes a footer with row groups: the encoder then fell back to it.
-  const library = writeFooter;
-  encoder = new ParquetFooterEncoder(
-    module,
-    (writer, metadata) => {
-      if (metadata.row_groups.length > 0) fallbacks += 1;
-      library(writer, metadata);
-    },
-    (await import('hyparquet-writer/src/unconvert.js')).unconvertStatistics,
-  );
+  encoder = new ParquetFooterEncoder(module, writeFooter, (await import('hyparquet-writer/src/unconvert.js')).unconvertStatistics);
   for (const { name, storeId, day, mapping } of days) {
     const single = await buildStoreDay({ partnerId, storeId, businessDate, mapping, batches: day.batches, finalRecords: day.finalRecords });
-    const fragments = day.batches.map((batch) => {
-      const body = Buffer.from(JSON.stringify(batch));
-      const built = buildReportFragment(
-        module,
-        { partnerId, mapping: new Map(Object.entries(mapping)), rowGroupRows: 2 },
-        body,
-        selectionOf(batch, day.finalRecords),
-      );
-      // Through the blob format and back, as the staged copy is read.
-      const decoded = decodeFragment(encodeFragment(built.fragment));
+    const built = day.batches.map(
+      (batch) =>
+        buildReportFragment(
+          module,
+          { partnerId, mapping: new Map(Object.entries(mapping)), rowGroupRows: 2 },
+          Buffer.from(JSON.stringify(batch)),
+          selectionOf(batch, day.finalRecords),
+        ).fragment,
+    );
+    builtByDay.set(name, built);
+    // Through the blob format and back, as the staged copy is read.
+    const fragments = built.map((fragment) => {
+      const decoded = decodeFragment(encodeFragment(fragment, encoder));
       if (!decoded) throw new Error('a fragment did not decode');
       return decoded;
     });
     fragmentsByDay.set(name, fragments);
     for (const dataset of storeDayDatasets) {
-      const parts = fragments.map((f) => f.parts[dataset]).filter((p): p is ParquetPart => p !== undefined);
       write(
         path.join(root, 'assembled', name, `${dataset}.parquet`),
-        assembleParquetFile(module, writeFooter, dataset, reportColumns[dataset], parts),
+        assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(fragments, dataset)),
       );
       write(path.join(root, 'single', name, `${dataset}.parquet`), single.files[dataset]);
     }
@@ -147,53 +176,60 @@ describe('a store-day assembled from batch fragments', () => {
     expect(groups).toEqual([{ n: String(expected) }]);
   });
 
-  it("the footer encoder writes the library's footer byte for byte", () => {
+  it("a file assembled from stored fragments is the library's file byte for byte", () => {
     let compared = 0;
     for (const { name } of days) {
       for (const dataset of storeDayDatasets) {
-        const parts = (fragmentsByDay.get(name) ?? []).map((f) => f.parts[dataset]).filter((p): p is ParquetPart => p !== undefined);
-        const library = assembleParquetFile(module, writeFooter, dataset, reportColumns[dataset], parts);
-        const encoded = assembleParquetFile(
-          module,
-          (writer, metadata) => {
-            encoder.write(writer, dataset, metadata);
-          },
-          dataset,
-          reportColumns[dataset],
-          parts,
-        );
-        expect(encoded === undefined, `${name} ${dataset}`).toBe(library === undefined);
-        if (!library || !encoded) continue;
-        expect(Buffer.compare(encoded, library), `${name} ${dataset}`).toBe(0);
+        const library = libraryFile(dataset, partsOf(builtByDay.get(name), dataset));
+        const assembled = assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(fragmentsByDay.get(name), dataset));
+        // Fragments converted at build time (row groups as objects) go into the files too.
+        const fresh = assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(builtByDay.get(name), dataset));
+        expect(assembled === undefined, `${name} ${dataset}`).toBe(library === undefined);
+        if (!library || !assembled || !fresh) continue;
+        expect(Buffer.compare(assembled, library), `${name} ${dataset}`).toBe(0);
+        expect(Buffer.compare(fresh, library), `${name} ${dataset}`).toBe(0);
         compared += 1;
       }
     }
     expect(compared).toBeGreaterThanOrEqual(5);
-    expect(fallbacks).toBe(0);
   });
 
   it('the footer encoder writes offsets and counts beyond 32 and 53 bits as the library does', () => {
     const dataset = 'sales_lines';
-    const groups = (fragmentsByDay.get('usd') ?? []).flatMap((f) => f.parts[dataset]?.rowGroups ?? []);
-    for (const [shift, rows] of [
-      [2 ** 40, 5n],
-      [2 ** 52, 2n ** 62n],
-    ] as const) {
-      const metadata = {
-        version: 2,
-        created_by: 'test',
-        schema: parquetSchema(reportColumns[dataset]),
-        num_rows: rows,
-        row_groups: groups.map((group) => shiftRowGroup(group, shift)),
-        key_value_metadata: [{ key: 'k', value: 'v' }],
-      } as Parameters<typeof writeFooter>[1];
-      const library = new module.ByteWriter();
-      writeFooter(library, metadata);
-      const encoded = new module.ByteWriter();
-      encoder.write(encoded, `big-${String(shift)}`, metadata);
-      expect(Buffer.compare(encoded.getBytes(), library.getBytes()), String(shift)).toBe(0);
+    const schema = parquetSchema(reportColumns[dataset]);
+    const groups = partsOf(builtByDay.get('usd'), dataset).flatMap((part) => part.rowGroups as ParquetRowGroup[]);
+    const fields = { version: 2, created_by: 'test', schema, key_value_metadata: [{ key: 'k', value: 'v' }] } as FooterFields;
+    for (const shift of [2 ** 40, 2 ** 52]) {
+      for (const rows of [5n, 2n ** 62n]) {
+        // The first row group carries the large count; num_rows is the sum, as the assembly writes it.
+        const counted = groups.map((group, i) => (i === 0 ? { ...group, num_rows: rows } : group));
+        const metadata = {
+          ...fields,
+          num_rows: counted.reduce((n, group) => n + group.num_rows, 0n),
+          row_groups: counted.map((group) => shiftRowGroup(group, shift)),
+        };
+        const library = new module.ByteWriter();
+        writeFooter(library, metadata);
+        const encoded = new module.ByteWriter();
+        encoder.write(encoded, `big-${String(shift)}`, metadata);
+        expect(Buffer.compare(encoded.getBytes(), library.getBytes()), `${String(shift)} ${rows.toString()}`).toBe(0);
+        // The same row groups encoded once at offset 0, then placed at the shift.
+        const placed = new module.ByteWriter();
+        const placedGroups = counted.map((group) => ({ group: encoder.encodeRowGroup(group, schema), shift }));
+        encoder.writeEncoded(placed, `big-${String(shift)}`, fields, placedGroups);
+        expect(Buffer.compare(placed.getBytes(), library.getBytes()), `placed ${String(shift)} ${rows.toString()}`).toBe(0);
+      }
     }
-    expect(fallbacks).toBe(0);
+  });
+
+  it('the footer encoder refuses a row group with a field it does not write', () => {
+    const schema = parquetSchema(reportColumns.sales_lines);
+    const [group] = partsOf(builtByDay.get('usd'), 'sales_lines').flatMap((part) => part.rowGroups as ParquetRowGroup[]);
+    if (!group) throw new Error('no row group');
+    expect(() => encoder.encodeRowGroup({ ...group, sorting_columns: [] }, schema)).toThrow(/does not write/);
+    const [chunk] = group.columns;
+    if (!chunk) throw new Error('no column chunk');
+    expect(() => encoder.encodeRowGroup({ ...group, columns: [{ ...chunk, column_index_offset: 10n }] }, schema)).toThrow(/does not write/);
   });
 
   it("the fragments' totals add up to the day's totals by currency and standard type", () => {
@@ -209,7 +245,7 @@ describe('a fragment blob', () => {
   it('of another format, or not a fragment at all, is not used (the batch is converted again)', () => {
     const fragment = fragmentsByDay.get('jpy')?.[0];
     if (!fragment) throw new Error('no fragment');
-    const bytes = encodeFragment(fragment);
+    const bytes = encodeFragment(fragment, encoder);
     const headerLength = Buffer.from(bytes).readUInt32LE(4);
     const header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + headerLength)).toString('utf8')) as object;
     const other = Buffer.from(JSON.stringify({ ...header, format: 999 }));
@@ -218,6 +254,30 @@ describe('a fragment blob', () => {
     expect(decodeFragment(changed)).toBeUndefined();
     expect(decodeFragment(Buffer.from('{"trade_records":[]}'))).toBeUndefined();
     expect(decodeFragment(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
+  });
+
+  it('whose header does not hold together is not used either', () => {
+    const fragment = fragmentsByDay.get('usd')?.[0];
+    if (!fragment) throw new Error('no fragment');
+    const bytes = Buffer.from(encodeFragment(fragment, encoder));
+    const headerLength = bytes.readUInt32LE(4);
+    const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8')) as {
+      parts: Record<string, { rowGroups: { holes: number[] }[] } | null>;
+    };
+    const withHeader = (changed: string) => {
+      const text = Buffer.from(changed);
+      const out = Buffer.concat([bytes.subarray(0, 8), text, bytes.subarray(8 + headerLength)]);
+      out.writeUInt32LE(text.length, 4);
+      return out;
+    };
+    expect(decodeFragment(withHeader(JSON.stringify(header)))).toBeDefined();
+    // A hole past the end of its row group's bytes.
+    const group = header.parts.sales_lines?.rowGroups[0];
+    if (!group) throw new Error('no row group');
+    group.holes[0] = 1_000_000;
+    expect(decodeFragment(withHeader(JSON.stringify(header)))).toBeUndefined();
+    // Not JSON at all.
+    expect(decodeFragment(withHeader('{"format":2,'))).toBeUndefined();
   });
 
   it('a stored body that is not a trade-record batch is a permanent source error', async () => {

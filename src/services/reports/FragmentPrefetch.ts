@@ -4,12 +4,13 @@ import type { ReportFragments } from '../ports/ReportFragments.js';
 /** Downloads running at once. */
 const concurrency = 4;
 /**
- * Fragments downloaded (or downloading) and not yet taken, at most. A 20,000-transaction day has
- * 40 fragments of about 190 KB, each about twice that once decoded: holding them all while the
- * day is listed kept about 20 MB alive through the listing, and V8 lets the heap grow to a few
- * times what is alive before it collects. The rest download as the files take them.
+ * Fragments downloaded (or downloading) and not yet taken, at most: 64 fragments of 500-record
+ * batches are about 10 MB. They are held as bytes, which the files are made of anyway (a file
+ * keeps each fragment's row groups as they are), and decoded only when taken. A day of up to 64
+ * batches is downloaded whole while it is listed, so the files are written without waiting for
+ * one; on a larger day the rest download as the files take them.
  */
-const defaultWindow = 8;
+const defaultWindow = 64;
 
 /**
  * Downloads the staged fragments of a day's batches while the reconciliation is still listing the

@@ -1,5 +1,5 @@
 import { buildReportFragment } from '../../reports/buildReportFragment.js';
-import { loadParquetWriter } from '../../reports/loadParquetWriter.js';
+import { loadParquetFooterEncoder, loadParquetWriter } from '../../reports/loadParquetWriter.js';
 import { encodeFragment } from '../../reports/ReportFragment.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { Ledger } from '../ports/Ledger.js';
@@ -34,11 +34,12 @@ export class ReportFragmentStager {
       const entry = await this.deps.ledger.get(partnerId, batchId);
       if (entry?.state !== 'COMMITTED' || entry.kind !== 'tradeRecords') return 'not a committed trade-record batch';
       if (!options.replace && (await this.deps.fragments.exists(partnerId, batchId))) return 'already staged';
-      const [body, mapping, directions, module] = await Promise.all([
+      const [body, mapping, directions, module, footer] = await Promise.all([
         this.deps.rawBatches.get(partnerId, batchId),
         this.deps.mappings.current(partnerId),
         this.deps.paymentDirections.listForPartner(partnerId),
         loadParquetWriter(),
+        loadParquetFooterEncoder(),
       ]);
       if (!body) return 'not a committed trade-record batch';
       const { fragment } = buildReportFragment(
@@ -51,7 +52,7 @@ export class ReportFragmentStager {
         },
         body,
       );
-      await this.deps.fragments.put(partnerId, batchId, encodeFragment(fragment));
+      await this.deps.fragments.put(partnerId, batchId, encodeFragment(fragment, footer));
       return 'staged';
     } catch (error) {
       return classifyReportError(error);

@@ -4,6 +4,7 @@ import { encodeStoreDays } from '../../reports/encodeStoreDays.js';
 import { LatestVersions, type BatchSelection } from '../../reports/LatestVersions.js';
 import { loadParquetFooterEncoder, loadParquetWriter, type ParquetWriterModule } from '../../reports/loadParquetWriter.js';
 import { ParquetFileAssembly } from '../../reports/ParquetFileAssembly.js';
+import type { ParquetFooterEncoder } from '../../reports/ParquetFooterEncoder.js';
 import { storeDayRow, type ReconciledStoreDay } from '../../reports/ReconciledStoreDay.js';
 import { reportColumns } from '../../reports/reportColumns.js';
 import { storeDayDatasets, type StoreDayDataset } from '../../reports/reportDatasets.js';
@@ -89,22 +90,12 @@ export class StoreDayReportService {
     const latest = inputs.latest ?? (await this.listLatest(partnerId, storeId, businessDate));
     const [module, footer] = await Promise.all([loadParquetWriter(), loadParquetFooterEncoder()]);
     const assemblies = Object.fromEntries(
-      storeDayDatasets.map((dataset) => [
-        dataset,
-        new ParquetFileAssembly(
-          module,
-          (writer, metadata) => {
-            footer.write(writer, dataset, metadata);
-          },
-          dataset,
-          reportColumns[dataset],
-        ),
-      ]),
+      storeDayDatasets.map((dataset) => [dataset, new ParquetFileAssembly(footer, dataset, reportColumns[dataset])]),
     ) as Record<StoreDayDataset, ParquetFileAssembly>;
     const counts = Object.fromEntries(storeDayDatasets.map((dataset) => [dataset, 0])) as Record<StoreDayDataset, number>;
     const sales = new SalesAccumulator();
     // Each fragment goes into the files as it comes and is let go: a day's fragments are never all held at once.
-    const { staged, converted } = await this.collectFragments(module, partnerId, latest, inputs, (fragment) => {
+    const { staged, converted } = await this.collectFragments({ module, footer }, partnerId, latest, inputs, (fragment) => {
       for (const dataset of storeDayDatasets) {
         const part = fragment.parts[dataset];
         if (part) assemblies[dataset].append(part);
@@ -176,7 +167,7 @@ export class StoreDayReportService {
    * each fragment is handed to `use` in turn and not kept.
    */
   private async collectFragments(
-    module: ParquetWriterModule,
+    parquet: { readonly module: ParquetWriterModule; readonly footer: ParquetFooterEncoder },
     partnerId: string,
     latest: LatestVersions,
     inputs: ReportInputs,
@@ -216,9 +207,9 @@ export class StoreDayReportService {
         } else {
           const body = await this.deps.rawBatches.get(partnerId, batch.batch_id);
           if (!body) throw new ReportSourceError('A raw batch named by the trade-record index is missing from the raw batch store.');
-          const built = buildReportFragment(module, context, body, batch.records);
+          const built = buildReportFragment(parquet.module, context, body, batch.records);
           fragment = built.fragment;
-          if (built.whole) stagings.push(this.stage(partnerId, fragment));
+          if (built.whole) stagings.push(this.stage(partnerId, fragment, parquet.footer));
         }
         found += fragment.transactions.length;
         use(fragment);
@@ -236,9 +227,9 @@ export class StoreDayReportService {
   }
 
   /** Stages a fragment converted during a build; a failure only means the next build converts the batch again. */
-  private async stage(partnerId: string, fragment: ReportFragment): Promise<void> {
+  private async stage(partnerId: string, fragment: ReportFragment, footer: ParquetFooterEncoder): Promise<void> {
     try {
-      await this.deps.fragments.put(partnerId, fragment.batchId, encodeFragment(fragment));
+      await this.deps.fragments.put(partnerId, fragment.batchId, encodeFragment(fragment, footer));
     } catch {
       // The fragment is a cache of the raw batch.
     }
