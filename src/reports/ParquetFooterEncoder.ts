@@ -80,8 +80,8 @@ export type FooterFields = Omit<FileMetaData, 'num_rows' | 'row_groups'>;
  * orders) are the same for every file of a dataset: they are written once by the library, with no
  * row group, and kept. Only num_rows and the row groups are encoded here, each row group once
  * ({@link encodeRowGroup}) however often it is placed. A row group with a field this encoder does
- * not write is refused with an error: a report file's footer is the library's or none (a test
- * compares the two on every dataset, so a library that starts writing a new field is caught there).
+ * not write is refused with an error rather than written differently from the library (a test
+ * compares the two on every dataset, so a library version that writes a new field is caught there).
  */
 export class ParquetFooterEncoder {
   private readonly templates = new Map<string, { head: Uint8Array; tail: Uint8Array }>();
