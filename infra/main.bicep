@@ -76,6 +76,11 @@ param storageSkuName string = 'Standard_LRS'
 @maxValue(365)
 param blobSoftDeleteDays int = 7
 
+@description('Days after its last write a staged report fragment is deleted. A fragment is a cache of its raw batch: a day reconciled again later converts its batches again.')
+@minValue(1)
+@maxValue(3650)
+param reportFragmentRetentionDays int = 45
+
 @description('Days Log Analytics keeps logs and telemetry.')
 @minValue(30)
 @maxValue(730)
@@ -134,6 +139,7 @@ module storage 'modules/storage.bicep' = {
     deploymentContainerName: names.deploymentContainer
     reportsContainerName: reportsContainerName
     blobSoftDeleteDays: blobSoftDeleteDays
+    reportFragmentRetentionDays: reportFragmentRetentionDays
     principalId: identity.properties.principalId
   }
 }

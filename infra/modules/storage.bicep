@@ -36,6 +36,11 @@ param reportsContainerName string
 @maxValue(365)
 param blobSoftDeleteDays int
 
+@description('Days after its last write a staged report fragment (under _state/fragments/ of the reports container) is deleted.')
+@minValue(1)
+@maxValue(3650)
+param reportFragmentRetentionDays int
+
 @description('Principal (object) id of the managed identity the function app runs as.')
 param principalId string
 
@@ -108,6 +113,42 @@ resource reportsContainer 'Microsoft.Storage/storageAccounts/blobServices/contai
   name: reportsContainerName
   properties: {
     publicAccess: 'None'
+  }
+}
+
+// Report fragments are a cache of the raw batches (src/storage/ReportFragmentStore.ts): kept while
+// their days are still being closed and corrected, then deleted by storage itself. Report files,
+// store-day markers and raw batches are not matched by the prefix.
+resource lifecycle 'Microsoft.Storage/storageAccounts/managementPolicies@2023-05-01' = {
+  parent: account
+  name: 'default'
+  properties: {
+    policy: {
+      rules: [
+        {
+          name: 'expire-report-fragments'
+          enabled: true
+          type: 'Lifecycle'
+          definition: {
+            filters: {
+              blobTypes: [
+                'blockBlob'
+              ]
+              prefixMatch: [
+                '${reportsContainerName}/_state/fragments/'
+              ]
+            }
+            actions: {
+              baseBlob: {
+                delete: {
+                  daysAfterModificationGreaterThan: reportFragmentRetentionDays
+                }
+              }
+            }
+          }
+        }
+      ]
+    }
   }
 }
 

@@ -3,6 +3,12 @@ import { encodePartitionValue } from '../reports/encodePartitionValue.js';
 import { downloadIfExists } from './downloadIfExists.js';
 
 /**
+ * Where fragments live in the reports container. infra/ deletes blobs under this prefix some days
+ * after their last write (a lifecycle rule): a day reconciled after that converts its batches again.
+ */
+export const reportFragmentsPrefix = '_state/fragments/';
+
+/**
  * Report fragments, one blob per (partner, batch): a batch's transactions already converted to
  * report rows, staged in the background after the batch is committed so that reconciling a day
  * only assembles them. Kept under `_state/` in the reports container, named `.fragment`: not a
@@ -29,7 +35,7 @@ export class ReportFragmentStore {
   private blob(partnerId: string, batchId: string) {
     // A UUID names the same batch in upper or lower case, as in the batch ledger.
     return this.container.getBlockBlobClient(
-      `_state/fragments/partner_id=${encodePartitionValue(partnerId)}/${encodePartitionValue(batchId.toLowerCase())}.fragment`,
+      `${reportFragmentsPrefix}partner_id=${encodePartitionValue(partnerId)}/${encodePartitionValue(batchId.toLowerCase())}.fragment`,
     );
   }
 }

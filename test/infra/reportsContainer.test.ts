@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { settingNames } from '../../src/config/settingNames.js';
+import { reportFragmentsPrefix } from '../../src/storage/ReportFragmentStore.js';
 
 /*
  * The report container is named by configuration (REPORTS_CONTAINER) rather than fixed in
@@ -50,5 +51,15 @@ describe('the report container in infra/', () => {
 
   it.each(['main.test.bicepparam', 'main.production.bicepparam'])('%s names the container explicitly', (file) => {
     expect(read(`infra/${file}`)).toMatch(/^param reportsContainerName = 'reports'$/m);
+  });
+
+  it('the storage module deletes staged fragments, and nothing else, after the retention main.bicep passes', () => {
+    const rule = /resource\s+\w+\s+'Microsoft\.Storage\/storageAccounts\/managementPolicies@[^']+'\s*=\s*\{([\s\S]*?)\n\}/.exec(storage);
+    const body = must(rule?.[1], 'the lifecycle management policy');
+    const prefixes = [...body.matchAll(/prefixMatch:\s*\[([^\]]*)\]/g)].flatMap((m) => [...must(m[1], 'prefixes').matchAll(/'([^']+)'/g)]);
+    expect(prefixes.map((m) => m[1])).toEqual([`\${reportsContainerName}/${reportFragmentsPrefix}`]);
+    expect(body).toMatch(/delete:\s*\{\s*daysAfterModificationGreaterThan:\s*reportFragmentRetentionDays\s*\}/);
+    expect(main).toMatch(/^param reportFragmentRetentionDays int = \d+$/m);
+    expect(main).toMatch(/\n\s*reportFragmentRetentionDays:\s*reportFragmentRetentionDays\s*\n/);
   });
 });
