@@ -3,7 +3,6 @@ import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
 import { noTelemetry, type Telemetry } from '../observability/Telemetry.js';
-import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
 import type { QueueLog } from '../queue/createQueueHandler.js';
 import { LatestVersions } from '../reports/LatestVersions.js';
 import type { ReconciledStoreDay } from '../reports/ReconciledStoreDay.js';
@@ -19,7 +18,6 @@ import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { classifyReportError } from './reports/classifyReportError.js';
-import type { FragmentPrefetch } from './reports/FragmentPrefetch.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 export interface DayReconcilerDependencies {
@@ -33,7 +31,7 @@ export interface DayReconcilerDependencies {
   /** Told of every stored result, after it is stored (the partner's webhook events). */
   readonly events: { resultStored(record: ReconciliationRecord): Promise<void> };
   /** Writes the day's report files after each result; absent, no files are written. */
-  readonly reports?: Pick<StoreDayReportService, 'write' | 'prefetch'> | undefined;
+  readonly reports?: Pick<StoreDayReportService, 'write' | 'prefetch' | 'rebuild'> | undefined;
 }
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
@@ -65,6 +63,10 @@ export class DayReconciler {
       const existing = await this.deps.results.get(partnerId, storeId, businessDate);
       if (existing && existing.status !== 'RECEIVED' && existing.runId === message.runId && existing.closeBatchId === closeBatchId) {
         await this.deps.events.resultStored(existing);
+        // The run may also have failed writing the day's files: they are written from that result.
+        // (Files already written are only stamped again: their content has not changed.)
+        const reports = this.deps.reports;
+        if (reports) await this.writeReport(() => reports.rebuild(partnerId, storeId, businessDate), log);
         return existing.status;
       }
       // From here on, a batch committed for the day may not be read by this run: it schedules another.
@@ -108,34 +110,34 @@ export class DayReconciler {
       }
       const saved = await this.save(message, stored, actual, diagnostics, batches, telemetry);
       if (saved === 'superseded') return saved;
-      if (latest) await this.writeReport(saved, { mapping: mapping.byCode, directions, latest, fragments }, log);
+      const reports = this.deps.reports;
+      if (reports && latest) {
+        await this.writeReport(
+          () =>
+            reports.write(saved.day, {
+              mapping: mapping.byCode,
+              paymentDirections: directions,
+              latest,
+              ...(fragments ? { fragments } : {}),
+            }),
+          log,
+        );
+      }
       return saved.status;
     }
   }
 
   /**
-   * Writes the day's report files from the result just saved. A permanent failure (a value the
-   * files cannot hold, stored data that disagrees with itself) is logged with its code and not
-   * retried: the result stands, and `hq reports rebuild` writes the files once the cause is fixed.
-   * A transient one fails the message, which the host retries a bounded number of times.
+   * Writes the day's report files from a stored result. A permanent failure (a value the files
+   * cannot hold, stored data that disagrees with itself) is logged with its code and not retried:
+   * the result stands, and `hq reports rebuild` writes the files once the cause is fixed. A
+   * transient one fails the message, which the host retries a bounded number of times, and the
+   * retry writes the files (a run with an id of its own finds its result stored and writes them
+   * from it).
    */
-  private async writeReport(
-    saved: SavedResult,
-    inputs: {
-      mapping: ReadonlyMap<string, string>;
-      directions: ReadonlyMap<string, PaymentDirection>;
-      latest: LatestVersions;
-      fragments: FragmentPrefetch | undefined;
-    },
-    log: QueueLog,
-  ): Promise<void> {
+  private async writeReport(write: () => Promise<unknown>, log: QueueLog): Promise<void> {
     try {
-      await this.deps.reports?.write(saved.day, {
-        mapping: inputs.mapping,
-        paymentDirections: inputs.directions,
-        latest: inputs.latest,
-        ...(inputs.fragments ? { fragments: inputs.fragments } : {}),
-      });
+      await write();
     } catch (error) {
       const failure = classifyReportError(error);
       if (!failure.permanent) throw error;

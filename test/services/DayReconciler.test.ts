@@ -5,6 +5,10 @@ import type { TradeRecordSummary } from '../../src/domain/reconciliation/TradeRe
 import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
 import { ClosedDayRemapper } from '../../src/services/ClosedDayRemapper.js';
 import { DayReconciler } from '../../src/services/DayReconciler.js';
+import { FragmentPrefetch } from '../../src/services/reports/FragmentPrefetch.js';
+import type { StoreDayReportOutcome } from '../../src/services/reports/StoreDayReportService.js';
+import type { ReconciledStoreDay } from '../../src/reports/ReconciledStoreDay.js';
+import { StorageError } from '../../src/errors/StorageError.js';
 import type { ReconcileMessage } from '../../src/services/ReconcileMessage.js';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { InMemoryDayCloses } from '../support/memory/InMemoryDayCloses.js';
@@ -54,7 +58,41 @@ function closeFor(records: readonly TradeRecordSummary[], netSales: string, paid
   };
 }
 
-async function world(records: readonly TradeRecordSummary[], close: DailyClose) {
+/**
+ * The day's report writer as the reconciler sees it: records each write and rebuild, and fails
+ * the first write the way storage does when it times out.
+ */
+class FlakyReports {
+  readonly calls: string[] = [];
+  private failures = 1;
+
+  prefetch(): FragmentPrefetch {
+    return new FragmentPrefetch(partnerId, { get: () => Promise.resolve(undefined) });
+  }
+
+  write(day: ReconciledStoreDay): Promise<StoreDayReportOutcome> {
+    this.calls.push(`write ${day.status}`);
+    if (this.failures > 0) {
+      this.failures -= 1;
+      return Promise.reject(new StorageError('unavailable', undefined, 'ETIMEDOUT'));
+    }
+    return Promise.resolve(outcome);
+  }
+
+  rebuild(partner: string, storeId: string, businessDate: string): Promise<StoreDayReportOutcome> {
+    this.calls.push(`rebuild ${partner} ${storeId} ${businessDate}`);
+    return Promise.resolve(outcome);
+  }
+}
+
+const outcome: StoreDayReportOutcome = {
+  status: 'written',
+  counts: { sales_transactions: 1, sales_lines: 1, sales_payments: 1, unmapped_transactions: 0 },
+  generatedAt: checkedAt.toISOString(),
+  batches: { staged: 0, converted: 1 },
+};
+
+async function world(records: readonly TradeRecordSummary[], close: DailyClose, reports?: FlakyReports) {
   const ports = {
     closes: new InMemoryDayCloses(),
     index: new InMemoryTradeRecords(),
@@ -73,7 +111,7 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose) 
       return Promise.resolve();
     },
   };
-  const reconciler = new DayReconciler({ ...ports, mappings, clock: () => checkedAt, events });
+  const reconciler = new DayReconciler({ ...ports, mappings, clock: () => checkedAt, events, reports });
   await ports.index.applyBatch(partnerId, close.store_id, close.business_date, records, {
     batchId: 'batch-1',
     batchSeq: 1,
@@ -142,5 +180,22 @@ describe('DayReconciler', () => {
     ]);
     expect(await ports.unmappedUsage.listForPartner(partnerId)).toEqual([]);
     expect(await reconciler.reconcile(message)).toBe('MATCHED');
+  });
+
+  it('a run retried after its files failed writes them from the result it stored', async () => {
+    const records = [sale('T-1', 'S01', '10.00')];
+    const reports = new FlakyReports();
+    const { ports, reconciler, upload, message, stored } = await world(records, closeFor(records, '10.00', '10.00'), reports);
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    const run = { ...message, runId: 'late-1', dueAt: '2026-03-02T10:00:00.000Z' };
+
+    // The result is stored and published, then the files fail: the message fails, to be retried.
+    await expect(reconciler.reconcile(run)).rejects.toBeInstanceOf(StorageError);
+    expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({ status: 'MATCHED', runId: 'late-1' });
+
+    // The retry finds its result stored: it publishes it again and writes the files from it.
+    expect(await reconciler.reconcile(run)).toBe('MATCHED');
+    expect(reports.calls).toEqual(['write MATCHED', `rebuild ${partnerId} ${message.storeId} ${message.businessDate}`]);
+    expect(stored.map((r) => r.runId)).toEqual(['late-1', 'late-1']);
   });
 });
