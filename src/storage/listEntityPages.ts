@@ -1,9 +1,7 @@
 import type { TableClient } from '@azure/data-tables';
-import { createDefaultHttpClient, createPipelineRequest, RestError, type HttpClient } from '@azure/core-rest-pipeline';
+import { createPipelineRequest, RestError } from '@azure/core-rest-pipeline';
+import { tableHttpClient } from './tableHttpClient.js';
 import { toStorageError } from './translateStorageErrors.js';
-
-/** One HTTP client for every listing; the table client's pipeline still signs, retries and times each request. */
-let httpClient: HttpClient | undefined;
 
 /** The Table service version the SDK's own query sends. */
 const serviceVersion = '2019-02-02';
@@ -27,7 +25,6 @@ export interface EntityQuery {
  * is all the index rows hold. A failed request throws a StorageError, as every SDK call does.
  */
 export async function* listEntityPages(table: TableClient, query: EntityQuery): AsyncGenerator<Record<string, unknown>[]> {
-  httpClient ??= createDefaultHttpClient();
   const base = `${table.url.replace(/\/+$/, '')}/${encodeURIComponent(table.tableName)}()`;
   let next: { partitionKey: string; rowKey: string | undefined } | undefined;
   do {
@@ -48,7 +45,7 @@ export async function* listEntityPages(table: TableClient, query: EntityQuery): 
     request.headers.set('x-ms-version', serviceVersion);
     let body: { value?: Record<string, unknown>[] };
     try {
-      const response = await table.pipeline.sendRequest(httpClient, request);
+      const response = await table.pipeline.sendRequest(tableHttpClient(), request);
       if (response.status !== 200) {
         const code = response.headers.get('x-ms-error-code');
         throw new RestError(`The table query answered ${response.status}.`, {

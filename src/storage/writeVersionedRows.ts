@@ -1,5 +1,6 @@
 import type { TableClient, TableEntity, TransactionAction } from '@azure/data-tables';
 import { compareVersions, type Versioned } from '../domain/reconciliation/isNewerVersion.js';
+import { sendTableTransaction } from './sendTableTransaction.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { actionSize, entityRequestSize, fitsOneTransaction, transactionChunks } from './transactionChunks.js';
 
@@ -75,7 +76,7 @@ async function writeChunk(
   for (let attempt = 1; ; attempt++) {
     if (actions.length === 0) return;
     try {
-      await table.submitTransaction(actions);
+      await sendTableTransaction(table, actions);
       return;
     } catch (error) {
       if (!(isConflict(error) || isPreconditionFailed(error) || isNotFound(error)) || attempt >= maxAttempts) throw error;
