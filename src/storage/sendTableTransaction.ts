@@ -17,7 +17,7 @@ const crlf = '\r\n';
  *
  * Why not the SDK's method: to build its request body, the SDK runs every operation through an
  * operation pipeline of its own (serializer, URL templating, tracing) and intercepts the request
- * it produces: about a fifth of a 500-record push's CPU went there. This writes the same body,
+ * it produces: about a quarter of a 500-record push's CPU went there. This writes the same body,
  * byte for byte (boundaries aside; a test compares the two), from the entities directly.
  * Supported: 'create', 'update' and 'upsert' in Replace mode; anything else is refused before
  * anything is sent.
