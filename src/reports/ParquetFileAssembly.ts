@@ -37,10 +37,8 @@ export class ParquetFileAssembly {
   append(part: ParquetPart): void {
     if (part.rowCount === 0) return;
     this.pieces.push(part.bytes);
-    for (const group of part.rowGroups) {
-      const encoded = 'holes' in group ? group : this.encoder.encodeRowGroup(group, this.fields.schema);
-      this.rowGroups.push({ group: encoded, shift: this.offset });
-    }
+    for (const group of part.rowGroups)
+      this.rowGroups.push({ group: this.encoder.encodeRowGroup(group, this.fields.schema), shift: this.offset });
     this.offset += part.bytes.length;
   }
 

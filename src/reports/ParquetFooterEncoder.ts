@@ -92,32 +92,11 @@ export class ParquetFooterEncoder {
     private readonly convertStatistics: ParquetStatisticsConverter,
   ) {}
 
-  /** Appends the footer of `metadata` (`key` names its fixed fields: the same schema, metadata and created_by). */
-  write(writer: ByteWriter, key: string, metadata: FileMetaData): void {
-    const elements = schemaElements(metadata.schema);
-    const groups = metadata.row_groups.map((group) => ({ group: this.encodeGroup(group, elements), shift: 0 }));
-    this.writePlaced(writer, key, metadata, groups, metadata.num_rows);
-  }
-
   /** Appends the footer of a file whose row groups were encoded beforehand (num_rows is their sum). */
   writeEncoded(writer: ByteWriter, key: string, fields: FooterFields, groups: readonly PlacedRowGroup[]): void {
+    const template = this.template(key, fields);
     let rows = 0n;
     for (const { group } of groups) rows += group.numRows;
-    this.writePlaced(writer, key, fields, groups, rows);
-  }
-
-  /** A byte writer of the library's kind, for a footer to go into. */
-  byteWriter(): ByteWriter {
-    return new this.module.ByteWriter(64 * 1024);
-  }
-
-  /** A row group of a file with schema `schema`, encoded for {@link writeEncoded}. */
-  encodeRowGroup(group: ParquetRowGroup, schema: readonly SchemaElement[]): EncodedRowGroup {
-    return this.encodeGroup(group, schemaElements(schema));
-  }
-
-  private writePlaced(writer: ByteWriter, key: string, fields: FooterFields, groups: readonly PlacedRowGroup[], rows: bigint): void {
-    const template = this.template(key, fields);
     const start = writer.offset;
     writer.appendBytes(template.head);
     // Field 3 (num_rows) and field 4 (row_groups) follow field 2 (schema): deltas of one.
@@ -138,6 +117,16 @@ export class ParquetFooterEncoder {
     }
     writer.appendBytes(template.tail);
     writer.appendUint32(writer.offset - start);
+  }
+
+  /** A byte writer of the library's kind, for a footer to go into. */
+  byteWriter(): ByteWriter {
+    return new this.module.ByteWriter(64 * 1024);
+  }
+
+  /** A row group of a file with schema `schema`, encoded for {@link writeEncoded} (one encoded already is returned as it is). */
+  encodeRowGroup(group: ParquetRowGroup | EncodedRowGroup, schema: readonly SchemaElement[]): EncodedRowGroup {
+    return 'holes' in group ? group : this.encodeGroup(group, schemaElements(schema));
   }
 
   /**

@@ -70,7 +70,7 @@ export function encodeFragment(fragment: ReportFragment, encoder: ParquetFooterE
       continue;
     }
     const schema = parquetSchema(reportColumns[dataset]);
-    const groups = part.rowGroups.map((group) => ('holes' in group ? group : encoder.encodeRowGroup(group, schema)));
+    const groups = part.rowGroups.map((group) => encoder.encodeRowGroup(group, schema));
     parts[dataset] = {
       length: part.bytes.length,
       rowCount: part.rowCount,

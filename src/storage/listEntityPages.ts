@@ -1,10 +1,7 @@
 import type { TableClient } from '@azure/data-tables';
-import { createPipelineRequest, RestError } from '@azure/core-rest-pipeline';
-import { tableHttpClient } from './tableHttpClient.js';
+import { RestError } from '@azure/core-rest-pipeline';
+import { sendTableRequest, tableServiceVersion } from './sendTableRequest.js';
 import { toStorageError } from './translateStorageErrors.js';
-
-/** The Table service version the SDK's own query sends. */
-const serviceVersion = '2019-02-02';
 
 export interface EntityQuery {
   /** An OData filter, built with the SDK's `odata` template so values are quoted. */
@@ -25,7 +22,7 @@ export interface EntityQuery {
  * is all the index rows hold. A failed request throws a StorageError, as every SDK call does.
  */
 export async function* listEntityPages(table: TableClient, query: EntityQuery): AsyncGenerator<Record<string, unknown>[]> {
-  const base = `${table.url.replace(/\/+$/, '')}/${encodeURIComponent(table.tableName)}()`;
+  const path = `${encodeURIComponent(table.tableName)}()`;
   let next: { partitionKey: string; rowKey: string | undefined } | undefined;
   do {
     const params = new URLSearchParams({ $format: 'application/json;odata=nometadata', $filter: query.filter });
@@ -34,24 +31,20 @@ export async function* listEntityPages(table: TableClient, query: EntityQuery): 
       params.set('NextPartitionKey', next.partitionKey);
       if (next.rowKey !== undefined) params.set('NextRowKey', next.rowKey);
     }
-    const request = createPipelineRequest({
-      url: `${base}?${params.toString()}`,
-      method: 'GET',
-      // The client was configured for this endpoint; an http URL is only ever the local emulator's.
-      allowInsecureConnection: base.startsWith('http:'),
-    });
-    request.headers.set('Accept', 'application/json;odata=nometadata');
-    request.headers.set('DataServiceVersion', '3.0');
-    request.headers.set('x-ms-version', serviceVersion);
     let body: { value?: Record<string, unknown>[] };
     try {
-      const response = await table.pipeline.sendRequest(tableHttpClient(), request);
+      const response = await sendTableRequest(table, {
+        method: 'GET',
+        path,
+        query: params.toString(),
+        headers: { Accept: 'application/json;odata=nometadata', DataServiceVersion: '3.0', 'x-ms-version': tableServiceVersion },
+      });
       if (response.status !== 200) {
         const code = response.headers.get('x-ms-error-code');
         throw new RestError(`The table query answered ${response.status}.`, {
           statusCode: response.status,
           ...(code === undefined ? {} : { code }),
-          request,
+          request: response.request,
           response,
         });
       }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TableClient, TransactionAction } from '@azure/data-tables';
-import { createHttpHeaders, createPipelineRequest, RestError, type PipelineResponse } from '@azure/core-rest-pipeline';
-import { tableHttpClient } from './tableHttpClient.js';
+import { RestError, type PipelineResponse } from '@azure/core-rest-pipeline';
+import { sendTableRequest, tableAccount, tableServiceVersion } from './sendTableRequest.js';
 import { toStorageError } from './translateStorageErrors.js';
 
-/** The Table service version the SDK's transactions send. */
-const serviceVersion = '2019-02-02';
 const crlf = '\r\n';
 
 /**
@@ -25,29 +23,25 @@ const crlf = '\r\n';
 export async function sendTableTransaction(table: TableClient, actions: readonly TransactionAction[]): Promise<void> {
   const transactionId = randomUUID();
   const changesetId = randomUUID();
-  const [base, query] = splitQuery(table.url);
-  const tableUrl = `${base}/${encodeURIComponent(table.tableName)}`;
+  const tableUrl = `${tableAccount(table).url}/${encodeURIComponent(table.tableName)}`;
   const parts = [`--batch_${transactionId}${crlf}content-type: multipart/mixed; boundary=changeset_${changesetId}${crlf}${crlf}`];
   for (const action of actions) parts.push(operation(changesetId, tableUrl, action));
   const body = `${parts.join(crlf)}${crlf}--changeset_${changesetId}--${crlf}--batch_${transactionId}--${crlf}`;
-  const request = createPipelineRequest({
-    url: `${base}/$batch${query}`,
-    method: 'POST',
-    body,
-    headers: createHttpHeaders({
-      accept: 'application/json',
-      'x-ms-version': serviceVersion,
-      DataServiceVersion: '3.0;',
-      MaxDataServiceVersion: '3.0;NetFx',
-      'Content-Type': `multipart/mixed; boundary=batch_${transactionId}`,
-      'Accept-Charset': 'UTF-8',
-      Connection: 'Keep-Alive',
-    }),
-    // The client was configured for this endpoint; an http URL is only ever the local emulator's.
-    allowInsecureConnection: base.startsWith('http:'),
-  });
   try {
-    const response = await table.pipeline.sendRequest(tableHttpClient(), request);
+    const response = await sendTableRequest(table, {
+      method: 'POST',
+      path: '$batch',
+      body,
+      headers: {
+        accept: 'application/json',
+        'x-ms-version': tableServiceVersion,
+        DataServiceVersion: '3.0;',
+        MaxDataServiceVersion: '3.0;NetFx',
+        'Content-Type': `multipart/mixed; boundary=batch_${transactionId}`,
+        'Accept-Charset': 'UTF-8',
+        Connection: 'Keep-Alive',
+      },
+    });
     throwIfRefused(response);
   } catch (error) {
     throw toStorageError(error);
@@ -151,11 +145,4 @@ function refusal(body: string, statusCode: number, response: PipelineResponse): 
     request: response.request,
     response,
   });
-}
-
-/** The URL without its query, and the query (with its `?`, or empty). */
-function splitQuery(url: string): [string, string] {
-  const at = url.indexOf('?');
-  const base = (at < 0 ? url : url.slice(0, at)).replace(/\/+$/, '');
-  return [base, at < 0 ? '' : url.slice(at)];
 }
