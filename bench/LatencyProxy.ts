@@ -129,11 +129,16 @@ export class LatencyProxy {
     const start = performance.now();
     const counted = !isPollerReceive(labelOf(describe(service, req.method ?? 'GET', req.url ?? '/', 0, 0)));
     if (counted) this.inFlight += 1;
+    let finished = false;
     const done = (): void => {
-      if (!counted) return;
+      if (!counted || finished) return;
+      finished = true;
       this.inFlight -= 1;
       this.lastEnd = performance.now();
     };
+    // A caller that goes away first (a process that exits with a request under way) never reads
+    // the answer: the request is over then too, or `idle` would wait for it for ever.
+    res.once('close', done);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
