@@ -4,7 +4,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
+import { odata } from '@azure/data-tables';
+import { tableKey } from '../src/storage/tableKey.js';
 import { awaitResult } from './awaitResult.js';
+import type { RoundTripChain } from './LatencyProxy.js';
 import { benchBusinessDate, expectAccepted, pushUntilAcknowledged, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
 import { dailyClose } from './dailyClose.js';
 import { generateTradeRecordBatch, emptyDayTotals } from './tradeRecordGenerator.js';
@@ -32,6 +35,11 @@ export interface ReconcileResult {
   /** Peak RSS of a reconciliation whose old-generation heap was capped at {@link cappedOldSpaceMb} MB. */
   readonly cappedRssMb: number;
   readonly cappedOutcome: string;
+  /**
+   * Latency profile only: storage round trips waited on one after another by one warm
+   * reconciliation of the day (report files included), and by one sequential listing of it.
+   */
+  readonly roundTrips?: { readonly reconcile: RoundTripChain; readonly floor: RoundTripChain };
 }
 
 const closeDelayMs = 1000;
@@ -101,6 +109,7 @@ export async function measureReconcile(
   const capped = await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [
     `--max-old-space-size=${cappedOldSpaceMb}`,
   ]);
+  const roundTrips = await countRoundTrips(env, message);
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));
   const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));
@@ -128,7 +137,29 @@ export async function measureReconcile(
     floorRssMb: mb(floor.peakRssBytes),
     cappedRssMb: mb(capped.peakRssBytes),
     cappedOutcome: capped.outcome,
+    ...(roundTrips ? { roundTrips } : {}),
   };
+}
+
+/** Through the latency proxy, in this process: one warm reconciliation and one SDK listing of the day. */
+async function countRoundTrips(env: BenchEnvironment, message: ReconcileMessage): Promise<ReconcileResult['roundTrips']> {
+  const proxy = env.proxy;
+  if (!proxy) return undefined;
+  const quietMs = 300;
+  await proxy.idle(quietMs);
+  proxy.reset();
+  await env.service.services.reconciler.reconcile(message);
+  const reconcile = proxy.chain();
+  await proxy.idle(quietMs);
+  proxy.reset();
+  const partitionKey = tableKey(message.partnerId, message.storeId, message.businessDate);
+  let rows = 0;
+  const listing = env.service.services.storage.tables.tradeRecords.listEntities({
+    queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+  });
+  for await (const page of listing.byPage()) rows += page.length;
+  if (rows === 0) throw new Error('the listing of the reconciled day found no rows');
+  return { reconcile, floor: proxy.chain() };
 }
 
 /**

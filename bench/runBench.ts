@@ -289,6 +289,24 @@ async function runAzureProfile(context: PhaseContext): Promise<void> {
     'ms',
   );
   add(`reconcile_${tag}_ratio_azure`, 'reconcile / sequential list, azure profile', reconcile.ratio, 'x', { max: 0.6 });
+  if (reconcile.roundTrips) {
+    sections.push({
+      title: `Longest chain of storage round trips, reconciliation of ${transactions} transactions (azure profile):`,
+      lines: reconcile.roundTrips.reconcile.labels.map((l, i) => `${i + 1}. ${l}`),
+    });
+    add(
+      `reconcile_${tag}_sequential_round_trips`,
+      `storage round trips waited on in sequence, one reconciliation (of ${reconcile.roundTrips.reconcile.requests})`,
+      reconcile.roundTrips.reconcile.length,
+      'trips',
+    );
+    add(
+      `reconcile_${tag}_floor_round_trips`,
+      `storage round trips waited on in sequence, sequential list (of ${reconcile.roundTrips.floor.requests})`,
+      reconcile.roundTrips.floor.length,
+      'trips',
+    );
+  }
   add(`reconcile_${tag}_queue_ms_azure`, `via the queue, azure profile (${reconcile.queueStatus})`, reconcile.queueMs, 'ms');
   add(
     'poller_idle_wait_ms',

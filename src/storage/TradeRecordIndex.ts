@@ -1,6 +1,8 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
-import { listEntityPages } from './listEntityPages.js';
+import { chooseSplitKeys, keySamplesOf, type BatchKeySamples } from './dayListingSplits.js';
+import { fetchEntityPage, listEntityPages, type EntityContinuation } from './listEntityPages.js';
+import { mergePages } from './mergePages.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
@@ -49,6 +51,8 @@ interface BatchEntity {
   receivedAt?: string | null;
   recordCount?: number | null;
   failed?: boolean | null;
+  /** A few of the batch's row keys, to split the day's listing at (see dayListingSplits). Absent on rows written before. */
+  keySamples?: string | null;
 }
 
 /**
@@ -61,7 +65,7 @@ type DayEntity = { RowKey: string; tradeRecordId?: string | null } & Omit<Summar
 const dayColumns: readonly string[] = [
   'RowKey',
   ...['version', 'lastModifiedAt', 'sourceType', 'currency', 'total', 'tax', 'tip', 'itemRows', 'paymentRows', 'payments'],
-  ...['batchSeq', 'batchId', 'tradeRecordId', 'receivedAt', 'recordCount', 'failed'],
+  ...['batchSeq', 'batchId', 'tradeRecordId', 'receivedAt', 'recordCount', 'failed', 'keySamples'],
 ];
 
 /**
@@ -119,6 +123,7 @@ export class TradeRecordIndex {
         batchSeq: batch.batchSeq,
         receivedAt: batch.receivedAt,
         recordCount: batch.recordCount,
+        keySamples: keySamplesOf(rows.map((row) => row.rowKey)),
       },
       'Replace',
     ];
@@ -218,39 +223,74 @@ export class TradeRecordIndex {
   }
 
   /**
-   * Every row of the store-day, page by page: memory stays flat however large the day is (at
-   * most two pages are held). The next page is requested as soon as one arrives, so storage
-   * produces it while the caller works through the current one. Read without the SDK's entity
-   * deserializer and with only the columns a row is built from (see {@link listEntityPages}).
+   * Every row of the store-day, page by page: memory stays flat however large the day is. Read
+   * without the SDK's entity deserializer and with only the columns a row is built from (see
+   * {@link fetchEntityPage}).
+   *
+   * The first page holds the day's batch rows (they sort first) and its first transactions. The
+   * rest of the day is then listed in a few key ranges side by side (`maxDayListingRanges`),
+   * split at the row keys each batch noted on its row, so a large day takes a few pages in a row
+   * instead of one per thousand rows. The ranges start above the first page's last key and cover
+   * every key above it once; the transactions come in the order their pages arrive. A day too
+   * small to split, or whose batches noted no keys, is read on in one listing. Each listing
+   * requests its next page as soon as one arrives, so storage works while the caller does.
    */
   async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
-    const pages = listEntityPages(this.table, { filter: odata`PartitionKey eq ${partitionKey}`, select: dayColumns });
-    const fetchNext = () => {
-      const next = pages.next();
-      // Awaited below; this only keeps an abandoned listing from reporting an unhandled rejection.
-      next.catch(() => undefined);
-      return next;
-    };
-    let pending = fetchNext();
-    try {
-      for (;;) {
-        const result = await pending;
-        if (result.done) return;
-        const page = result.value as unknown as DayEntity[];
-        pending = fetchNext();
-        for (const entity of page) {
-          const rowKey = entity.RowKey;
-          if (rowKey.startsWith(batchRowPrefix)) {
-            yield { type: 'batch', batch: toDayBatch(rowKey, entity) };
-          } else {
-            yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
-          }
-        }
+    const whole = { filter: odata`PartitionKey eq ${partitionKey}`, select: dayColumns };
+    const samples: BatchKeySamples[] = [];
+    let from: EntityContinuation | undefined;
+    // Page by page until a page ends on a transaction: every batch row (and so every sample) is known then.
+    for (;;) {
+      const { rows, next } = await fetchEntityPage(this.table, whole, from);
+      const page = rows as unknown as DayEntity[];
+      for (const entity of page) {
+        if (!entity.RowKey.startsWith(batchRowPrefix)) break;
+        if (entity.keySamples) samples.push({ keySamples: entity.keySamples, recordCount: entity.recordCount ?? 0 });
       }
-    } finally {
-      // A caller that stops early leaves no request running for a page nobody reads.
-      void pages.return(undefined).catch(() => undefined);
+      const last = page.at(-1)?.RowKey;
+      // Requested before this page is handed out, so storage works while the caller does.
+      const rest = next && last !== undefined && !last.startsWith(batchRowPrefix) ? this.listRest(whole, next, last, samples) : undefined;
+      try {
+        yield* toDayRows(page);
+        if (rest) for await (const restPage of rest) yield* toDayRows(restPage as unknown as DayEntity[]);
+      } finally {
+        // A caller that stops early leaves no request running for a page nobody reads.
+        void rest?.return(undefined).catch(() => undefined);
+      }
+      if (rest || !next) return;
+      from = next;
+    }
+  }
+
+  /** The day above `after`: in key ranges side by side, or on from `next` when the samples give no split. Requested at once. */
+  private listRest(
+    whole: { filter: string; select: readonly string[] },
+    next: EntityContinuation,
+    after: string,
+    samples: readonly BatchKeySamples[],
+  ): AsyncGenerator<Record<string, unknown>[]> {
+    const splits = chooseSplitKeys(after, samples);
+    if (splits.length === 0) return mergePages([listEntityPages(this.table, whole, next)]);
+    // Range i runs from the i-th lower bound (the first one above `after`) to the next split, the last one to the end.
+    return mergePages(
+      [after, ...splits].map((lower, i) => {
+        const upper = splits[i];
+        const from = i === 0 ? odata`RowKey gt ${lower}` : odata`RowKey ge ${lower}`;
+        const filter = `${whole.filter} and ${from}${upper === undefined ? '' : odata` and RowKey lt ${upper}`}`;
+        return listEntityPages(this.table, { filter, select: whole.select });
+      }),
+    );
+  }
+}
+
+function* toDayRows(page: readonly DayEntity[]): Iterable<DayRow> {
+  for (const entity of page) {
+    const rowKey = entity.RowKey;
+    if (rowKey.startsWith(batchRowPrefix)) {
+      yield { type: 'batch', batch: toDayBatch(rowKey, entity) };
+    } else {
+      yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
     }
   }
 }
