@@ -36,7 +36,7 @@ export function parseJsonBody(bytes: Uint8Array): ParseJsonBodyResult {
   } catch {
     return fail('', 'The body is not valid UTF-8.');
   }
-  const keyCount = countKeysWithinLimits(text);
+  const keyCount = countKeysWithinLimits(bytes);
   let value: unknown;
   if (keyCount >= 0) {
     try {
@@ -65,21 +65,25 @@ function isObject(value: unknown): value is object {
  * The number of property names in a JSON text (one `:` outside strings each), or -1 when the text
  * nests deeper than {@link maxJsonDepth}, escapes a lone surrogate or has a string without its end.
  * It does not check the grammar: on text `JSON.parse` refuses, the count means nothing.
+ *
+ * It reads the UTF-8 bytes, not the decoded text: every character it looks for is ASCII, and no
+ * byte of a multi-byte character is below 0x80, so the bytes give the same answer at about half
+ * the cost of reading characters (bench/README.md, round 10).
  */
-function countKeysWithinLimits(text: string): number {
-  const length = text.length;
+function countKeysWithinLimits(bytes: Uint8Array): number {
+  const length = bytes.length;
   let keys = 0;
   let depth = 0;
-  // A plain loop over the characters: `indexOf` from a position, called for every string, was
-  // seen to turn quadratic once optimised.
+  // A plain loop: `indexOf` from a position, called for every string, was seen to turn quadratic
+  // once optimised.
   for (let i = 0; i < length; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (c === 0x22) {
       for (;;) {
-        const d = text.charCodeAt(++i);
+        const d = bytes[++i];
         if (d === 0x22) break;
         if (d === 0x5c) {
-          const end = escapeEnd(text, i);
+          const end = escapeEnd(bytes, i);
           if (end < 0) return -1;
           i = end - 1;
         } else if (i >= length) {
@@ -98,20 +102,20 @@ function countKeysWithinLimits(text: string): number {
 }
 
 /** The offset after the escape at `at` (a backslash), or -1 for an escaped lone surrogate or a malformed \u escape. */
-function escapeEnd(text: string, at: number): number {
-  if (text.charCodeAt(at + 1) !== 0x75) return at + 2;
-  const unit = hexUnit(text, at + 2);
+function escapeEnd(bytes: Uint8Array, at: number): number {
+  if (bytes[at + 1] !== 0x75) return at + 2;
+  const unit = hexUnit(bytes, at + 2);
   if (unit < 0xd800 || unit > 0xdfff) return unit < 0 ? -1 : at + 6;
-  if (unit >= 0xdc00 || text.charCodeAt(at + 6) !== 0x5c || text.charCodeAt(at + 7) !== 0x75) return -1;
-  const low = hexUnit(text, at + 8);
+  if (unit >= 0xdc00 || bytes[at + 6] !== 0x5c || bytes[at + 7] !== 0x75) return -1;
+  const low = hexUnit(bytes, at + 8);
   return low >= 0xdc00 && low <= 0xdfff ? at + 12 : -1;
 }
 
 /** The UTF-16 unit of four hex digits at `at`, or -1. */
-function hexUnit(text: string, at: number): number {
+function hexUnit(bytes: Uint8Array, at: number): number {
   let unit = 0;
   for (let k = 0; k < 4; k++) {
-    const c = text.charCodeAt(at + k);
+    const c = bytes[at + k] ?? -1;
     if (c >= 0x30 && c <= 0x39) unit = unit * 16 + c - 0x30;
     else if (c >= 0x61 && c <= 0x66) unit = unit * 16 + c - 0x57;
     else if (c >= 0x41 && c <= 0x46) unit = unit * 16 + c - 0x37;

@@ -131,6 +131,7 @@ describe('parseJsonBody', () => {
     ['whose second value holds more keys than the first lost', '{"a":1,"b":{"c":1},"b":{"c":1,"d":2}}', '/b'],
     ['with integer-like names, which objects order first', '{"b":{},"1":{"x":1,"x":2}}', '/1/x'],
     ['in an object inside arrays', '{"a":[[{"k":1}],[{"k":1,"k":1}]]}', '/a/1/0/k'],
+    ['among names of several UTF-8 bytes', '{"é":{"漢":1},"k":"😀","漢":3,"k":4}', '/k'],
   ])('refuses a duplicate key %s', (_, text, path) => {
     expect(problemsOf(text)[0]).toMatchObject({ path, message: stringMatching(/^Duplicate key/) });
   });
@@ -140,6 +141,7 @@ describe('parseJsonBody', () => {
     ['an escaped backslash before a closing quote', '{"a":"x\\\\","b":{"c":1}}'],
     ['a \\u written after an escaped backslash, which is text and not an escape', '{"a":"\\\\ud800"}'],
     ['integer-like keys', '{"b":{"y":1},"10":{"x":1},"2":[{"2":2}]}'],
+    ['characters of two to four UTF-8 bytes beside colons, quotes and brackets', '{"漢:":"ü\\"é[","€":["😀:{"],"é":{"ß":"}"}}'],
   ])('accepts %s', (_, text) => {
     expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text) as unknown });
   });
