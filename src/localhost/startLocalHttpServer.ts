@@ -79,6 +79,9 @@ export interface RunningLocalHttpServer {
   close(): Promise<void>;
 }
 
+/** Retry-After of the 503 answered when the key check cannot reach storage. */
+const keyCheckRetryAfterSeconds = 1;
+
 /** How long close() waits for running requests before cutting their connections. */
 const closeGraceMs = 5_000;
 
@@ -123,9 +126,13 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
     };
 
     /** What the Functions host answers by itself: a status and no body. */
-    const answerFromHost = (status: number, closeConnection = false): void => {
+    const answerFromHost = (status: number, closeConnection = false, retryAfterSeconds?: number): void => {
       if (!res.headersSent) {
-        res.writeHead(status, { 'content-length': '0', ...(closeConnection ? { connection: 'close' } : {}) });
+        res.writeHead(status, {
+          'content-length': '0',
+          ...(closeConnection ? { connection: 'close' } : {}),
+          ...(retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) }),
+        });
         res.end();
       }
       logLine(status);
@@ -146,7 +153,19 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
 
       if (fn.authLevel !== 'anonymous') {
         const key = functionKey(req, search);
-        if (key === undefined || !(await isValidHostKey(key))) {
+        let valid: boolean;
+        try {
+          valid = key !== undefined && (await isValidHostKey(key));
+        } catch (error) {
+          // Azure's host holds its keys in memory; this stand-in reads them from storage. A read
+          // that fails is a host that cannot serve for a moment (503, to be retried), never the
+          // final 500 of a failed function.
+          logger.warn(`${method} ${routeForLog}: the key could not be checked: ${describeFailure(error)}`);
+          answerFromHost(503, !isBodyless(req), keyCheckRetryAfterSeconds);
+          discardBody(req, res, timeouts);
+          return;
+        }
+        if (!valid) {
           answerFromHost(401, !isBodyless(req));
           discardBody(req, res, timeouts);
           return;

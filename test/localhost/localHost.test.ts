@@ -14,6 +14,7 @@ import { TimerRunner } from '../../src/localhost/TimerRunner.js';
 import type { RunningLocalHttpServer } from '../../src/localhost/startLocalHttpServer.js';
 import { anyString } from '../support/matchers.js';
 import { manualTime } from '../support/testClock.js';
+import { StorageError } from '../../src/errors/StorageError.js';
 
 const key = 'sample-key-7f3a';
 const secretBodyText = 'body-text-that-must-not-be-logged';
@@ -477,6 +478,29 @@ describe('local host', () => {
         await second.close();
       }
     });
+  });
+
+  it('answers 503 with Retry-After, not 500, when the key check cannot reach storage', async () => {
+    const keyLogger = new RecordingLogger();
+    const server = await startLocalHttpServer({
+      functions: captureRegistrations(() => {
+        registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], []);
+      }),
+      routePrefix: '',
+      hostBodyLimitBytes,
+      logger: keyLogger,
+      isValidHostKey: () => Promise.reject(new StorageError('unavailable', undefined, 'ETIMEDOUT')),
+    });
+    try {
+      const answer = await fetch(`${server.baseUrl}/stores/S1/items/1`, { headers: { 'x-functions-key': 'some-key-value' } });
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(await answer.text()).toBe('');
+      expect(keyLogger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('the key could not be checked'))).toBe(true);
+      expect(keyLogger.text()).not.toContain('some-key-value');
+    } finally {
+      await server.close();
+    }
   });
 
   describe('timers', () => {
