@@ -31,6 +31,9 @@ export interface RoundTripChain {
  * when each request arrived and was answered, so the benchmark can tell how many round trips an
  * operation waited on one after another.
  */
+/** How long storage must have been quiet before a count starts (the poller's receives aside). */
+const defaultQuietMs = 300;
+
 export class LatencyProxy {
   private log: LoggedRequest[] = [];
   private since = 0;
@@ -91,7 +94,7 @@ export class LatencyProxy {
    * what the previous operation left running after its answer (a pending-row removal, the report
    * files a reconciliation writes after its result) must not fall into the next count.
    */
-  async idle(quietMs: number, timeoutMs = 60_000): Promise<void> {
+  async idle(quietMs = defaultQuietMs, timeoutMs = 60_000): Promise<void> {
     const deadline = performance.now() + timeoutMs;
     while (this.inFlight > 0 || performance.now() - this.lastEnd < quietMs) {
       if (performance.now() > deadline) throw new Error(`storage requests kept running for ${timeoutMs} ms`);

@@ -145,12 +145,11 @@ export async function measureReconcile(
 async function countRoundTrips(env: BenchEnvironment, message: ReconcileMessage): Promise<ReconcileResult['roundTrips']> {
   const proxy = env.proxy;
   if (!proxy) return undefined;
-  const quietMs = 300;
-  await proxy.idle(quietMs);
+  await proxy.idle();
   proxy.reset();
   await env.service.services.reconciler.reconcile(message);
   const reconcile = proxy.chain();
-  await proxy.idle(quietMs);
+  await proxy.idle();
   proxy.reset();
   const partitionKey = tableKey(message.partnerId, message.storeId, message.businessDate);
   let rows = 0;

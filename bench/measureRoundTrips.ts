@@ -30,7 +30,7 @@ export async function measureRoundTrips(env: BenchEnvironment, scale: BenchScale
     seed: 13,
   });
   expectAccepted(await env.send(partner, 'POST', 'trade-records', template.render(0x30000)), 'warm-up push');
-  await proxy.idle(quietMs);
+  await proxy.idle();
   proxy.reset();
   expectAccepted(await env.send(partner, 'POST', 'trade-records', template.render(0x30001)), 'push');
   const push = proxy.chain();
@@ -52,7 +52,7 @@ export async function measureRoundTrips(env: BenchEnvironment, scale: BenchScale
     });
     expectAccepted(await env.send(partner, 'POST', 'trade-records', JSON.stringify(body)), 'push before close');
     const closeBody = dailyClose(`${tag}-0000-4000-8000-00000000c105`, storeId, 1, totals);
-    await proxy.idle(quietMs);
+    await proxy.idle();
     proxy.reset();
     expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(closeBody)), 'daily-close');
     close = proxy.chain();
@@ -64,9 +64,6 @@ export async function measureRoundTrips(env: BenchEnvironment, scale: BenchScale
   if (!close) throw new Error('no close was counted');
   return { push, close };
 }
-
-/** How long storage must have been quiet before a count starts (the poller's receives aside). */
-const quietMs = 300;
 
 /** The reconcile message is deleted once its handler is done, report files included. */
 async function queueEmpty(queue: QueueClient): Promise<void> {

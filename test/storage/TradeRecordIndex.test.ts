@@ -149,10 +149,10 @@ describe('TradeRecordIndex.listDay', () => {
     expect(recorder.filters).toHaveLength(2);
   });
 
-  it('stops its requests when the caller stops early', async () => {
-    const { index } = await setUp();
+  it('requests no further pages once the caller stops early', async () => {
+    const { recorder, index } = await setUp();
     const partnerId = `p-${randomUUID()}`;
-    for (let b = 1; b <= 5; b++) {
+    for (let b = 1; b <= 8; b++) {
       const summaries = Array.from({ length: 500 }, (_, i) => summary(`T-${b}-${String(i).padStart(3, '0')}`, 1, b));
       await index.applyBatch(partnerId, 'S-3', businessDate, summaries, {
         batchId: `batch-${b}`,
@@ -161,10 +161,16 @@ describe('TradeRecordIndex.listDay', () => {
         recordCount: 500,
       });
     }
+    recorder.filters.length = 0;
     let seen = 0;
     for await (const row of index.listDay(partnerId, 'S-3', businessDate)) {
-      if (row.type === 'transaction' && ++seen === 1200) break;
+      if (row.type === 'transaction' && ++seen === 10) break;
     }
-    expect(seen).toBe(1200);
+    // The first page, and one page requested ahead in each of the ranges the rest was split into
+    // (each range holds two pages).
+    const sentBeforeStop = recorder.filters.length;
+    expect(sentBeforeStop).toBe(1 + maxDayListingRanges);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(recorder.filters).toHaveLength(sentBeforeStop);
   });
 });
