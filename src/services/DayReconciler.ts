@@ -7,6 +7,7 @@ import type { QueueLog } from '../queue/createQueueHandler.js';
 import { LatestVersions } from '../reports/LatestVersions.js';
 import type { ReconciledStoreDay } from '../reports/ReconciledStoreDay.js';
 import type { StoredClose } from '../storage/DayCloseRepository.js';
+import type { RowReadAhead } from '../storage/RowReadAhead.js';
 import type { Clock } from './ports/Clock.js';
 import type { DayCloses } from './ports/DayCloses.js';
 import type { PaymentDirections } from './ports/PaymentDirections.js';
@@ -81,6 +82,8 @@ export class DayReconciler {
       const latest = this.deps.reports ? new LatestVersions() : undefined;
       // The day's batches are listed first: their fragments download while the transactions are listed.
       const fragments = this.deps.reports?.prefetch(partnerId);
+      // The result's row is read while the day is listed; its write is still guarded by the row's ETag.
+      const resultRow = this.deps.results.readAhead?.(partnerId, storeId, businessDate);
       // A listing meets every batch row before any transaction row, so a failed batch is known
       // before its rows (if any are left) come by: they are never counted, nor put in the files.
       const failed = new Set<string>();
@@ -108,21 +111,28 @@ export class DayReconciler {
           throw new Error('The mapping kept changing during reconciliation; the message is retried.');
         }
       }
-      const saved = await this.save(message, stored, actual, diagnostics, batches, telemetry);
+      const saved = await this.save(message, stored, actual, diagnostics, batches, telemetry, resultRow);
       if (saved === 'superseded') return saved;
       const reports = this.deps.reports;
-      if (reports && latest) {
-        await this.writeReport(
-          () =>
-            reports.write(saved.day, {
-              mapping: mapping.byCode,
-              paymentDirections: directions,
-              latest,
-              ...(fragments ? { fragments } : {}),
-            }),
-          log,
-        );
-      }
+      // The result's events and the day's files both follow from the stored result, not from each
+      // other: they are sent side by side. A crash or failure of either leaves the message to be
+      // retried, and the retry publishes the stored result and writes the files (above); both are
+      // the same again when repeated.
+      await settleBoth(
+        this.deps.events.resultStored(saved.record),
+        reports && latest
+          ? this.writeReport(
+              () =>
+                reports.write(saved.day, {
+                  mapping: mapping.byCode,
+                  paymentDirections: directions,
+                  latest,
+                  ...(fragments ? { fragments } : {}),
+                }),
+              log,
+            )
+          : Promise.resolve(),
+      );
       return saved.status;
     }
   }
@@ -152,6 +162,7 @@ export class DayReconciler {
     diagnostics: DayDiagnostics,
     batches: readonly ReceivedBatch[],
     telemetry: Telemetry,
+    resultRow: RowReadAhead | undefined,
   ): Promise<SavedResult | 'superseded'> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
     const expected = controlTotalsOf(stored.close);
@@ -166,24 +177,29 @@ export class DayReconciler {
       differences,
     });
     const checkedAt = this.deps.clock();
-    const saved = await this.deps.results.saveResult(partnerId, storeId, businessDate, closeBatchId, {
-      status,
-      checkedAt: checkedAt.toISOString(),
-      actual,
-      differences,
-      diagnosis,
-      runId: message.runId,
-    });
+    const saved = await this.deps.results.saveResult(
+      partnerId,
+      storeId,
+      businessDate,
+      closeBatchId,
+      {
+        status,
+        checkedAt: checkedAt.toISOString(),
+        actual,
+        differences,
+        diagnosis,
+        runId: message.runId,
+      },
+      resultRow,
+    );
     if (!saved) return 'superseded';
     const day = { partner: partnerId, store: storeId, business_date: businessDate };
     const due = Date.parse(message.dueAt ?? stored.receivedAt);
     telemetry.metric('reconciliation_lag_seconds', Math.max(0, Math.round((checkedAt.getTime() - due) / 1000)), day);
     if (status === 'MISMATCHED') telemetry.metric('reconciliation_mismatched', 1, { ...day, changed: String(saved.changed) });
-    // Published after the result is stored: a crash between the two leaves the message to be
-    // retried, and the retry publishes the stored result (above).
-    await this.deps.events.resultStored(saved);
     return {
       status,
+      record: saved,
       day: {
         partnerId,
         storeId,
@@ -202,7 +218,16 @@ export class DayReconciler {
 
 interface SavedResult {
   readonly status: 'MATCHED' | 'MISMATCHED';
+  /** As stored: what its events are published from (after it is stored). */
+  readonly record: ReconciliationRecord;
   readonly day: ReconciledStoreDay;
+}
+
+/** Waits for both, then throws the first one's failure, if any (neither is left running). */
+async function settleBoth(first: Promise<unknown>, second: Promise<unknown>): Promise<void> {
+  const outcomes = await Promise.allSettled([first, second]);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 const silent: QueueLog = { warn: () => undefined };

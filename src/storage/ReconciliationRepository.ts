@@ -93,7 +93,7 @@ export class ReconciliationRepository {
     }
   }
 
-  /** Starts reading a store-day's row for a `markReceived` soon after. */
+  /** Starts reading a store-day's row for a `markReceived` or `saveResult` soon after. */
   readAhead(partnerId: string, storeId: string, businessDate: string): RowReadAhead {
     return readRowAhead(this.table, tableKey(partnerId, storeId), businessDate);
   }
@@ -199,34 +199,42 @@ export class ReconciliationRepository {
     businessDate: string,
     closeBatchId: string,
     result: ResultToSave,
+    readAhead?: RowReadAhead,
   ): Promise<ReconciliationRecord | undefined> {
     let written: ResultEntity | undefined;
-    const saved = await writeIfCurrent<ResultEntity>(this.table, tableKey(partnerId, storeId), businessDate, (current) => {
-      if (current?.closeBatchId !== closeBatchId) return undefined;
-      const before = parseOutcome(current.lastOutcome) ?? outcomeOf(current);
-      const expected = JSON.parse(current.expected) as ControlTotals;
-      const outcome: Outcome = { status: result.status, expected, actual: result.actual };
-      written = {
-        partnerId,
-        storeId,
-        businessDate,
-        status: result.status,
-        closeBatchId,
-        closeReceivedAt: current.closeReceivedAt,
-        checkedAt: result.checkedAt,
-        expected: current.expected,
-        actual: JSON.stringify(result.actual),
-        differences: JSON.stringify(result.differences),
-        ...toChunkedProperties('diagnosis', result.diagnosis),
-        ...(result.runId === undefined ? {} : { runId: result.runId }),
-        changed: before !== undefined && !sameOutcome(before, outcome),
-        lastOutcome: JSON.stringify(outcome),
-        // A run noted while this one computed is still to come.
-        pendingRunId: current.pendingRunId ?? '',
-        pendingDueAt: current.pendingDueAt ?? '',
-      };
-      return written;
-    });
+    const saved = await writeIfCurrent<ResultEntity>(
+      this.table,
+      tableKey(partnerId, storeId),
+      businessDate,
+      (current) => {
+        if (current?.closeBatchId !== closeBatchId) return undefined;
+        const before = parseOutcome(current.lastOutcome) ?? outcomeOf(current);
+        const expected = JSON.parse(current.expected) as ControlTotals;
+        const outcome: Outcome = { status: result.status, expected, actual: result.actual };
+        written = {
+          partnerId,
+          storeId,
+          businessDate,
+          status: result.status,
+          closeBatchId,
+          closeReceivedAt: current.closeReceivedAt,
+          checkedAt: result.checkedAt,
+          expected: current.expected,
+          actual: JSON.stringify(result.actual),
+          differences: JSON.stringify(result.differences),
+          ...toChunkedProperties('diagnosis', result.diagnosis),
+          ...(result.runId === undefined ? {} : { runId: result.runId }),
+          changed: before !== undefined && !sameOutcome(before, outcome),
+          lastOutcome: JSON.stringify(outcome),
+          // A run noted while this one computed is still to come.
+          pendingRunId: current.pendingRunId ?? '',
+          pendingDueAt: current.pendingDueAt ?? '',
+        };
+        return written;
+      },
+      undefined,
+      readAhead,
+    );
     return saved && written ? toRecord(written) : undefined;
   }
 

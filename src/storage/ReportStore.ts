@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { BlobGetPropertiesResponse, BlobLeaseClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import type { ReportFileBytes } from '../services/ports/ReportFiles.js';
+import type { ReportFileBytes, StoreDayFiles } from '../services/ports/ReportFiles.js';
 import { encodePartitionValue } from '../reports/encodePartitionValue.js';
 import { storeDayBlobName, storeDaysBlobName } from '../reports/reportBlobName.js';
 import { storeDayDatasets, type StoreDayDataset } from '../reports/reportDatasets.js';
@@ -59,15 +59,21 @@ export class ReportStore {
   /**
    * Writes a store-day's files (a dataset without a file has its old file removed). Returns
    * 'superseded' and writes nothing when a build that started later has written the store-day.
+   *
+   * `files` may still be being built: the store-day's lease is taken and its current files read
+   * meanwhile. `onWritten` runs once the files are written, while the lease is let go (it must not
+   * need the lease); the write fails if it does.
    */
   async writeStoreDay(
     partnerId: string,
     storeId: string,
     businessDate: string,
-    files: Readonly<Record<StoreDayDataset, ReportFileBytes | undefined>>,
+    files: StoreDayFiles | Promise<StoreDayFiles>,
     stamp: string,
+    onWritten?: () => Promise<void>,
   ): Promise<StoreDayWrite> {
-    const names = storeDayDatasets.map((dataset) => ({ dataset, name: storeDayBlobName(dataset, partnerId, businessDate, storeId) }));
+    // Awaited below once the lease is held; a build that fails before then is not an unhandled rejection.
+    Promise.resolve(files).catch(() => undefined);
     const marker = this.container.getBlockBlobClient(
       `_state/store_day/partner_id=${encodePartitionValue(partnerId)}/business_date=${businessDate}/store_id=${encodePartitionValue(storeId)}`,
     );
@@ -79,61 +85,97 @@ export class ReportStore {
         if (!isConflict(error) && !isPreconditionFailed(error)) throw error;
       }
     });
+    let status: StoreDayWrite;
     try {
-      // What the files hold now is read alongside the marker: only this lease's holder writes them.
-      const [markerProperties, ...current] = await Promise.all([
-        marker.getProperties({ conditions: { leaseId: lease.leaseId } }),
-        ...names.map(({ name }) => propertiesIfExists(this.container.getBlockBlobClient(name))),
-      ]);
-      const written = markerProperties.metadata?.[stampKey];
-      if (written !== undefined && written > stamp) return 'superseded';
-      await lease.renewIfDue();
-      // The four files are independent blobs, each replaced whole: they are sent side by side.
-      await Promise.all(
-        names.map(async ({ dataset, name }, i) => {
-          const blob = this.container.getBlockBlobClient(name);
-          const bytes = files[dataset];
-          const existing = current[i];
-          if (!bytes) {
-            if (existing) await blob.deleteIfExists();
-            return;
-          }
-          const metadata = { [stampKey]: stamp, [hashKey]: sha256(bytes) };
-          if (existing?.metadata?.[hashKey] === metadata[hashKey] && existing.etag !== undefined) {
-            try {
-              await blob.setMetadata(metadata, { conditions: { ifMatch: existing.etag } });
-              return;
-            } catch (error) {
-              // Changed since it was read (not by a writer of this service): replaced whole below.
-              if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
-            }
-          }
-          await this.upload(blob, bytes, metadata);
-        }),
-      );
-      await lease.renewIfDue();
-      await marker.setMetadata({ [stampKey]: stamp }, { conditions: { leaseId: lease.leaseId } });
-      return 'written';
-    } finally {
+      status = await this.writeLeased(marker, lease, storeDayBlobNames(partnerId, storeId, businessDate), files, stamp);
+    } catch (error) {
       await lease.release();
+      throw error;
     }
+    if (status === 'superseded' || !onWritten) {
+      await lease.release();
+      return status;
+    }
+    const outcomes = await Promise.allSettled([lease.release(), onWritten()]);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return status;
+  }
+
+  /** The body of {@link writeStoreDay}, under the store-day's lease. */
+  private async writeLeased(
+    marker: BlockBlobClient,
+    lease: HeldLease,
+    names: readonly { readonly dataset: StoreDayDataset; readonly name: string }[],
+    building: StoreDayFiles | Promise<StoreDayFiles>,
+    stamp: string,
+  ): Promise<StoreDayWrite> {
+    // What the files hold now is read alongside the marker: only this lease's holder writes them.
+    const [markerProperties, ...current] = await Promise.all([
+      marker.getProperties({ conditions: { leaseId: lease.leaseId } }),
+      ...names.map(({ name }) => propertiesIfExists(this.container.getBlockBlobClient(name))),
+    ]);
+    const written = markerProperties.metadata?.[stampKey];
+    if (written !== undefined && written > stamp) return 'superseded';
+    const files = await building;
+    // A long build may have outlasted most of the lease: renewed before the first write.
+    await lease.renewIfDue();
+    // The four files are independent blobs, each replaced whole: they are sent side by side.
+    await Promise.all(
+      names.map(async ({ dataset, name }, i) => {
+        const blob = this.container.getBlockBlobClient(name);
+        const bytes = files[dataset];
+        const existing = current[i];
+        if (!bytes) {
+          if (existing) await blob.deleteIfExists();
+          return;
+        }
+        const metadata = { [stampKey]: stamp, [hashKey]: sha256(bytes) };
+        if (existing?.metadata?.[hashKey] === metadata[hashKey] && existing.etag !== undefined) {
+          try {
+            await blob.setMetadata(metadata, { conditions: { ifMatch: existing.etag } });
+            return;
+          } catch (error) {
+            // Changed since it was read (not by a writer of this service): replaced whole below.
+            if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+          }
+        }
+        await this.upload(blob, bytes, metadata);
+      }),
+    );
+    await lease.renewIfDue();
+    await marker.setMetadata({ [stampKey]: stamp }, { conditions: { leaseId: lease.leaseId } });
+    return 'written';
   }
 
   /**
    * Rewrites the store_days file of a partner's business date from `build`, which reads the rows
    * it holds. Several stores of the same day finish at once: the upload is conditional on the file
    * being unchanged since before `build` read its rows, and is redone otherwise, so the last file
-   * written was built from rows read after every earlier write.
+   * written was built from rows read after every earlier write. `rowWrite`: the write of a row
+   * `build` must see, under way; the build waits for it.
    */
-  async writeStoreDays(partnerId: string, businessDate: string, build: () => Promise<Uint8Array | undefined>): Promise<void> {
+  async writeStoreDays(
+    partnerId: string,
+    businessDate: string,
+    build: () => Promise<Uint8Array | undefined>,
+    rowWrite?: Promise<unknown>,
+  ): Promise<void> {
     const blob = this.container.getBlockBlobClient(storeDaysBlobName(partnerId, businessDate));
     for (let round = 1; ; round += 1) {
-      let etag: string | undefined;
-      try {
-        etag = (await blob.getProperties()).etag;
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-      }
+      const etagRead = blob.getProperties().then(
+        (properties) => properties.etag,
+        (error: unknown) => {
+          if (!isNotFound(error)) throw error;
+          return undefined;
+        },
+      );
+      // The ETag only has to be read before `build` reads the rows, so it is read alongside the
+      // write of the row the build must see.
+      const [read, written] = await Promise.allSettled([etagRead, round === 1 ? rowWrite : undefined]);
+      if (written.status === 'rejected') throw written.reason;
+      if (read.status === 'rejected') throw read.reason;
+      const etag = read.value;
       const bytes = await build();
       if (!bytes) return;
       try {
@@ -179,6 +221,10 @@ export class ReportStore {
       delay = Math.min(delay * 2, 1000);
     }
   }
+}
+
+function storeDayBlobNames(partnerId: string, storeId: string, businessDate: string): { dataset: StoreDayDataset; name: string }[] {
+  return storeDayDatasets.map((dataset) => ({ dataset, name: storeDayBlobName(dataset, partnerId, businessDate, storeId) }));
 }
 
 /** SHA-256 (base64) of a file's content, whole or in pieces. */

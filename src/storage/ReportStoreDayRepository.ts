@@ -2,7 +2,8 @@ import { odata, type TableClient } from '@azure/data-tables';
 import type { StoreDayRow } from '../reports/ReconciledStoreDay.js';
 import type { StoreDaySales } from '../reports/StoreDaySales.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
-import { writeIfCurrent } from './writeIfCurrent.js';
+import type { RowReadAhead } from './RowReadAhead.js';
+import { readRowAhead, writeIfCurrent } from './writeIfCurrent.js';
 
 /** Totals of a row stored before totals were kept with it: none (a rebuild adds them). */
 const noSales: StoreDaySales = { sales: [], unmapped: [] };
@@ -23,11 +24,23 @@ export class ReportStoreDayRepository {
    * Stores the row unless a row from a later build is already there (builds are ordered by the
    * instant they started, ISO 8601 UTC strings that sort in time order). Returns whether it wrote.
    */
-  async putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow): Promise<boolean> {
-    return writeIfCurrent<StoreDayEntity>(this.table, tableKey(partnerId, businessDate), encodeKeyPart(row.store_id), (current) => {
-      if (current && current.generatedAt > row.report_generated_at) return undefined;
-      return { row: JSON.stringify(row), generatedAt: row.report_generated_at };
-    });
+  async putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow, readAhead?: RowReadAhead): Promise<boolean> {
+    return writeIfCurrent<StoreDayEntity>(
+      this.table,
+      tableKey(partnerId, businessDate),
+      encodeKeyPart(row.store_id),
+      (current) => {
+        if (current && current.generatedAt > row.report_generated_at) return undefined;
+        return { row: JSON.stringify(row), generatedAt: row.report_generated_at };
+      },
+      undefined,
+      readAhead,
+    );
+  }
+
+  /** Starts reading a store-day's row for a `putIfNewer` soon after. */
+  readAhead(partnerId: string, businessDate: string, storeId: string): RowReadAhead {
+    return readRowAhead(this.table, tableKey(partnerId, businessDate), encodeKeyPart(storeId));
   }
 
   /**

@@ -64,7 +64,8 @@ function closeFor(records: readonly TradeRecordSummary[], netSales: string, paid
  */
 class FlakyReports {
   readonly calls: string[] = [];
-  private failures = 1;
+
+  constructor(private failures = 1) {}
 
   prefetch(): FragmentPrefetch {
     return new FragmentPrefetch(partnerId, { get: () => Promise.resolve(undefined) });
@@ -92,7 +93,7 @@ const outcome: StoreDayReportOutcome = {
   batches: { staged: 0, converted: 1 },
 };
 
-async function world(records: readonly TradeRecordSummary[], close: DailyClose, reports?: FlakyReports) {
+async function world(records: readonly TradeRecordSummary[], close: DailyClose, reports?: FlakyReports, failedPublications = 0) {
   const ports = {
     closes: new InMemoryDayCloses(),
     index: new InMemoryTradeRecords(),
@@ -105,8 +106,13 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose, 
   };
   const mappings = new MappingCatalog(ports.pointers, ports.rawBatches);
   const stored: ReconciliationRecord[] = [];
+  let publicationsToFail = failedPublications;
   const events = {
     resultStored: (record: ReconciliationRecord) => {
+      if (publicationsToFail > 0) {
+        publicationsToFail -= 1;
+        return Promise.reject(new StorageError('unavailable', undefined, 'ETIMEDOUT'));
+      }
       stored.push(record);
       return Promise.resolve();
     },
@@ -197,5 +203,22 @@ describe('DayReconciler', () => {
     expect(await reconciler.reconcile(run)).toBe('MATCHED');
     expect(reports.calls).toEqual(['write MATCHED', `rebuild ${partnerId} ${message.storeId} ${message.businessDate}`]);
     expect(stored.map((r) => r.runId)).toEqual(['late-1', 'late-1']);
+  });
+
+  it("a failed publication fails the run, but not the day's files; the retry publishes the stored result", async () => {
+    const records = [sale('T-1', 'S01', '10.00')];
+    const reports = new FlakyReports(0);
+    const { ports, reconciler, upload, message, stored } = await world(records, closeFor(records, '10.00', '10.00'), reports, 1);
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    const run = { ...message, runId: 'late-1', dueAt: '2026-03-02T10:00:00.000Z' };
+
+    // The events and the files follow from the stored result side by side: the files are written
+    // although the publication failed, and the message fails, to be retried.
+    await expect(reconciler.reconcile(run)).rejects.toBeInstanceOf(StorageError);
+    expect(reports.calls).toEqual(['write MATCHED']);
+    expect(stored).toEqual([]);
+
+    expect(await reconciler.reconcile(run)).toBe('MATCHED');
+    expect(stored).toEqual([await ports.results.get(partnerId, message.storeId, message.businessDate)]);
   });
 });

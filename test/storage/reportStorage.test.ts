@@ -85,6 +85,21 @@ describe('report files with their marker and stamps', () => {
     const properties = await container.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1')).getProperties();
     expect(properties.metadata?.generatedat).toBe('2026-03-02T02:00:00.000Z');
   });
+
+  it("lets the store-day's lease go when the build fails or what follows the write fails", async () => {
+    const partnerId = partner();
+    const failedBuild = Promise.reject(new Error('the build failed'));
+    await expect(new ReportStore(container).writeStoreDay(partnerId, 'S1', date, failedBuild, '2026-03-02T01:00:00.000Z')).rejects.toThrow(
+      'the build failed',
+    );
+    const failing = () => Promise.reject(new Error('what follows failed'));
+    const never = new ReportStore(container, () => Promise.reject(new Error("waited for the store-day's lease")));
+    await expect(never.writeStoreDay(partnerId, 'S1', date, files, '2026-03-02T02:00:00.000Z', failing)).rejects.toThrow(
+      'what follows failed',
+    );
+    // Neither left the lease held: a writer that may not wait writes at once.
+    expect(await never.writeStoreDay(partnerId, 'S1', date, files, '2026-03-02T03:00:00.000Z')).toBe('written');
+  });
 });
 
 describe('store-day rows in their table', () => {

@@ -13,7 +13,7 @@ export interface Reconciliations {
     close: { batchId: string; receivedAt: string; expected: ControlTotals; run?: PendingRun },
     readAhead?: RowReadAhead,
   ): Promise<void>;
-  /** Starts reading a store-day's row for a `markReceived` soon after (stores where a read is a round trip). */
+  /** Starts reading a store-day's row for a `markReceived` or `saveResult` soon after (stores where a read is a round trip). */
   readAhead?(partnerId: string, storeId: string, businessDate: string): RowReadAhead;
   /**
    * Notes a run for the day unless one is pending (and not overdue by `lostAfterMs`); returns the
@@ -30,7 +30,8 @@ export interface Reconciliations {
   clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string): Promise<void>;
   /**
    * Records a result for the close it was computed from, noting whether it changed the day's
-   * status or figures; undefined when that close was superseded.
+   * status or figures; undefined when that close was superseded. `readAhead`: the row as read
+   * earlier, a first guess checked by the write (see {@link RowReadAhead}).
    */
   saveResult(
     partnerId: string,
@@ -38,6 +39,7 @@ export interface Reconciliations {
     businessDate: string,
     closeBatchId: string,
     result: ResultToSave,
+    readAhead?: RowReadAhead,
   ): Promise<ReconciliationRecord | undefined>;
   list(filter: ReconciliationFilter): AsyncIterable<ReconciliationRecord>;
   /** One store's days from `from` to `to`, both included, in date order. */

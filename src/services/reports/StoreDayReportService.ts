@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { paymentDirection, type PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
 import { buildReportFragment } from '../../reports/buildReportFragment.js';
 import { encodeStoreDays } from '../../reports/encodeStoreDays.js';
@@ -11,14 +12,15 @@ import { storeDayDatasets, type StoreDayDataset } from '../../reports/reportData
 import { decodeFragment, encodeFragment, type ReportFragment } from '../../reports/ReportFragment.js';
 import { ReportSourceError } from '../../reports/ReportSourceError.js';
 import type { StoreDayCounts } from '../../reports/StoreDayReportBuilder.js';
-import { SalesAccumulator } from '../../reports/StoreDaySales.js';
+import { SalesAccumulator, type StoreDaySales } from '../../reports/StoreDaySales.js';
+import type { StoreDayWrite } from '../../storage/ReportStore.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { Clock } from '../ports/Clock.js';
 import type { DayCloses } from '../ports/DayCloses.js';
 import type { PaymentDirections } from '../ports/PaymentDirections.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 import type { Reconciliations } from '../ports/Reconciliations.js';
-import type { ReportFiles } from '../ports/ReportFiles.js';
+import type { ReportFiles, StoreDayFiles } from '../ports/ReportFiles.js';
 import type { ReportFragments } from '../ports/ReportFragments.js';
 import type { ReportStoreDays } from '../ports/ReportStoreDays.js';
 import type { TradeRecords } from '../ports/TradeRecords.js';
@@ -29,7 +31,7 @@ export interface StoreDayReportDependencies {
   readonly rawBatches: Pick<RawBatches, 'get'>;
   readonly files: ReportFiles;
   readonly fragments: Pick<ReportFragments, 'get' | 'put'>;
-  readonly storeDays: Pick<ReportStoreDays, 'putIfNewer' | 'list'>;
+  readonly storeDays: Pick<ReportStoreDays, 'putIfNewer' | 'list' | 'readAhead'>;
   /** What a rebuild reads the reconciliation outcome and its inputs from. */
   readonly results: Pick<Reconciliations, 'get'>;
   readonly closes: Pick<DayCloses, 'get'>;
@@ -66,6 +68,16 @@ export interface StoreDayReportOutcome {
   readonly batches: { readonly staged: number; readonly converted: number };
 }
 
+/** A store-day's files as built, with what the store-day's row says of them. */
+interface BuiltStoreDay {
+  readonly module: ParquetWriterModule;
+  readonly files: StoreDayFiles;
+  readonly counts: StoreDayCounts;
+  readonly sales: StoreDaySales;
+  readonly staged: number;
+  readonly converted: number;
+}
+
 /** Raw batches downloaded ahead by default. */
 const defaultPrefetch = 3;
 
@@ -87,6 +99,41 @@ export class StoreDayReportService {
   async write(day: ReconciledStoreDay, inputs: ReportInputs): Promise<StoreDayReportOutcome> {
     const generatedAt = this.deps.clock().toISOString();
     const { partnerId, storeId, businessDate } = day;
+    // The store-day's row is read while the files are built and written; it is written after them.
+    const rowRead = this.deps.storeDays.readAhead?.(partnerId, businessDate, storeId);
+    // The files are built while the store-day is made ready to write (its lease, its files' state).
+    const building = this.build(partnerId, storeId, businessDate, inputs);
+    const afterFiles = async (): Promise<void> => {
+      const { module, counts, sales } = await building;
+      const rowWrite = this.deps.storeDays.putIfNewer(partnerId, businessDate, storeDayRow(day, counts, sales, generatedAt), rowRead);
+      await this.deps.files.writeStoreDays(
+        partnerId,
+        businessDate,
+        async () => encodeStoreDays(module, partnerId, businessDate, await this.deps.storeDays.list(partnerId, businessDate)),
+        rowWrite,
+      );
+    };
+    let status: StoreDayWrite;
+    try {
+      status = await this.deps.files.writeStoreDay(
+        partnerId,
+        storeId,
+        businessDate,
+        building.then((built) => built.files),
+        generatedAt,
+        afterFiles,
+      );
+    } catch (error) {
+      // Not left running after the write gave up.
+      await building.catch(() => undefined);
+      throw error;
+    }
+    const { counts, staged, converted } = await building;
+    return { status, counts, generatedAt, batches: { staged, converted } };
+  }
+
+  /** The day's files, from each batch's fragment in turn, with the counts and totals of what they hold. */
+  private async build(partnerId: string, storeId: string, businessDate: string, inputs: ReportInputs): Promise<BuiltStoreDay> {
     const latest = inputs.latest ?? (await this.listLatest(partnerId, storeId, businessDate));
     const [module, footer] = await Promise.all([loadParquetWriter(), loadParquetFooterEncoder()]);
     const assemblies = Object.fromEntries(
@@ -107,15 +154,7 @@ export class StoreDayReportService {
       StoreDayDataset,
       Uint8Array[] | undefined
     >;
-
-    const status = await this.deps.files.writeStoreDay(partnerId, storeId, businessDate, files, generatedAt);
-    if (status === 'written') {
-      await this.deps.storeDays.putIfNewer(partnerId, businessDate, storeDayRow(day, counts, sales.result(), generatedAt));
-      await this.deps.files.writeStoreDays(partnerId, businessDate, async () =>
-        encodeStoreDays(module, partnerId, businessDate, await this.deps.storeDays.list(partnerId, businessDate)),
-      );
-    }
-    return { status, counts, generatedAt, batches: { staged, converted } };
+    return { module, files, counts, sales: sales.result(), staged, converted };
   }
 
   /**
@@ -199,6 +238,10 @@ export class StoreDayReportService {
     let found = 0;
     try {
       for (const [i, batch] of batches.entries()) {
+        // Fragments downloaded ahead are taken without waiting on storage, so building the files
+        // would hold the event loop from start to end: the requests sent meanwhile (the lease,
+        // the result's events) could not go out, nor their answers be read.
+        await nextTurn();
         for (let ahead = 0; ahead <= prefetch; ahead++) start(i + ahead);
         let fragment = await downloads.get(i);
         downloads.delete(i);

@@ -1,6 +1,6 @@
-import type { ReportFileBytes, ReportFiles } from '../../../src/services/ports/ReportFiles.js';
+import type { ReportFiles, StoreDayFiles } from '../../../src/services/ports/ReportFiles.js';
 import { storeDayBlobName, storeDaysBlobName } from '../../../src/reports/reportBlobName.js';
-import { storeDayDatasets, type StoreDayDataset } from '../../../src/reports/reportDatasets.js';
+import { storeDayDatasets } from '../../../src/reports/reportDatasets.js';
 import type { StoreDayWrite } from '../../../src/storage/ReportStore.js';
 
 /** Report files in a map under the names the reports container gives them, for unit tests of services. */
@@ -11,28 +11,37 @@ export class InMemoryReportFiles implements ReportFiles {
   /** Writes of each store_days file, so that a build overtaken by another write is redone. */
   private readonly storeDaysWrites = new Map<string, number>();
 
-  writeStoreDay(
+  async writeStoreDay(
     partnerId: string,
     storeId: string,
     businessDate: string,
-    files: Readonly<Record<StoreDayDataset, ReportFileBytes | undefined>>,
+    building: StoreDayFiles | Promise<StoreDayFiles>,
     stamp: string,
+    onWritten?: () => Promise<void>,
   ): Promise<StoreDayWrite> {
     const names = storeDayDatasets.map((dataset) => ({ dataset, name: storeDayBlobName(dataset, partnerId, businessDate, storeId) }));
     const day = JSON.stringify([partnerId, storeId, businessDate]);
     const written = this.stamps.get(day);
-    if (written !== undefined && written > stamp) return Promise.resolve('superseded');
+    if (written !== undefined && written > stamp) return 'superseded';
+    const files = await building;
     for (const { dataset, name } of names) {
       const bytes = files[dataset];
       if (bytes) this.files.set(name, bytes instanceof Uint8Array ? Buffer.from(bytes) : Buffer.concat(bytes));
       else this.files.delete(name);
     }
     this.stamps.set(day, stamp);
-    return Promise.resolve('written');
+    await onWritten?.();
+    return 'written';
   }
 
-  async writeStoreDays(partnerId: string, businessDate: string, build: () => Promise<Uint8Array | undefined>): Promise<void> {
+  async writeStoreDays(
+    partnerId: string,
+    businessDate: string,
+    build: () => Promise<Uint8Array | undefined>,
+    rowWrite?: Promise<unknown>,
+  ): Promise<void> {
     const name = storeDaysBlobName(partnerId, businessDate);
+    await rowWrite;
     for (;;) {
       const before = this.storeDaysWrites.get(name) ?? 0;
       const bytes = await build();

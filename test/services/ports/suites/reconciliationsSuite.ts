@@ -72,6 +72,30 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     expect((await results.saveResult(partnerId, ...day, 'close-2', matched))?.changed).toBe(true);
   });
 
+  it('saves a result against the day as it is when it writes, whatever was read ahead of it', async () => {
+    const results = await make();
+    const partnerId = freshPartnerId();
+    const result = {
+      status: 'MATCHED' as const,
+      checkedAt: '2026-03-02T10:15:00.000Z',
+      actual: expected,
+      differences: [],
+      diagnosis: null,
+    };
+    await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
+    const beforeLaterClose = results.readAhead?.(partnerId, ...day);
+    await results.markReceived(partnerId, ...day, { batchId: 'close-2', receivedAt: '2026-03-02T10:00:00.000Z', expected });
+    expect(await results.saveResult(partnerId, ...day, 'close-1', result, beforeLaterClose)).toBeUndefined();
+
+    const beforeRunNoted = results.readAhead?.(partnerId, ...day);
+    const lost = { now: new Date('2026-03-02T10:20:00.000Z'), lostAfterMs: 3_600_000 };
+    const run = (runId: string) => ({ runId, dueAt: '2026-03-02T10:20:00.000Z' });
+    expect(await results.notePendingRun(partnerId, ...day, run('late-1'), lost)).toEqual({ closeBatchId: 'close-2' });
+    expect(await results.saveResult(partnerId, ...day, 'close-2', result, beforeRunNoted)).toMatchObject(result);
+    // The run noted after the read is still pending: another is not noted.
+    expect(await results.notePendingRun(partnerId, ...day, run('late-2'), lost)).toBeUndefined();
+  });
+
   it('lists results by partner, status and business date', async () => {
     const results = await make();
     const partnerId = freshPartnerId();

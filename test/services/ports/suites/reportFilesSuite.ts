@@ -50,6 +50,46 @@ export function reportFilesSuite(make: () => Promise<ReportFilesUnderTest>): voi
     expect(await text(read, name)).toBe('again:payments');
   });
 
+  it('writes files still being built once they are; runs onWritten after them, and fails when the build or onWritten does', async () => {
+    const { files, read } = await make();
+    const partnerId = freshPartnerId();
+    const name = storeDayBlobName('sales_lines', partnerId, date, 'S1');
+    const built = new Promise<Record<StoreDayDataset, Uint8Array | undefined>>((resolve) => {
+      setTimeout(() => {
+        resolve(all('built'));
+      }, 20);
+    });
+    let seen: string | undefined;
+    const onWritten = async () => {
+      seen = await text(read, name);
+    };
+    expect(await files.writeStoreDay(partnerId, 'S1', date, built, '2026-03-02T01:00:00.000Z', onWritten)).toBe('written');
+    expect(seen).toBe('built:lines');
+
+    const failedBuild = Promise.reject(new Error('the build failed'));
+    await expect(files.writeStoreDay(partnerId, 'S1', date, failedBuild, '2026-03-02T02:00:00.000Z')).rejects.toThrow('the build failed');
+    expect(await text(read, name)).toBe('built:lines');
+
+    const failing = () => Promise.reject(new Error('what follows failed'));
+    await expect(files.writeStoreDay(partnerId, 'S1', date, all('next'), '2026-03-02T03:00:00.000Z', failing)).rejects.toThrow(
+      'what follows failed',
+    );
+    expect(await text(read, name)).toBe('next:lines');
+  });
+
+  it('a superseded build does not run onWritten', async () => {
+    const { files } = await make();
+    const partnerId = freshPartnerId();
+    await files.writeStoreDay(partnerId, 'S1', date, all('newest'), '2026-03-02T02:00:00.000Z');
+    let ran = false;
+    const onWritten = () => {
+      ran = true;
+      return Promise.resolve();
+    };
+    expect(await files.writeStoreDay(partnerId, 'S1', date, all('older'), '2026-03-02T01:00:00.000Z', onWritten)).toBe('superseded');
+    expect(ran).toBe(false);
+  });
+
   it("keeps each store-day's order apart: another store or partner writes whatever was stamped elsewhere", async () => {
     const { files, read } = await make();
     const a = freshPartnerId();
@@ -70,6 +110,31 @@ export function reportFilesSuite(make: () => Promise<ReportFilesUnderTest>): voi
     expect(await text(read, storeDaysBlobName(partnerId, date))).toBe('rows v1');
     await files.writeStoreDays(partnerId, date, () => Promise.resolve(bytes('rows v2')));
     expect(await text(read, storeDaysBlobName(partnerId, date))).toBe('rows v2');
+  });
+
+  it('builds the store_days file once the row write it is handed is done; a failed row write fails it, and nothing is written', async () => {
+    const { files, read } = await make();
+    const partnerId = freshPartnerId();
+    let rows = 'no row';
+    const rowWrite = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        rows = 'the row';
+        resolve();
+      }, 20),
+    );
+    await files.writeStoreDays(partnerId, date, () => Promise.resolve(bytes(`saw ${rows}`)), rowWrite);
+    expect(await text(read, storeDaysBlobName(partnerId, date))).toBe('saw the row');
+
+    let built = false;
+    const build = () => {
+      built = true;
+      return Promise.resolve(bytes('never'));
+    };
+    await expect(files.writeStoreDays(partnerId, date, build, Promise.reject(new Error('the row write failed')))).rejects.toThrow(
+      'the row write failed',
+    );
+    expect(built).toBe(false);
+    expect(await text(read, storeDaysBlobName(partnerId, date))).toBe('saw the row');
   });
 
   it('a store_days build overtaken by another write is built again, so the last file written saw every earlier write', async () => {

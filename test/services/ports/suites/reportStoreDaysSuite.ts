@@ -44,6 +44,16 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
     expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['400']);
   });
 
+  it('a row read ahead that a later build has replaced since does not let an earlier build back in', async () => {
+    const storeDays = await make();
+    const partnerId = freshPartnerId();
+    await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '100'));
+    const ahead = storeDays.readAhead?.(partnerId, '2026-03-01', 'S1');
+    await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T03:00:00.000Z', '300'));
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T02:00:00.000Z', '200'), ahead)).toBe(false);
+    expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['300']);
+  });
+
   it('lists a range of dates inclusive, in date order, either bound absent', async () => {
     const storeDays = await make();
     const partnerId = freshPartnerId();
