@@ -199,8 +199,17 @@ export async function runCrashRecovery(runs: number, seed: number): Promise<Cras
     const byPoint: Record<string, number> = {};
     const failures: string[] = [];
     for (let run = 0; run < runs; run++) {
-      const r = await runOneCrash(h, partner.partnerId, partner.key, run, seed);
       figures.attempted += 1;
+      let r: CrashRunResult;
+      try {
+        r = await runOneCrash(h, partner.partnerId, partner.key, run, seed);
+      } catch (error) {
+        // A run whose own checks could not be made (storage gave the harness no answer, say) is
+        // reported with where and when it happened, and the runs after it still go on.
+        const at = Math.round((Date.now() - started) / 1000);
+        failures.push(`run ${run} [${crashPoints[run % crashPoints.length]}] could not be checked at ${at} s: ${errorSummary(error)}`);
+        continue;
+      }
       if (r.acknowledged) figures.acknowledged += 1;
       if (r.lost) figures.lost += 1;
       if (r.appliedTwice) figures.appliedTwice += 1;
@@ -215,4 +224,10 @@ export async function runCrashRecovery(runs: number, seed: number): Promise<Cras
   } finally {
     await h.stop();
   }
+}
+
+function errorSummary(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.name}: ${error.cause.message})` : '';
+  return `${error.name}: ${error.message}${cause}`;
 }
