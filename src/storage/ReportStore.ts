@@ -22,9 +22,9 @@ const parquetContentType = 'application/vnd.apache.parquet';
 const stampKey = 'generatedat';
 /** Blob metadata holding the SHA-256 (base64) of a report file's content, set in the same upload. */
 const hashKey = 'contentsha256';
-/** Longest finite lease; the writes it guards take well under a second. */
+/** Longest finite lease; renewed while the files are built, so a build of any length keeps it. */
 const leaseSeconds = 60;
-/** A held lease is renewed before the next write once this much of it has passed. */
+/** A held lease is renewed this often while the files are built, and before a write once this much of it has passed. */
 const renewAfterMs = 20_000;
 /** How long a writer waits for another's lease before giving up (a crashed writer's lease lapses after 60 s). */
 const maxWaitMs = 75_000;
@@ -54,6 +54,7 @@ export class ReportStore {
   constructor(
     private readonly container: ContainerClient,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly leaseRenewalMs = renewAfterMs,
   ) {}
 
   /**
@@ -117,8 +118,8 @@ export class ReportStore {
     ]);
     const written = markerProperties.metadata?.[stampKey];
     if (written !== undefined && written > stamp) return 'superseded';
-    const files = await building;
-    // A long build may have outlasted most of the lease: renewed before the first write.
+    // The lease is taken before the files are built, so it is kept while they are.
+    const files = await lease.keptWhile(building);
     await lease.renewIfDue();
     // The four files are independent blobs, each replaced whole: they are sent side by side.
     await Promise.all(
@@ -208,7 +209,7 @@ export class ReportStore {
     for (;;) {
       try {
         await client.acquireLease(leaseSeconds);
-        return new HeldLease(client);
+        return new HeldLease(client, this.leaseRenewalMs);
       } catch (error) {
         if (isNotFound(error)) {
           await create();
@@ -247,14 +248,47 @@ async function propertiesIfExists(blob: ReturnType<ContainerClient['getBlockBlob
 class HeldLease {
   private renewedAt = Date.now();
 
-  constructor(private readonly client: BlobLeaseClient) {}
+  constructor(
+    private readonly client: BlobLeaseClient,
+    private readonly renewAfterMs: number,
+  ) {}
 
   get leaseId(): string {
     return this.client.leaseId;
   }
 
   async renewIfDue(): Promise<void> {
-    if (Date.now() - this.renewedAt < renewAfterMs) return;
+    if (Date.now() - this.renewedAt < this.renewAfterMs) return;
+    await this.renew();
+  }
+
+  /**
+   * Waits for `work`, renewing the lease every `renewAfterMs` meanwhile, so work longer than the
+   * lease does not let it lapse to another writer. A renewal that failed fails the wait once the
+   * work is done.
+   */
+  async keptWhile<T>(work: T | Promise<T>): Promise<T> {
+    let renewing: Promise<void> = Promise.resolve();
+    let failure: { readonly error: unknown } | undefined;
+    const timer = setInterval(() => {
+      renewing = renewing
+        .then(() => this.renew())
+        .catch((error: unknown) => {
+          failure ??= { error };
+        });
+    }, this.renewAfterMs);
+    let value: T;
+    try {
+      value = await work;
+    } finally {
+      clearInterval(timer);
+    }
+    await renewing;
+    if (failure) throw failure.error;
+    return value;
+  }
+
+  private async renew(): Promise<void> {
     await this.client.renewLease();
     this.renewedAt = Date.now();
   }

@@ -43,6 +43,66 @@ async function names(prefix: string): Promise<string[]> {
   return found.sort();
 }
 
+/** What the store's storage does with one request: send it, refuse it, or lose the connection part-way through its body. */
+type Fate = 'send' | 'refuse' | 'cut body';
+
+/**
+ * A body that sends its first `limit` bytes and then `cut()`s the request (the request's abort),
+ * so the connection closes part-way through the body, as when the process goes down.
+ */
+function cutAfter(body: unknown, limit: number, cut: () => void): () => NodeJS.ReadableStream {
+  if (typeof body !== 'function') throw new Error('expected a streamed body');
+  const open = body as () => AsyncIterable<Uint8Array>;
+  return () =>
+    Readable.from(
+      (async function* () {
+        let sent = 0;
+        for await (const chunk of open()) {
+          const bytes = Buffer.from(chunk);
+          if (sent + bytes.length >= limit) {
+            yield bytes.subarray(0, limit - sent);
+            cut();
+            return;
+          }
+          sent += bytes.length;
+          yield bytes;
+        }
+      })(),
+    );
+}
+
+/** A store whose every request first meets `fate`. An error it raises is a plain one, which is not retried. */
+async function storeWith(fate: (request: { method: string; url: URL; leaseAction: string | undefined }) => Fate, leaseRenewalMs?: number) {
+  const storage = createStorageClients(azuriteConfig(), {
+    policy: {
+      name: 'fate',
+      sendRequest: async (request, next) => {
+        const chosen = fate({ method: request.method, url: new URL(request.url), leaseAction: request.headers.get('x-ms-lease-action') });
+        if (chosen === 'refuse') throw new Error('refused before it was sent');
+        if (chosen === 'send') return next(request);
+        const connection = new AbortController();
+        request.abortSignal = connection.signal;
+        request.body = cutAfter(request.body, 100, () => {
+          connection.abort();
+        });
+        await next(request).catch(() => undefined);
+        throw new Error('the connection was lost part-way through the body');
+      },
+    },
+  });
+  await ensureStorage(storage);
+  return { store: new ReportStore(storage.reports, undefined, leaseRenewalMs), container: storage.reports };
+}
+
+/** The test's files, built after `ms`: a build that takes its time. */
+function builtAfter(ms: number): Promise<typeof files> {
+  return new Promise((resolve) => {
+    setTimeout(() => {
+      resolve(files);
+    }, ms);
+  });
+}
+
 describe('report fragments in the reports container', () => {
   it('lie under _state/, named by the lower-case batch id, never as a .parquet file a reader would match', async () => {
     const partnerId = partner();
@@ -100,6 +160,38 @@ describe('report files with their marker and stamps', () => {
     // Neither left the lease held: a writer that may not wait writes at once.
     expect(await never.writeStoreDay(partnerId, 'S1', date, files, '2026-03-02T03:00:00.000Z')).toBe('written');
   });
+
+  it("keeps the store-day's lease renewed while the files are built, and stops once they are written", async () => {
+    const renewals: number[] = [];
+    const { store } = await storeWith(({ leaseAction }) => {
+      if (leaseAction === 'renew') renewals.push(Date.now());
+      return 'send';
+    }, 50);
+    // Twelve renewal periods: a loaded machine that delays some ticks still renews several times.
+    const slowBuild = builtAfter(600);
+    expect(await store.writeStoreDay(partner(), 'S1', date, slowBuild, '2026-03-02T01:00:00.000Z')).toBe('written');
+    // Renewed only before each write, the lease would be renewed at most twice.
+    const whileWriting = renewals.length;
+    expect(whileWriting).toBeGreaterThanOrEqual(3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(renewals).toHaveLength(whileWriting);
+  });
+
+  it('fails the write when a renewal during the build failed, even if a later one went through', async () => {
+    let renewals = 0;
+    const { store, container: reports } = await storeWith(({ leaseAction }) => {
+      if (leaseAction !== 'renew') return 'send';
+      renewals += 1;
+      return renewals === 1 ? 'refuse' : 'send';
+    }, 100);
+    const partnerId = partner();
+    const slowBuild = builtAfter(250);
+    await expect(store.writeStoreDay(partnerId, 'S1', date, slowBuild, '2026-03-02T01:00:00.000Z')).rejects.toThrow(
+      'refused before it was sent',
+    );
+    const file = reports.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1'));
+    expect(await file.exists()).toBe(false);
+  });
 });
 
 describe('store-day rows in their table', () => {
@@ -132,57 +224,6 @@ describe('report files given in pieces', () => {
     );
     const cuts = [0, 1, 5, 6, 90, whole.length];
     return { whole, pieces: cuts.slice(1).map((end, i) => whole.subarray(cuts[i], end)) };
-  }
-
-  /** What the store's storage does with one request: send it, refuse it, or lose the connection part-way through its body. */
-  type Fate = 'send' | 'refuse' | 'cut body';
-
-  /**
-   * A body that sends its first `limit` bytes and then `cut()`s the request (the request's abort),
-   * so the connection closes part-way through the body, as when the process goes down.
-   */
-  function cutAfter(body: unknown, limit: number, cut: () => void): () => NodeJS.ReadableStream {
-    if (typeof body !== 'function') throw new Error('expected a streamed body');
-    const open = body as () => AsyncIterable<Uint8Array>;
-    return () =>
-      Readable.from(
-        (async function* () {
-          let sent = 0;
-          for await (const chunk of open()) {
-            const bytes = Buffer.from(chunk);
-            if (sent + bytes.length >= limit) {
-              yield bytes.subarray(0, limit - sent);
-              cut();
-              return;
-            }
-            sent += bytes.length;
-            yield bytes;
-          }
-        })(),
-      );
-  }
-
-  /** A store whose every request first meets `fate`. An error it raises is a plain one, which is not retried. */
-  async function storeWith(fate: (request: { method: string; url: URL }) => Fate) {
-    const storage = createStorageClients(azuriteConfig(), {
-      policy: {
-        name: 'fate',
-        sendRequest: async (request, next) => {
-          const chosen = fate({ method: request.method, url: new URL(request.url) });
-          if (chosen === 'refuse') throw new Error('refused before it was sent');
-          if (chosen === 'send') return next(request);
-          const connection = new AbortController();
-          request.abortSignal = connection.signal;
-          request.body = cutAfter(request.body, 100, () => {
-            connection.abort();
-          });
-          await next(request).catch(() => undefined);
-          throw new Error('the connection was lost part-way through the body');
-        },
-      },
-    });
-    await ensureStorage(storage);
-    return { store: new ReportStore(storage.reports), container: storage.reports };
   }
 
   it('are sent in one request and read back as the pieces joined, which DuckDB reads', async () => {
