@@ -32,10 +32,14 @@ export class PushFloor {
     return Math.ceil(this.baseEntities.length / rowsPerTransaction);
   }
 
-  /** Prepares run `n` (new blob name, new row keys) outside the timed section. */
-  prepare(n: number): () => Promise<void> {
+  /**
+   * Prepares run `n` (new blob name, new row keys) outside the timed section; its rows go to the
+   * partition of `businessDate`, so runs on distinct dates each write a partition of their own,
+   * as pushes to distinct store-days do.
+   */
+  prepare(n: number, businessDate: string): () => Promise<void> {
     const tag = `floor-${n}`;
-    const partitionKey = 'bench-floor|2026-03-01';
+    const partitionKey = `bench-floor|${businessDate}`;
     const chunks: TransactionAction[][] = [];
     for (let i = 0; i < this.baseEntities.length; i += rowsPerTransaction) {
       chunks.push(

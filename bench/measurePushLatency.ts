@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
 import { BatchTemplate } from './BatchTemplate.js';
 import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
+import { businessDateOfPush } from './businessDateOfPush.js';
 import { PushFloor } from './PushFloor.js';
 import type { BenchScale } from './benchScale.js';
 import { ownCpuSeconds } from './processCpu.js';
@@ -29,7 +30,8 @@ const maxUnavailable = 5;
 /**
  * One partner pushes batches one at a time over real HTTP; between pushes the floor (the same
  * blob put and index transactions straight through the SDKs) runs on the same bytes, so drift
- * of the machine hits both sides alike. Warm-up rounds are not counted.
+ * of the machine hits both sides alike. Warm-up rounds are not counted. Each round's push and
+ * floor write a store-day of their own ({@link businessDateOfPush}).
  */
 export async function measurePushLatency(env: BenchEnvironment, scale: BenchScale): Promise<PushLatencyResult> {
   const storeId = 'LAT-0001';
@@ -44,7 +46,9 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
   let unavailable = 0;
   const rounds = scale.latencyWarmup + scale.latencyIterations;
   for (let i = 0; i < rounds; i++) {
-    const body = template.render(0x10000 + i + 0x1000 * unavailable);
+    // Every round, run again or not, on a store-day of its own: push and floor alike.
+    const businessDate = businessDateOfPush(1 + i + unavailable);
+    const body = template.render(0x10000 + i + 0x1000 * unavailable, businessDate);
     const cpuAtStart = ownCpuSeconds();
     const started = performance.now();
     const response = await env.send(partner, 'POST', 'trade-records', body);
@@ -65,7 +69,7 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
     const [firstWarning] = warningsOf(response.body);
     if (firstWarning !== undefined) throw new Error(`push warned: ${JSON.stringify(firstWarning)}`);
 
-    const run = floor.prepare(i);
+    const run = floor.prepare(i, businessDate);
     const floorStarted = performance.now();
     await run();
     const floorMs = performance.now() - floorStarted;

@@ -35,6 +35,7 @@ describe('npm run bench at smoke size', () => {
       'push_floor_p50',
       'push_p50_ratio',
       'push_throughput',
+      'push_throughput_one_day',
       'storage_ops_per_batch',
       'storage_blob_ops',
       'storage_table_transactions',
