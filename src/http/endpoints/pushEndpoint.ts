@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ApiError } from '../../errors/ApiError.js';
 import type { BatchKind } from '../../domain/model/BatchKind.js';
 import type { AppServices, Partner } from '../../services/AppServices.js';
@@ -34,6 +35,10 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
       throw error;
     }
     try {
+      // The storage SDK writes a request to its socket only on a later turn of the event loop, and
+      // parsing the body holds the thread for tens of milliseconds: one turn is given first, so the
+      // rate-limit decision is under way while the body is parsed instead of being sent after it.
+      if (options.rateLimited) await nextTurn();
       const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], body.bytes, admission);
       return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
     } catch (error) {
