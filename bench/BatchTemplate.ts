@@ -3,7 +3,11 @@ import { generateTradeRecordBatch } from './tradeRecordGenerator.js';
 /** Eight characters that appear nowhere in a generated body but where a batch's tag goes. */
 const tagPlaceholder = 'QQQQQQQQ';
 
-const datePattern = /^\d{4}-\d{2}-\d{2}$/;
+/** A business date as the template writes it: ten characters, so it fits where the old one was. */
+function requireDate(businessDate: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(businessDate)) throw new Error(`business date must be YYYY-MM-DD, not "${businessDate}"`);
+  return businessDate;
+}
 
 /**
  * A serialized batch whose batch_id and trade_record_ids carry an 8-hex-digit tag. `render(n)`
@@ -19,11 +23,10 @@ export class BatchTemplate {
   readonly recordCount: number;
 
   constructor(options: { storeId: string; businessDate: string; recordCount: number; seed: number; batchSeq?: number }) {
-    if (!datePattern.test(options.businessDate)) throw new Error(`business date must be YYYY-MM-DD, not "${options.businessDate}"`);
     const body = generateTradeRecordBatch({
       batchId: `${tagPlaceholder}-0000-4000-8000-000000000000`,
       storeId: options.storeId,
-      businessDate: options.businessDate,
+      businessDate: requireDate(options.businessDate),
       batchSeq: options.batchSeq ?? 1,
       recordCount: options.recordCount,
       idPrefix: `T-${tagPlaceholder}`,
@@ -45,8 +48,8 @@ export class BatchTemplate {
     const tag = (n >>> 0).toString(16).padStart(8, '0');
     for (const at of this.tagOffsets) copy.write(tag, at, 'latin1');
     if (businessDate !== undefined) {
-      if (!datePattern.test(businessDate)) throw new Error(`business date must be YYYY-MM-DD, not "${businessDate}"`);
-      for (const at of this.dateOffsets) copy.write(businessDate, at, 'latin1');
+      const date = requireDate(businessDate);
+      for (const at of this.dateOffsets) copy.write(date, at, 'latin1');
     }
     return copy;
   }
