@@ -18,6 +18,11 @@ export interface BenchScale {
   readonly largePushBytes: number;
   /** Messages sent at once to measure the queue poller's lag. */
   readonly pollerBurst: number;
+  /**
+   * Queue batch sizes, besides host.json's, at which the same burst is measured again: what a
+   * larger batchSize would buy (no target; host.json's is the figure judged).
+   */
+  readonly pollerBatchSizes: readonly number[];
 }
 
 const fullScale: BenchScale = {
@@ -34,6 +39,7 @@ const fullScale: BenchScale = {
   largePushes: 20,
   largePushBytes: 5 * 1024 * 1024 - 4096,
   pollerBurst: 100,
+  pollerBatchSizes: [16, 32],
 };
 
 /** @internal also run by the bench smoke test. */
@@ -51,6 +57,7 @@ export const smokeScale: BenchScale = {
   largePushes: 3,
   largePushBytes: 256 * 1024,
   pollerBurst: 10,
+  pollerBatchSizes: [16],
 };
 
 export function scaleFromEnv(env: NodeJS.ProcessEnv = process.env): BenchScale {

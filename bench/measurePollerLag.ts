@@ -7,6 +7,8 @@ import { percentile, round } from './stats.js';
 
 export interface PollerLagResult {
   readonly messages: number;
+  /** Messages fetched per poll; up to batchSize + batchSize / 2 run at once (the trigger's default newBatchThreshold). */
+  readonly batchSize: number;
   /** From the first message becoming visible to the first handler starting: the idle poller waking up. */
   readonly idleWaitMs: number;
   /** Per message, from the later of its becoming visible and the poller waking up to its handler starting. */
@@ -25,11 +27,15 @@ const handlerMs = (i: number): number => 10 + ((i * 37) % 51);
  * where the first message waits the whole interval (`idleWaitMs`). The lag of each message is
  * counted from the later of its send being acknowledged (the message is visible) and the first
  * handler starting (the poller awake) to its own handler starting: how the poller works through a
- * burst, apart from the idle wait that host.json's interval decides.
+ * burst, apart from the idle wait that host.json's interval decides. `batchSize` replaces
+ * host.json's for this run only.
  */
-export async function measurePollerLag(connectionString: string, messages: number): Promise<PollerLagResult> {
+export async function measurePollerLag(connectionString: string, messages: number, batchSize?: number): Promise<PollerLagResult> {
   const clients = createStorageClients({ storage: { kind: 'connectionString', connectionString }, reportsContainer: 'reports' });
-  const queueName = 'bench-poller-lag';
+  const { queueMaxPollingIntervalMs, queueBatchSize } = readHostSettings();
+  const polledBatchSize = batchSize ?? queueBatchSize;
+  // A queue of its own per batch size, so runs on one emulator never see each other's messages.
+  const queueName = `bench-poller-lag-${String(polledBatchSize)}`;
   const visibleAt = new Map<number, number>();
   const startedAt = new Map<number, number>();
   let allStarted: () => void = () => undefined;
@@ -50,13 +56,13 @@ export async function measurePollerLag(connectionString: string, messages: numbe
     triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
   };
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const { queueMaxPollingIntervalMs } = readHostSettings();
   let backedOff: () => void = () => undefined;
   const idle = new Promise<void>((resolve) => (backedOff = resolve));
   const poller = new QueuePoller({
     functions: [fn],
     queueServiceClient: clients.queueService,
     logger: quiet,
+    batchSize: polledBatchSize,
     onPoll: (poll) => {
       if (poll.received === 0 && poll.nextPollInMs === queueMaxPollingIntervalMs) backedOff();
     },
@@ -89,6 +95,7 @@ export async function measurePollerLag(connectionString: string, messages: numbe
   const values = [...startedAt].map(([n, start]) => Math.max(0, start - Math.max(visibleAt.get(n) ?? firstVisible, firstStart)));
   return {
     messages,
+    batchSize: polledBatchSize,
     idleWaitMs: round(Math.max(0, firstStart - firstVisible), 0),
     p50Ms: round(percentile(values, 50), 0),
     p95Ms: round(percentile(values, 95), 0),

@@ -46,6 +46,7 @@ describe('npm run bench at smoke size', () => {
       'push_p50_ratio_azure',
       `reconcile_${smokeScale.reconcileDays.at(-1) ?? 0}_ratio_azure`,
       'poller_lag_p95_ms',
+      ...smokeScale.pollerBatchSizes.map((batchSize) => `poller_lag_p95_ms_batch_${batchSize}`),
       ...smokeScale.reconcileDays.flatMap((n) => [
         `reconcile_${n}_ms`,
         `reconcile_${n}_ratio`,
