@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { findProjectRoot } from '../config/findProjectRoot.js';
 import { developmentConnectionString, emulatorAccountsSetting } from '../storage/developmentStorage.js';
 
 /** The emulator's fixed account name and key (public, documented by Microsoft for Azurite). */
@@ -26,7 +27,7 @@ export interface AzuriteOptions {
   readonly inMemory?: boolean;
   /** Folder for persisted data; default `<projectRoot>/.azurite` (git-ignored). */
   readonly location?: string;
-  /** Folder holding node_modules; default the current working directory. */
+  /** Folder holding node_modules; default the project's own folder, wherever the process was started. */
   readonly projectRoot?: string;
   /** How long to wait for the three services to accept connections; default 20 s. */
   readonly startTimeoutMs?: number;
@@ -69,7 +70,7 @@ async function portOrFree(port: number | undefined): Promise<number> {
 }
 
 async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite> {
-  const projectRoot = options.projectRoot ?? process.cwd();
+  const projectRoot = options.projectRoot ?? findProjectRoot();
   const ports: AzuritePorts = {
     blobPort: await portOrFree(options.blobPort),
     queuePort: await portOrFree(options.queuePort),

@@ -84,6 +84,18 @@ describe('startAzurite', () => {
       blocker.close();
     }
   }, 20_000);
+
+  it('finds the emulator from any working folder, not only the project folder', async () => {
+    const elsewhere = hostJsonFolder();
+    const started = process.cwd();
+    process.chdir(elsewhere);
+    try {
+      const azurite = await startAzurite({ inMemory: true });
+      await azurite.stop();
+    } finally {
+      process.chdir(started);
+    }
+  }, 20_000);
 });
 
 describe('functions-core stand-in under vitest', () => {
