@@ -7,10 +7,14 @@ import { entityRequestSize, transactionChunks } from '../../src/storage/transact
 import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
 import { azuriteConfig } from '../support/azuriteConfig.js';
 
-/** Records every table transaction's request size; can refuse the n-th one while the others are held back. */
+/**
+ * Records every table transaction's request size, once however often the pipeline retries it (a
+ * connection the emulator reset is sent again); can refuse the n-th one while the others are held back.
+ */
 class TransactionRecorder implements PipelinePolicy {
   readonly name = 'transaction-recorder';
   readonly sizes: number[] = [];
+  readonly #seen = new WeakSet<PipelineRequest>();
   readonly finished: number[] = [];
   refuse: number | undefined;
   #refusalAnswered: () => void = () => undefined;
@@ -19,7 +23,8 @@ class TransactionRecorder implements PipelinePolicy {
   });
 
   async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
-    if (!(request.method === 'POST' && request.url.includes('$batch'))) return next(request);
+    if (!(request.method === 'POST' && request.url.includes('$batch')) || this.#seen.has(request)) return next(request);
+    this.#seen.add(request);
     const n = this.sizes.length;
     const body = request.body;
     this.sizes.push(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body instanceof Uint8Array ? body.byteLength : -1);
