@@ -39,7 +39,7 @@ const fullScale: BenchScale = {
   largePushes: 20,
   largePushBytes: 5 * 1024 * 1024 - 4096,
   pollerBurst: 100,
-  pollerBatchSizes: [16, 32],
+  pollerBatchSizes: [8, 16],
 };
 
 /** @internal also run by the bench smoke test. */
@@ -57,7 +57,7 @@ export const smokeScale: BenchScale = {
   largePushes: 3,
   largePushBytes: 256 * 1024,
   pollerBurst: 10,
-  pollerBatchSizes: [16],
+  pollerBatchSizes: [8],
 };
 
 export function scaleFromEnv(env: NodeJS.ProcessEnv = process.env): BenchScale {

@@ -16,7 +16,7 @@ export interface DeliveryPolicy {
    * Attempts one process makes to one partner's endpoint at once. A further event of that partner
    * goes back to the queue for `busyRetrySeconds` instead of taking a slot of the host's batch,
    * so one partner's slow endpoint never holds more than this many of the slots other partners'
-   * events run in (the queue batch is 8: see host.json).
+   * events run in (host.json: up to 48 messages of the queue at once).
    */
   readonly partnerConcurrency: number;
   readonly busyRetrySeconds: number;

@@ -57,6 +57,8 @@ import { SalesQuery } from './reports/SalesQuery.js';
 import { UnmappedQuery } from './reports/UnmappedQuery.js';
 import { createStoreDayReportService } from './createStoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
+import { ConcurrencyLimit } from './ConcurrencyLimit.js';
+import { maxConcurrentReconciliations } from './maxConcurrentReconciliations.js';
 import { LateDataScheduler } from './LateDataScheduler.js';
 import { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
 import { EventPublisher } from './webhooks/EventPublisher.js';
@@ -201,6 +203,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       events: new ReconciliationEvents(publisher),
       reports,
     }),
+    reconciliationSlots: new ConcurrencyLimit(maxConcurrentReconciliations),
     reports,
     salesQuery: new SalesQuery(reportStoreDays, partners),
     unmappedQuery: new UnmappedQuery(reportStoreDays, partners),

@@ -11,6 +11,7 @@ import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.j
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import { QueuePoller } from '../../src/localhost/QueuePoller.js';
 import type { AppServices } from '../../src/services/AppServices.js';
+import { maxConcurrentReconciliations } from '../../src/services/maxConcurrentReconciliations.js';
 import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
 import { DayReconciler, type DayReconcilerDependencies } from '../../src/services/DayReconciler.js';
 import { DayCloseRepository } from '../../src/storage/DayCloseRepository.js';
@@ -69,7 +70,7 @@ async function reconciledDay() {
 }
 
 /** Runs the real reconcileDay function on a queue of this test only, with the given reconciler. */
-async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHostLogger) {
+async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHostLogger, batchSize = 8) {
   const definition = functionTable.find((fn) => fn.name === 'reconcileDay');
   if (definition?.trigger !== 'storageQueue') throw new Error('reconcileDay is not a queue function');
   const queueName = `e2e-reconcile-${randomUUID().slice(0, 8)}`;
@@ -82,7 +83,7 @@ async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHos
     queueServiceClient: service.services.storage.queueService,
     logger,
     maxDequeueCount: 5,
-    batchSize: 8,
+    batchSize,
     visibilityTimeoutSeconds: 1,
     maxPollingIntervalMs: 100,
   });
@@ -177,6 +178,47 @@ describe('reconcile queue', () => {
       20_000,
     );
     expect(found).toBe(true);
+  });
+
+  it("runs at most maxConcurrentReconciliations at once however many messages the host's batch hands over, and each once", async () => {
+    const { logger } = recordingLogger();
+    let running = 0;
+    let mostAtOnce = 0;
+    const reconciled: string[] = [];
+    const slowReconciler = {
+      reconcile: async (message: { storeId: string }) => {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        running -= 1;
+        reconciled.push(message.storeId);
+        return 'MATCHED';
+      },
+    } as unknown as DayReconciler;
+    // batchSize 32: up to 48 messages of the queue run at once, as host.json lets webhook deliveries.
+    const queue = await privateReconcileQueue(slowReconciler, logger, 32);
+    const messages = 30;
+    try {
+      for (let i = 0; i < messages; i++) {
+        const message = {
+          partnerId: 'P-SLOTS',
+          storeId: `S-${String(i).padStart(2, '0')}`,
+          businessDate: '2026-03-01',
+          closeBatchId: randomUUID(),
+        };
+        await queue.queue.sendMessage(base64Json(message));
+      }
+      await eventually(
+        () => Promise.resolve(reconciled.length),
+        (count) => count >= messages,
+        30_000,
+      );
+      expect(mostAtOnce).toBe(maxConcurrentReconciliations);
+      expect(new Set(reconciled).size).toBe(messages);
+      expect(reconciled).toHaveLength(messages);
+    } finally {
+      await queue.stop();
+    }
   });
 
   it('the real reconcileDay function logs each failure and an error when it moves a malformed message to the poison queue', async () => {

@@ -36,7 +36,7 @@ describe('readHostSettings', () => {
     expect(readHostSettings()).toEqual({
       routePrefix: '',
       maxDequeueCount: 5,
-      queueBatchSize: 8,
+      queueBatchSize: 32,
       queueVisibilityTimeoutSeconds: 30,
       queueMaxPollingIntervalMs: 2_000,
       functionTimeoutSeconds: 300,
