@@ -311,6 +311,8 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
       }
       scaleAndConcurrency: {
         maximumInstanceCount: maximumInstanceCount
+        // Sized with the service's per-instance bounds: MAX_REQUEST_BYTES_IN_FLIGHT, and at most 12
+        // reconciliations at once (src/services/maxConcurrentReconciliations.ts). Revisit both if this changes.
         instanceMemoryMB: 2048
         triggers: {
           http: {
