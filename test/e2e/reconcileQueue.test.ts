@@ -182,32 +182,50 @@ describe('reconcile queue', () => {
 
   it("runs at most maxConcurrentReconciliations at once however many messages the host's batch hands over, and each once", async () => {
     const { logger } = recordingLogger();
+    const slots = service.services.reconciliationSlots;
     let running = 0;
     let mostAtOnce = 0;
     const reconciled: string[] = [];
-    const slowReconciler = {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const heldReconciler = {
       reconcile: async (message: { storeId: string }) => {
         running += 1;
         mostAtOnce = Math.max(mostAtOnce, running);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await held;
         running -= 1;
         reconciled.push(message.storeId);
         return 'MATCHED';
       },
     } as unknown as DayReconciler;
     // batchSize 32: up to 48 messages of the queue run at once, as host.json lets webhook deliveries.
-    const queue = await privateReconcileQueue(slowReconciler, logger, 32);
+    const queue = await privateReconcileQueue(heldReconciler, logger, 32);
     const messages = 30;
     try {
-      for (let i = 0; i < messages; i++) {
-        const message = {
-          partnerId: 'P-SLOTS',
-          storeId: `S-${String(i).padStart(2, '0')}`,
-          businessDate: '2026-03-01',
-          closeBatchId: randomUUID(),
-        };
-        await queue.queue.sendMessage(base64Json(message));
-      }
+      await Promise.all(
+        Array.from({ length: messages }, (_, i) =>
+          queue.queue.sendMessage(
+            base64Json({
+              partnerId: 'P-SLOTS',
+              storeId: `S-${String(i).padStart(2, '0')}`,
+              businessDate: '2026-03-01',
+              closeBatchId: randomUUID(),
+            }),
+          ),
+        ),
+      );
+      // Every message handed to the function: the limit's slots taken, the rest waiting in the process.
+      await eventually(
+        () => Promise.resolve(slots.running + slots.waiting),
+        (count) => count === messages,
+        30_000,
+      );
+      expect([running, slots.running, slots.waiting]).toEqual([
+        maxConcurrentReconciliations,
+        maxConcurrentReconciliations,
+        messages - maxConcurrentReconciliations,
+      ]);
+      release();
       await eventually(
         () => Promise.resolve(reconciled.length),
         (count) => count >= messages,
@@ -217,6 +235,7 @@ describe('reconcile queue', () => {
       expect(new Set(reconciled).size).toBe(messages);
       expect(reconciled).toHaveLength(messages);
     } finally {
+      release();
       await queue.stop();
     }
   });
