@@ -19,8 +19,8 @@ export interface BenchScale {
   /** Messages sent at once to measure the queue poller's lag. */
   readonly pollerBurst: number;
   /**
-   * Queue batch sizes, besides host.json's, at which the same burst is measured again: what a
-   * larger batchSize would buy (no target; host.json's is the figure judged).
+   * Queue batch sizes, besides host.json's, at which the same burst is measured again, to show what
+   * host.json's batchSize buys (no target; host.json's is the figure judged).
    */
   readonly pollerBatchSizes: readonly number[];
 }

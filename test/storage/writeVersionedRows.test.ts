@@ -8,8 +8,8 @@ import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVe
 import { azuriteConfig } from '../support/azuriteConfig.js';
 
 /**
- * Records every table transaction's request size, once however often the pipeline retries it (a
- * connection the emulator reset is sent again); can refuse the n-th one while the others are held back.
+ * Records every table transaction's request size, once however often the pipeline retries it (the
+ * retry policy sends the same request object again); can refuse the n-th one while the others are held back.
  */
 class TransactionRecorder implements PipelinePolicy {
   readonly name = 'transaction-recorder';
