@@ -1,6 +1,3 @@
-import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
@@ -8,11 +5,11 @@ import { odata } from '@azure/data-tables';
 import { tableKey } from '../src/storage/tableKey.js';
 import { awaitResult } from './awaitResult.js';
 import type { RoundTripChain } from './LatencyProxy.js';
-import { benchBusinessDate, expectAccepted, pushUntilAcknowledged, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
-import { dailyClose } from './dailyClose.js';
-import { generateTradeRecordBatch, emptyDayTotals } from './tradeRecordGenerator.js';
+import { expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
+import { forkReconcileJob } from './forkReconcileJob.js';
+import { loadStoreDay } from './loadStoreDay.js';
 import type { BenchScale } from './benchScale.js';
-import { runReconcileJob, type ReconcileChildReport, type ReconcileChildRequest } from './runReconcileJob.js';
+import type { ReconcileChildReport } from './runReconcileJob.js';
 import { median, round } from './stats.js';
 
 export interface ReconcileResult {
@@ -59,54 +56,32 @@ export async function measureReconcile(
   transactions: number,
   tagBase: number,
 ): Promise<ReconcileResult> {
-  const perBatch = Math.min(scale.recordsPerBatch, transactions);
-  const batchCount = Math.ceil(transactions / perBatch);
-  const totals = emptyDayTotals();
-  const loadStarted = performance.now();
-  let next = 0;
-  let resends = 0;
-  const pushNext = async (): Promise<void> => {
-    for (let b = next++; b < batchCount; b = next++) {
-      const tag = (tagBase + b).toString(16).padStart(8, '0');
-      const body = generateTradeRecordBatch({
-        batchId: `${tag}-0000-4000-8000-000000000000`,
-        storeId,
-        businessDate: benchBusinessDate,
-        batchSeq: b + 1,
-        recordCount: Math.min(perBatch, transactions - b * perBatch),
-        idPrefix: `T-${tag}`,
-        seed: tagBase + b,
-        totals,
-      });
-      await pushUntilAcknowledged(env, partner, JSON.stringify(body), () => {
-        resends += 1;
-      });
-    }
-  };
-  await Promise.all([pushNext(), pushNext(), pushNext()]);
-  const loadSeconds = (performance.now() - loadStarted) / 1000;
-
-  const closeBatchId = `${(tagBase + 0xfffff).toString(16).padStart(8, '0')}-0000-4000-8000-00000000c105`;
-  const close = dailyClose(closeBatchId, storeId, batchCount, totals);
+  const { batchCount, loadSeconds, resends, close, message } = await loadStoreDay(env, partner, {
+    storeId,
+    transactions,
+    recordsPerBatch: scale.recordsPerBatch,
+    tagBase,
+  });
   const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
   expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
   const visibleAt = performance.now() + closeDelayMs;
-  const queueStatus = await awaitResult(results, partner.partnerId, storeId, closeBatchId, { intervalMs: 20, since: visibleAt });
+  const queueStatus = await awaitResult(results, partner.partnerId, storeId, message.closeBatchId, { intervalMs: 20, since: visibleAt });
   const queueMs = Math.max(0, performance.now() - visibleAt);
 
-  const message: ReconcileMessage = { partnerId: partner.partnerId, storeId, businessDate: benchBusinessDate, closeBatchId };
   // Floor and reconciliation take turns, a fresh process each, so drift of the machine hits both alike.
   const floors: ReconcileChildReport[] = [];
   const reconciles: ReconcileChildReport[] = [];
   for (let round = 0; round < scale.reconcileRounds; round++) {
-    floors.push(await runChild({ connectionString: env.connectionString, mode: 'floor', message, iterations: scale.reconcileIterations }));
+    floors.push(
+      await forkReconcileJob({ connectionString: env.connectionString, mode: 'floor', message, iterations: scale.reconcileIterations }),
+    );
     reconciles.push(
-      await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations }),
+      await forkReconcileJob({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations }),
     );
   }
   // Memory that does not grow with the day: the same reconciliation with V8's old generation
   // capped well below the day's size (a process that needed more would abort).
-  const capped = await runChild({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [
+  const capped = await forkReconcileJob({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [
     `--max-old-space-size=${cappedOldSpaceMb}`,
   ]);
   const roundTrips = await countRoundTrips(env, message);
@@ -159,28 +134,4 @@ async function countRoundTrips(env: BenchEnvironment, message: ReconcileMessage)
   for await (const page of listing.byPage()) rows += page.length;
   if (rows === 0) throw new Error('the listing of the reconciled day found no rows');
   return { reconcile, floor: proxy.chain() };
-}
-
-/**
- * Runs the job in a child process of the compiled benchmark. Run from TypeScript sources (the
- * smoke test) there is no compiled child script: the job then runs in this process, and its
- * memory figure is this whole process's.
- */
-function runChild(request: ReconcileChildRequest, execArgv: readonly string[] = []): Promise<ReconcileChildReport> {
-  const script = path.join(__dirname, 'reconcileChild.js');
-  if (!existsSync(script)) return runReconcileJob(request);
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [], { execArgv: [...process.execArgv, ...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let settled = false;
-    child.once('message', (reply: { ok: true; report: ReconcileChildReport } | { ok: false; error: string }) => {
-      settled = true;
-      if (reply.ok) resolve(reply.report);
-      else reject(new Error(`reconcile child failed: ${reply.error}`));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (!settled) reject(new Error(`reconcile child exited with code ${code} before reporting`));
-    });
-    child.send(request);
-  });
 }

@@ -6,8 +6,6 @@
  * together), the report written on its own (a rebuild), and the CPU part of the report alone.
  * Prints a table and `BENCH <name> <value> <unit>` lines. `BENCH_SCALE=smoke` runs a tiny day.
  */
-import { fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +15,7 @@ import { formatReport, machineInfo, target, type Figure } from './BenchReport.js
 import { awaitResult } from './awaitResult.js';
 import { benchBusinessDate, expectAccepted, pushUntilAcknowledged, startBenchEnvironment } from './BenchEnvironment.js';
 import { dailyClose } from './dailyClose.js';
+import { forkJob } from './forkJob.js';
 import { runReportJob, type ReportJobMode, type ReportJobReport, type ReportJobRequest } from './runReportJob.js';
 import { median, round } from './stats.js';
 import { emptyDayTotals, generateTradeRecordBatch } from './tradeRecordGenerator.js';
@@ -238,23 +237,9 @@ function benchModes(): ReportJobMode[] {
   return allModes.filter((m) => wanted.includes(m));
 }
 
-/** Runs a job in a child process of the compiled benchmark; from TypeScript sources (the smoke test), in this process. */
+/** Runs a job in a child process of the compiled benchmark (another build's with BENCH_REPORT_BASELINE); see {@link forkJob}. */
 function runChild(request: ReportJobRequest, script = path.join(__dirname, 'reportChild.js')): Promise<ReportJobReport> {
-  if (!existsSync(script)) return runReportJob(request);
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let settled = false;
-    child.once('message', (reply: { ok: true; report: ReportJobReport } | { ok: false; error: string }) => {
-      settled = true;
-      if (reply.ok) resolve(reply.report);
-      else reject(new Error(`report child failed: ${reply.error}`));
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (!settled) reject(new Error(`report child exited with code ${code} before reporting`));
-    });
-    child.send(request);
-  });
+  return forkJob('report', script, request, runReportJob);
 }
 
 // Run as a script (node dist/bench/runReportBench.js); imported by the smoke test, it only exports.
