@@ -70,7 +70,11 @@ async function reconciledDay() {
 }
 
 /** Runs the real reconcileDay function on a queue of this test only, with the given reconciler. */
-async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHostLogger, batchSize = 8) {
+async function privateReconcileQueue(
+  reconciler: DayReconciler,
+  logger: LocalHostLogger,
+  { batchSize = 8, visibilityTimeoutSeconds = 1 }: { batchSize?: number; visibilityTimeoutSeconds?: number } = {},
+) {
   const definition = functionTable.find((fn) => fn.name === 'reconcileDay');
   if (definition?.trigger !== 'storageQueue') throw new Error('reconcileDay is not a queue function');
   const queueName = `e2e-reconcile-${randomUUID().slice(0, 8)}`;
@@ -84,7 +88,7 @@ async function privateReconcileQueue(reconciler: DayReconciler, logger: LocalHos
     logger,
     maxDequeueCount: 5,
     batchSize,
-    visibilityTimeoutSeconds: 1,
+    visibilityTimeoutSeconds,
     maxPollingIntervalMs: 100,
   });
   await poller.start();
@@ -199,7 +203,8 @@ describe('reconcile queue', () => {
       },
     } as unknown as DayReconciler;
     // batchSize 32: up to 48 messages of the queue run at once, as host.json lets webhook deliveries.
-    const queue = await privateReconcileQueue(heldReconciler, logger, 32);
+    // Hidden for 10 s, renewed every 5 s: a held message never reappears on a slow machine.
+    const queue = await privateReconcileQueue(heldReconciler, logger, { batchSize: 32, visibilityTimeoutSeconds: 10 });
     const messages = 30;
     try {
       await Promise.all(
