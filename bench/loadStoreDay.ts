@@ -16,15 +16,20 @@ export interface LoadedStoreDay {
   readonly message: ReconcileMessage;
 }
 
-/**
- * Pushes a generated store-day of `transactions` through the push endpoint, three batches in
- * flight, and builds its daily close. `tagBase` keeps batch and transaction ids apart between days.
- */
-export async function loadStoreDay(
-  env: BenchEnvironment,
-  partner: BenchPartner,
-  day: { readonly storeId: string; readonly transactions: number; readonly recordsPerBatch: number; readonly tagBase: number },
-): Promise<LoadedStoreDay> {
+export interface StoreDayToLoad {
+  readonly storeId: string;
+  readonly transactions: number;
+  readonly recordsPerBatch: number;
+  /** Keeps batch and transaction ids apart between days. */
+  readonly tagBase: number;
+  /** Batches in flight at once; default 3. */
+  readonly inFlight?: number;
+  /** Told of every push answered 5xx before it is sent again. */
+  readonly onResend?: (batchSeq: number, status: number) => void;
+}
+
+/** Pushes a generated store-day through the push endpoint and builds its daily close. */
+export async function loadStoreDay(env: BenchEnvironment, partner: BenchPartner, day: StoreDayToLoad): Promise<LoadedStoreDay> {
   const { storeId, transactions, tagBase } = day;
   const perBatch = Math.min(day.recordsPerBatch, transactions);
   const batchCount = Math.ceil(transactions / perBatch);
@@ -45,12 +50,13 @@ export async function loadStoreDay(
         seed: tagBase + b,
         totals,
       });
-      await pushUntilAcknowledged(env, partner, JSON.stringify(body), () => {
+      await pushUntilAcknowledged(env, partner, JSON.stringify(body), (status) => {
         resends += 1;
+        day.onResend?.(b + 1, status);
       });
     }
   };
-  await Promise.all([pushNext(), pushNext(), pushNext()]);
+  await Promise.all(Array.from({ length: day.inFlight ?? 3 }, pushNext));
   const loadSeconds = (performance.now() - loadStarted) / 1000;
   const closeBatchId = `${(tagBase + 0xfffff).toString(16).padStart(8, '0')}-0000-4000-8000-00000000c105`;
   const close = dailyClose(closeBatchId, storeId, batchCount, totals);

@@ -9,16 +9,14 @@
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
 import { formatReport, machineInfo, target, type Figure } from './BenchReport.js';
 import { awaitResult } from './awaitResult.js';
-import { benchBusinessDate, expectAccepted, pushUntilAcknowledged, startBenchEnvironment } from './BenchEnvironment.js';
-import { dailyClose } from './dailyClose.js';
+import { expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
 import { forkJob } from './forkJob.js';
+import { loadStoreDay } from './loadStoreDay.js';
 import { runReportJob, type ReportJobMode, type ReportJobReport, type ReportJobRequest } from './runReportJob.js';
 import { median, round } from './stats.js';
-import { emptyDayTotals, generateTradeRecordBatch } from './tradeRecordGenerator.js';
 
 export interface ReportBenchScale {
   readonly name: 'full' | 'smoke';
@@ -55,44 +53,22 @@ export async function runReportBench(options: ReportBenchOptions = {}): Promise<
     const storeId = 'RPT-1';
     const partner = await env.createPartner('bench-report', [storeId]);
     progress(`loading a ${scale.transactions}-transaction store-day through the push endpoint`);
-    const batchCount = Math.ceil(scale.transactions / scale.recordsPerBatch);
-    const totals = emptyDayTotals();
-    const loadStarted = performance.now();
-    let next = 0;
-    const pushNext = async (): Promise<void> => {
-      for (let b = next++; b < batchCount; b = next++) {
-        const tag = (0x50000000 + b).toString(16).padStart(8, '0');
-        const body = generateTradeRecordBatch({
-          batchId: `${tag}-0000-4000-8000-000000000000`,
-          storeId,
-          businessDate: benchBusinessDate,
-          batchSeq: b + 1,
-          recordCount: Math.min(scale.recordsPerBatch, scale.transactions - b * scale.recordsPerBatch),
-          idPrefix: `R-${tag}`,
-          seed: 0x5000 + b,
-          totals,
-        });
-        const text = JSON.stringify(body);
-        await pushUntilAcknowledged(env, partner, text, (status) => {
-          progress(`  batch ${b + 1} answered ${status}; sending it again in 5 s`);
-        });
-      }
-    };
-    // Two batches in flight: on a shared 2-core machine more starve the emulator into missing deadlines.
-    await Promise.all([pushNext(), pushNext()]);
-    progress(`loaded in ${round((performance.now() - loadStarted) / 1000, 1)} s; sending the daily close`);
-
-    const close = dailyClose('5fffffff-0000-4000-8000-00000000c105', storeId, batchCount, totals);
+    const { batchCount, close, message, loadSeconds } = await loadStoreDay(env, partner, {
+      storeId,
+      transactions: scale.transactions,
+      recordsPerBatch: scale.recordsPerBatch,
+      tagBase: 0x50000000,
+      // Two batches in flight: on a shared 2-core machine more starve the emulator into missing deadlines.
+      inFlight: 2,
+      onResend: (batchSeq, status) => {
+        progress(`  batch ${batchSeq} answered ${status}; sending it again in 5 s`);
+      },
+    });
+    progress(`loaded in ${round(loadSeconds, 1)} s; sending the daily close`);
     expectAccepted(await env.send(partner, 'POST', 'daily-close', JSON.stringify(close)), 'daily-close');
     const results = new ReconciliationRepository(env.service.services.storage.tables.reconciliations);
     await awaitResult(results, partner.partnerId, storeId, close.batch_id, { intervalMs: 50, since: performance.now() });
 
-    const message: ReconcileMessage = {
-      partnerId: partner.partnerId,
-      storeId,
-      businessDate: benchBusinessDate,
-      closeBatchId: close.batch_id,
-    };
     // Staging first: every later mode finds each batch's fragment staged, as the background leaves it.
     const modes = benchModes();
     const reports = new Map<ReportJobMode, ReportJobReport[]>(modes.map((m) => [m, []]));
