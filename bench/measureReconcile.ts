@@ -8,6 +8,7 @@ import type { RoundTripChain } from './LatencyProxy.js';
 import { expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
 import { forkReconcileJob } from './forkReconcileJob.js';
 import { loadStoreDay } from './loadStoreDay.js';
+import { removeStagedFragments } from './removeStagedFragments.js';
 import type { BenchScale } from './benchScale.js';
 import type { ReconcileChildReport } from './runReconcileJob.js';
 import { median, round } from './stats.js';
@@ -32,6 +33,11 @@ export interface ReconcileResult {
   /** Peak RSS of a reconciliation whose old-generation heap was capped at {@link cappedOldSpaceMb} MB. */
   readonly cappedRssMb: number;
   readonly cappedOutcome: string;
+  /**
+   * A first reconciliation in a fresh process with none of the day's report fragments staged: it
+   * converts every batch from its raw body, as a day closed before the sweep staged its batches does.
+   */
+  readonly cold: { readonly ms: number; readonly rssMb: number; readonly outcome: string; readonly fragmentsRemoved: number };
   /**
    * Latency profile only: storage round trips waited on one after another by one warm
    * reconciliation of the day (report files included), and by one sequential listing of it.
@@ -85,6 +91,9 @@ export async function measureReconcile(
     `--max-old-space-size=${cappedOldSpaceMb}`,
   ]);
   const roundTrips = await countRoundTrips(env, message);
+  // Last: the cold run stages the fragments again as it converts, as the service does.
+  const fragmentsRemoved = await removeStagedFragments(env.service.services.storage.reports, message.partnerId);
+  const cold = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message, iterations: 1 });
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));
   const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));
@@ -112,6 +121,7 @@ export async function measureReconcile(
     floorRssMb: mb(floor.peakRssBytes),
     cappedRssMb: mb(capped.peakRssBytes),
     cappedOutcome: capped.outcome,
+    cold: { ms: round(cold.times[0] ?? 0, 0), rssMb: mb(cold.peakRssBytes), outcome: cold.outcome, fragmentsRemoved },
     ...(roundTrips ? { roundTrips } : {}),
   };
 }

@@ -233,6 +233,14 @@ async function runEmulatorProfile(context: PhaseContext, connectionString: strin
       r.cappedRssMb,
       'MB',
     );
+    add(
+      `reconcile_${tag}_cold_rss`,
+      `reconcile peak RSS, first run converting all ${r.cold.fragmentsRemoved} batches, none staged (${r.cold.outcome})`,
+      r.cold.rssMb,
+      'MB',
+      { max: 150 },
+    );
+    add(`reconcile_${tag}_cold_ms`, 'that first run, converting every batch', r.cold.ms, 'ms');
     add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
     add(`reconcile_${tag}_load_resends`, `pushes of the day sent again after a missed storage deadline`, r.loadResends, 'pushes');
   }
@@ -320,6 +328,12 @@ async function runAzureProfile(context: PhaseContext): Promise<void> {
     'ms',
   );
   add(`reconcile_${tag}_ratio_azure`, 'reconcile / sequential list, azure profile', reconcile.ratio, 'x', { max: 0.6 });
+  add(
+    `reconcile_${tag}_cold_ms_azure`,
+    `first reconciliation converting all ${reconcile.cold.fragmentsRemoved} batches, azure profile (${reconcile.cold.outcome})`,
+    reconcile.cold.ms,
+    'ms',
+  );
   if (reconcile.roundTrips) {
     sections.push({
       title: `Longest chain of storage round trips, reconciliation of ${transactions} transactions (azure profile):`,

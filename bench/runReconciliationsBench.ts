@@ -3,8 +3,9 @@
  * which decides how many one instance may run at once (`maxConcurrentReconciliations`). Loads as
  * many generated store-days as that limit through the push endpoint, reconciles each once through
  * the queue, then in fresh child processes reconciles k of them at once, for several k up to the
- * limit, sampling the process's resident memory. Prints a table and `BENCH <name> <value> <unit>`
- * lines. `BENCH_SCALE=smoke` runs three tiny days.
+ * limit, sampling the process's resident memory; then the limit again with none of the days'
+ * report fragments staged. Prints a table and `BENCH <name> <value> <unit>` lines.
+ * `BENCH_SCALE=smoke` runs three tiny days.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +16,7 @@ import { awaitResult } from './awaitResult.js';
 import { expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
 import { forkReconcileJob } from './forkReconcileJob.js';
 import { loadStoreDay, type LoadedStoreDay } from './loadStoreDay.js';
+import { removeStagedFragments } from './removeStagedFragments.js';
 import type { ReconcileChildReport } from './runReconcileJob.js';
 import { round } from './stats.js';
 
@@ -126,6 +128,36 @@ export async function runReconciliationsBench(options: ReconciliationsBenchOptio
         unit: 'ms',
       });
     }
+    // The same limit with none of the days' fragments staged: every batch is converted from its
+    // raw body, as when a new mapping sends the partner's closed days to be reconciled again.
+    const coldReports: ReconcileChildReport[] = [];
+    for (let r = 0; r < scale.rounds; r++) {
+      const removed = await removeStagedFragments(env.service.services.storage.reports, partner.partnerId);
+      const report = await forkReconcileJob({
+        connectionString: env.connectionString,
+        mode: 'at-once',
+        messages: days.map((d) => d.message),
+      });
+      if (report.outcome !== 'MATCHED') throw new Error(`${dayCount} cold reconciliations at once gave ${report.outcome}, not MATCHED`);
+      coldReports.push(report);
+      progress(
+        `${dayCount} at once, ${removed} fragments removed first: peak RSS ${mb(report.peakRssBytes)} MB, ${round(report.times[0] ?? 0, 0)} ms`,
+      );
+    }
+    const coldPeak = mb(Math.max(...coldReports.map((r) => r.peakRssBytes)));
+    figures.push({
+      name: `reconcile_${tag}_at_once_${dayCount}_cold_rss`,
+      label: `the same ${dayCount} at once with no fragment staged (every batch converted from its raw body)`,
+      value: coldPeak,
+      unit: 'MB',
+      ...(dayCount === maxConcurrentReconciliations ? { target: target(coldPeak, { max: atLimitRssMaxMb }, 'MB', targets) } : {}),
+    });
+    figures.push({
+      name: `reconcile_${tag}_at_once_${dayCount}_cold_ms`,
+      label: 'until the last of those results was stored (slowest run)',
+      value: round(Math.max(...coldReports.flatMap((r) => r.times)), 0),
+      unit: 'ms',
+    });
     const fewest = Math.min(...scale.atOnce);
     const most = Math.max(...scale.atOnce);
     figures.push({

@@ -11,3 +11,10 @@ export async function timeRuns(once: () => Promise<void>, iterations: number): P
   }
   return times;
 }
+
+/** Runs `once` a single time with no warm-up (a first run is what is measured), timing it (ms). */
+export async function timeOnce(once: () => Promise<void>): Promise<number[]> {
+  const started = performance.now();
+  await once();
+  return [performance.now() - started];
+}

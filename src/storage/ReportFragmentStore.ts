@@ -8,6 +8,11 @@ import { downloadIfExists } from './downloadIfExists.js';
  */
 export const reportFragmentsPrefix = '_state/fragments/';
 
+/** Where one partner's fragments live in the reports container. */
+export function partnerFragmentsPrefix(partnerId: string): string {
+  return `${reportFragmentsPrefix}partner_id=${encodePartitionValue(partnerId)}/`;
+}
+
 /**
  * Report fragments, one blob per (partner, batch): a batch's transactions already converted to
  * report rows, staged in the background after the batch is committed so that reconciling a day
@@ -34,8 +39,6 @@ export class ReportFragmentStore {
 
   private blob(partnerId: string, batchId: string) {
     // A UUID names the same batch in upper or lower case, as in the batch ledger.
-    return this.container.getBlockBlobClient(
-      `${reportFragmentsPrefix}partner_id=${encodePartitionValue(partnerId)}/${encodePartitionValue(batchId.toLowerCase())}.fragment`,
-    );
+    return this.container.getBlockBlobClient(`${partnerFragmentsPrefix(partnerId)}${encodePartitionValue(batchId.toLowerCase())}.fragment`);
   }
 }

@@ -52,13 +52,21 @@ describe('npm run bench at smoke size', () => {
         `reconcile_${n}_ratio`,
         `reconcile_${n}_rss`,
         `reconcile_${n}_queue_ms`,
+        `reconcile_${n}_cold_rss`,
+        `reconcile_${n}_cold_ms`,
       ]),
     ]) {
       expect(names, name).toContain(name);
     }
-    // Every day reconciled to the totals its generator computed: in process, through the queue and
-    // with a capped heap; the largest day also in the azure profile (in process and through the queue).
-    expect(lines.filter((line) => line.includes('(MATCHED)')).length).toBe(smokeScale.reconcileDays.length * 3 + 2);
+    // Every day reconciled to the totals its generator computed: in process, through the queue,
+    // with a capped heap and converting every batch; the largest day also in the azure profile (in
+    // process, through the queue and converting every batch).
+    expect(lines.filter((line) => line.includes('(MATCHED)')).length).toBe(smokeScale.reconcileDays.length * 4 + 3);
+    // The cold run found every batch of the day staged by the runs before it, and converted them all.
+    for (const n of smokeScale.reconcileDays) {
+      const batches = Math.ceil(n / smokeScale.recordsPerBatch);
+      expect(lines.filter((line) => line.includes(`first run converting all ${batches} batches, none staged (MATCHED)`))).toHaveLength(1);
+    }
     // A push waits on at least the key lookup, the blob put and the ledger commit, one after another.
     expect(figures.find((f) => f.name === 'push_sequential_round_trips')?.value).toBeGreaterThanOrEqual(3);
     // One raw-body blob per push, and the index written in transactions.
