@@ -35,7 +35,8 @@ export interface ReconcileResult {
   readonly cappedOutcome: string;
   /**
    * A first reconciliation in a fresh process with none of the day's report fragments staged: it
-   * converts every batch from its raw body, as a day closed before the sweep staged its batches does.
+   * converts every batch from its raw body, as a closed day reconciled again after a new mapping,
+   * or one whose fragments the lifecycle rule deleted, does.
    */
   readonly cold: { readonly ms: number; readonly rssMb: number; readonly outcome: string; readonly fragmentsRemoved: number };
   /**
