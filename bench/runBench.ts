@@ -22,6 +22,7 @@ import { measureLargePushMemory, type LargePushMemoryResult } from './measureLar
 import { measurePollerLag } from './measurePollerLag.js';
 import { measureRoundTrips } from './measureRoundTrips.js';
 import { round } from './stats.js';
+import { runIfEntry } from './runIfEntry.js';
 
 export interface BenchOptions {
   readonly scale?: BenchScale;
@@ -377,13 +378,4 @@ async function runAzureProfile(context: PhaseContext): Promise<void> {
   }
 }
 
-// Run as a script (node dist/bench/runBench.js); imported by the smoke test, it only exports.
-if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
-  runBench().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfEntry(typeof module === 'undefined' ? undefined : module, 'bench', runBench);

@@ -19,6 +19,7 @@ import { loadStoreDay, type LoadedStoreDay } from './loadStoreDay.js';
 import { removeStagedFragments } from './removeStagedFragments.js';
 import type { ReconcileChildReport } from './runReconcileJob.js';
 import { round } from './stats.js';
+import { runIfEntry } from './runIfEntry.js';
 
 export interface ReconciliationsBenchScale {
   readonly name: 'full' | 'smoke';
@@ -175,13 +176,4 @@ export async function runReconciliationsBench(options: ReconciliationsBenchOptio
   return figures;
 }
 
-// Run as a script (node dist/bench/runReconciliationsBench.js); imported by the smoke test, it only exports.
-if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
-  runReconciliationsBench().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`reconciliations bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfEntry(typeof module === 'undefined' ? undefined : module, 'reconciliations bench', runReconciliationsBench);

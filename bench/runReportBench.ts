@@ -17,6 +17,7 @@ import { forkJob } from './forkJob.js';
 import { loadStoreDay } from './loadStoreDay.js';
 import { runReportJob, type ReportJobMode, type ReportJobReport, type ReportJobRequest } from './runReportJob.js';
 import { median, round } from './stats.js';
+import { runIfEntry } from './runIfEntry.js';
 
 export interface ReportBenchScale {
   readonly name: 'full' | 'smoke';
@@ -218,13 +219,4 @@ function runChild(request: ReportJobRequest, script = path.join(__dirname, 'repo
   return forkJob('report', script, request, runReportJob);
 }
 
-// Run as a script (node dist/bench/runReportBench.js); imported by the smoke test, it only exports.
-if (typeof require !== 'undefined' && typeof module !== 'undefined' && require.main === module) {
-  runReportBench().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`report bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfEntry(typeof module === 'undefined' ? undefined : module, 'report bench', runReportBench);
