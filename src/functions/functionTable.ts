@@ -96,7 +96,7 @@ export const functionTable: readonly FunctionDefinition[] = [
     connection: settingNames.storage,
     createHandler: (services) =>
       createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry, log) =>
-        services.reconciliationSlots.run(() => services.reconciler.reconcile(message, telemetry, log)),
+        services.reconciliationSlots.reconcile(services.reconciler, message, telemetry, log),
       ),
   },
   {

@@ -22,7 +22,7 @@ import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 import type { SalesQuery } from './reports/SalesQuery.js';
 import type { UnmappedQuery } from './reports/UnmappedQuery.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
-import type { ConcurrencyLimit } from './ConcurrencyLimit.js';
+import type { ReconciliationSlots } from './ReconciliationSlots.js';
 
 /** The caller of a partner route, as the adapters see it. */
 export type { Partner };
@@ -41,8 +41,8 @@ export interface AppServices {
   readonly reconciliationQuery: ReconciliationQuery;
   readonly mappingQuery: MappingQuery;
   readonly reconciler: DayReconciler;
-  /** Reconciliations this process runs at once (`maxConcurrentReconciliations`); the queue function waits for a slot. */
-  readonly reconciliationSlots: ConcurrencyLimit;
+  /** Reconciliations this process runs at once (`maxConcurrentReconciliations`); a message waits for a slot up to `reconciliationSlotWait`, then is sent again. */
+  readonly reconciliationSlots: ReconciliationSlots;
   /** The report files of reconciled store-days (written by the reconciler; rebuilt by the HQ tool). */
   readonly reports: StoreDayReportService;
   /** HQ's sales totals and held-back codes, from the totals written with the report files. */

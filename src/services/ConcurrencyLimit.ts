@@ -1,8 +1,11 @@
+/** What {@link ConcurrencyLimit.runWithin} did: ran the task, or gave up waiting for a slot. */
+export type SlotRun<T> = { readonly started: true; readonly value: T } | { readonly started: false };
+
 /**
  * At most `slots` tasks of this process run at once; a further task waits, first come first
- * served, until one of them settles. Nothing is refused and nothing times out here: a waiting
- * queue function still holds its message (the host keeps it hidden) and counts against its own
- * function timeout.
+ * served, until one of them settles. `run` waits as long as it takes; `runWithin` gives up after a
+ * bound and leaves the task unstarted, so that a queue function can hand its message back instead
+ * of waiting into its function timeout.
  */
 export class ConcurrencyLimit {
   #running = 0;
@@ -23,13 +26,45 @@ export class ConcurrencyLimit {
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
+    await this.#acquire(undefined);
+    return this.#runInSlot(task);
+  }
+
+  /** Runs the task once a slot is free, unless none frees within `maxWaitMs`: then it never starts. */
+  async runWithin<T>(maxWaitMs: number, task: () => Promise<T>): Promise<SlotRun<T>> {
+    if (!(await this.#acquire(maxWaitMs))) return { started: false };
+    return { started: true, value: await this.#runInSlot(task) };
+  }
+
+  /** Takes a slot, waiting at most `maxWaitMs` (forever when undefined); false when none came in time. */
+  #acquire(maxWaitMs: number | undefined): Promise<boolean> {
     if (this.#running < this.slots) {
       this.#running += 1;
-    } else {
-      // The slot is handed over by the task that frees it, so #running never drops in between
-      // and a newcomer cannot overtake the tasks already waiting.
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      return Promise.resolve(true);
     }
+    // The slot is handed over by the task that frees it, so #running never drops in between and
+    // a newcomer cannot overtake the tasks already waiting.
+    return new Promise<boolean>((resolve) => {
+      const handOver = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.#waiting.push(handOver);
+      // A slot is handed over from another task's run, never before this line has run.
+      const timer =
+        maxWaitMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              const index = this.#waiting.indexOf(handOver);
+              // Already handed a slot: the hand-over has resolved the promise.
+              if (index === -1) return;
+              this.#waiting.splice(index, 1);
+              resolve(false);
+            }, maxWaitMs);
+    });
+  }
+
+  async #runInSlot<T>(task: () => Promise<T>): Promise<T> {
     try {
       return await task();
     } finally {

@@ -58,6 +58,8 @@ import { UnmappedQuery } from './reports/UnmappedQuery.js';
 import { createStoreDayReportService } from './createStoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
 import { ConcurrencyLimit } from './ConcurrencyLimit.js';
+import { ReconciliationSlots } from './ReconciliationSlots.js';
+import { reconciliationSlotWait } from './reconciliationSlotWait.js';
 import { maxConcurrentReconciliations } from './maxConcurrentReconciliations.js';
 import { LateDataScheduler } from './LateDataScheduler.js';
 import { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
@@ -203,7 +205,11 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       events: new ReconciliationEvents(publisher),
       reports,
     }),
-    reconciliationSlots: new ConcurrencyLimit(maxConcurrentReconciliations),
+    reconciliationSlots: new ReconciliationSlots(
+      new ConcurrencyLimit(maxConcurrentReconciliations),
+      reconcileQueue,
+      reconciliationSlotWait,
+    ),
     reports,
     salesQuery: new SalesQuery(reportStoreDays, partners),
     unmappedQuery: new UnmappedQuery(reportStoreDays, partners),

@@ -11,10 +11,14 @@ import { captureRegistrations } from '../../src/localhost/functionsCoreStandIn.j
 import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import { QueuePoller } from '../../src/localhost/QueuePoller.js';
 import type { AppServices } from '../../src/services/AppServices.js';
+import { ConcurrencyLimit } from '../../src/services/ConcurrencyLimit.js';
 import { maxConcurrentReconciliations } from '../../src/services/maxConcurrentReconciliations.js';
+import { ReconciliationSlots } from '../../src/services/ReconciliationSlots.js';
+import type { ReconciliationSlotWait } from '../../src/services/reconciliationSlotWait.js';
 import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
 import { DayReconciler, type DayReconcilerDependencies } from '../../src/services/DayReconciler.js';
 import { DayCloseRepository } from '../../src/storage/DayCloseRepository.js';
+import { JsonQueue } from '../../src/storage/JsonQueue.js';
 import { MappingRepository } from '../../src/storage/MappingRepository.js';
 import { PaymentDirectionRepository } from '../../src/storage/PaymentDirectionRepository.js';
 import { RawBatchStore } from '../../src/storage/RawBatchStore.js';
@@ -73,12 +77,26 @@ async function reconciledDay() {
 async function privateReconcileQueue(
   reconciler: DayReconciler,
   logger: LocalHostLogger,
-  { batchSize = 8, visibilityTimeoutSeconds = 1 }: { batchSize?: number; visibilityTimeoutSeconds?: number } = {},
+  {
+    batchSize = 8,
+    visibilityTimeoutSeconds = 1,
+    slots,
+  }: {
+    batchSize?: number;
+    visibilityTimeoutSeconds?: number;
+    /** Slots of its own, deferring to this test's queue (default: the service's, deferring to the service's queue). */
+    slots?: { readonly count: number; readonly wait: ReconciliationSlotWait };
+  } = {},
 ) {
   const definition = functionTable.find((fn) => fn.name === 'reconcileDay');
   if (definition?.trigger !== 'storageQueue') throw new Error('reconcileDay is not a queue function');
   const queueName = `e2e-reconcile-${randomUUID().slice(0, 8)}`;
-  const services = { ...service.services, reconciler } as AppServices;
+  const queue = service.services.storage.queueService.getQueueClient(queueName);
+  const services = {
+    ...service.services,
+    reconciler,
+    ...(slots ? { reconciliationSlots: new ReconciliationSlots(new ConcurrencyLimit(slots.count), new JsonQueue(queue), slots.wait) } : {}),
+  } as AppServices;
   const functions = captureRegistrations(() => {
     registerFunctions([{ ...definition, queueName }], services);
   });
@@ -92,7 +110,6 @@ async function privateReconcileQueue(
     maxPollingIntervalMs: 100,
   });
   await poller.start();
-  const queue = service.services.storage.queueService.getQueueClient(queueName);
   const poison = service.services.storage.queueService.getQueueClient(`${queueName}-poison`);
   return {
     queue,
@@ -186,7 +203,7 @@ describe('reconcile queue', () => {
 
   it("runs at most maxConcurrentReconciliations at once however many messages the host's batch hands over, and each once", async () => {
     const { logger } = recordingLogger();
-    const slots = service.services.reconciliationSlots;
+    const slots = service.services.reconciliationSlots.limit;
     let running = 0;
     let mostAtOnce = 0;
     const reconciled: string[] = [];
@@ -236,6 +253,61 @@ describe('reconcile queue', () => {
       expect(mostAtOnce).toBe(maxConcurrentReconciliations);
       expect(new Set(reconciled).size).toBe(messages);
       expect(reconciled).toHaveLength(messages);
+    } finally {
+      release();
+      await queue.stop();
+    }
+  });
+
+  it('a message that finds no slot free within the wait is sent again for later, and is then reconciled once', async () => {
+    const { lines, logger } = recordingLogger();
+    const started: string[] = [];
+    const reconciled: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const heldReconciler = {
+      reconcile: async (message: { storeId: string }) => {
+        started.push(message.storeId);
+        if (message.storeId === 'S-FIRST') await held;
+        reconciled.push(message.storeId);
+        return 'MATCHED';
+      },
+    } as unknown as DayReconciler;
+    // One slot, held by the first message; the second gives up after 300 ms and comes back 1 s later.
+    const queue = await privateReconcileQueue(heldReconciler, logger, {
+      visibilityTimeoutSeconds: 10,
+      slots: { count: 1, wait: { maxWaitMs: 300, deferSeconds: 1 } },
+    });
+    const message = (storeId: string) =>
+      base64Json({ partnerId: 'P-DEFER', storeId, businessDate: '2026-03-02', closeBatchId: randomUUID() });
+    try {
+      await queue.queue.sendMessage(message('S-FIRST'));
+      // The first holds the one slot before the second arrives.
+      expect(
+        await eventually(
+          () => Promise.resolve([...started]),
+          (ids) => ids.includes('S-FIRST'),
+        ),
+      ).toEqual(['S-FIRST']);
+      await queue.queue.sendMessage(message('S-SECOND'));
+      // The second message's run ends without reconciling: a warning, and its copy in the queue.
+      await eventually(
+        () => Promise.resolve(lines.filter((line) => line.includes('no reconciliation slot freed within 0.3 s'))),
+        (warnings) => warnings.length > 0,
+        20_000,
+      );
+      expect([started, reconciled]).toEqual([['S-FIRST'], []]);
+      expect(lines.some((line) => line.includes('reconcileDay: deferred'))).toBe(true);
+      release();
+      await eventually(
+        () => Promise.resolve(reconciled.length),
+        (count) => count >= 2,
+        20_000,
+      );
+      // Each once, the held one first; nothing failed, so nothing went towards the poison queue.
+      expect(reconciled).toEqual(['S-FIRST', 'S-SECOND']);
+      expect(lines.filter((line) => line.includes('failed on dequeue'))).toEqual([]);
+      expect((await queue.poison.exists()) ? (await queue.poison.peekMessages()).peekedMessageItems : []).toEqual([]);
     } finally {
       release();
       await queue.stop();

@@ -56,6 +56,51 @@ describe('ConcurrencyLimit', () => {
     expect([limit.running, limit.waiting]).toEqual([0, 0]);
   });
 
+  it('runWithin starts a task when a slot frees within the wait, and gives up unstarted after it', async () => {
+    const limit = new ConcurrencyLimit(1);
+    const started: number[] = [];
+    const first = gate(started, 0);
+    const firstResult = limit.run(first.task);
+    await turns();
+    const inTime = gate(started, 1);
+    const inTimeResult = limit.runWithin(5_000, inTime.task);
+    const tooLate = gate(started, 2);
+    const tooLateResult = limit.runWithin(50, tooLate.task);
+    await turns();
+    expect([limit.running, limit.waiting]).toEqual([1, 2]);
+
+    // Gave up: never started, and no longer waiting.
+    await expect(tooLateResult).resolves.toEqual({ started: false });
+    expect([started, limit.running, limit.waiting]).toEqual([[0], 1, 1]);
+
+    first.release();
+    await turns();
+    expect(started).toEqual([0, 1]);
+    inTime.release();
+    expect(await Promise.all([firstResult, inTimeResult])).toEqual([0, { started: true, value: 1 }]);
+    expect([limit.running, limit.waiting]).toEqual([0, 0]);
+  });
+
+  it('runWithin takes a free slot at once, and one handed over before its bound is not also given up', async () => {
+    const limit = new ConcurrencyLimit(1);
+    await expect(limit.runWithin(0, () => Promise.resolve('free'))).resolves.toEqual({ started: true, value: 'free' });
+
+    const started: number[] = [];
+    const first = gate(started, 0);
+    const firstResult = limit.run(first.task);
+    await turns();
+    const waiter = gate(started, 1);
+    const waiterResult = limit.runWithin(30, waiter.task);
+    first.release();
+    await firstResult;
+    // Past its bound while it runs: the expired timer must not take its slot or run it twice.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect([started, limit.running, limit.waiting]).toEqual([[0, 1], 1, 0]);
+    waiter.release();
+    await expect(waiterResult).resolves.toEqual({ started: true, value: 1 });
+    expect([limit.running, limit.waiting]).toEqual([0, 0]);
+  });
+
   it('refuses a number of slots that is not a positive integer', () => {
     for (const slots of [0, -1, 1.5, Number.NaN]) expect(() => new ConcurrencyLimit(slots)).toThrow(RangeError);
   });
