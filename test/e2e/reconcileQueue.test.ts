@@ -290,7 +290,7 @@ describe('reconcile queue', () => {
         ),
       ).toEqual(['S-FIRST']);
       await queue.queue.sendMessage(message('S-SECOND'));
-      // The second message's run ends without reconciling: a warning, and its copy in the queue.
+      // The second message's run ends without reconciling, with a warning; its copy comes back once the first is released.
       await eventually(
         () => Promise.resolve(lines.filter((line) => line.includes('no reconciliation slot freed within 0.3 s'))),
         (warnings) => warnings.length > 0,
