@@ -66,7 +66,7 @@ describe('ConcurrencyLimit', () => {
     const inTimeResult = limit.runWithin(5_000, inTime.task);
     const tooLate = gate(started, 2);
     const tooLateResult = limit.runWithin(50, tooLate.task);
-    await turns();
+    // Both queue up at once, in the call (read before any timer can run).
     expect([limit.running, limit.waiting]).toEqual([1, 2]);
 
     // Gave up: never started, and no longer waiting.
