@@ -94,7 +94,7 @@ export async function measureReconcile(
   const roundTrips = await countRoundTrips(env, message);
   // Last: the cold run stages the fragments again as it converts, as the service does.
   const fragmentsRemoved = await removeStagedFragments(env.service.services.storage.reports, message.partnerId);
-  const cold = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message, iterations: 1 });
+  const cold = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message });
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));
   const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));

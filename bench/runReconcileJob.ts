@@ -19,9 +19,14 @@ import { timeOnce, timeRuns } from './timeRuns.js';
 export type ReconcileChildRequest =
   | {
       readonly connectionString: string;
-      readonly mode: 'reconcile' | 'floor' | 'cold';
+      readonly mode: 'reconcile' | 'floor';
       readonly message: ReconcileMessage;
       readonly iterations: number;
+    }
+  | {
+      readonly connectionString: string;
+      readonly mode: 'cold';
+      readonly message: ReconcileMessage;
     }
   | {
       readonly connectionString: string;

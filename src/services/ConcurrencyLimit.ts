@@ -3,9 +3,8 @@ export type SlotRun<T> = { readonly started: true; readonly value: T } | { reado
 
 /**
  * At most `slots` tasks of this process run at once; a further task waits, first come first
- * served, until one of them settles. `run` waits as long as it takes; `runWithin` gives up after a
- * bound and leaves the task unstarted, so that a queue function can hand its message back instead
- * of waiting into its function timeout.
+ * served, until one of them settles, or gives up after a bound and leaves the task unstarted, so
+ * that a queue function can hand its message back instead of waiting into its function timeout.
  */
 export class ConcurrencyLimit {
   #running = 0;
@@ -25,19 +24,20 @@ export class ConcurrencyLimit {
     return this.#waiting.length;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.#acquire(undefined);
-    return this.#runInSlot(task);
-  }
-
   /** Runs the task once a slot is free, unless none frees within `maxWaitMs`: then it never starts. */
   async runWithin<T>(maxWaitMs: number, task: () => Promise<T>): Promise<SlotRun<T>> {
     if (!(await this.#acquire(maxWaitMs))) return { started: false };
-    return { started: true, value: await this.#runInSlot(task) };
+    try {
+      return { started: true, value: await task() };
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running -= 1;
+    }
   }
 
-  /** Takes a slot, waiting at most `maxWaitMs` (forever when undefined); false when none came in time. */
-  #acquire(maxWaitMs: number | undefined): Promise<boolean> {
+  /** Takes a slot, waiting at most `maxWaitMs`; false when none came in time. */
+  #acquire(maxWaitMs: number): Promise<boolean> {
     if (this.#running < this.slots) {
       this.#running += 1;
       return Promise.resolve(true);
@@ -51,26 +51,13 @@ export class ConcurrencyLimit {
       };
       this.#waiting.push(handOver);
       // A slot is handed over from another task's run, never before this line has run.
-      const timer =
-        maxWaitMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              const index = this.#waiting.indexOf(handOver);
-              // Already handed a slot: the hand-over has resolved the promise.
-              if (index === -1) return;
-              this.#waiting.splice(index, 1);
-              resolve(false);
-            }, maxWaitMs);
+      const timer = setTimeout(() => {
+        const index = this.#waiting.indexOf(handOver);
+        // Already handed a slot: the hand-over has resolved the promise.
+        if (index === -1) return;
+        this.#waiting.splice(index, 1);
+        resolve(false);
+      }, maxWaitMs);
     });
-  }
-
-  async #runInSlot<T>(task: () => Promise<T>): Promise<T> {
-    try {
-      return await task();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#running -= 1;
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyLimit } from '../../src/services/ConcurrencyLimit.js';
+import { ConcurrencyLimit, type SlotRun } from '../../src/services/ConcurrencyLimit.js';
 
 /** A task that runs until released, recording when it started. */
 function gate(started: number[], id: number): { task: () => Promise<number>; release: () => void } {
@@ -21,12 +21,30 @@ const turns = async (n = 5): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
 
+/** A bound no test reaches: where the order and the hand-over are under test, not the bound. */
+const noBound = 60_000;
+
+/** The task's value, failing where the limit gave up on it. */
+async function ran<T>(run: Promise<SlotRun<T>>): Promise<T> {
+  const result = await run;
+  if (!result.started) throw new Error('the limit gave up on a task it should have run');
+  return result.value;
+}
+
+/** Task 0, holding a slot of `limit` until released. */
+async function holdSlot(limit: ConcurrencyLimit, started: number[]): Promise<{ release: () => void; result: Promise<number> }> {
+  const held = gate(started, 0);
+  const result = ran(limit.runWithin(noBound, held.task));
+  await turns();
+  return { release: held.release, result };
+}
+
 describe('ConcurrencyLimit', () => {
   it('runs at most its slots at once and starts the waiting tasks in the order they came', async () => {
     const limit = new ConcurrencyLimit(2);
     const started: number[] = [];
     const gates = [0, 1, 2, 3, 4].map((id) => gate(started, id));
-    const results = gates.map((g) => limit.run(g.task));
+    const results = gates.map((g) => ran(limit.runWithin(noBound, g.task)));
     await turns();
     expect(started).toEqual([0, 1]);
     expect([limit.running, limit.waiting]).toEqual([2, 3]);
@@ -36,7 +54,7 @@ describe('ConcurrencyLimit', () => {
     expect(started).toEqual([0, 1, 2]);
     // A task arriving now waits behind the ones already waiting.
     const late = gate(started, 5);
-    const lateResult = limit.run(late.task);
+    const lateResult = ran(limit.runWithin(noBound, late.task));
     gates[0]?.release();
     await turns();
     expect(started).toEqual([0, 1, 2, 3]);
@@ -49,8 +67,8 @@ describe('ConcurrencyLimit', () => {
 
   it('frees the slot of a task that fails, and hands its failure to the caller', async () => {
     const limit = new ConcurrencyLimit(1);
-    const failing = limit.run(() => Promise.reject(new Error('storage unavailable')));
-    const next = limit.run(() => Promise.resolve('ran'));
+    const failing = limit.runWithin(noBound, () => Promise.reject(new Error('storage unavailable')));
+    const next = ran(limit.runWithin(noBound, () => Promise.resolve('ran')));
     await expect(failing).rejects.toThrow('storage unavailable');
     await expect(next).resolves.toBe('ran');
     expect([limit.running, limit.waiting]).toEqual([0, 0]);
@@ -59,9 +77,7 @@ describe('ConcurrencyLimit', () => {
   it('runWithin starts a task when a slot frees within the wait, and gives up unstarted after it', async () => {
     const limit = new ConcurrencyLimit(1);
     const started: number[] = [];
-    const first = gate(started, 0);
-    const firstResult = limit.run(first.task);
-    await turns();
+    const first = await holdSlot(limit, started);
     const inTime = gate(started, 1);
     const inTimeResult = limit.runWithin(5_000, inTime.task);
     const tooLate = gate(started, 2);
@@ -77,7 +93,7 @@ describe('ConcurrencyLimit', () => {
     await turns();
     expect(started).toEqual([0, 1]);
     inTime.release();
-    expect(await Promise.all([firstResult, inTimeResult])).toEqual([0, { started: true, value: 1 }]);
+    expect(await Promise.all([first.result, inTimeResult])).toEqual([0, { started: true, value: 1 }]);
     expect([limit.running, limit.waiting]).toEqual([0, 0]);
   });
 
@@ -86,13 +102,11 @@ describe('ConcurrencyLimit', () => {
     await expect(limit.runWithin(0, () => Promise.resolve('free'))).resolves.toEqual({ started: true, value: 'free' });
 
     const started: number[] = [];
-    const first = gate(started, 0);
-    const firstResult = limit.run(first.task);
-    await turns();
+    const first = await holdSlot(limit, started);
     const waiter = gate(started, 1);
     const waiterResult = limit.runWithin(30, waiter.task);
     first.release();
-    await firstResult;
+    await first.result;
     // Past its bound while it runs: the expired timer must not take its slot or run it twice.
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect([started, limit.running, limit.waiting]).toEqual([[0, 1], 1, 0]);
