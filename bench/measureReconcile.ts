@@ -7,6 +7,7 @@ import { awaitResult } from './awaitResult.js';
 import type { RoundTripChain } from './LatencyProxy.js';
 import { expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
 import { forkReconcileJob } from './forkReconcileJob.js';
+import { heapFlagsFor, instanceMemoryMb } from './instanceHeap.js';
 import { loadStoreDay } from './loadStoreDay.js';
 import { removeStagedFragments } from './removeStagedFragments.js';
 import type { BenchScale } from './benchScale.js';
@@ -39,6 +40,11 @@ export interface ReconcileResult {
    * or one whose fragments the lifecycle rule deleted, does.
    */
   readonly cold: { readonly ms: number; readonly rssMb: number; readonly outcome: string; readonly fragmentsRemoved: number };
+  /**
+   * The warm and the cold reconciliation again, with V8's heap sized as Node sizes it on a machine
+   * of the instance's memory ({@link heapFlagsFor}) rather than this machine's.
+   */
+  readonly instanceHeap: { readonly rssMb: number; readonly coldRssMb: number; readonly outcome: string };
   /**
    * Latency profile only: storage round trips waited on one after another by one warm
    * reconciliation of the day (report files included), and by one sequential listing of it.
@@ -91,10 +97,18 @@ export async function measureReconcile(
   const capped = await forkReconcileJob({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [
     `--max-old-space-size=${cappedOldSpaceMb}`,
   ]);
+  const instanceHeapFlags = heapFlagsFor(instanceMemoryMb);
+  const sized = await forkReconcileJob(
+    { connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations },
+    instanceHeapFlags,
+  );
   const roundTrips = await countRoundTrips(env, message);
-  // Last: the cold run stages the fragments again as it converts, as the service does.
-  const fragmentsRemoved = await removeStagedFragments(env.service.services.storage.reports, message.partnerId);
+  // Last: a cold run stages the fragments again as it converts, as the service does.
+  const reports = env.service.services.storage.reports;
+  const fragmentsRemoved = await removeStagedFragments(reports, message.partnerId);
   const cold = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message });
+  await removeStagedFragments(reports, message.partnerId);
+  const coldSized = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message }, instanceHeapFlags);
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));
   const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));
@@ -123,6 +137,11 @@ export async function measureReconcile(
     cappedRssMb: mb(capped.peakRssBytes),
     cappedOutcome: capped.outcome,
     cold: { ms: round(cold.times[0] ?? 0, 0), rssMb: mb(cold.peakRssBytes), outcome: cold.outcome, fragmentsRemoved },
+    instanceHeap: {
+      rssMb: mb(sized.peakRssBytes),
+      coldRssMb: mb(coldSized.peakRssBytes),
+      outcome: sized.outcome === coldSized.outcome ? sized.outcome : `${sized.outcome} / ${coldSized.outcome}`,
+    },
     ...(roundTrips ? { roundTrips } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { startAzurite } from '../src/localhost/startAzurite.js';
 import { formatReport, machineInfo, target, type Figure, type ReportSection } from './BenchReport.js';
 import { startBenchEnvironment, type BenchEnvironment, type BenchProfile } from './BenchEnvironment.js';
 import { scaleFromEnv, type BenchScale } from './benchScale.js';
+import { instanceMemoryMb } from './instanceHeap.js';
 import { measurePushLatency } from './measurePushLatency.js';
 import { cappedOldSpaceMb, measureReconcile, type ReconcileResult } from './measureReconcile.js';
 import { measureStorageOps } from './measureStorageOps.js';
@@ -242,6 +243,18 @@ async function runEmulatorProfile(context: PhaseContext, connectionString: strin
       { max: 150 },
     );
     add(`reconcile_${tag}_cold_ms`, 'that first run, converting every batch', r.cold.ms, 'ms');
+    add(
+      `reconcile_${tag}_rss_instance_heap`,
+      `reconcile peak RSS, heap sized for a ${instanceMemoryMb} MB instance (${r.instanceHeap.outcome})`,
+      r.instanceHeap.rssMb,
+      'MB',
+    );
+    add(
+      `reconcile_${tag}_cold_rss_instance_heap`,
+      'the first run converting every batch, heap sized the same',
+      r.instanceHeap.coldRssMb,
+      'MB',
+    );
     add(`reconcile_${tag}_queue_ms`, `via the queue, visible → result (${r.queueStatus})`, r.queueMs, 'ms');
     add(`reconcile_${tag}_load_resends`, `pushes of the day sent again after a missed storage deadline`, r.loadResends, 'pushes');
   }

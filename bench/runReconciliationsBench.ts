@@ -15,6 +15,7 @@ import { formatReport, machineInfo, target, type Figure } from './BenchReport.js
 import { awaitResult } from './awaitResult.js';
 import { expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
 import { forkReconcileJob } from './forkReconcileJob.js';
+import { heapFlagsFor, instanceMemoryMb } from './instanceHeap.js';
 import { loadStoreDay, type LoadedStoreDay } from './loadStoreDay.js';
 import { removeStagedFragments } from './removeStagedFragments.js';
 import type { ReconcileChildReport } from './runReconcileJob.js';
@@ -159,6 +160,25 @@ export async function runReconciliationsBench(options: ReconciliationsBenchOptio
       value: round(Math.max(...coldReports.flatMap((r) => r.times)), 0),
       unit: 'ms',
     });
+    // The limit again, warm and cold, in a process whose heap V8 sized for an instance's memory
+    // (heapFlagsFor) rather than this machine's: what the limit holds, and that it fits that heap.
+    const instanceHeapFlags = heapFlagsFor(instanceMemoryMb);
+    for (const staged of [true, false]) {
+      if (!staged) await removeStagedFragments(env.service.services.storage.reports, partner.partnerId);
+      const report = await forkReconcileJob(
+        { connectionString: env.connectionString, mode: 'at-once', messages: days.map((d) => d.message) },
+        instanceHeapFlags,
+      );
+      const what = staged ? 'warm' : 'with no fragment staged';
+      if (report.outcome !== 'MATCHED') throw new Error(`${dayCount} at once ${what}, heap sized for an instance, gave ${report.outcome}`);
+      progress(`${dayCount} at once ${what}, heap sized for a ${instanceMemoryMb} MB instance: peak RSS ${mb(report.peakRssBytes)} MB`);
+      figures.push({
+        name: `reconcile_${tag}_at_once_${dayCount}${staged ? '' : '_cold'}_rss_instance_heap`,
+        label: `the same ${dayCount} at once ${what}, heap sized for a ${instanceMemoryMb} MB instance (${instanceHeapFlags.join(' ')})`,
+        value: mb(report.peakRssBytes),
+        unit: 'MB',
+      });
+    }
     const fewest = Math.min(...scale.atOnce);
     const most = Math.max(...scale.atOnce);
     figures.push({

@@ -54,14 +54,16 @@ describe('npm run bench at smoke size', () => {
         `reconcile_${n}_queue_ms`,
         `reconcile_${n}_cold_rss`,
         `reconcile_${n}_cold_ms`,
+        `reconcile_${n}_rss_instance_heap`,
+        `reconcile_${n}_cold_rss_instance_heap`,
       ]),
     ]) {
       expect(names, name).toContain(name);
     }
     // Every day reconciled to the totals its generator computed: in process, through the queue,
-    // with a capped heap and converting every batch; the largest day also in the azure profile (in
-    // process, through the queue and converting every batch).
-    expect(lines.filter((line) => line.includes('(MATCHED)')).length).toBe(smokeScale.reconcileDays.length * 4 + 3);
+    // with a capped heap, converting every batch, and with the heap sized for an instance; the
+    // largest day also in the azure profile (in process, through the queue and converting every batch).
+    expect(lines.filter((line) => line.includes('(MATCHED)')).length).toBe(smokeScale.reconcileDays.length * 5 + 3);
     // The cold run found every batch of the day staged by the runs before it, and converted them all.
     for (const n of smokeScale.reconcileDays) {
       const batches = Math.ceil(n / smokeScale.recordsPerBatch);

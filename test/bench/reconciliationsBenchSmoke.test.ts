@@ -15,6 +15,11 @@ describe('npm run bench:reconciliations at smoke size', () => {
       expect(bench.get(`reconcile_40_at_once_${k}_rss`), `rss at ${k}`).toBeGreaterThan(0);
       expect(bench.get(`reconcile_40_at_once_${k}_ms`), `ms at ${k}`).toBeGreaterThan(0);
     }
+    const most = Math.max(...smokeReconciliationsScale.atOnce);
+    // The most at once again: converting every batch, then warm and cold with the heap sized for an instance.
+    for (const name of [`_at_once_${most}_cold_rss`, `_at_once_${most}_rss_instance_heap`, `_at_once_${most}_cold_rss_instance_heap`]) {
+      expect(bench.get(`reconcile_40${name}`), name).toBeGreaterThan(0);
+    }
     expect(Number.isFinite(bench.get('reconcile_40_rss_per_extra'))).toBe(true);
   }, 120_000);
 });
