@@ -5,19 +5,14 @@
 export const instanceMemoryMb = 2048;
 
 /**
- * Node flags that size V8's heap as Node sizes it by itself on a machine whose memory (or memory
- * cgroup) is `memoryMb`: Node hands that memory to V8 (`ConfigureDefaults`), which on 64-bit
- * takes half of it as the old generation's limit (at most 4,096 MB) and 1/128 of that as a
- * semi-space (1 to 16 MB). The limit also sets how far V8 lets the old generation grow before collecting it: up to
- * 4 times what is live with a limit of 2,048 MB or more (this machine's 24 GiB gives 4,096), 1.3
- * to 2 times below that. So a peak measured here with the machine's own sizing is the one of a
- * process that sees much more memory than an instance has; with these flags it is the one of a
- * process that sees the instance's memory. For 2,048 MB: `--max-old-space-size=1024
- * --max-semi-space-size=8`, the heap Node 20 and 22 chose by themselves in a 2,048 MB memory
- * cgroup on this machine (bench/README.md, round 15).
+ * Node flags that size V8's heap as Node sizes it by itself on a machine (or in a memory cgroup)
+ * of {@link instanceMemoryMb}. Node hands the memory it sees to V8, which on 64-bit takes half of
+ * it as the old generation's limit and 1/128 of that as a semi-space. The limit also sets how far
+ * V8 lets the old generation grow before collecting it: up to 4 times what is live with a limit
+ * of 2,048 MB or more (this machine's 24 GiB gives 4,096), 1.3 to 2 times below that. So a peak
+ * measured here with the machine's own sizing is the one of a process that sees far more memory
+ * than an instance has; with these flags it is the one of a process that sees the instance's.
+ * Node 20 and 22 chose this heap by themselves in a 2,048 MB memory cgroup on this machine
+ * (bench/README.md, round 15).
  */
-export function heapFlagsFor(memoryMb: number): string[] {
-  const oldSpaceMb = Math.min(4096, Math.floor(memoryMb / 2));
-  const semiSpaceMb = Math.min(16, Math.max(1, Math.floor(oldSpaceMb / 128)));
-  return [`--max-old-space-size=${oldSpaceMb}`, `--max-semi-space-size=${semiSpaceMb}`];
-}
+export const instanceHeapFlags: readonly string[] = ['--max-old-space-size=1024', '--max-semi-space-size=8'];

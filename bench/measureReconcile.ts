@@ -7,7 +7,7 @@ import { awaitResult } from './awaitResult.js';
 import type { RoundTripChain } from './LatencyProxy.js';
 import { expectAccepted, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
 import { forkReconcileJob } from './forkReconcileJob.js';
-import { heapFlagsFor, instanceMemoryMb } from './instanceHeap.js';
+import { instanceHeapFlags } from './instanceHeap.js';
 import { loadStoreDay } from './loadStoreDay.js';
 import { removeStagedFragments } from './removeStagedFragments.js';
 import type { BenchScale } from './benchScale.js';
@@ -42,7 +42,7 @@ export interface ReconcileResult {
   readonly cold: { readonly ms: number; readonly rssMb: number; readonly outcome: string; readonly fragmentsRemoved: number };
   /**
    * The warm and the cold reconciliation again, with V8's heap sized as Node sizes it on a machine
-   * of the instance's memory ({@link heapFlagsFor}) rather than this machine's.
+   * of the instance's memory ({@link instanceHeapFlags}) rather than this machine's.
    */
   readonly instanceHeap: { readonly rssMb: number; readonly coldRssMb: number; readonly outcome: string };
   /**
@@ -97,17 +97,16 @@ export async function measureReconcile(
   const capped = await forkReconcileJob({ connectionString: env.connectionString, mode: 'reconcile', message, iterations: 1 }, [
     `--max-old-space-size=${cappedOldSpaceMb}`,
   ]);
-  const instanceHeapFlags = heapFlagsFor(instanceMemoryMb);
   const sized = await forkReconcileJob(
     { connectionString: env.connectionString, mode: 'reconcile', message, iterations: scale.reconcileIterations },
     instanceHeapFlags,
   );
   const roundTrips = await countRoundTrips(env, message);
   // Last: a cold run stages the fragments again as it converts, as the service does.
-  const reports = env.service.services.storage.reports;
-  const fragmentsRemoved = await removeStagedFragments(reports, message.partnerId);
+  const reportBlobs = env.service.services.storage.reports;
+  const fragmentsRemoved = await removeStagedFragments(reportBlobs, message.partnerId);
   const cold = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message });
-  await removeStagedFragments(reports, message.partnerId);
+  await removeStagedFragments(reportBlobs, message.partnerId);
   const coldSized = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message }, instanceHeapFlags);
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));

@@ -15,7 +15,7 @@ import { formatReport, machineInfo, target, type Figure } from './BenchReport.js
 import { awaitResult } from './awaitResult.js';
 import { expectAccepted, startBenchEnvironment } from './BenchEnvironment.js';
 import { forkReconcileJob } from './forkReconcileJob.js';
-import { heapFlagsFor, instanceMemoryMb } from './instanceHeap.js';
+import { instanceHeapFlags, instanceMemoryMb } from './instanceHeap.js';
 import { loadStoreDay, type LoadedStoreDay } from './loadStoreDay.js';
 import { removeStagedFragments } from './removeStagedFragments.js';
 import type { ReconcileChildReport } from './runReconcileJob.js';
@@ -161,8 +161,7 @@ export async function runReconciliationsBench(options: ReconciliationsBenchOptio
       unit: 'ms',
     });
     // The limit again, warm and cold, in a process whose heap V8 sized for an instance's memory
-    // (heapFlagsFor) rather than this machine's: what the limit holds, and that it fits that heap.
-    const instanceHeapFlags = heapFlagsFor(instanceMemoryMb);
+    // (instanceHeapFlags) rather than this machine's: what the limit holds, and that it fits that heap.
     for (const staged of [true, false]) {
       if (!staged) await removeStagedFragments(env.service.services.storage.reports, partner.partnerId);
       const report = await forkReconcileJob(

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { heapFlagsFor, instanceMemoryMb } from '../../bench/instanceHeap.js';
+import { instanceHeapFlags, instanceMemoryMb } from '../../bench/instanceHeap.js';
 
 const heapLimitMbWith = (flags: readonly string[]): number =>
   Number(
@@ -11,23 +11,18 @@ const heapLimitMbWith = (flags: readonly string[]): number =>
     }),
   );
 
-describe('heapFlagsFor', () => {
-  it('is the instance memory the infrastructure deploys', () => {
+describe('instanceHeapFlags', () => {
+  it('is for the instance memory the infrastructure deploys', () => {
     const bicep = readFileSync(join(__dirname, '..', '..', 'infra', 'main.bicep'), 'utf8');
     expect(bicep).toMatch(new RegExp(`instanceMemoryMB: ${instanceMemoryMb}\\b`));
   });
 
-  it('sizes the heap of a 2,048 MB machine: 1,024 MB old generation and three 8 MB semi-spaces', () => {
-    expect(heapFlagsFor(2048)).toEqual(['--max-old-space-size=1024', '--max-semi-space-size=8']);
+  it('sizes the heap as V8 does for that memory: half of it as old generation, 1/128 of that as semi-space', () => {
+    const oldSpaceMb = instanceMemoryMb / 2;
+    const semiSpaceMb = oldSpaceMb / 128;
+    expect(instanceHeapFlags).toEqual([`--max-old-space-size=${oldSpaceMb}`, `--max-semi-space-size=${semiSpaceMb}`]);
     // What a Node process under those flags reports: the old generation and the young one (a
-    // semi-space to allocate in, one to copy to, one for new large objects).
-    expect(heapLimitMbWith(heapFlagsFor(2048))).toBe(1024 + 3 * 8);
-  });
-
-  it('keeps the old generation and the semi-space within V8’s bounds for small and large instances', () => {
-    expect(heapFlagsFor(512)).toEqual(['--max-old-space-size=256', '--max-semi-space-size=2']);
-    expect(heapFlagsFor(4096)).toEqual(['--max-old-space-size=2048', '--max-semi-space-size=16']);
-    expect(heapFlagsFor(16384)).toEqual(['--max-old-space-size=4096', '--max-semi-space-size=16']);
-    expect(heapFlagsFor(128)).toEqual(['--max-old-space-size=64', '--max-semi-space-size=1']);
+    // semi-space to allocate in, one to copy to, and as much again for new large objects).
+    expect(heapLimitMbWith(instanceHeapFlags)).toBe(oldSpaceMb + 3 * semiSpaceMb);
   });
 });
