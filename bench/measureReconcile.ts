@@ -102,12 +102,14 @@ export async function measureReconcile(
     instanceHeapFlags,
   );
   const roundTrips = await countRoundTrips(env, message);
-  // Last: a cold run stages the fragments again as it converts, as the service does.
-  const reportBlobs = env.service.services.storage.reports;
-  const fragmentsRemoved = await removeStagedFragments(reportBlobs, message.partnerId);
-  const cold = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message });
-  await removeStagedFragments(reportBlobs, message.partnerId);
-  const coldSized = await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message }, instanceHeapFlags);
+  // Last: a cold run stages the fragments again as it converts, as the service does, so each
+  // removes them first.
+  const coldRun = async (execArgv: readonly string[] = []) => {
+    const removed = await removeStagedFragments(env.service.services.storage.reports, message.partnerId);
+    return { removed, report: await forkReconcileJob({ connectionString: env.connectionString, mode: 'cold', message }, execArgv) };
+  };
+  const { removed: fragmentsRemoved, report: cold } = await coldRun();
+  const { report: coldSized } = await coldRun(instanceHeapFlags);
   const reconcileMs = median(reconciles.flatMap((r) => r.times));
   const floorMs = median(floors.flatMap((r) => r.times));
   const peak = (reports: ReconcileChildReport[]) => Math.max(...reports.map((r) => r.peakRssBytes));

@@ -130,17 +130,21 @@ export async function runReconciliationsBench(options: ReconciliationsBenchOptio
         unit: 'ms',
       });
     }
+    // Every loaded day at once (the limit), in a fresh child process, required MATCHED.
+    const reconcileEveryDay = async (what: string, execArgv: readonly string[] = []): Promise<ReconcileChildReport> => {
+      const messages = days.map((d) => d.message);
+      const report = await forkReconcileJob({ connectionString: env.connectionString, mode: 'at-once', messages }, execArgv);
+      if (report.outcome !== 'MATCHED')
+        throw new Error(`${dayCount} reconciliations at once (${what}) gave ${report.outcome}, not MATCHED`);
+      return report;
+    };
+    const removeFragments = () => removeStagedFragments(env.service.services.storage.reports, partner.partnerId);
     // The same limit with none of the days' fragments staged: every batch is converted from its
     // raw body, as when a new mapping sends the partner's closed days to be reconciled again.
     const coldReports: ReconcileChildReport[] = [];
     for (let r = 0; r < scale.rounds; r++) {
-      const removed = await removeStagedFragments(env.service.services.storage.reports, partner.partnerId);
-      const report = await forkReconcileJob({
-        connectionString: env.connectionString,
-        mode: 'at-once',
-        messages: days.map((d) => d.message),
-      });
-      if (report.outcome !== 'MATCHED') throw new Error(`${dayCount} cold reconciliations at once gave ${report.outcome}, not MATCHED`);
+      const removed = await removeFragments();
+      const report = await reconcileEveryDay('cold');
       coldReports.push(report);
       progress(
         `${dayCount} at once, ${removed} fragments removed first: peak RSS ${mb(report.peakRssBytes)} MB, ${round(report.times[0] ?? 0, 0)} ms`,
@@ -163,13 +167,9 @@ export async function runReconciliationsBench(options: ReconciliationsBenchOptio
     // The limit again, warm and cold, in a process whose heap V8 sized for an instance's memory
     // (instanceHeapFlags) rather than this machine's: what the limit holds, and that it fits that heap.
     for (const staged of [true, false]) {
-      if (!staged) await removeStagedFragments(env.service.services.storage.reports, partner.partnerId);
-      const report = await forkReconcileJob(
-        { connectionString: env.connectionString, mode: 'at-once', messages: days.map((d) => d.message) },
-        instanceHeapFlags,
-      );
+      if (!staged) await removeFragments();
       const what = staged ? 'warm' : 'with no fragment staged';
-      if (report.outcome !== 'MATCHED') throw new Error(`${dayCount} at once ${what}, heap sized for an instance, gave ${report.outcome}`);
+      const report = await reconcileEveryDay(`${what}, heap sized for an instance`, instanceHeapFlags);
       progress(`${dayCount} at once ${what}, heap sized for a ${instanceMemoryMb} MB instance: peak RSS ${mb(report.peakRssBytes)} MB`);
       figures.push({
         name: `reconcile_${tag}_at_once_${dayCount}${staged ? '' : '_cold'}_rss_instance_heap`,
