@@ -7,7 +7,8 @@ import { writeVersionedRows } from './writeVersionedRows.js';
 
 /**
  * Store master data per partner. Stores carry no version, so the later last_modified_at wins
- * (version 0 for all, which reduces the version rule to that comparison).
+ * (version 0 for all, which reduces the version rule to that comparison), and on equal ones the
+ * copy received last.
  */
 export class StoreMasterRepository {
   constructor(private readonly table: TableClient) {}
@@ -29,7 +30,11 @@ export class StoreMasterRepository {
     return entityProblems({ partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(store.store_id), ...storeProperties(store) });
   }
 
-  /** Upserts stores; returns the store_ids not written because a later copy is stored. */
+  /**
+   * Upserts stores; returns the store_ids not written because a later copy is stored. A store has
+   * no version, so a copy with the stored last_modified_at replaces the stored one: a correction
+   * sent without moving the timestamp is applied, not dropped.
+   */
   async upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>> {
     const rows = stores.map((store) => ({
       rowKey: encodeKeyPart(store.store_id),
@@ -37,7 +42,7 @@ export class StoreMasterRepository {
       last_modified_at: store.last_modified_at,
       properties: storeProperties(store),
     }));
-    const { staleRowKeys } = await writeVersionedRows(this.table, encodeKeyPart(partnerId), rows);
+    const { staleRowKeys } = await writeVersionedRows(this.table, encodeKeyPart(partnerId), rows, [], { replaceOnTie: true });
     return new Set(stores.filter((s) => staleRowKeys.has(encodeKeyPart(s.store_id))).map((s) => s.store_id));
   }
 }

@@ -18,6 +18,15 @@ export interface VersionedWriteResult {
   readonly staleRowKeys: ReadonlySet<string>;
 }
 
+export interface VersionedWriteOptions {
+  /**
+   * A row whose stamp equals the stored one replaces it (the copy received last wins), instead of
+   * being left as the same version already stored. For rows whose only stamp is a timestamp the
+   * sender may not move on every change (stores: contract §4.5 upserts them by store_id).
+   */
+  readonly replaceOnTie?: boolean;
+}
+
 const maxAttempts = 8;
 
 /**
@@ -35,6 +44,7 @@ export async function writeVersionedRows(
   partitionKey: string,
   rows: readonly VersionedRow[],
   extraActions: readonly TransactionAction[] = [],
+  options: VersionedWriteOptions = {},
 ): Promise<VersionedWriteResult> {
   const sizes = new Map<VersionedRow, number>();
   const rowSize = (row: VersionedRow): number => {
@@ -57,7 +67,10 @@ export async function writeVersionedRows(
     else chunks.push({ rows: [], extra: [...extraActions] });
   }
   const stale = new Set<string>();
-  const outcomes = await Promise.allSettled(chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, stale)));
+  const replaceOnTie = options.replaceOnTie === true;
+  const outcomes = await Promise.allSettled(
+    chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, stale, replaceOnTie)),
+  );
   const failed = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failed) throw failed.reason;
   return { staleRowKeys: stale };
@@ -69,6 +82,7 @@ async function writeChunk(
   rows: VersionedRow[],
   extra: TransactionAction[],
   stale: Set<string>,
+  replaceOnTie: boolean,
 ): Promise<void> {
   const entity = (row: VersionedRow): TableEntity => ({ ...row.properties, partitionKey, rowKey: row.rowKey });
   // Optimistic first try: every row is new.
@@ -81,7 +95,7 @@ async function writeChunk(
     } catch (error) {
       if (!(isConflict(error) || isPreconditionFailed(error) || isNotFound(error)) || attempt >= maxAttempts) throw error;
     }
-    actions = [...(await guardedActions(table, partitionKey, rows, entity, stale)), ...extra];
+    actions = [...(await guardedActions(table, partitionKey, rows, entity, stale, replaceOnTie)), ...extra];
   }
 }
 
@@ -92,6 +106,7 @@ async function guardedActions(
   rows: VersionedRow[],
   entity: (row: VersionedRow) => TableEntity,
   stale: Set<string>,
+  replaceOnTie: boolean,
 ): Promise<TransactionAction[]> {
   const stored = await Promise.all(rows.map((row) => readStamp(table, partitionKey, row.rowKey)));
   const actions: TransactionAction[] = [];
@@ -102,9 +117,9 @@ async function guardedActions(
       return;
     }
     const order = compareVersions(row, current);
-    if (order > 0) actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
+    if (order > 0 || (order === 0 && replaceOnTie)) actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
     else if (order < 0) stale.add(row.rowKey);
-    // order === 0: the same version is stored already; nothing to do.
+    // order === 0 otherwise: the same version is stored already; nothing to do.
   });
   return actions;
 }

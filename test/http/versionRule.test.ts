@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product, TradeRecord } from '../../src/domain/model/payloads.js';
-import { buildDailyClose, buildJpyStore } from '../fixtures/masterDataFixtures.js';
+import { buildDailyClose, buildJpyStore, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { invokeInProcess, type EndpointCaller } from '../support/invokeInProcess.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
@@ -114,6 +114,26 @@ describe('stores: the later last_modified_at wins', () => {
     expect(newerAck.status).toBe(202);
     expect(ackOf(newerAck).warnings).toEqual([]);
     const refused = await call(partner, 'POST', 'trade-records', usdRecords());
+    expect(refused.status).toBe(400);
+    expect(errorPaths(refused)).toContain('/trade_records/0/currency');
+  });
+
+  it('applies a copy sent with the stored last_modified_at: a correction that did not move the timestamp is not dropped', async () => {
+    const partner = await partnerWithStores(service);
+    const stored = buildUsdStore(usdStore);
+    const corrected = { ...buildJpyStore(usdStore), last_modified_at: stored.last_modified_at };
+    const ack = await call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [corrected] });
+    expect(ack.status).toBe(202);
+    expect(ackOf(ack).warnings).toEqual([]);
+    // The store is JPY now: a USD transaction is refused for its currency.
+    const usd = {
+      batch_id: newBatchId(),
+      store_id: usdStore,
+      business_date: fixtureBusinessDate,
+      batch_seq: 1,
+      trade_records: [buildUsdTaxExcludedRecord()],
+    };
+    const refused = await call(partner, 'POST', 'trade-records', usd);
     expect(refused.status).toBe(400);
     expect(errorPaths(refused)).toContain('/trade_records/0/currency');
   });

@@ -137,6 +137,28 @@ describe('writeVersionedRows', () => {
     expect(stored.version).toBe(2);
   });
 
+  it('on an equal stamp keeps the stored row, unless told to replace it; an older stamp is reported stale either way', async () => {
+    const storage = storageWith(new TransactionRecorder());
+    await ensureStorage(storage);
+    const table = storage.tables.tradeRecords;
+    const partitionKey = `tie-${randomUUID()}`;
+    const copy = (text: string, lastModifiedAt = '2026-03-01T00:00:00Z'): VersionedRow[] => [
+      { rowKey: 'r0', version: 1, last_modified_at: lastModifiedAt, properties: { version: 1, lastModifiedAt, text } },
+    ];
+    const storedText = async () => (await table.getEntity<{ text: string }>(partitionKey, 'r0')).text;
+    await writeVersionedRows(table, partitionKey, copy('first'));
+
+    expect((await writeVersionedRows(table, partitionKey, copy('second'))).staleRowKeys.size).toBe(0);
+    expect(await storedText()).toBe('first');
+
+    expect((await writeVersionedRows(table, partitionKey, copy('second'), [], { replaceOnTie: true })).staleRowKeys.size).toBe(0);
+    expect(await storedText()).toBe('second');
+
+    const older = await writeVersionedRows(table, partitionKey, copy('older', '2026-02-28T00:00:00Z'), [], { replaceOnTie: true });
+    expect([...older.staleRowKeys]).toEqual(['r0']);
+    expect(await storedText()).toBe('second');
+  });
+
   it('when one transaction is refused, the others have finished before the error is raised', async () => {
     const recorder = new TransactionRecorder();
     recorder.refuse = 0;

@@ -1,7 +1,7 @@
 import type { Store } from '../../domain/model/payloads.js';
 import type { RowProblem } from '../../storage/tableLimits.js';
 
-/** Store master data per partner; the later last_modified_at wins. */
+/** Store master data per partner; the later last_modified_at wins, on a tie the copy received last. */
 export interface StoreMasterData {
   get(partnerId: string, storeId: string): Promise<Store | undefined>;
   /** What the store would refuse in a store's row (checked before the first write); empty when it fits. */

@@ -4,7 +4,7 @@ import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 
-/** PUT /stores (contract §4.5): upsert by store_id; the later last_modified_at wins. */
+/** PUT /stores (contract §4.5): upsert by store_id; the later last_modified_at wins, on a tie the copy received last. */
 export function storesProcessor(stores: StoreMasterData): BatchProcessor<StoreBatch> {
   return {
     kind: 'stores',
