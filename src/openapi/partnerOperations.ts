@@ -20,15 +20,19 @@ const everyCall: readonly ErrorCode[] = ['UNAUTHORIZED', 'PARTNER_INACTIVE', 'IN
 /** What any push can meet before its body is parsed. */
 const everyPush: readonly ErrorCode[] = [...everyCall, 'INVALID_PAYLOAD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'BATCH_FAILED'];
 
-const idempotency =
-  'batch_id is the idempotency key: after a timeout, a dropped connection, a 429 or a 503, send the very same body again with the same batch_id; the batch is applied once. A 500 BATCH_FAILED batch stays failed: give HQ the request_id.';
+/** How to send a push again; only /trade-records is rate-limited, so only it names a 429. */
+function idempotencyNote(rateLimited: boolean): string {
+  const after = rateLimited ? 'a timeout, a dropped connection, a 429 or a 503' : 'a timeout, a dropped connection or a 503';
+  return `batch_id is the idempotency key: after ${after}, send the very same body again with the same batch_id; the batch is applied once. A 500 BATCH_FAILED batch stays failed: give HQ the request_id.`;
+}
+const idempotency = idempotencyNote(false);
 
 /** The partner API's operations, by function name (DESIGN §2's table holds route, method and auth). */
 export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
   pushTradeRecords: {
     tag: 'Transactions',
     summary: 'Push a batch of transactions',
-    description: `One store and business date per batch; a day may be split into several batches, numbered by batch_seq from 1. Every record's store_id and business_date must equal the batch's. A record whose amounts break the amount identity is accepted with an AMOUNT_MISMATCH warning; an unknown product_id or unmapped source_transaction_type is accepted with a warning and re-mapped once the data arrives. ${idempotency}`,
+    description: `One store and business date per batch; a day may be split into several batches, numbered by batch_seq from 1. Every record's store_id and business_date must equal the batch's. A record whose amounts break the amount identity is accepted with an AMOUNT_MISMATCH warning; an unknown product_id or unmapped source_transaction_type is accepted with a warning and re-mapped once the data arrives. ${idempotencyNote(true)}`,
     requestBody: { schema: { file: 'trade-records.schema.json' }, limitedArray: 'trade_records' },
     responses: acknowledged,
     errors: [...everyPush, 'BATCH_TOO_LARGE', 'STORE_NOT_ALLOWED', 'RATE_LIMITED'],
@@ -62,7 +66,7 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
   putStores: {
     tag: 'Master data',
     summary: 'Upsert stores',
-    description: `Store master data, upserted by store_id. Every store must first be registered for the partner by HQ. ${idempotency}`,
+    description: `Store master data, upserted by store_id: the later last_modified_at wins, and a copy with the stored last_modified_at replaces it. Every store must first be registered for the partner by HQ. ${idempotency}`,
     requestBody: { schema: { file: 'stores.schema.json' }, limitedArray: 'stores' },
     responses: acknowledged,
     errors: [...everyPush, 'BATCH_TOO_LARGE', 'STORE_NOT_ALLOWED'],

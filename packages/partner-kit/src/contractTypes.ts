@@ -185,7 +185,7 @@ export interface LocalizedText {
   [k: string]: LocalizedValue | undefined;
 }
 /**
- * Control totals of one store and business date. Unknown fields are rejected with INVALID_PAYLOAD.
+ * Control totals of one store and business date. net_sales_amount, tax_amount and tip_amount are sums over the latest version of each transaction whose mapped standard transaction type has is_revenue = true; the counts and payment_total_amount cover every transaction. Unknown fields are rejected with INVALID_PAYLOAD.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "DailyCloseBody".
@@ -330,7 +330,7 @@ export interface Warning {
    */
   code: string;
   /**
-   * Where the warning applies: trade_records[<index>] for one record, or the name of a top-level field.
+   * Where the warning applies: trade_records[<index>], stores[<index>] or products[<index>] for one entry of the batch, or the name of a top-level field (business_date, batch_id).
    */
   path: string;
   message: string;
