@@ -141,9 +141,10 @@ function propertyCountIfFinite(root: object): number {
         }
       }
     } else {
-      const names = Object.keys(node);
-      properties += names.length;
-      for (const name of names) {
+      // for-in rather than Object.keys: no array of names per object (JSON.parse builds plain
+      // objects, whose prototype has no enumerable property).
+      for (const name in node) {
+        properties++;
         const item = (node as Record<string, unknown>)[name];
         if (typeof item === 'object') {
           if (item !== null) stack.push(item);

@@ -27,7 +27,7 @@ import { passesGtinCheck, passesLuhn } from './luhn.js';
  * a card prefix that passes Luhn cannot be told from a card.
  */
 export function containsCardNumber(text: string): boolean {
-  if (text.length < 13) return false;
+  if (text.length < shortestCard) return false;
   const normalized = normalizeForCardScan(text);
   if (normalized === undefined) return false;
   return someDigitChain(normalized, chainHoldsCard);
@@ -45,7 +45,7 @@ export function normalizeForCardScan(text: string): string | undefined {
     if (code >= 0x30 && code <= 0x39) digits++;
     else if (code > 0x7f) ascii = false;
   }
-  if (ascii) return digits >= 13 ? text : undefined;
+  if (ascii) return digits >= shortestCard ? text : undefined;
   let out = '';
   for (const ch of text.normalize('NFKC')) {
     if (formatCharacter.test(ch)) continue;
@@ -58,13 +58,13 @@ export function normalizeForCardScan(text: string): string | undefined {
       out += ch;
     }
   }
-  return digits >= 13 ? out : undefined;
+  return digits >= shortestCard ? out : undefined;
 }
 
 /** Whether a string of ASCII digits only is a plausible card number (network, length, Luhn, not GTIN). */
 export function isCardNumber(digits: string): boolean {
   const length = digits.length;
-  if (length < 13 || length > 19) return false;
+  if (length < shortestCard || length > 19) return false;
   if (!networkAccepts(digits, length)) return false;
   if (!passesLuhn(digits)) return false;
   if ((length === 13 || length === 14) && passesGtinCheck(digits)) return false;
@@ -74,32 +74,42 @@ export function isCardNumber(digits: string): boolean {
 const formatCharacter = /\p{Cf}/u;
 const decimalDigit = /\p{Nd}/u;
 const letterOrDigit = /[\p{L}\p{N}]/u;
+/** The groups of a chain (the scan has mapped every decimal digit to ASCII). */
+const asciiDigitRuns = /[0-9]+/g;
+/** Fewest digits of a card number. */
+const shortestCard = 13;
 /** Longest run of separators between two digit groups of one candidate. */
 const maxSeparatorLength = 3;
 
 /**
  * Digit runs that follow one another with only short separator runs between them; stops early
- * when `found` accepts a chain.
+ * when `found` accepts a chain. A chain is kept as where it starts and how many digits it holds,
+ * and cut into its groups only when it holds the 13 digits a card number needs: most strings with
+ * digits (timestamps, dates, references) never have a chain that long, and the scan then
+ * allocates nothing for them.
  */
 function someDigitChain(text: string, found: (chain: readonly string[]) => boolean): boolean {
-  let chain: string[] = [];
+  let chainStart = -1;
+  let digits = 0;
   let groupStart = -1;
   let separator = 0;
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : -1;
     if (code >= 0x30 && code <= 0x39) {
       if (groupStart < 0) groupStart = i;
+      if (chainStart < 0) chainStart = i;
       separator = 0;
       continue;
     }
     if (groupStart >= 0) {
-      chain.push(text.slice(groupStart, i));
+      digits += i - groupStart;
       groupStart = -1;
     }
     const breaks = code < 0 || isLetterOrDigit(text, i, code) || ++separator > maxSeparatorLength;
     if (breaks) {
-      if (chain.length > 0 && found(chain)) return true;
-      chain = [];
+      if (digits >= shortestCard && found(text.slice(chainStart, i).match(asciiDigitRuns) ?? [])) return true;
+      chainStart = -1;
+      digits = 0;
       if (code >= 0 && separator <= maxSeparatorLength) separator = 0;
     }
   }
@@ -122,7 +132,7 @@ function chainHoldsCard(groups: readonly string[]): boolean {
       if (group.length > 6) break;
       digits += group;
       if (digits.length > 19) break;
-      if (digits.length >= 13 && isCardNumber(digits)) return true;
+      if (digits.length >= shortestCard && isCardNumber(digits)) return true;
       // Only a last group may be shorter than 4 or 5 long; a window goes on through groups of 4 or 6.
       if (group.length !== 4 && group.length !== 6) break;
     }
