@@ -4,6 +4,8 @@ export interface BenchScale {
   readonly recordsPerBatch: number;
   readonly latencyWarmup: number;
   readonly latencyIterations: number;
+  /** Child processes per heap size in the push CPU comparison, taking turns. */
+  readonly pushCpuRounds: number;
   readonly throughputPartners: number;
   readonly throughputSeconds: number;
   /** Store-day sizes reconciled, smallest first; the last one is the headline figure. */
@@ -30,6 +32,7 @@ const fullScale: BenchScale = {
   recordsPerBatch: 500,
   latencyWarmup: 3,
   latencyIterations: 30,
+  pushCpuRounds: 2,
   throughputPartners: 4,
   throughputSeconds: 20,
   reconcileDays: [5_000, 20_000],
@@ -48,6 +51,7 @@ export const smokeScale: BenchScale = {
   recordsPerBatch: 20,
   latencyWarmup: 1,
   latencyIterations: 2,
+  pushCpuRounds: 1,
   throughputPartners: 2,
   throughputSeconds: 1,
   reconcileDays: [40],
