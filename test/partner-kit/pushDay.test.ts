@@ -1,6 +1,6 @@
 /**
  * The reference client sends a day of 3,000 transactions to the local service through a network
- * that answers 429 and 503 in the service's place, refuses connections and drops answers after
+ * that answers 429, 503 and a gateway's 502 page in the service's place, refuses connections and drops answers after
  * the service processed the request. The day must reconcile MATCHED, every batch must be
  * ACCEPTED exactly once, and the daily close must leave only after every batch was acknowledged.
  */
@@ -29,7 +29,7 @@ interface Traffic {
   readonly accepted: Map<string, number>;
   /** Request paths in the order the client got a successful answer. */
   readonly succeeded: string[];
-  readonly injected: Record<'429' | '503' | 'refused' | 'dropped', number>;
+  readonly injected: Record<'429' | '502' | '503' | 'refused' | 'dropped', number>;
 }
 
 /** A fetch that misbehaves as a network and an overloaded front end do, nearly one call in two. */
@@ -44,6 +44,11 @@ function faultyNetwork(random: () => number, traffic: Traffic): typeof fetch {
         status: 429,
         headers: { 'Retry-After': '0' },
       });
+    }
+    if (roll < 0.15) {
+      // A gateway in front of the service answers with a page of its own, not JSON.
+      traffic.injected['502']++;
+      return new Response('<html><body>502 Bad Gateway</body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
     }
     if (roll < 0.2) {
       traffic.injected['503']++;
@@ -73,9 +78,9 @@ function faultyNetwork(random: () => number, traffic: Traffic): typeof fetch {
 }
 
 describe('PosClient.pushDay', () => {
-  it('delivers a 3,000-transaction day through 429s, 503s and dropped connections: MATCHED, no batch applied twice', async () => {
+  it("delivers a 3,000-transaction day through 429s, 503s, a gateway's 502 pages and dropped connections: MATCHED, no batch applied twice", async () => {
     const partner = await service.createPartner({ stores: [usdStoreId] });
-    const traffic: Traffic = { accepted: new Map(), succeeded: [], injected: { '429': 0, '503': 0, refused: 0, dropped: 0 } };
+    const traffic: Traffic = { accepted: new Map(), succeeded: [], injected: { '429': 0, '502': 0, '503': 0, refused: 0, dropped: 0 } };
     const client = new PosClient({
       baseUrl: service.baseUrl,
       apiKey: partner.key,
@@ -101,7 +106,7 @@ describe('PosClient.pushDay', () => {
     expect(day.batches.length).toBeGreaterThanOrEqual(6);
     expect(day.batches.reduce((sum, ack) => sum + ack.record_count, 0)).toBe(3000);
     for (const ack of [...day.batches, day.close]) expect(traffic.accepted.get(ack.batch_id), ack.batch_id).toBe(1);
-    expect(traffic.injected['429'] + traffic.injected['503']).toBeGreaterThan(0);
+    expect(traffic.injected['429'] + traffic.injected['502'] + traffic.injected['503']).toBeGreaterThan(0);
     expect(traffic.injected.dropped).toBeGreaterThan(0);
     const closeAt = traffic.succeeded.indexOf('/pos/v1/daily-close');
     expect(traffic.succeeded.slice(0, closeAt).filter((path) => path === '/pos/v1/trade-records')).toHaveLength(day.batches.length);
@@ -151,5 +156,35 @@ describe('PosClient on a 500', () => {
     expect(refusal.message).toContain('500 BATCH_FAILED');
     expect(refusal.batchId).toEqual(expect.any(String));
     expect(sent).toEqual(['POST /pos/v1/trade-records']);
+  });
+});
+
+describe("PosClient on answers that are not the service's", () => {
+  it("sends a batch again after a gateway's 502 page, and the batch is ACCEPTED once", async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    let gatewayPages = 2;
+    const statuses: number[] = [];
+    const behindGateway: typeof fetch = async (input, init) => {
+      if (gatewayPages > 0) {
+        gatewayPages--;
+        statuses.push(502);
+        return new Response('<html><body>502 Bad Gateway</body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
+      }
+      const response = await fetch(input, init);
+      statuses.push(response.status);
+      return response;
+    };
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, fetch: behindGateway, baseDelayMs: 1, maxDelayMs: 5 });
+    const ack = await client.uploadStores([buildUsdStore(usdStoreId)]);
+    expect(ack.status).toBe('ACCEPTED');
+    expect(statuses).toEqual([502, 502, 202]);
+  });
+
+  it('says to check the key when the service answers 401 with no body', async () => {
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: 'not-a-key', baseDelayMs: 1, maxDelayMs: 5 });
+    const error: unknown = await client.uploadStores([buildUsdStore(usdStoreId)]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PosRequestError);
+    expect((error as PosRequestError).status).toBe(401);
+    expect((error as PosRequestError).message).toContain('check the API key sent as x-functions-key');
   });
 });

@@ -40,8 +40,10 @@ export class PosRequestError extends Error {
     readonly batchId?: string,
   ) {
     const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+    // A missing or unknown key is answered 401 with no body (as the Functions host does).
+    const hint = status === 401 && code === undefined ? ': check the API key sent as x-functions-key' : '';
     super(
-      `The service refused the request: ${status}${typeof code === 'string' ? ` ${code}` : ''}${batchId ? ` (batch_id ${batchId})` : ''}`,
+      `The service refused the request: ${status}${typeof code === 'string' ? ` ${code}` : ''}${hint}${batchId ? ` (batch_id ${batchId})` : ''}`,
     );
     this.name = 'PosRequestError';
   }
@@ -165,8 +167,13 @@ export class PosClient {
         await this.sleep(this.backoff(attempt));
         continue;
       }
-      const parsed: unknown = text === '' ? undefined : JSON.parse(text);
-      if (response.ok) return parsed as T;
+      // A refusal may come from a gateway on the way, as an HTML page: only the service's own
+      // answers are JSON, and a body that is not stays undefined rather than ending the retries.
+      const parsed = parseJsonOrUndefined(text);
+      if (response.ok) {
+        if (parsed === undefined && text !== '') throw new Error(`The answer to ${method} ${path} is not JSON.`);
+        return parsed as T;
+      }
       if (!retryableStatuses.has(response.status) || attempt >= this.maxAttempts)
         throw new PosRequestError(response.status, parsed, batchId);
       await this.sleep(this.retryDelay(response, attempt));
@@ -182,6 +189,14 @@ export class PosClient {
   private backoff(attempt: number): number {
     const ceiling = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1));
     return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
   }
 }
 
