@@ -76,6 +76,14 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
     queuePort: await portOrFree(options.queuePort),
     tablePort: await portOrFree(options.tablePort),
   };
+  // A port given by the caller that something already listens on would make the readiness check
+  // below answer for that other process (often another emulator, with other data), while this
+  // one exits on the clash unnoticed.
+  for (const given of [options.blobPort, options.queuePort, options.tablePort]) {
+    if (given !== undefined && given !== 0 && (await canConnect(given))) {
+      throw new Error(`Port ${given} is already in use (EADDRINUSE): another process, perhaps another storage emulator, listens there.`);
+    }
+  }
   const inMemory = options.inMemory ?? true;
   const args = [
     azuriteEntryPoint(projectRoot),

@@ -72,13 +72,13 @@ describe('readHostSettings', () => {
 });
 
 describe('startAzurite', () => {
-  it('rejects with the emulator output when it cannot start', async () => {
+  it('refuses a port another process listens on, instead of taking that process for the emulator', async () => {
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const taken = (blocker.address() as net.AddressInfo).port;
     try {
       await expect(startAzurite({ blobPort: taken, queuePort: taken + 1, tablePort: taken + 2 })).rejects.toThrow(
-        /exited before it was ready.*EADDRINUSE/s,
+        `Port ${taken} is already in use (EADDRINUSE)`,
       );
     } finally {
       blocker.close();
