@@ -38,6 +38,26 @@ export interface SummaryEntity {
   tradeRecordId?: string;
 }
 
+/** The transactions of a batch that were not written, by trade_record_id. */
+export interface AppliedBatch {
+  /** A newer version is stored. */
+  readonly stale: ReadonlySet<string>;
+  /** The same version and last_modified_at are stored with other figures: a change sent without version + 1. */
+  readonly conflicting: ReadonlySet<string>;
+}
+
+/** What a transaction's row says about it, as opposed to which batch delivered it (batchSeq, batchId). */
+const summaryContentColumns: readonly (keyof SummaryEntity)[] = [
+  'sourceType',
+  'currency',
+  'total',
+  'tax',
+  'tip',
+  'itemRows',
+  'paymentRows',
+  'payments',
+];
+
 /**
  * Batch rows sort before every transaction row: `!` is below any character an encoded id uses.
  * So a listing of the day meets every batch (and learns which failed) before any transaction.
@@ -95,14 +115,14 @@ export class TradeRecordIndex {
     });
   }
 
-  /** Writes the batch's transactions under the version rule; returns the ids that were stale. */
+  /** Writes the batch's transactions under the version rule; returns the ids it left as stored, and why. */
   async applyBatch(
     partnerId: string,
     storeId: string,
     businessDate: string,
     summaries: readonly TradeRecordSummary[],
     batch: DayBatch,
-  ): Promise<Set<string>> {
+  ): Promise<AppliedBatch> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
     const idByRowKey = new Map<string, string>();
     const rows = summaries.map((s) => {
@@ -127,8 +147,9 @@ export class TradeRecordIndex {
       },
       'Replace',
     ];
-    const { staleRowKeys } = await writeVersionedRows(this.table, partitionKey, rows, [batchRow]);
-    return new Set([...staleRowKeys].map((rowKey) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey)));
+    const written = await writeVersionedRows(this.table, partitionKey, rows, [batchRow], { contentColumns: summaryContentColumns });
+    const ids = (rowKeys: ReadonlySet<string>) => new Set([...rowKeys].map((rowKey) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey)));
+    return { stale: ids(written.staleRowKeys), conflicting: ids(written.conflictingRowKeys) };
   }
 
   /**

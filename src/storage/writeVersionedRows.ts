@@ -16,6 +16,12 @@ export interface VersionedRow extends Versioned {
 export interface VersionedWriteResult {
   /** Rows not written because the stored version is newer. */
   readonly staleRowKeys: ReadonlySet<string>;
+  /**
+   * Rows not written because a row with the same stamp is stored whose content columns
+   * ({@link VersionedWriteOptions.contentColumns}) hold other values: a change sent without a new
+   * stamp.
+   */
+  readonly conflictingRowKeys: ReadonlySet<string>;
 }
 
 export interface VersionedWriteOptions {
@@ -25,9 +31,20 @@ export interface VersionedWriteOptions {
    * sender may not move on every change (stores: contract §4.5 upserts them by store_id).
    */
   readonly replaceOnTie?: boolean;
+  /**
+   * Columns that hold a row's content (not where it came from). On an equal stamp the stored row
+   * is kept, and when these differ the row is reported in `conflictingRowKeys`.
+   */
+  readonly contentColumns?: readonly string[];
 }
 
 const maxAttempts = 8;
+
+/** The rows a write left as they were, and why. */
+interface Outcome {
+  readonly stale: Set<string>;
+  readonly conflicting: Set<string>;
+}
 
 /**
  * Writes rows of one partition so that the highest version always wins, even with concurrent
@@ -66,14 +83,13 @@ export async function writeVersionedRows(
     if (last && fitsOneTransaction(last.rows.length + extraActions.length, lastBytes + extraBytes)) last.extra.push(...extraActions);
     else chunks.push({ rows: [], extra: [...extraActions] });
   }
-  const stale = new Set<string>();
-  const replaceOnTie = options.replaceOnTie === true;
+  const outcome: Outcome = { stale: new Set(), conflicting: new Set() };
   const outcomes = await Promise.allSettled(
-    chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, stale, replaceOnTie)),
+    chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, outcome, options)),
   );
-  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  const failed = outcomes.find((settled) => settled.status === 'rejected');
   if (failed) throw failed.reason;
-  return { staleRowKeys: stale };
+  return { staleRowKeys: outcome.stale, conflictingRowKeys: outcome.conflicting };
 }
 
 async function writeChunk(
@@ -81,8 +97,8 @@ async function writeChunk(
   partitionKey: string,
   rows: VersionedRow[],
   extra: TransactionAction[],
-  stale: Set<string>,
-  replaceOnTie: boolean,
+  outcome: Outcome,
+  options: VersionedWriteOptions,
 ): Promise<void> {
   const entity = (row: VersionedRow): TableEntity => ({ ...row.properties, partitionKey, rowKey: row.rowKey });
   // Optimistic first try: every row is new.
@@ -95,7 +111,7 @@ async function writeChunk(
     } catch (error) {
       if (!(isConflict(error) || isPreconditionFailed(error) || isNotFound(error)) || attempt >= maxAttempts) throw error;
     }
-    actions = [...(await guardedActions(table, partitionKey, rows, entity, stale, replaceOnTie)), ...extra];
+    actions = [...(await guardedActions(table, partitionKey, rows, entity, outcome, options)), ...extra];
   }
 }
 
@@ -105,10 +121,11 @@ async function guardedActions(
   partitionKey: string,
   rows: VersionedRow[],
   entity: (row: VersionedRow) => TableEntity,
-  stale: Set<string>,
-  replaceOnTie: boolean,
+  outcome: Outcome,
+  options: VersionedWriteOptions,
 ): Promise<TransactionAction[]> {
-  const stored = await Promise.all(rows.map((row) => readStamp(table, partitionKey, row.rowKey)));
+  const contentColumns = options.contentColumns ?? [];
+  const stored = await Promise.all(rows.map((row) => readStamp(table, partitionKey, row.rowKey, contentColumns)));
   const actions: TransactionAction[] = [];
   rows.forEach((row, i) => {
     const current = stored[i];
@@ -116,22 +133,45 @@ async function guardedActions(
       actions.push(['create', entity(row)]);
       return;
     }
-    const order = compareVersions(row, current);
-    if (order > 0 || (order === 0 && replaceOnTie)) actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
-    else if (order < 0) stale.add(row.rowKey);
-    // order === 0 otherwise: the same version is stored already; nothing to do.
+    const order = compareVersions(row, current.stamp);
+    if (order > 0 || (order === 0 && options.replaceOnTie === true)) {
+      actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
+    } else if (order < 0) {
+      outcome.stale.add(row.rowKey);
+    } else if (contentColumns.some((column) => !sameValue(row.properties[column], current.entity[column]))) {
+      outcome.conflicting.add(row.rowKey);
+    }
+    // Otherwise the same version is stored already; nothing to do.
   });
   return actions;
 }
 
-async function readStamp(table: TableClient, partitionKey: string, rowKey: string): Promise<(Versioned & { etag: string }) | undefined> {
+interface StoredRow {
+  readonly stamp: Versioned;
+  readonly etag: string;
+  /** The content columns asked for. */
+  readonly entity: Readonly<Record<string, unknown>>;
+}
+
+async function readStamp(
+  table: TableClient,
+  partitionKey: string,
+  rowKey: string,
+  contentColumns: readonly string[],
+): Promise<StoredRow | undefined> {
   try {
-    const e = await table.getEntity<{ version: number; lastModifiedAt: string }>(partitionKey, rowKey, {
-      queryOptions: { select: ['version', 'lastModifiedAt'] },
+    const e = await table.getEntity<{ version: number; lastModifiedAt: string } & Record<string, unknown>>(partitionKey, rowKey, {
+      queryOptions: { select: ['version', 'lastModifiedAt', ...contentColumns] },
     });
-    return { version: e.version, last_modified_at: e.lastModifiedAt, etag: e.etag };
+    return { stamp: { version: e.version, last_modified_at: e.lastModifiedAt }, etag: e.etag, entity: e };
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
   }
+}
+
+/** Whether a value to write equals the stored one (absent and null alike: storage keeps neither). */
+function sameValue(written: unknown, stored: unknown): boolean {
+  if ((written === undefined || written === null) && (stored === undefined || stored === null)) return true;
+  return written === stored;
 }

@@ -50,6 +50,13 @@ describe('trade records: highest version wins, then the later last_modified_at',
     // The same instant written with another offset is the same copy: a replay, not stale.
     const replay = await pushRecords(partner, [record('T-2', 1, '2026-03-01T17:05:00Z', 1)]);
     expect(warningCodes(replay)).not.toContain('STALE_VERSION');
+    // A change sent under the stored stamp (two payments again) is not applied, and the partner is told.
+    const unstamped = await pushRecords(partner, [record('T-2', 1, '2026-03-01T12:05:00-05:00', 2)]);
+    expect(ackOf(unstamped).warnings).toContainEqual({
+      code: 'STALE_VERSION',
+      path: 'trade_records[0]',
+      message: expect.stringContaining('same version and last_modified_at but other figures') as string,
+    });
 
     const close = { ...buildDailyClose('USD'), batch_id: newBatchId(), trade_record_count: 2, item_row_count: 10, payment_row_count: 2 };
     expect((await call(partner, 'POST', 'daily-close', close)).status).toBe(202);

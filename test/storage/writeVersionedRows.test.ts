@@ -137,7 +137,7 @@ describe('writeVersionedRows', () => {
     expect(stored.version).toBe(2);
   });
 
-  it('on an equal stamp keeps the stored row, unless told to replace it; an older stamp is reported stale either way', async () => {
+  it('on an equal stamp keeps the stored row (reporting other content), unless told to replace it; an older stamp is stale either way', async () => {
     const storage = storageWith(new TransactionRecorder());
     await ensureStorage(storage);
     const table = storage.tables.tradeRecords;
@@ -148,7 +148,15 @@ describe('writeVersionedRows', () => {
     const storedText = async () => (await table.getEntity<{ text: string }>(partitionKey, 'r0')).text;
     await writeVersionedRows(table, partitionKey, copy('first'));
 
-    expect((await writeVersionedRows(table, partitionKey, copy('second'))).staleRowKeys.size).toBe(0);
+    expect(await writeVersionedRows(table, partitionKey, copy('second'))).toEqual({
+      staleRowKeys: new Set(),
+      conflictingRowKeys: new Set(),
+    });
+    expect(await storedText()).toBe('first');
+    // Told which columns hold the content, it reports a tie whose content differs, and only that.
+    const content = { contentColumns: ['text'] };
+    expect((await writeVersionedRows(table, partitionKey, copy('second'), [], content)).conflictingRowKeys).toEqual(new Set(['r0']));
+    expect((await writeVersionedRows(table, partitionKey, copy('first'), [], content)).conflictingRowKeys).toEqual(new Set());
     expect(await storedText()).toBe('first');
 
     expect((await writeVersionedRows(table, partitionKey, copy('second'), [], { replaceOnTie: true })).staleRowKeys.size).toBe(0);

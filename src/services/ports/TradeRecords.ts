@@ -1,20 +1,20 @@
 import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
 import type { RowProblem } from '../../storage/tableLimits.js';
-import type { DayBatch, DayRow } from '../../storage/TradeRecordIndex.js';
+import type { AppliedBatch, DayBatch, DayRow } from '../../storage/TradeRecordIndex.js';
 
 /**
  * The latest version's figures of every trade record of a store-day, plus the batches that
  * delivered them (highest version wins, tie → later last_modified_at).
  */
 export interface TradeRecords {
-  /** Writes the batch's transactions under the version rule; returns the ids that were stale. */
+  /** Writes the batch's transactions under the version rule; returns the ids it left as stored, and why. */
   applyBatch(
     partnerId: string,
     storeId: string,
     businessDate: string,
     summaries: readonly TradeRecordSummary[],
     batch: DayBatch,
-  ): Promise<Set<string>>;
+  ): Promise<AppliedBatch>;
   /** What the store would refuse in a transaction's row (checked before the first write); empty when it fits. */
   rowProblems(partnerId: string, storeId: string, businessDate: string, summary: TradeRecordSummary): RowProblem[];
   /** Marks a batch of the day failed: from then on no reconciliation counts its rows. */

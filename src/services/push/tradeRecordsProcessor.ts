@@ -69,7 +69,7 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         receivedAt,
         recordCount: body.trade_records.length,
       });
-      const [stale, mapping, knownProducts, directions, close] = await Promise.all([
+      const [applied, mapping, knownProducts, directions, close] = await Promise.all([
         indexed,
         deps.mappings.current(partnerId),
         deps.products.knownIds(partnerId),
@@ -105,11 +105,18 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
             message: `${unknownPayments} payment(s) use a payment_type with no known direction; HQ reviews them and leaves them out of payment totals until registered.`,
           });
         }
-        if (stale.has(record.trade_record_id)) {
+        if (applied.stale.has(record.trade_record_id)) {
           warnings.push({
             code: 'STALE_VERSION',
             path,
             message: 'A newer version of this transaction is already stored; this one was ignored.',
+          });
+        } else if (applied.conflicting.has(record.trade_record_id)) {
+          warnings.push({
+            code: 'STALE_VERSION',
+            path,
+            message:
+              'This transaction is already stored with the same version and last_modified_at but other figures; this copy was ignored. Send a change with version + 1.',
           });
         }
       });

@@ -1,7 +1,7 @@
 import type { TradeRecordSummary } from '../../../src/domain/reconciliation/TradeRecordSummary.js';
 import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
 import type { RowProblem } from '../../../src/storage/tableLimits.js';
-import type { DayBatch, DayRow } from '../../../src/storage/TradeRecordIndex.js';
+import type { AppliedBatch, DayBatch, DayRow } from '../../../src/storage/TradeRecordIndex.js';
 import type { TradeRecords } from '../../../src/services/ports/TradeRecords.js';
 
 interface Day {
@@ -19,17 +19,19 @@ export class InMemoryTradeRecords implements TradeRecords {
     businessDate: string,
     summaries: readonly TradeRecordSummary[],
     batch: DayBatch,
-  ): Promise<Set<string>> {
+  ): Promise<AppliedBatch> {
     const day = this.day(partnerId, storeId, businessDate);
     const stale = new Set<string>();
+    const conflicting = new Set<string>();
     for (const summary of summaries) {
       const current = day.records.get(summary.trade_record_id);
       const order = current ? compareVersions(summary, current) : 1;
       if (order > 0) day.records.set(summary.trade_record_id, summary);
       else if (order < 0) stale.add(summary.trade_record_id);
+      else if (current && figuresOf(current) !== figuresOf(summary)) conflicting.add(summary.trade_record_id);
     }
     day.batches.set(batch.batchId, batch);
-    return Promise.resolve(stale);
+    return Promise.resolve({ stale, conflicting });
   }
 
   /** A map holds any row: nothing to refuse. */
@@ -88,4 +90,10 @@ export class InMemoryTradeRecords implements TradeRecords {
     }
     return day;
   }
+}
+
+/** What a summary says about its transaction, without the batch that delivered it. */
+function figuresOf(summary: TradeRecordSummary): string {
+  const { batch_id: _batchId, batch_seq: _batchSeq, ...figures } = summary;
+  return JSON.stringify(figures);
 }

@@ -44,10 +44,10 @@ export function tradeRecordsSuite(make: () => Promise<TradeRecords>): void {
     const partnerId = freshPartnerId();
     const a2 = summary('T/a', 2, '2026-03-01T10:00:00Z', 1);
     const b1 = summary('T#b', 1, '2026-03-01T10:00:00Z', 1);
-    expect(await index.applyBatch(partnerId, ...day, [a2, b1], batch(1, 2))).toEqual(new Set());
+    expect(await index.applyBatch(partnerId, ...day, [a2, b1], batch(1, 2))).toEqual({ stale: new Set(), conflicting: new Set() });
     const b1Later = summary('T#b', 1, '2026-03-01T06:00:01-05:00', 2);
-    const stale = await index.applyBatch(partnerId, ...day, [summary('T/a', 1, '2026-03-02T00:00:00Z', 2), b1Later], batch(2, 2));
-    expect(stale).toEqual(new Set(['T/a']));
+    const applied = await index.applyBatch(partnerId, ...day, [summary('T/a', 1, '2026-03-02T00:00:00Z', 2), b1Later], batch(2, 2));
+    expect(applied).toEqual({ stale: new Set(['T/a']), conflicting: new Set() });
 
     const rows = await listed(index, partnerId);
     expect(rows.slice(0, 2)).toEqual([
@@ -56,6 +56,21 @@ export function tradeRecordsSuite(make: () => Promise<TradeRecords>): void {
     ]);
     const transactions = rows.slice(2).flatMap((row) => (row.type === 'transaction' ? [row.summary] : []));
     expect(transactions.sort((x, y) => (x.trade_record_id < y.trade_record_id ? -1 : 1))).toEqual([b1Later, a2]);
+  });
+
+  it('keeps the stored copy on an equal stamp, and reports it when the figures differ', async () => {
+    const index = await make();
+    const partnerId = freshPartnerId();
+    const first = summary('T-1', 1, '2026-03-01T10:00:00Z', 1);
+    await index.applyBatch(partnerId, ...day, [first], batch(1, 1));
+    // The same transaction again in another batch: nothing to report.
+    const again = { ...first, batch_seq: 2, batch_id: 'batch-2' };
+    expect(await index.applyBatch(partnerId, ...day, [again], batch(2, 1))).toEqual({ stale: new Set(), conflicting: new Set() });
+    // Changed without version + 1 or a later last_modified_at: left as stored, and said so.
+    const changed = { ...first, tip_amount: '1.00', batch_seq: 3, batch_id: 'batch-3' };
+    expect(await index.applyBatch(partnerId, ...day, [changed], batch(3, 1))).toEqual({ stale: new Set(), conflicting: new Set(['T-1']) });
+    const transactions = (await listed(index, partnerId)).flatMap((row) => (row.type === 'transaction' ? [row.summary] : []));
+    expect(transactions).toEqual([first]);
   });
 
   it('keeps store-days and partners apart', async () => {
