@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProjectRoot } from '../../src/config/findProjectRoot.js';
+import { specValidator } from '../openapi/specAjv.js';
 import type { DailyClose } from '../../src/domain/model/payloads.js';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
@@ -139,6 +143,11 @@ describe('GET /daily-close/{store_id}/{business_date}', () => {
     expect(mismatched.status).toBe('MISMATCHED');
     expect(mismatched.differences).toEqual(expect.arrayContaining(['trade_record_count', 'tip_amount']));
     expect(mismatched.differences).not.toContain('item_row_count');
+    // The body, diagnosis included, is what the published document describes (and the kit's types say).
+    const openApi = JSON.parse(readFileSync(path.join(findProjectRoot(), 'docs', 'openapi.json'), 'utf8')) as object;
+    const matchesDocument = specValidator(openApi)('/components/schemas/ReconciliationResult');
+    expect(matchesDocument(mismatched), JSON.stringify(matchesDocument.errors)).toBe(true);
+    expect(mismatched.diagnosis.hints.length).toBeGreaterThan(0);
 
     const corrected = close('JPY');
     expect((await sendClose(partner, corrected)).status).toBe(202);

@@ -411,9 +411,51 @@ export interface ReconciliationResult {
    */
   differences: string[];
   /**
-   * Null until the day is reconciled; then missing_batch_seqs, missing_batch_count, unexpected_batch_seqs, batches_after_close, unmapped_transaction_types, unknown_payment_types and hints (plain-English advice).
+   * Null until the day is reconciled.
    */
-  diagnosis?: {} | null;
+  diagnosis?: Diagnosis | null;
+}
+/**
+ * Why a reconciled day's figures may differ from its close, and what to resend. More fields may be added. batch_count is not one of the compared figures: a batch_seq missing from 1..batch_count shows here and in hints, whatever the status.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "Diagnosis".
+ */
+export interface Diagnosis {
+  /**
+   * batch_seq numbers from 1 to the close's batch_count that were not received, ascending (at most 500 listed).
+   */
+  missing_batch_seqs: number[];
+  /**
+   * How many of 1..batch_count were not received.
+   */
+  missing_batch_count: number;
+  /**
+   * batch_seq numbers above batch_count that were received, ascending (at most 500 listed).
+   */
+  unexpected_batch_seqs: number[];
+  /**
+   * Batches received after the daily close.
+   */
+  batches_after_close: number;
+  /**
+   * Source codes with no mapping, most frequent first (at most 50).
+   */
+  unmapped_transaction_types: {
+    source_code: string;
+    transaction_count: number;
+  }[];
+  /**
+   * payment_type values with no known direction, most frequent first (at most 50).
+   */
+  unknown_payment_types: {
+    payment_type: string;
+    payment_count: number;
+  }[];
+  /**
+   * Plain-English advice to the partner.
+   */
+  hints: string[];
 }
 /**
  * The transaction-type mapping in effect (contract §2.5).
