@@ -7,8 +7,12 @@ export type WebhookVerification =
   | { readonly ok: false; readonly reason: 'MISSING_HEADER' | 'BAD_TIMESTAMP' | 'TIMESTAMP_OUT_OF_TOLERANCE' | 'NO_MATCHING_SIGNATURE' };
 
 export interface VerifyOptions {
-  /** The three headers as received (names in lower case). */
-  readonly headers: Readonly<Partial<Record<keyof WebhookHeaders, string>>>;
+  /**
+   * The headers as received, names in lower case: the three webhook headers, others ignored. Node's
+   * `request.headers` fits as it is; a header sent twice (an array) counts as missing.
+   */
+  readonly headers:
+    Readonly<Partial<Record<keyof WebhookHeaders, string>>> | Readonly<Record<string, string | readonly string[] | undefined>>;
   /** The raw body bytes as received, before any JSON parsing. */
   readonly body: string | Buffer;
   /** Secrets the receiver accepts (during a rotation: the new one and the old one). */
@@ -27,9 +31,13 @@ const hmacBytes = 32;
  * (e.g. `v1a`) are skipped, as the specification asks.
  */
 export function verifyWebhook(options: VerifyOptions): WebhookVerification {
-  const id = options.headers['webhook-id'];
-  const rawTimestamp = options.headers['webhook-timestamp'];
-  const signatures = options.headers['webhook-signature'];
+  const header = (name: keyof WebhookHeaders): string | undefined => {
+    const value = (options.headers as Readonly<Record<string, unknown>>)[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const id = header('webhook-id');
+  const rawTimestamp = header('webhook-timestamp');
+  const signatures = header('webhook-signature');
   if (!id || !rawTimestamp || !signatures) return { ok: false, reason: 'MISSING_HEADER' };
   if (!/^\d{1,15}$/.test(rawTimestamp)) return { ok: false, reason: 'BAD_TIMESTAMP' };
   const timestamp = Number(rawTimestamp);

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { WebhookSecret } from '../../src/events/WebhookSecret.js';
@@ -162,6 +163,13 @@ describe('verification', () => {
       ok: false,
       reason: 'NO_MATCHING_SIGNATURE',
     });
+  });
+
+  it("takes Node's request.headers as they are, and a webhook header sent twice as missing", () => {
+    const request: IncomingHttpHeaders = { ...headers(), 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] };
+    expect(verifyWebhook({ headers: request, body, secrets: [secret], now }).ok).toBe(true);
+    const twice: IncomingHttpHeaders = { ...request, 'webhook-id': ['evt_1', 'evt_1'] };
+    expect(verifyWebhook({ headers: twice, body, secrets: [secret], now })).toEqual({ ok: false, reason: 'MISSING_HEADER' });
   });
 
   it('refuses a timestamp outside the tolerance either way (replays)', () => {
