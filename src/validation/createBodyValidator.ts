@@ -151,6 +151,11 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
     case 'propertyNames':
       return undefined; // the nested error names the key and is reported instead
     case 'type': {
+      // A value of a shared definition's wrong type (an amount sent as a JSON number, the commonest
+      // slip) is told what the definition wants, not only which JSON type.
+      const definition = error.parentSchema === undefined ? undefined : definitionNames.get(error.parentSchema);
+      const described = definition === undefined ? undefined : messageByDefinition[definition];
+      if (described !== undefined) return { path: at, message: described };
       const wanted = String(params.type)
         .split(',')
         .map((name) => typeNames[name] ?? name);

@@ -139,11 +139,22 @@ describe('createBodyValidator: trade-records', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('rejects wrong types with a message naming the expected type', () => {
-    expect(tradeProblems((r) => (r.version = '1'))).toEqual([{ path: '/trade_records/0/version', message: 'must be an integer' }]);
+  it('rejects wrong types with a message naming the expected type, or what a shared definition wants', () => {
+    expect(tradeProblems((r) => (r.version = '1'))).toEqual([
+      { path: '/trade_records/0/version', message: 'must be an integer from 1 to 9007199254740991' },
+    ]);
     expect(tradeProblems((r) => (r.prices_include_tax = 'false'))[0]?.message).toBe('must be true or false');
-    expect(tradeProblems((r) => (r.closed_at = 5))[0]?.message).toBe('must be a string or null');
-    expect(tradeProblems((r) => (r.total_amount = 16.12))[0]?.message).toBe('must be a string');
+    expect(tradeProblems((r) => (r.closed_at = 5))[0]?.message).toBe(
+      'must be null or an ISO 8601 date-time with seconds and a UTC offset (Z or +hh:mm)',
+    );
+    // An amount sent as a JSON number is told that it goes in a string.
+    expect(tradeProblems((r) => (r.total_amount = 16.12))).toEqual([
+      {
+        path: '/trade_records/0/total_amount',
+        message: 'must be a decimal amount in a JSON string of at most 14 integer digits, e.g. "12.50"',
+      },
+    ]);
+    expect(tradeProblems((r) => (item(r).quantity = 1))[0]?.message).toMatch(/^must be a decimal quantity in a JSON string/);
     expect(tradeProblems((_, b) => (b.trade_records = {}))[0]?.message).toBe('must be an array');
   });
 
@@ -378,7 +389,7 @@ describe('createBodyValidator: trade-records', () => {
     expect(tradeProblems((r) => (r.version = 0))[0]?.path).toBe('/trade_records/0/version');
     expect(tradeProblems((r) => (r.version = Number.MAX_SAFE_INTEGER))).toEqual([]);
     expect(tradeProblems((r) => (r.version = 2 ** 53))[0]?.message).toBe('must be an integer from 1 to 9007199254740991');
-    expect(tradeProblems((r) => (r.version = 1.5))[0]?.message).toBe('must be an integer');
+    expect(tradeProblems((r) => (r.version = 1.5))[0]?.message).toBe('must be an integer from 1 to 9007199254740991');
     expect(tradeProblems((_, b) => (b.batch_seq = 0))[0]?.path).toBe('/batch_seq');
     expect(tradeProblems((r) => (r.guest_count = -1))[0]?.path).toBe('/trade_records/0/guest_count');
     expect(tradeProblems((r) => (r.guest_count = 0))).toEqual([]);
