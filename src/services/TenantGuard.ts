@@ -22,8 +22,14 @@ export class TenantGuard {
     this.registered = new TimedCache(clock, cacheMs);
   }
 
-  async requireStores(partnerId: string, storeIds: Iterable<string>): Promise<void> {
-    const toRead = [...new Set(storeIds)].filter((storeId) => this.registered.get(registrationKey(partnerId, storeId)) === undefined);
+  /**
+   * Refuses with STORE_NOT_ALLOWED unless every store is registered for the partner. Stores named
+   * in a body come with the path they sit at, and the refusal lists those paths (never the ids).
+   */
+  async requireStores(partnerId: string, stores: Iterable<string | StoreReference>): Promise<void> {
+    const references = [...stores].map((store) => (typeof store === 'string' ? { storeId: store } : store));
+    const storeIds = new Set(references.map((reference) => reference.storeId));
+    const toRead = [...storeIds].filter((storeId) => this.registered.get(registrationKey(partnerId, storeId)) === undefined);
     if (toRead.length === 0) return;
     const readAt = this.clock();
     const unregistered = await this.registrations.unregisteredAmong(partnerId, toRead);
@@ -31,9 +37,21 @@ export class TenantGuard {
       if (!unregistered.includes(storeId)) this.registered.set(registrationKey(partnerId, storeId), true, readAt);
     }
     if (unregistered.length > 0) {
-      throw new ApiError('STORE_NOT_ALLOWED', `${unregistered.length} store_id value(s) are not registered for this partner.`);
+      const refused = new Set(unregistered);
+      const details = references.flatMap((reference) =>
+        'path' in reference && refused.has(reference.storeId)
+          ? [{ path: reference.path, message: 'is not a store registered for this partner' }]
+          : [],
+      );
+      throw new ApiError('STORE_NOT_ALLOWED', `${unregistered.length} store_id value(s) are not registered for this partner.`, details);
     }
   }
+}
+
+/** A store_id named in a body, and the JSON Pointer of where it is. */
+export interface StoreReference {
+  readonly storeId: string;
+  readonly path: string;
 }
 
 /** Partner and store as one unambiguous key (either may hold any character). */

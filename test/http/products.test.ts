@@ -5,7 +5,7 @@ import { invokeInProcess, type EndpointCaller } from '../support/invokeInProcess
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { expectInvalid, jpyStore, newBatchId, partnerWithStores } from '../support/httpScenario.js';
 import { withValueAt, withoutValueAt } from '../support/jsonEdits.js';
-import { ackOf, errorOf } from '../support/responseBodies.js';
+import { ackOf, errorOf, errorPaths } from '../support/responseBodies.js';
 
 // What the service decides, called in-process: HTTP is not under test here.
 let service: TestService;
@@ -113,6 +113,8 @@ describe('PUT /products', () => {
     const response = await put(partner, body);
     expect(response.status).toBe(403);
     expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
+    const refusedAt = body.products.flatMap((p, i) => (p.store_id ? [`/products/${i}/store_id`] : []));
+    expect(errorPaths(response)).toEqual(refusedAt);
     const shared = await put(partner, { batch_id: newBatchId(), products: [product('P-SHARED', { store_id: null })] });
     expect(shared.status).toBe(202);
     const own = await put(partner, {

@@ -89,6 +89,9 @@ describe('PUT /stores', () => {
     const response = await put(partner, refused);
     expect(response.status).toBe(403);
     expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
+    // Where the store is, not which: the answer names no store_id.
+    expect(errorPaths(response)).toEqual(['/stores/1/store_id']);
+    expect(JSON.stringify(response.body)).not.toContain(jpyStore);
     // Nothing of the refused batch was recorded: its batch_id is still free.
     const ok = await put(partner, { batch_id: refused.batch_id, stores: [buildUsdStore(usdStore)] });
     expect(ok.status).toBe(202);

@@ -188,6 +188,7 @@ describe('POST /trade-records STORE_NOT_ALLOWED', () => {
     const response = await push(partner, tradeBatch({ storeId: 'LAX-0404' }));
     expect(response.status).toBe(403);
     expect(errorOf(response).code).toBe('STORE_NOT_ALLOWED');
+    expect(errorOf(response).details).toEqual([{ path: '/store_id', message: 'is not a store registered for this partner' }]);
   });
 });
 

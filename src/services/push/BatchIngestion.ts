@@ -78,7 +78,7 @@ export class BatchIngestion {
     // numbers and identifying personal data) run side by side; a store that is not registered
     // is refused first all the same.
     const [tenancy, checked] = await Promise.allSettled([
-      this.options.tenants.requireStores(partnerId, processor.storeIdsOf(typed)),
+      this.options.tenants.requireStores(partnerId, processor.storesOf(typed)),
       processor.check(partnerId, typed),
     ]);
     if (tenancy.status === 'rejected') throw tenancy.reason;

@@ -1,6 +1,7 @@
 import type { ProblemDetail } from '../../errors/ProblemDetail.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import type { BatchKind } from '../../domain/model/BatchKind.js';
+import type { StoreReference } from '../TenantGuard.js';
 
 /** Where and when a validated batch is being applied. */
 export interface ApplyContext<T> {
@@ -28,8 +29,8 @@ export interface BatchProcessor<T extends { batch_id: string }> {
    * (contract §8) rather than INVALID_PAYLOAD.
    */
   readonly collection?: string;
-  /** Stores the body names: every one must be registered for the partner. */
-  storeIdsOf(body: T): string[];
+  /** Stores the body names, and where: every one must be registered for the partner. */
+  storesOf(body: T): StoreReference[];
   check(partnerId: string, body: T): Promise<SemanticCheck>;
   /**
    * Called once a push is validated, as its ledger entry is written: starts the reads `apply` will

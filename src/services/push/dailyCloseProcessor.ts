@@ -30,7 +30,7 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
   const readsAhead = new WeakMap<DailyClose, { close?: RowReadAhead | undefined; day?: RowReadAhead | undefined }>();
   return {
     kind: 'dailyClose',
-    storeIdsOf: (body) => [body.store_id],
+    storesOf: (body) => [{ storeId: body.store_id, path: '/store_id' }],
     recordCount: () => 1,
 
     async check(partnerId, body) {

@@ -21,7 +21,7 @@ const standardCodes: ReadonlySet<string> = new Set(standardTransactionTypes.data
 export function mappingsProcessor(deps: MappingsDependencies): BatchProcessor<MappingBatch> {
   return {
     kind: 'mappings',
-    storeIdsOf: () => [],
+    storesOf: () => [],
     recordCount: (body) => body.mappings.length,
     check: (_partnerId, body) => Promise.resolve(checkMappingBatch(body, standardCodes)),
 

@@ -10,7 +10,7 @@ export function productsProcessor(products: ProductMasterData, catalog: ProductC
   return {
     kind: 'products',
     collection: 'products',
-    storeIdsOf: (body) => body.products.flatMap((p) => (p.store_id ? [p.store_id] : [])),
+    storesOf: (body) => body.products.flatMap((p, i) => (p.store_id ? [{ storeId: p.store_id, path: `/products/${i}/store_id` }] : [])),
     recordCount: (body) => body.products.length,
     check: (partnerId, body) => {
       const problems = checkProductBatch(body);

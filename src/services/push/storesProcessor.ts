@@ -9,7 +9,7 @@ export function storesProcessor(stores: StoreMasterData): BatchProcessor<StoreBa
   return {
     kind: 'stores',
     collection: 'stores',
-    storeIdsOf: (body) => body.stores.map((s) => s.store_id),
+    storesOf: (body) => body.stores.map((s, i) => ({ storeId: s.store_id, path: `/stores/${i}/store_id` })),
     recordCount: (body) => body.stores.length,
     check: (partnerId, body) => {
       const problems = checkStoreBatch(body);

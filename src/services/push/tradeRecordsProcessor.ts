@@ -41,7 +41,7 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
   return {
     kind: 'tradeRecords',
     collection: 'trade_records',
-    storeIdsOf: (body) => [body.store_id],
+    storesOf: (body) => [{ storeId: body.store_id, path: '/store_id' }],
     recordCount: (body) => body.trade_records.length,
 
     async check(partnerId, body) {
