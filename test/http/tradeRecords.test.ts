@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDailyClose, buildProductBatch } from '../fixtures/masterDataFixtures.js';
+import { buildDailyClose, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import type { ProductBatch } from '../../src/domain/model/payloads.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { expectInvalid, newBatchId, partnerWithStores, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
@@ -217,6 +217,15 @@ describe('POST /trade-records warnings (never a rejection)', () => {
     expect(ackOf(response).warnings).toContainEqual(expect.objectContaining({ code: 'AMOUNT_MISMATCH', path: 'trade_records[0]' }));
     const jpy = await push(partner, tradeBatch({ currency: 'JPY' }));
     expect(warningCodes(jpy)).not.toContain('AMOUNT_MISMATCH');
+  });
+
+  it('STORE_NOT_UPLOADED while HQ has no master data for the store, whose currency then goes unchecked', async () => {
+    const partner = await service.createPartner({ stores: [usdStore] });
+    const before = await push(partner, tradeBatch());
+    expect(before.status).toBe(202);
+    expect(ackOf(before).warnings).toContainEqual(expect.objectContaining({ code: 'STORE_NOT_UPLOADED', path: 'store_id' }));
+    expect((await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [buildUsdStore(usdStore)] })).status).toBe(202);
+    expect(warningCodes(await push(partner, tradeBatch()))).not.toContain('STORE_NOT_UPLOADED');
   });
 
   it('UNKNOWN_PRODUCT until product data arrives', async () => {

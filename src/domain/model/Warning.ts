@@ -6,7 +6,8 @@ export type WarningCode =
   | 'UNKNOWN_PAYMENT_TYPE'
   | 'STALE_VERSION'
   | 'DAY_ALREADY_CLOSED'
-  | 'BATCH_ID_REUSED';
+  | 'BATCH_ID_REUSED'
+  | 'STORE_NOT_UPLOADED';
 
 /** A warning in a batch acknowledgement. `path` is `trade_records[<index>]` or the body's collection. */
 export interface Warning {

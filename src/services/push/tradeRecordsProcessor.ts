@@ -69,15 +69,24 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         receivedAt,
         recordCount: body.trade_records.length,
       });
-      const [applied, mapping, knownProducts, directions, close] = await Promise.all([
+      const [applied, mapping, knownProducts, directions, close, store] = await Promise.all([
         indexed,
         deps.mappings.current(partnerId),
         deps.products.knownIds(partnerId),
         deps.paymentDirections.listForPartner(partnerId),
         deps.closes.get(partnerId, body.store_id, body.business_date),
+        deps.stores.get(partnerId, body.store_id),
       ]);
 
       const warnings: Warning[] = [];
+      if (!store) {
+        warnings.push({
+          code: 'STORE_NOT_UPLOADED',
+          path: 'store_id',
+          message:
+            "HQ has no master data for this store (PUT /stores): the transactions' currency could not be checked against the store's. Upload the store, then keep sending.",
+        });
+      }
       body.trade_records.forEach((record, index) => {
         const path = `trade_records[${index}]`;
         const mismatch = checkAmountIdentity(record, index);
