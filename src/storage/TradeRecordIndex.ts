@@ -46,17 +46,8 @@ export interface AppliedBatch {
   readonly conflicting: ReadonlySet<string>;
 }
 
-/** What a transaction's row says about it, as opposed to which batch delivered it (batchSeq, batchId). */
-const summaryContentColumns: readonly (keyof SummaryEntity)[] = [
-  'sourceType',
-  'currency',
-  'total',
-  'tax',
-  'tip',
-  'itemRows',
-  'paymentRows',
-  'payments',
-];
+/** The columns of a transaction's row that say which batch delivered it, not what the transaction is. */
+const provenanceColumns: readonly (keyof SummaryEntity)[] = ['batchSeq', 'batchId'];
 
 /**
  * Batch rows sort before every transaction row: `!` is below any character an encoded id uses.
@@ -147,7 +138,7 @@ export class TradeRecordIndex {
       },
       'Replace',
     ];
-    const written = await writeVersionedRows(this.table, partitionKey, rows, [batchRow], { contentColumns: summaryContentColumns });
+    const written = await writeVersionedRows(this.table, partitionKey, rows, [batchRow], { provenanceColumns });
     const ids = (rowKeys: ReadonlySet<string>) => new Set([...rowKeys].map((rowKey) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey)));
     return { stale: ids(written.staleRowKeys), conflicting: ids(written.conflictingRowKeys) };
   }

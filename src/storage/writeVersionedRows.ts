@@ -17,9 +17,8 @@ export interface VersionedWriteResult {
   /** Rows not written because the stored version is newer. */
   readonly staleRowKeys: ReadonlySet<string>;
   /**
-   * Rows not written because a row with the same stamp is stored whose content columns
-   * ({@link VersionedWriteOptions.contentColumns}) hold other values: a change sent without a new
-   * stamp.
+   * Rows not written because a row with the same stamp is stored that says something else (see
+   * {@link VersionedWriteOptions.provenanceColumns}): a change sent without a new stamp.
    */
   readonly conflictingRowKeys: ReadonlySet<string>;
 }
@@ -32,10 +31,11 @@ export interface VersionedWriteOptions {
    */
   readonly replaceOnTie?: boolean;
   /**
-   * Columns that hold a row's content (not where it came from). On an equal stamp the stored row
-   * is kept, and when these differ the row is reported in `conflictingRowKeys`.
+   * Columns that say where a row came from (e.g. the batch that delivered it) rather than what it
+   * says. When given, an equal stamp keeps the stored row all the same, and a stored row whose
+   * other columns differ from the row's is reported in `conflictingRowKeys`.
    */
-  readonly contentColumns?: readonly string[];
+  readonly provenanceColumns?: readonly string[];
 }
 
 const maxAttempts = 8;
@@ -124,8 +124,9 @@ async function guardedActions(
   outcome: Outcome,
   options: VersionedWriteOptions,
 ): Promise<TransactionAction[]> {
-  const contentColumns = options.contentColumns ?? [];
-  const stored = await Promise.all(rows.map((row) => readStamp(table, partitionKey, row.rowKey, contentColumns)));
+  const compareContent = options.provenanceColumns !== undefined;
+  const notContent = new Set(['version', 'lastModifiedAt', ...(options.provenanceColumns ?? [])]);
+  const stored = await Promise.all(rows.map((row) => readStored(table, partitionKey, row.rowKey, compareContent)));
   const actions: TransactionAction[] = [];
   rows.forEach((row, i) => {
     const current = stored[i];
@@ -138,7 +139,10 @@ async function guardedActions(
       actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
     } else if (order < 0) {
       outcome.stale.add(row.rowKey);
-    } else if (contentColumns.some((column) => !sameValue(row.properties[column], current.entity[column]))) {
+    } else if (
+      compareContent &&
+      Object.keys(row.properties).some((column) => !notContent.has(column) && !sameValue(row.properties[column], current.entity[column]))
+    ) {
       outcome.conflicting.add(row.rowKey);
     }
     // Otherwise the same version is stored already; nothing to do.
@@ -149,19 +153,15 @@ async function guardedActions(
 interface StoredRow {
   readonly stamp: Versioned;
   readonly etag: string;
-  /** The content columns asked for. */
+  /** The stored columns: all of them when read `whole`, else the stamp's. */
   readonly entity: Readonly<Record<string, unknown>>;
 }
 
-async function readStamp(
-  table: TableClient,
-  partitionKey: string,
-  rowKey: string,
-  contentColumns: readonly string[],
-): Promise<StoredRow | undefined> {
+/** The stored row of `rowKey`, whole or only its stamp; undefined when there is none. */
+async function readStored(table: TableClient, partitionKey: string, rowKey: string, whole: boolean): Promise<StoredRow | undefined> {
   try {
     const e = await table.getEntity<{ version: number; lastModifiedAt: string } & Record<string, unknown>>(partitionKey, rowKey, {
-      queryOptions: { select: ['version', 'lastModifiedAt', ...contentColumns] },
+      queryOptions: whole ? {} : { select: ['version', 'lastModifiedAt'] },
     });
     return { stamp: { version: e.version, last_modified_at: e.lastModifiedAt }, etag: e.etag, entity: e };
   } catch (error) {

@@ -153,8 +153,7 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
     case 'type': {
       // A value of a shared definition's wrong type (an amount sent as a JSON number, the commonest
       // slip) is told what the definition wants, not only which JSON type.
-      const definition = error.parentSchema === undefined ? undefined : definitionNames.get(error.parentSchema);
-      const described = definition === undefined ? undefined : messageByDefinition[definition];
+      const described = definitionMessage(error, definitionNames);
       if (described !== undefined) return { path: at, message: described };
       const wanted = String(params.type)
         .split(',')
@@ -186,17 +185,20 @@ function toProblem(error: ErrorObject, definitionNames: WeakMap<object, string>)
           message: isDisplaySafeName(key) ? 'key must be a BCP 47 locale tag such as en-US' : 'holds a key that is not a BCP 47 locale tag',
         };
       }
-      const parent = error.parentSchema;
-      const definition = parent === undefined ? undefined : definitionNames.get(parent);
-      return { path: at, message: describeConstraint(error, at, definition) };
+      return { path: at, message: definitionMessage(error, definitionNames) ?? describeConstraint(error, at) };
     }
     default:
       return { path: at, message: 'is invalid' };
   }
 }
 
-function describeConstraint(error: ErrorObject, at: string, definition: string | undefined): string {
-  if (definition !== undefined && messageByDefinition[definition] !== undefined) return messageByDefinition[definition];
+/** The message of the shared definition whose schema the error is about; undefined for any other schema. */
+function definitionMessage(error: ErrorObject, definitionNames: WeakMap<object, string>): string | undefined {
+  const definition = error.parentSchema === undefined ? undefined : definitionNames.get(error.parentSchema);
+  return definition === undefined ? undefined : messageByDefinition[definition];
+}
+
+function describeConstraint(error: ErrorObject, at: string): string {
   const field = at.slice(at.lastIndexOf('/') + 1);
   const byField = messageByField[field];
   if (byField !== undefined) return byField;

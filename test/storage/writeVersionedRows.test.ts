@@ -153,8 +153,8 @@ describe('writeVersionedRows', () => {
       conflictingRowKeys: new Set(),
     });
     expect(await storedText()).toBe('first');
-    // Told which columns hold the content, it reports a tie whose content differs, and only that.
-    const content = { contentColumns: ['text'] };
+    // Told to compare content, it reports a tie whose other columns differ, and only that.
+    const content = { provenanceColumns: [] };
     expect((await writeVersionedRows(table, partitionKey, copy('second'), [], content)).conflictingRowKeys).toEqual(new Set(['r0']));
     expect((await writeVersionedRows(table, partitionKey, copy('first'), [], content)).conflictingRowKeys).toEqual(new Set());
     expect(await storedText()).toBe('first');

@@ -92,8 +92,8 @@ export class InMemoryTradeRecords implements TradeRecords {
   }
 }
 
-/** What a summary says about its transaction, without the batch that delivered it. */
+/** What a summary says about its transaction: without its stamp (compared apart) and the batch that delivered it. */
 function figuresOf(summary: TradeRecordSummary): string {
-  const { batch_id: _batchId, batch_seq: _batchSeq, ...figures } = summary;
+  const { batch_id: _batchId, batch_seq: _batchSeq, version: _version, last_modified_at: _lastModifiedAt, ...figures } = summary;
   return JSON.stringify(figures);
 }
