@@ -1,7 +1,7 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import type { StoreDayRow } from '../reports/ReconciledStoreDay.js';
 import type { StoreDaySales } from '../reports/StoreDaySales.js';
-import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
+import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import type { RowReadAhead } from './RowReadAhead.js';
 import { readRowAhead, writeIfCurrent } from './writeIfCurrent.js';
 
@@ -57,7 +57,7 @@ export class ReportStoreDayRepository {
     })) {
       const businessDate = decodeKeyPart((entity.partitionKey ?? '').slice(prefix.length));
       const row = JSON.parse(entity.row) as Partial<StoreDayRow>;
-      yield { businessDate, row: { ...(row as StoreDayRow), sales: row.sales ?? noSales, store_id: decodeKeyPart(entity.rowKey ?? '') } };
+      yield { businessDate, row: { ...(row as StoreDayRow), sales: row.sales ?? noSales, store_id: storeIdOf(entity.rowKey, row) } };
     }
   }
 
@@ -69,9 +69,17 @@ export class ReportStoreDayRepository {
       queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
     })) {
       const row = JSON.parse(entity.row) as StoreDayRow;
-      // The row key is the authority on which store the row belongs to.
-      rows.push({ ...row, store_id: decodeKeyPart(entity.rowKey ?? '') });
+      rows.push({ ...row, store_id: storeIdOf(entity.rowKey, row) });
     }
     return rows;
   }
+}
+
+/**
+ * The store a row belongs to: its key is the authority, except where the key is a digest of a long
+ * store id (then the row's own store_id, written with it, says it).
+ */
+function storeIdOf(rowKey: string | undefined, row: Partial<StoreDayRow>): string {
+  const key = rowKey ?? '';
+  return isDigestKeyPart(key) ? (row.store_id ?? '') : decodeKeyPart(key);
 }

@@ -51,11 +51,10 @@ export class StoreRegistrationRepository {
   /** The partner's registrations with their time, by store id. */
   async listRegistrations(partnerId: string): Promise<StoreRegistration[]> {
     const registrations: StoreRegistration[] = [];
-    for await (const entity of this.table.listEntities<{ registeredAt?: string }>({
-      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'registeredAt'] },
+    for await (const entity of this.table.listEntities<{ storeId?: string; registeredAt?: string }>({
+      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'storeId', 'registeredAt'] },
     })) {
-      if (entity.rowKey !== undefined)
-        registrations.push({ storeId: decodeKeyPart(entity.rowKey), registeredAt: entity.registeredAt ?? null });
+      registrations.push({ storeId: storeIdOf(entity), registeredAt: entity.registeredAt ?? null });
     }
     return registrations.sort((a, b) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0));
   }
@@ -65,8 +64,13 @@ export class StoreRegistrationRepository {
     for await (const entity of this.table.listEntities<{ storeId?: string }>({
       queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'storeId'] },
     })) {
-      stores.push(entity.storeId ?? decodeKeyPart(entity.rowKey ?? ''));
+      stores.push(storeIdOf(entity));
     }
     return stores;
   }
+}
+
+/** A registration's store id: its property, or its key for rows written before the property was (never digests then). */
+function storeIdOf(entity: { rowKey?: string; storeId?: string }): string {
+  return entity.storeId ?? decodeKeyPart(entity.rowKey ?? '');
 }
