@@ -35,7 +35,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
   hqStoreDays: {
     tag: 'Reconciliation',
     summary: 'The reconciliation grid',
-    description: `One row per registered store (ordered by partner_id, store_id), one cell per business date of the range (at most 62 days). A cell is overdue when no daily close arrived and the close is due. \`counts\` counts the cells of this page. ${pageNote}`,
+    description: `One row per registered store (ordered by partner_id, store_id), one cell per business date of the range (at most 62 days). Dates whose close fell due before the store was registered appear only when a close came for them. A cell is overdue when no daily close arrived and the close is due. \`counts\` counts the cells of this page. ${pageNote}`,
     query: 'storeDays',
     response: { schema: 'storeDayGridPage', description: 'One page of stores with their cells.' },
     errors: ['PARTNER_NOT_FOUND'],

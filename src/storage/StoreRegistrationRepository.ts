@@ -21,6 +21,18 @@ export class StoreRegistrationRepository {
     }
   }
 
+  async getRegistration(partnerId: string, storeId: string): Promise<StoreRegistration | undefined> {
+    try {
+      const entity = await this.table.getEntity<{ registeredAt?: string }>(encodeKeyPart(partnerId), encodeKeyPart(storeId), {
+        queryOptions: { select: ['registeredAt'] },
+      });
+      return { storeId, registeredAt: entity.registeredAt ?? null };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
   /** The subset of `storeIds` that is NOT registered for the partner. */
   async unregisteredAmong(partnerId: string, storeIds: Iterable<string>): Promise<string[]> {
     const unique = [...new Set(storeIds)];

@@ -23,8 +23,11 @@ export const usdStore = 'NYC-0001';
 export const jpyStore = 'TYO-0001';
 
 /** A partner with NYC-0001 (USD) and TYO-0001 (JPY) registered and their store master uploaded. */
-export async function partnerWithStores(service: TestService, options: { mapping?: boolean } = {}): Promise<TestPartner> {
-  const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
+export async function partnerWithStores(
+  service: TestService,
+  options: { mapping?: boolean; registeredAt?: Date | undefined } = {},
+): Promise<TestPartner> {
+  const partner = await service.createPartner({ stores: [usdStore, jpyStore], registeredAt: options.registeredAt });
   const stores: Store[] = [buildUsdStore(usdStore), buildJpyStore(jpyStore)];
   const put = await service.call(partner, 'PUT', 'stores', { batch_id: randomUUID(), stores });
   expect(put.status).toBe(202);

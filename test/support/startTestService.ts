@@ -51,8 +51,11 @@ export interface TestService extends RunningLocalService {
   readonly logs: string[];
   /** Runs an HQ tool command line against the same storage. */
   hq(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }>;
-  /** Creates a partner with a fresh id, issues a key and registers stores. */
-  createPartner(options?: { stores?: string[] }): Promise<TestPartner>;
+  /**
+   * Creates a partner with a fresh id, issues a key and registers stores, at the service's time or
+   * at `registeredAt` (the grid expects closes only for days that fall due after a registration).
+   */
+  createPartner(options?: { stores?: string[]; registeredAt?: Date | undefined }): Promise<TestPartner>;
   /** Issues an HQ operator key (viewer by default) with the HQ tool. */
   createOperator(role?: 'viewer' | 'admin'): Promise<TestOperator>;
   /** fetch() on a path below the host (e.g. `hq/v1/partners`) with the key and a JSON body. */
@@ -146,14 +149,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     await azurite.stop();
   };
 
-  const hq: TestService['hq'] = async (...argv) => {
+  const runHq = async (clock: () => Date, argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await new HqTool(
-      service.services.storage,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      { clock: service.services.clock },
-    ).run(argv);
+    const code = await new HqTool(service.services.storage, { out: (l) => out.push(l), err: (l) => err.push(l) }, { clock }).run(argv);
     // The tool prints an issued key on its last line.
     const key = out.at(-1);
     if ((argv[0] === 'key' || argv[0] === 'operator') && argv[1] === 'issue' && code === 0 && key !== undefined) {
@@ -161,6 +160,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     }
     return { code, out, err };
   };
+  const hq: TestService['hq'] = (...argv) => runHq(service.services.clock, argv);
 
   const createPartner: TestService['createPartner'] = async (partnerOptions = {}) => {
     const partnerId = `p-${randomUUID().slice(0, 8)}`;
@@ -170,7 +170,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const key = issued.out.at(-1);
     if (key === undefined) throw new Error('HQ tool "key issue" printed no key');
     const keyId = /key (key-[0-9a-f]+) issued/.exec(issued.out[0] ?? '')?.[1] ?? '';
-    if (storeIds.length > 0) expectOk(await hq('store', 'register', partnerId, ...storeIds));
+    const { registeredAt } = partnerOptions;
+    const registrationClock = registeredAt === undefined ? service.services.clock : () => registeredAt;
+    if (storeIds.length > 0) expectOk(await runHq(registrationClock, ['store', 'register', partnerId, ...storeIds]));
     return { partnerId, key, keyId, storeIds };
   };
 

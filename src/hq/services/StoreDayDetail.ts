@@ -81,7 +81,8 @@ export class StoreDayDetail {
       throw new ApiError('INVALID_QUERY', undefined, [{ path: '/business_date', message: 'must be a calendar date YYYY-MM-DD' }]);
     }
     if (!(await this.partners.get(partnerId))) throw new ApiError('PARTNER_NOT_FOUND');
-    if (!(await this.registrations.isRegistered(partnerId, storeId))) throw new ApiError('STORE_NOT_FOUND');
+    const registration = await this.registrations.getRegistration(partnerId, storeId);
+    if (!registration) throw new ApiError('STORE_NOT_FOUND');
     const [store, stored, record, batchRows] = await Promise.all([
       this.stores.get(partnerId, storeId),
       this.closes.get(partnerId, storeId, businessDate),
@@ -95,12 +96,14 @@ export class StoreDayDetail {
     const currency = store?.currency ?? stored?.close.currency ?? null;
     const truncated = batchRows.length > hqLimits.maxDayBatches;
     const closeReceivedAt = record?.closeReceivedAt ?? stored?.receivedAt;
+    const { close_due_at, overdue } = closeTiming(businessDate, store, registration.registeredAt, record !== undefined, this.clock());
     return {
       partner_id: partnerId,
       store_id: storeId,
       business_date: businessDate,
       status,
-      ...closeTiming(businessDate, store, record !== undefined, this.clock()),
+      close_due_at,
+      overdue,
       checked_at: reconciled ? record.checkedAt : null,
       currency,
       close: stored ? closeBody(stored.close, stored.receivedAt) : null,

@@ -8,6 +8,7 @@ import { mapBounded } from './mapBounded.js';
 import { requireDateRange } from './requireDateRange.js';
 import type { Partners } from '../../services/ports/Partners.js';
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
+import type { StoreRegistration } from '../../storage/StoreRegistrationRepository.js';
 import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
 import type { Reconciliations } from '../../services/ports/Reconciliations.js';
 
@@ -57,21 +58,29 @@ export interface GridPage {
   readonly next: GridCursor | undefined;
 }
 
-/** When a store's daily close is due and whether it is overdue: the one rule grid and detail share. */
+/**
+ * When a store's daily close is due, whether HQ expects it, and whether it is overdue: the one rule
+ * grid and detail share. A close is expected when it falls due after the store was registered (a
+ * registration older than its time is kept expects every close); before that the store could not
+ * send anything, so a missing close is not overdue.
+ */
 export function closeTiming(
   businessDate: string,
   store: Store | undefined,
+  registeredAt: string | null,
   hasClose: boolean,
   now: Date,
-): { readonly close_due_at: string; readonly overdue: boolean } {
+): { readonly close_due_at: string; readonly expected: boolean; readonly overdue: boolean } {
   const due = closeDueAt(businessDate, { timeZone: store?.time_zone, workdayStart: store?.workday_start }, hqLimits.closeGraceHours);
-  return { close_due_at: due.toISOString(), overdue: !hasClose && now.getTime() >= due.getTime() };
+  const expected = registeredAt === null || due.getTime() > Date.parse(registeredAt);
+  return { close_due_at: due.toISOString(), expected, overdue: expected && !hasClose && now.getTime() >= due.getTime() };
 }
 
 /**
  * The reconciliation grid: registered stores (rows) × business dates (cells), one page of stores
  * at a time in (partner_id, store_id) order. Active stores get a NOT_RECEIVED cell for each date
- * without a close; inactive ones show only the dates that have one.
+ * without a close whose close was expected (see {@link closeTiming}); inactive ones show only the
+ * dates that have one.
  */
 export class StoreDayGrid {
   constructor(
@@ -87,12 +96,12 @@ export class StoreDayGrid {
     const dates = datesBetween(query.from, query.to);
     const { stores, next } = await this.storesOfPage(query);
     const now = this.clock();
-    const rows = await mapBounded(stores, hqLimits.gridConcurrency, async ({ partner, storeId }) => {
+    const rows = await mapBounded(stores, hqLimits.gridConcurrency, async ({ partner, registration }) => {
       const [store, records] = await Promise.all([
-        this.stores.get(partner.partnerId, storeId),
-        this.results.listRange(partner.partnerId, storeId, query.from, query.to),
+        this.stores.get(partner.partnerId, registration.storeId),
+        this.results.listRange(partner.partnerId, registration.storeId, query.from, query.to),
       ]);
-      return buildRow(partner, storeId, store, records, dates, now, query);
+      return buildRow(partner, registration, store, records, dates, now, query);
     });
     const items = rows.filter((row): row is GridRow => row !== undefined);
     const counts: GridPage['counts'] = { NOT_RECEIVED: 0, RECEIVED: 0, MATCHED: 0, MISMATCHED: 0, overdue: 0 };
@@ -106,7 +115,7 @@ export class StoreDayGrid {
   }
 
   /** Up to `limit` registered stores after the cursor, and the cursor of the page after them. */
-  private async storesOfPage(query: GridQuery): Promise<{ stores: { partner: Partner; storeId: string }[]; next: GridCursor | undefined }> {
+  private async storesOfPage(query: GridQuery): Promise<{ stores: RegisteredStore[]; next: GridCursor | undefined }> {
     let partners: Partner[];
     if (query.partnerId !== undefined) {
       const partner = await this.partners.get(query.partnerId);
@@ -116,26 +125,30 @@ export class StoreDayGrid {
       partners = (await this.partners.list()).sort((a, b) => compare(a.partnerId, b.partnerId));
     }
     const after = query.after;
-    const stores: { partner: Partner; storeId: string }[] = [];
+    const stores: RegisteredStore[] = [];
     for (const partner of partners) {
       if (after && compare(partner.partnerId, after.partnerId) < 0) continue;
-      const ids = (await this.registrations.listRegistrations(partner.partnerId)).map((r) => r.storeId);
-      for (const storeId of ids) {
-        if (after?.partnerId === partner.partnerId && compare(storeId, after.storeId) <= 0) continue;
+      for (const registration of await this.registrations.listRegistrations(partner.partnerId)) {
+        if (after?.partnerId === partner.partnerId && compare(registration.storeId, after.storeId) <= 0) continue;
         if (stores.length === query.limit) {
           const last = stores.at(-1);
-          return { stores, next: last ? { partnerId: last.partner.partnerId, storeId: last.storeId } : undefined };
+          return { stores, next: last ? { partnerId: last.partner.partnerId, storeId: last.registration.storeId } : undefined };
         }
-        stores.push({ partner, storeId });
+        stores.push({ partner, registration });
       }
     }
     return { stores, next: undefined };
   }
 }
 
+interface RegisteredStore {
+  readonly partner: Partner;
+  readonly registration: StoreRegistration;
+}
+
 function buildRow(
   partner: Partner,
-  storeId: string,
+  { storeId, registeredAt }: StoreRegistration,
   store: Store | undefined,
   records: readonly ReconciliationRecord[],
   dates: readonly string[],
@@ -148,10 +161,12 @@ function buildRow(
   for (const date of dates) {
     const record = byDate.get(date);
     if (!record && !active) continue;
+    const { expected, ...timing } = closeTiming(date, store, registeredAt, record !== undefined, now);
+    if (!record && !expected) continue;
     const cell: GridCell = {
       business_date: date,
       status: record?.status ?? 'NOT_RECEIVED',
-      ...closeTiming(date, store, record !== undefined, now),
+      ...timing,
       close_received_at: record?.closeReceivedAt ?? null,
       checked_at: record && record.status !== 'RECEIVED' ? record.checkedAt : null,
       differences: record?.status === 'MISMATCHED' ? record.differences : [],

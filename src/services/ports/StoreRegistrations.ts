@@ -3,6 +3,8 @@ import type { StoreRegistration } from '../../storage/StoreRegistrationRepositor
 /** Which stores HQ registered for which partner: the basis of tenant isolation. */
 export interface StoreRegistrations {
   isRegistered(partnerId: string, storeId: string): Promise<boolean>;
+  /** The store's registration; undefined when it is not registered for the partner. */
+  getRegistration(partnerId: string, storeId: string): Promise<StoreRegistration | undefined>;
   /** The subset of `storeIds` that is not registered for the partner, each id once. */
   unregisteredAmong(partnerId: string, storeIds: Iterable<string>): Promise<string[]>;
   /** Returns the ids that were new. */

@@ -22,17 +22,19 @@ export interface SeededDays {
 
 /** Four business dates of one week in the past. */
 const dates = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05'] as const;
+/** Before the first date's close falls due: the grid expects a close on every date. */
+const registeredAt = new Date('2026-03-01T00:00:00Z');
 
 export async function seedConsoleData(service: TestService): Promise<SeededDays> {
   const suffix = randomUUID().slice(0, 4);
   const usdStore = `NYC-${suffix}`;
   const jpyStore = `TYO-${suffix}`;
-  const acme = await service.createPartner({ stores: [usdStore, jpyStore] });
+  const acme = await service.createPartner({ stores: [usdStore, jpyStore], registeredAt });
   const usd = (date: string): StoreDay => ({ profile: USD, storeId: usdStore, businessDate: date });
   const jpy = (date: string): StoreDay => ({ profile: JPY, storeId: jpyStore, businessDate: date });
   await masterData(service, acme, [usd(dates[0]), jpy(dates[0])]);
 
-  const beta = await service.createPartner({ stores: [`LDN-${suffix}`] });
+  const beta = await service.createPartner({ stores: [`LDN-${suffix}`], registeredAt });
   const usdBeta = (date: string): StoreDay => ({ profile: USD, storeId: `LDN-${suffix}`, businessDate: date });
   await masterData(service, beta, [usdBeta(dates[0])]);
 

@@ -23,11 +23,13 @@ let partner: TestPartner;
 const matchedDate = fixtureBusinessDate;
 const mismatchedDate = '2026-03-02';
 const emptyDate = '2026-03-03';
+/** Before the first date's close falls due, so every date of the fixtures expects a close. */
+const registeredAt = new Date('2026-03-01T00:00:00Z');
 
 beforeAll(async () => {
   service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
   viewer = await service.createOperator('viewer');
-  partner = await partnerWithStores(service, { mapping: true });
+  partner = await partnerWithStores(service, { mapping: true, registeredAt });
   expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
   expect((await service.call(partner, 'POST', 'daily-close', { ...buildDailyClose('USD'), batch_id: randomUUID() })).status).toBe(202);
   expect((await service.call(partner, 'POST', 'trade-records', tradeBatch({ businessDate: mismatchedDate }))).status).toBe(202);
@@ -120,8 +122,29 @@ describe('GET /hq/v1/store-days', () => {
     expect(errorCodeOf(unknown)).toBe('PARTNER_NOT_FOUND');
   });
 
+  it('expects no close for a day that fell due before its store was registered', async () => {
+    // Registered after the close of 03-02 fell due (New York: 03-03 04:00 local + 6 h = 15:00Z), before 03-03's.
+    const late = await partnerWithStores(service, { mapping: true, registeredAt: new Date('2026-03-03T16:00:00Z') });
+    expect((await service.call(late, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+    expect((await service.call(late, 'POST', 'daily-close', { ...buildDailyClose('USD'), batch_id: randomUUID() })).status).toBe(202);
+    expect((await reconciled(service, late, usdStore, matchedDate)).status).toBe('MATCHED');
+
+    const body = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${late.partnerId}`);
+    // A close sent for an earlier day still shows; a missing one is not asked for.
+    expect(row(body.items, usdStore)?.days.map((d) => [d.business_date, d.status, d.overdue])).toEqual([
+      [matchedDate, 'MATCHED', false],
+      [emptyDate, 'NOT_RECEIVED', true],
+    ]);
+    expect(row(body.items, jpyStore)?.days.map((d) => d.business_date)).toEqual([emptyDate]);
+    expect(body.counts).toEqual({ NOT_RECEIVED: 2, RECEIVED: 0, MATCHED: 1, MISMATCHED: 0, overdue: 2 });
+    const before = dayOf(await get(`store-days/${late.partnerId}/${usdStore}/${mismatchedDate}`));
+    expect([before.status, before.overdue]).toEqual(['NOT_RECEIVED', false]);
+    const after = dayOf(await get(`store-days/${late.partnerId}/${usdStore}/${emptyDate}`));
+    expect([after.status, after.overdue]).toEqual(['NOT_RECEIVED', true]);
+  });
+
   it("leaves out an inactive partner's stores on days without a close", async () => {
-    const other = await partnerWithStores(service);
+    const other = await partnerWithStores(service, { registeredAt });
     const admin = await service.createOperator('admin');
     expect((await service.callHost(admin, 'POST', `hq/v1/partners/${other.partnerId}/deactivate`)).status).toBe(200);
     const body = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${other.partnerId}`);

@@ -9,6 +9,11 @@ export class InMemoryStoreRegistrations implements StoreRegistrations {
     return Promise.resolve(this.byPartner.get(partnerId)?.has(storeId) ?? false);
   }
 
+  getRegistration(partnerId: string, storeId: string): Promise<StoreRegistration | undefined> {
+    const registeredAt = this.byPartner.get(partnerId)?.get(storeId);
+    return Promise.resolve(registeredAt === undefined ? undefined : { storeId, registeredAt });
+  }
+
   unregisteredAmong(partnerId: string, storeIds: Iterable<string>): Promise<string[]> {
     const registered = this.byPartner.get(partnerId) ?? new Map<string, string>();
     return Promise.resolve([...new Set(storeIds)].filter((id) => !registered.has(id)));

@@ -24,6 +24,8 @@ export function storeRegistrationsSuite(make: () => Promise<StoreRegistrations>)
     expect(await registrations.isRegistered(partnerId, 'S-2')).toBe(false);
     expect(await registrations.unregisteredAmong(partnerId, ['S-2', 'S-1', 'S-2', 'S-9'])).toEqual(['S-2', 'S-9']);
     expect(await registrations.listForPartner(partnerId)).toEqual(['S-1']);
+    expect(await registrations.getRegistration(partnerId, 'S-1')).toEqual({ storeId: 'S-1', registeredAt: now.toISOString() });
+    expect(await registrations.getRegistration(partnerId, 'S-2')).toBeUndefined();
   });
 
   it('lists the registrations by store id with when each was made', async () => {
