@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { specValidator } from '../openapi/specAjv.js';
 import type { DailyClose } from '../../src/domain/model/payloads.js';
-import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
+import { buildDailyClose, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { expectInvalid, jpyStore, newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
@@ -71,6 +71,15 @@ describe('POST /daily-close', () => {
     const body = close('JPY');
     body.store_id = usdStore;
     expectInvalid(await sendClose(partner, body), '/currency');
+  });
+
+  it('warns STORE_NOT_UPLOADED while HQ has no master data for the store, whose currency then goes unchecked', async () => {
+    const partner = await service.createPartner({ stores: [usdStore] });
+    const before = await sendClose(partner, close());
+    expect(before.status).toBe(202);
+    expect(ackOf(before).warnings).toEqual([expect.objectContaining({ code: 'STORE_NOT_UPLOADED', path: 'store_id' })]);
+    expect((await service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [buildUsdStore(usdStore)] })).status).toBe(202);
+    expect(ackOf(await sendClose(partner, close())).warnings).toEqual([]);
   });
 
   it('refuses a store not registered for the partner', async () => {

@@ -1,4 +1,5 @@
 import type { DailyClose } from '../../domain/model/payloads.js';
+import type { Warning } from '../../domain/model/Warning.js';
 import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
 import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkDailyClose } from '../../domain/validation/checkDailyClose.js';
@@ -9,6 +10,7 @@ import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
 import type { RowReadAhead } from '../../storage/RowReadAhead.js';
 import type { BatchProcessor } from './BatchProcessor.js';
+import { storeNotUploaded } from './storeNotUploaded.js';
 
 export interface DailyCloseDependencies {
   readonly stores: StoreMasterData;
@@ -50,6 +52,9 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
     async apply({ partnerId, body, receivedAt }) {
       const ahead = readsAhead.get(body);
       readsAhead.delete(body);
+      // The check read the store moments ago, so the cache usually answers.
+      const warnings = async (): Promise<Warning[]> =>
+        (await deps.stores.get(partnerId, body.store_id)) ? [] : [storeNotUploaded("the close's currency")];
       // Named after the close, so that the close applied again after a crash names the same run.
       const runId = `close-${body.batch_id}`;
       const dueAt = new Date(deps.clock().getTime() + deps.reconcileDelaySeconds * 1000).toISOString();
@@ -83,10 +88,11 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
         // A message visible at once could be run before the close is stored, find no such close
         // and be dropped: it is sent only after both rows are written.
         const inEffect = await storeClose();
-        if (!inEffect) return [];
-        await markDay();
-        await schedule();
-        return [];
+        if (inEffect) {
+          await markDay();
+          await schedule();
+        }
+        return warnings();
       }
       // The close, the day's RECEIVED mark and the reconcile message go side by side. A crash (or a
       // failed write) between any of them cannot lose the day: the batch is committed only after
@@ -96,9 +102,9 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
       // it was sent, and the writes are checked to have finished within it; writes that took longer
       // send it once more. A message for a close that is not in effect does nothing when it runs.
       const started = deps.elapsedMs();
-      const [inEffect] = await Promise.all([storeClose(), markDay(), schedule()]);
+      const [inEffect, , , found] = await Promise.all([storeClose(), markDay(), schedule(), warnings()]);
       if (inEffect && deps.elapsedMs() - started >= deps.reconcileDelaySeconds * 1000) await schedule();
-      return [];
+      return found;
     },
   };
 }

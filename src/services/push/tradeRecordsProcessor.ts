@@ -17,6 +17,7 @@ import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
+import { storeNotUploaded } from './storeNotUploaded.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 
@@ -79,14 +80,7 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       ]);
 
       const warnings: Warning[] = [];
-      if (!store) {
-        warnings.push({
-          code: 'STORE_NOT_UPLOADED',
-          path: 'store_id',
-          message:
-            "HQ has no master data for this store (PUT /stores): the transactions' currency could not be checked against the store's. Upload the store, then keep sending.",
-        });
-      }
+      if (!store) warnings.push(storeNotUploaded("the transactions' currency"));
       body.trade_records.forEach((record, index) => {
         const path = `trade_records[${index}]`;
         const mismatch = checkAmountIdentity(record, index);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DailyClose } from '../../../src/domain/model/payloads.js';
 import { dailyCloseProcessor } from '../../../src/services/push/dailyCloseProcessor.js';
 import type { ReconcileMessage } from '../../../src/services/ReconcileMessage.js';
-import { buildDailyClose } from '../../fixtures/masterDataFixtures.js';
+import { buildDailyClose, buildUsdStore } from '../../fixtures/masterDataFixtures.js';
 import { InMemoryDayCloses } from '../../support/memory/InMemoryDayCloses.js';
 import { InMemoryQueue } from '../../support/memory/InMemoryQueue.js';
 import { InMemoryReconciliations } from '../../support/memory/InMemoryReconciliations.js';
@@ -18,6 +18,7 @@ const partnerId = 'p-close';
 
 /** The three writes, each held until the test lets them finish, noting what it saw when it ran. */
 function setUp(reconcileDelaySeconds: number) {
+  const stores = new InMemoryStoreMasterData();
   const closes = new InMemoryDayCloses();
   const results = new InMemoryReconciliations();
   const queue = new InMemoryQueue<ReconcileMessage>();
@@ -30,7 +31,7 @@ function setUp(reconcileDelaySeconds: number) {
   /** For each message sent: whether both rows named its close by then. */
   const rowsAtSend: boolean[] = [];
   const processor = dailyCloseProcessor({
-    stores: new InMemoryStoreMasterData(),
+    stores,
     closes: {
       get: (...args) => closes.get(...args),
       async putIfLatest(id, stored) {
@@ -64,6 +65,7 @@ function setUp(reconcileDelaySeconds: number) {
   });
   const apply = (close: DailyClose, receivedAt: string) => processor.apply({ partnerId, body: close, receivedAt });
   return {
+    stores,
     closes,
     results,
     queue,
@@ -119,6 +121,18 @@ describe('dailyCloseProcessor.apply', () => {
     await t.apply(close, '2026-03-02T09:00:00.000Z');
     expect(t.events).toEqual(['close', 'day', 'message']);
     expect(t.rowsAtSend).toEqual([true]);
+  });
+
+  it('warns STORE_NOT_UPLOADED while HQ has no master data for the store, with and without a delay', async () => {
+    for (const delay of [900, 0]) {
+      const t = setUp(delay);
+      t.release();
+      const close = buildDailyClose();
+      const before = await t.apply(close, '2026-03-02T09:00:00.000Z');
+      expect(before.map((w) => [w.code, w.path])).toEqual([['STORE_NOT_UPLOADED', 'store_id']]);
+      await t.stores.upsert(partnerId, [buildUsdStore(close.store_id)]);
+      expect(await t.apply({ ...close, batch_id: 'close-after' }, '2026-03-02T09:01:00.000Z')).toEqual([]);
+    }
   });
 
   it('a close applied side by side with a later one leaves both rows naming the later one, in either order', async () => {

@@ -22,8 +22,9 @@ export class InMemoryStoreMasterData implements StoreMasterData {
       const key = JSON.stringify([partnerId, store.store_id]);
       const current = this.stores.get(key);
       const order = current ? compareInstants(store.last_modified_at, current.last_modified_at) : 1;
-      if (order > 0) this.stores.set(key, store);
-      else if (order < 0) stale.add(store.store_id);
+      // An equal stamp replaces too: stores carry no version (StoreMasterRepository does the same).
+      if (order >= 0) this.stores.set(key, store);
+      else stale.add(store.store_id);
     }
     return Promise.resolve(stale);
   }

@@ -17,6 +17,16 @@ export function storeMasterDataSuite(make: () => Promise<StoreMasterData>): void
     expect(await stores.get(partnerId, 'S/1')).toEqual(later);
   });
 
+  it('replaces the stored copy with one under the same last_modified_at: stores carry no version', async () => {
+    const stores = await make();
+    const partnerId = freshPartnerId();
+    const first = { ...buildUsdStore('S-1'), last_modified_at: '2026-03-01T10:00:00Z' };
+    const corrected = { ...first, currency: 'CAD', last_modified_at: '2026-03-01T05:00:00-05:00' };
+    await stores.upsert(partnerId, [first]);
+    expect(await stores.upsert(partnerId, [corrected])).toEqual(new Set());
+    expect(await stores.get(partnerId, 'S-1')).toEqual(corrected);
+  });
+
   it("keeps each partner's stores apart", async () => {
     const stores = await make();
     const partnerId = freshPartnerId();
