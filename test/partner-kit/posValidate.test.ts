@@ -58,7 +58,11 @@ describe('pos-validate', () => {
 
   it('exits 2 on wrong usage or an unreadable file', () => {
     expect(run().code).toBe(2);
-    expect(run('refunds', file('x.json', {})).code).toBe(2);
+    const unknown = run('trade_records', file('x.json', {}));
+    expect(unknown.code).toBe(2);
+    expect(unknown.err[0]).toBe(
+      'Unknown endpoint "trade_records": expected one of trade-records, daily-close, stores, products, mappings.',
+    );
     expect(run('stores', path.join(folder, 'missing.json')).code).toBe(2);
     expect(run('stores', file('y.json', {}), '--nope').code).toBe(2);
   });

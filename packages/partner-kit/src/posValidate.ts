@@ -38,7 +38,12 @@ export function runPosValidate(argv: readonly string[], io: CliOutput): number {
     io.out(usage);
     return 0;
   }
-  if (endpoint === undefined || file === undefined || rest.length > 0 || !isPushEndpoint(endpoint)) {
+  if (endpoint !== undefined && !isPushEndpoint(endpoint)) {
+    io.err(`Unknown endpoint "${endpoint}": expected one of ${Object.keys(pushEndpoints).join(', ')}.`);
+    io.err(usage);
+    return 2;
+  }
+  if (endpoint === undefined || file === undefined || rest.length > 0) {
     io.err(usage);
     return 2;
   }
