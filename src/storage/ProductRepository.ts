@@ -1,10 +1,19 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { TableClient, TransactionAction } from '@azure/data-tables';
 import type { ModifierGroup, Product } from '../domain/model/payloads.js';
-import { toChunkedProperties } from './chunkedJson.js';
+import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
 import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 import { writeVersionedRows } from './writeVersionedRows.js';
+
+/** The indexes of a batch's products that were not written. */
+export interface UnwrittenProducts {
+  /** A newer version is stored. */
+  readonly stale: ReadonlySet<number>;
+  /** The same version and last_modified_at are stored with other content: a change sent without version + 1. */
+  readonly conflicting: ReadonlySet<number>;
+}
 
 /** Products (highest version wins) and modifier groups (last received wins) per partner. */
 export class ProductRepository {
@@ -23,16 +32,17 @@ export class ProductRepository {
     return entityProblems(modifierGroupEntity(partnerId, group));
   }
 
-  /** Upserts products under the version rule; returns the indexes in `products` that were stale. */
-  async upsertProducts(partnerId: string, products: readonly Product[]): Promise<Set<number>> {
+  /** Upserts products under the version rule; returns the indexes in `products` that were not written, and why. */
+  async upsertProducts(partnerId: string, products: readonly Product[]): Promise<UnwrittenProducts> {
     const rows = products.map((product) => ({
       rowKey: productRowKey(product),
       version: product.version,
       last_modified_at: product.last_modified_at,
       properties: productProperties(product),
     }));
-    const { staleRowKeys } = await writeVersionedRows(this.products, encodeKeyPart(partnerId), rows);
-    return new Set(rows.flatMap((row, i) => (staleRowKeys.has(row.rowKey) ? [i] : [])));
+    const written = await writeVersionedRows(this.products, encodeKeyPart(partnerId), rows, [], { sameContent: sameProduct });
+    const indexesOf = (rowKeys: ReadonlySet<string>) => new Set(rows.flatMap((row, i) => (rowKeys.has(row.rowKey) ? [i] : [])));
+    return { stale: indexesOf(written.staleRowKeys), conflicting: indexesOf(written.conflictingRowKeys) };
   }
 
   async upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {
@@ -51,6 +61,19 @@ export class ProductRepository {
     }
     return ids;
   }
+}
+
+/**
+ * Whether two rows of one product under the same stamp describe it alike: their bodies, whatever
+ * the order of their fields, leaving out `last_modified_at` (the same instant may be written with
+ * another offset).
+ */
+function sameProduct(written: Readonly<Record<string, unknown>>, stored: Readonly<Record<string, unknown>>): boolean {
+  const withoutStamp = (row: Readonly<Record<string, unknown>>): unknown => {
+    const body = fromChunkedProperties('body', row) as Record<string, unknown> | undefined;
+    return body === undefined ? undefined : { ...body, last_modified_at: undefined };
+  };
+  return isDeepStrictEqual(withoutStamp(written), withoutStamp(stored));
 }
 
 function productRowKey(product: Product): string {

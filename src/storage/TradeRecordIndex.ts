@@ -6,7 +6,7 @@ import { mergePages } from './mergePages.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
-import { writeVersionedRows } from './writeVersionedRows.js';
+import { sameColumnsExcept, writeVersionedRows } from './writeVersionedRows.js';
 
 /** A batch that delivered transactions for the day, kept beside them for the diagnosis. */
 export interface DayBatch {
@@ -46,8 +46,8 @@ export interface AppliedBatch {
   readonly conflicting: ReadonlySet<string>;
 }
 
-/** The columns of a transaction's row that say which batch delivered it, not what the transaction is. */
-const provenanceColumns: readonly (keyof SummaryEntity)[] = ['batchSeq', 'batchId'];
+/** A transaction's row says the same as another when all but the columns naming the batch that delivered it agree. */
+const sameContent = sameColumnsExcept(['batchSeq', 'batchId'] satisfies (keyof SummaryEntity)[]);
 
 /**
  * Batch rows sort before every transaction row: `!` is below any character an encoded id uses.
@@ -138,7 +138,7 @@ export class TradeRecordIndex {
       },
       'Replace',
     ];
-    const written = await writeVersionedRows(this.table, partitionKey, rows, [batchRow], { provenanceColumns });
+    const written = await writeVersionedRows(this.table, partitionKey, rows, [batchRow], { sameContent });
     const ids = (rowKeys: ReadonlySet<string>) => new Set([...rowKeys].map((rowKey) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey)));
     return { stale: ids(written.staleRowKeys), conflicting: ids(written.conflictingRowKeys) };
   }

@@ -18,7 +18,7 @@ export interface VersionedWriteResult {
   readonly staleRowKeys: ReadonlySet<string>;
   /**
    * Rows not written because a row with the same stamp is stored that says something else (see
-   * {@link VersionedWriteOptions.provenanceColumns}): a change sent without a new stamp.
+   * {@link VersionedWriteOptions.sameContent}): a change sent without a new stamp.
    */
   readonly conflictingRowKeys: ReadonlySet<string>;
 }
@@ -31,11 +31,20 @@ export interface VersionedWriteOptions {
    */
   readonly replaceOnTie?: boolean;
   /**
-   * Columns that say where a row came from (e.g. the batch that delivered it) rather than what it
-   * says. When given, an equal stamp keeps the stored row all the same, and a stored row whose
-   * other columns differ from the row's is reported in `conflictingRowKeys`.
+   * Whether the columns of a row to write say the same as the stored row's (read whole for it).
+   * When given, an equal stamp keeps the stored row all the same, and one that says something else
+   * is reported in `conflictingRowKeys`. See {@link sameColumnsExcept}.
    */
-  readonly provenanceColumns?: readonly string[];
+  readonly sameContent?: (written: Readonly<Record<string, unknown>>, stored: Readonly<Record<string, unknown>>) => boolean;
+}
+
+/**
+ * Content compared column by column, leaving out the stamp and `ignored`: columns that say where a
+ * row came from (e.g. the batch that delivered it) rather than what it says.
+ */
+export function sameColumnsExcept(ignored: readonly string[]): NonNullable<VersionedWriteOptions['sameContent']> {
+  const notContent = new Set(['version', 'lastModifiedAt', ...ignored]);
+  return (written, stored) => Object.keys(written).every((column) => notContent.has(column) || sameValue(written[column], stored[column]));
 }
 
 const maxAttempts = 8;
@@ -124,9 +133,8 @@ async function guardedActions(
   outcome: Outcome,
   options: VersionedWriteOptions,
 ): Promise<TransactionAction[]> {
-  const compareContent = options.provenanceColumns !== undefined;
-  const notContent = new Set(['version', 'lastModifiedAt', ...(options.provenanceColumns ?? [])]);
-  const stored = await Promise.all(rows.map((row) => readStored(table, partitionKey, row.rowKey, compareContent)));
+  const { sameContent } = options;
+  const stored = await Promise.all(rows.map((row) => readStored(table, partitionKey, row.rowKey, sameContent !== undefined)));
   const actions: TransactionAction[] = [];
   rows.forEach((row, i) => {
     const current = stored[i];
@@ -139,10 +147,7 @@ async function guardedActions(
       actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
     } else if (order < 0) {
       outcome.stale.add(row.rowKey);
-    } else if (
-      compareContent &&
-      Object.keys(row.properties).some((column) => !notContent.has(column) && !sameValue(row.properties[column], current.entity[column]))
-    ) {
+    } else if (sameContent && !sameContent(row.properties, current.entity)) {
       outcome.conflicting.add(row.rowKey);
     }
     // Otherwise the same version is stored already; nothing to do.

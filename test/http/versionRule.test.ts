@@ -96,6 +96,18 @@ describe('products: the version rule', () => {
     expect(earlier.warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'products[0]' })]);
     expect((await putProducts(partner, [product(3, '2026-02-20T00:00:00Z')])).warnings).toEqual([]);
   });
+
+  it('keeps the stored product when a copy under its version and last_modified_at says something else, and says so', async () => {
+    const partner = await partnerWithStores(service);
+    await putProducts(partner, [product(4, '2026-02-25T08:00:00Z')]);
+    // The same product again, its stamp written in another offset: a replay, silent.
+    expect((await putProducts(partner, [product(4, '2026-02-25T17:00:00+09:00')])).warnings).toEqual([]);
+    const repriced = await putProducts(partner, [{ ...product(4, '2026-02-25T08:00:00Z'), unit_price: '3.50' }]);
+    expect(repriced.warnings).toEqual([
+      expect.objectContaining({ code: 'STALE_VERSION', path: 'products[0]', message: expect.stringContaining('version + 1') as unknown }),
+    ]);
+    expect((await putProducts(partner, [{ ...product(5, '2026-02-25T08:00:00Z'), unit_price: '3.50' }])).warnings).toEqual([]);
+  });
 });
 
 describe('stores: the later last_modified_at wins', () => {

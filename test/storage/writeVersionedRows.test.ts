@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors/StorageError.js';
 import { createStorageClients, ensureStorage } from '../../src/storage/StorageClients.js';
 import { entityRequestSize, transactionChunks } from '../../src/storage/transactionChunks.js';
-import { writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
+import { sameColumnsExcept, writeVersionedRows, type VersionedRow } from '../../src/storage/writeVersionedRows.js';
 import { azuriteConfig } from '../support/azuriteConfig.js';
 
 /**
@@ -154,7 +154,7 @@ describe('writeVersionedRows', () => {
     });
     expect(await storedText()).toBe('first');
     // Told to compare content, it reports a tie whose other columns differ, and only that.
-    const content = { provenanceColumns: [] };
+    const content = { sameContent: sameColumnsExcept([]) };
     expect((await writeVersionedRows(table, partitionKey, copy('second'), [], content)).conflictingRowKeys).toEqual(new Set(['r0']));
     expect((await writeVersionedRows(table, partitionKey, copy('first'), [], content)).conflictingRowKeys).toEqual(new Set());
     expect(await storedText()).toBe('first');

@@ -1,4 +1,5 @@
 import type { ModifierGroup, Product } from '../../domain/model/payloads.js';
+import type { UnwrittenProducts } from '../../storage/ProductRepository.js';
 import type { RowProblem } from '../../storage/tableLimits.js';
 
 /** Products (highest version wins, tie → later last_modified_at) and modifier groups (last received wins). */
@@ -7,8 +8,7 @@ export interface ProductMasterData {
   productProblems(partnerId: string, product: Product): RowProblem[];
   /** What the store would refuse in a modifier group's row; empty when it fits. */
   modifierGroupProblems(partnerId: string, group: ModifierGroup): RowProblem[];
-  /** Returns the indexes in `products` that were stale. */
-  upsertProducts(partnerId: string, products: readonly Product[]): Promise<Set<number>>;
+  upsertProducts(partnerId: string, products: readonly Product[]): Promise<UnwrittenProducts>;
   upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void>;
   /** product_ids held for the partner, shared and store-specific alike. */
   listProductIds(partnerId: string): Promise<Set<string>>;

@@ -1,4 +1,5 @@
 import type { ProductBatch } from '../../domain/model/payloads.js';
+import type { Warning } from '../../domain/model/Warning.js';
 import { checkProductBatch } from '../../domain/validation/checkProductBatch.js';
 import type { ProductMasterData } from '../ports/ProductMasterData.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
@@ -25,18 +26,30 @@ export function productsProcessor(products: ProductMasterData, catalog: ProductC
     },
 
     async apply({ partnerId, body }) {
-      const [stale] = await Promise.all([
+      const [unwritten] = await Promise.all([
         products.upsertProducts(partnerId, body.products),
         products.upsertModifierGroups(partnerId, body.modifier_groups ?? []),
       ]);
       catalog.forget(partnerId);
-      return [...stale]
-        .sort((a, b) => a - b)
-        .map((index) => ({
-          code: 'STALE_VERSION' as const,
-          path: `products[${index}]`,
-          message: 'A newer version of this product is already stored; this one was ignored.',
-        }));
+      const warnings: Warning[] = [];
+      body.products.forEach((_, index) => {
+        const path = `products[${index}]`;
+        if (unwritten.stale.has(index)) {
+          warnings.push({
+            code: 'STALE_VERSION',
+            path,
+            message: 'A newer version of this product is already stored; this one was ignored.',
+          });
+        } else if (unwritten.conflicting.has(index)) {
+          warnings.push({
+            code: 'STALE_VERSION',
+            path,
+            message:
+              'This product is already stored with the same version and last_modified_at but other content; this copy was ignored. Send a change with version + 1.',
+          });
+        }
+      });
+      return warnings;
     },
   };
 }

@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { ModifierGroup, Product } from '../../../src/domain/model/payloads.js';
 import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
 import type { ProductMasterData } from '../../../src/services/ports/ProductMasterData.js';
+import type { UnwrittenProducts } from '../../../src/storage/ProductRepository.js';
 import type { RowProblem } from '../../../src/storage/tableLimits.js';
 
 /** Products and modifier groups in maps, for unit tests of services. */
@@ -17,16 +19,19 @@ export class InMemoryProductMasterData implements ProductMasterData {
     return [];
   }
 
-  upsertProducts(partnerId: string, products: readonly Product[]): Promise<Set<number>> {
+  upsertProducts(partnerId: string, products: readonly Product[]): Promise<UnwrittenProducts> {
     const stale = new Set<number>();
+    const conflicting = new Set<number>();
     products.forEach((product, i) => {
       const key = JSON.stringify([partnerId, product.product_id, product.store_id ?? '']);
       const current = this.products.get(key);
       const order = current ? compareVersions(product, current) : 1;
       if (order > 0) this.products.set(key, product);
       else if (order < 0) stale.add(i);
+      else if (!isDeepStrictEqual({ ...product, last_modified_at: undefined }, { ...current, last_modified_at: undefined }))
+        conflicting.add(i);
     });
-    return Promise.resolve(stale);
+    return Promise.resolve({ stale, conflicting });
   }
 
   upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {

@@ -16,15 +16,35 @@ export function productMasterDataSuite(make: () => Promise<ProductMasterData>): 
     const products = await make();
     const partnerId = freshPartnerId();
     const v2 = product({ product_id: 'P/1', version: 2, last_modified_at: '2026-03-01T10:00:00Z' });
-    expect(await products.upsertProducts(partnerId, [v2])).toEqual(new Set());
+    expect(await products.upsertProducts(partnerId, [v2])).toEqual({ stale: new Set(), conflicting: new Set() });
     const stale = await products.upsertProducts(partnerId, [
       product({ product_id: 'P-2', version: 1 }),
       product({ product_id: 'P/1', version: 1, last_modified_at: '2026-03-02T00:00:00Z' }),
       product({ product_id: 'P/1', store_id: 'S-1', version: 1 }),
     ]);
-    expect(stale).toEqual(new Set([1]));
-    expect(await products.upsertProducts(partnerId, [{ ...v2, last_modified_at: '2026-03-01T09:00:00Z' }])).toEqual(new Set([0]));
-    expect(await products.upsertProducts(partnerId, [{ ...v2, last_modified_at: '2026-03-01T11:00:00Z' }])).toEqual(new Set());
+    expect(stale).toEqual({ stale: new Set([1]), conflicting: new Set() });
+    const older = await products.upsertProducts(partnerId, [{ ...v2, last_modified_at: '2026-03-01T09:00:00Z' }]);
+    expect(older).toEqual({ stale: new Set([0]), conflicting: new Set() });
+    const later = await products.upsertProducts(partnerId, [{ ...v2, last_modified_at: '2026-03-01T11:00:00Z' }]);
+    expect(later).toEqual({ stale: new Set(), conflicting: new Set() });
+  });
+
+  it('keeps the stored product on an equal stamp, naming a copy with other content as conflicting', async () => {
+    const products = await make();
+    const partnerId = freshPartnerId();
+    const stored = product({ product_id: 'P-1', version: 3, last_modified_at: '2026-03-01T10:00:00Z' });
+    await products.upsertProducts(partnerId, [stored]);
+    // Replays: the same product with its fields in another order, and the same instant in another offset.
+    const reordered = Object.fromEntries(Object.entries(stored).reverse()) as unknown as Product;
+    const otherOffset = { ...stored, last_modified_at: '2026-03-01T19:00:00+09:00' };
+    const repriced = { ...stored, unit_price: '10.49' };
+    const none = { stale: new Set(), conflicting: new Set() };
+    expect(await products.upsertProducts(partnerId, [reordered])).toEqual(none);
+    expect(await products.upsertProducts(partnerId, [otherOffset])).toEqual(none);
+    expect(await products.upsertProducts(partnerId, [product({ product_id: 'P-2' }), repriced])).toEqual({
+      stale: new Set(),
+      conflicting: new Set([1]),
+    });
   });
 
   it("lists the partner's product ids, shared and store-specific alike", async () => {
