@@ -13,6 +13,8 @@ export type SweepOutcome = 'committed' | 'completed' | 'failed' | 'abandoned' | 
 /** What one sweep did, for its log line. */
 export interface SweepSummary {
   readonly examined: number;
+  /** Committed before the sweep came, or rows a lost race left: only their index row was left. */
+  readonly alreadyFinished: number;
   readonly completed: number;
   readonly abandoned: number;
   /** Ended FAILED: storage refuses them for good, so they are never tried again. */
@@ -47,6 +49,7 @@ export class BatchSweeper {
   async sweepStale(): Promise<SweepSummary> {
     const cutoff = new Date(this.clock().getTime() - this.staleAfterSeconds * 1000);
     let examined = 0;
+    let alreadyFinished = 0;
     let completed = 0;
     let abandoned = 0;
     let failed = 0;
@@ -58,16 +61,17 @@ export class BatchSweeper {
         const outcome = await this.sweepRow(pending, () => {
           fragmentsStaged += 1;
         });
-        if (outcome === 'completed') completed += 1;
+        if (outcome === 'committed' || outcome === 'absent') alreadyFinished += 1;
+        else if (outcome === 'completed') completed += 1;
         else if (outcome === 'abandoned') abandoned += 1;
         else if (outcome === 'failed') failed += 1;
-        else if (outcome === 'pending') leftPending += 1;
+        else leftPending += 1;
       } catch {
         // One batch that storage refused now must not stop the others; its row stays for next time.
         leftPending += 1;
       }
     }
-    return { examined, completed, abandoned, failed, leftPending, fragmentsStaged };
+    return { examined, alreadyFinished, completed, abandoned, failed, leftPending, fragmentsStaged };
   }
 
   /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */

@@ -87,7 +87,9 @@ describe('the pending-batch sweep (timer)', () => {
 
     offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
     const lines = await runTimerFunction();
-    expect(lines.join('\n')).toMatch(/1 completed, 0 dropped, 0 failed, 0 left pending, 2 report fragments staged/);
+    expect(lines.join('\n')).toMatch(
+      /2 stale, 1 already finished, 1 completed, 0 dropped, 0 failed, 0 left pending, 2 report fragments staged/,
+    );
     expect(await pendingRows()).toBe(0);
     const again = await service.call(partner, 'POST', 'trade-records', batch);
     expect(again.status).toBe(200);
