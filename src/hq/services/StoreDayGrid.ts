@@ -60,9 +60,9 @@ export interface GridPage {
 
 /**
  * When a store's daily close is due, whether HQ expects it, and whether it is overdue: the one rule
- * grid and detail share. A close is expected when it falls due after the store was registered (a
- * registration older than its time is kept expects every close); before that the store could not
- * send anything, so a missing close is not overdue.
+ * grid and detail share. A close is expected when it falls due after the store was registered
+ * (a registration made before their time was recorded expects every close); before that the store
+ * could not send anything, so a missing close is not overdue.
  */
 export function closeTiming(
   businessDate: string,
