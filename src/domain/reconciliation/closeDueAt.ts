@@ -40,8 +40,9 @@ function offsetAt(ms: number, timeZone: string): number {
 /**
  * When a store-day's daily close is due: the moment the business date ends (the next day's
  * `workday_start` in the store's time zone) plus `graceHours`. Without a usable time zone or
- * workday start the day is taken to end at midnight UTC. A wall time skipped by a daylight-saving
- * change resolves to the instant just after the gap.
+ * workday start the day is taken to end at midnight UTC. A wall time that occurs twice (clocks
+ * going back) is its first occurrence; one skipped by clocks going forward is read with the offset
+ * from before the change (02:30 in a one-hour gap is 03:30 after it).
  */
 export function closeDueAt(
   businessDate: string,
@@ -56,12 +57,28 @@ export function closeDueAt(
   let end = wall;
   if (store.timeZone) {
     try {
-      const first = wall - offsetAt(wall, store.timeZone);
-      const second = wall - offsetAt(first, store.timeZone);
-      end = Math.max(first, second);
+      end = wallTimeToInstant(wall, store.timeZone);
     } catch {
       end = wall; // a zone this runtime does not know: midnight-UTC rule
     }
   }
   return new Date(end + graceHours * 3_600_000);
+}
+
+/** Far enough from a wall time that the zone's offset there is the one before (after) any change near it. */
+const twoDaysMs = 2 * 86_400_000;
+
+/**
+ * The instant at which the zone's clock reads `wall` (a wall time written as if it were UTC). Near
+ * a change there are two offsets, the one before and the one after; a reading is an instant whose
+ * own offset turns it back into `wall`. Both are readings when clocks went back (the first counts);
+ * neither when they went forward, and then the offset from before the change is used.
+ */
+function wallTimeToInstant(wall: number, timeZone: string): number {
+  const before = wall - offsetAt(wall - twoDaysMs, timeZone);
+  const after = wall - offsetAt(wall + twoDaysMs, timeZone);
+  if (before === after) return before;
+  const reads = (instant: number): boolean => offsetAt(instant, timeZone) === wall - instant;
+  const readings = [before, after].filter(reads);
+  return readings.length > 0 ? Math.min(...readings) : before;
 }
