@@ -35,6 +35,13 @@ export interface StoreDayRow {
   readonly report_generated_at: string;
 }
 
+/**
+ * Most held-back totals (code × currency) a store-day's row keeps: the row is one table entity, and
+ * a day whose every transaction has a code of its own would outgrow it. Those with the most
+ * transactions are kept; unmapped_transactions holds every transaction all the same.
+ */
+export const maxUnmappedTotalsPerRow = 1_000;
+
 export function storeDayRow(day: ReconciledStoreDay, counts: StoreDayCounts, sales: StoreDaySales, generatedAt: string): StoreDayRow {
   return {
     store_id: day.storeId,
@@ -46,7 +53,20 @@ export function storeDayRow(day: ReconciledStoreDay, counts: StoreDayCounts, sal
     actual: day.actual,
     differences: [...day.differences],
     counts,
-    sales,
+    sales: { sales: sales.sales, unmapped: mostHeldBack(sales.unmapped) },
     report_generated_at: generatedAt,
   };
+}
+
+/** The {@link maxUnmappedTotalsPerRow} totals with the most transactions, in their order. */
+function mostHeldBack(unmapped: StoreDaySales['unmapped']): StoreDaySales['unmapped'] {
+  if (unmapped.length <= maxUnmappedTotalsPerRow) return unmapped;
+  const kept = new Set(
+    unmapped
+      .map((totals, index) => ({ count: totals.transaction_count, index }))
+      .sort((a, b) => b.count - a.count || a.index - b.index)
+      .slice(0, maxUnmappedTotalsPerRow)
+      .map(({ index }) => index),
+  );
+  return unmapped.filter((_, index) => kept.has(index));
 }

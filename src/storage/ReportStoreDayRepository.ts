@@ -2,14 +2,19 @@ import { odata, type TableClient } from '@azure/data-tables';
 import type { StoreDayRow } from '../reports/ReconciledStoreDay.js';
 import type { StoreDaySales } from '../reports/StoreDaySales.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
+import { fromChunkedProperties, toCompactProperties } from './chunkedJson.js';
 import type { RowReadAhead } from './RowReadAhead.js';
 import { readRowAhead, writeIfCurrent } from './writeIfCurrent.js';
 
 /** Totals of a row stored before totals were kept with it: none (a rebuild adds them). */
 const noSales: StoreDaySales = { sales: [], unmapped: [] };
 
+/**
+ * The row is JSON in `row0`, `row1`, … (gzip-compressed once it is long: a day's held-back totals
+ * can run to a thousand codes); rows written before that keep it whole in `row`.
+ */
 interface StoreDayEntity {
-  row: string;
+  row?: string;
   generatedAt: string;
 }
 
@@ -31,7 +36,7 @@ export class ReportStoreDayRepository {
       encodeKeyPart(row.store_id),
       (current) => {
         if (current && current.generatedAt > row.report_generated_at) return undefined;
-        return { row: JSON.stringify(row), generatedAt: row.report_generated_at };
+        return { ...toCompactProperties('row', row), generatedAt: row.report_generated_at };
       },
       undefined,
       readAhead,
@@ -56,8 +61,7 @@ export class ReportStoreDayRepository {
       queryOptions: { filter: odata`PartitionKey ge ${lower} and PartitionKey lt ${upper}` },
     })) {
       const businessDate = decodeKeyPart((entity.partitionKey ?? '').slice(prefix.length));
-      const row = JSON.parse(entity.row) as Partial<StoreDayRow>;
-      yield { businessDate, row: { ...(row as StoreDayRow), sales: row.sales ?? noSales, store_id: storeIdOf(entity.rowKey, row) } };
+      yield { businessDate, row: rowOf(entity) };
     }
   }
 
@@ -68,8 +72,7 @@ export class ReportStoreDayRepository {
     for await (const entity of this.table.listEntities<StoreDayEntity>({
       queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
     })) {
-      const row = JSON.parse(entity.row) as StoreDayRow;
-      rows.push({ ...row, store_id: storeIdOf(entity.rowKey, row) });
+      rows.push(rowOf(entity));
     }
     return rows;
   }
@@ -82,4 +85,11 @@ export class ReportStoreDayRepository {
 function storeIdOf(rowKey: string | undefined, row: Partial<StoreDayRow>): string {
   const key = rowKey ?? '';
   return isDigestKeyPart(key) ? (row.store_id ?? '') : decodeKeyPart(key);
+}
+
+/** The stored row, from its chunks or, written before them, its one property. */
+function rowOf(entity: StoreDayEntity & { rowKey?: string }): StoreDayRow {
+  const row = (fromChunkedProperties('row', entity as unknown as Record<string, unknown>) ??
+    JSON.parse(entity.row ?? '{}')) as Partial<StoreDayRow> & Omit<StoreDayRow, 'sales'>;
+  return { ...row, sales: row.sales ?? noSales, store_id: storeIdOf(entity.rowKey, row) };
 }

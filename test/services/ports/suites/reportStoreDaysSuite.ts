@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
-import type { StoreDayRow } from '../../../../src/reports/ReconciledStoreDay.js';
+import { createHash } from 'node:crypto';
+import { maxUnmappedTotalsPerRow, type StoreDayRow } from '../../../../src/reports/ReconciledStoreDay.js';
 import type { ReportStoreDays } from '../../../../src/services/ports/ReportStoreDays.js';
-import { salesTotals, storeDayRowWith } from '../../reports/storeDayRowBuilder.js';
+import { salesTotals, storeDayRowWith, unmappedTotals } from '../../reports/storeDayRowBuilder.js';
 import { freshPartnerId } from './freshIds.js';
 
 /** A MATCHED store-day with one line of USD sales (amounts in ten-thousandths, as stored). */
@@ -22,6 +23,22 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 /** What every ReportStoreDays implementation does. */
 export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void {
+  it('keeps a row holding as many held-back totals as a row may, each under a long code of its own', async () => {
+    const storeDays = await make();
+    const partnerId = freshPartnerId();
+    // Codes that share little, so that compression cannot make the row small.
+    const unmapped = Array.from({ length: maxUnmappedTotalsPerRow }, (_, i) =>
+      unmappedTotals('USD', `${String(i).padStart(4, '0')}-${createHash('sha512').update(String(i)).digest('base64')}`.slice(0, 128), {
+        count: i + 1,
+        net: String(123_456_789 * (i + 1)),
+      }),
+    );
+    const big = { ...storeDayRowWith('SEA', [], unmapped), report_generated_at: '2026-03-02T01:00:00.000Z' };
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', big)).toBe(true);
+    expect(await storeDays.list(partnerId, '2026-03-01')).toEqual([big]);
+    expect(await collect(storeDays.listRange(partnerId))).toEqual([{ businessDate: '2026-03-01', row: big }]);
+  });
+
   it("keeps one row per store of a partner's date, store ids a key cannot hold included", async () => {
     const storeDays = await make();
     const partnerId = freshPartnerId();
