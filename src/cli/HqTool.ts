@@ -11,6 +11,8 @@ import { ReconciliationRepository, type ReconciliationStatus } from '../storage/
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
 import { ApiError } from '../errors/ApiError.js';
+import { HqRequestValidator } from '../hq/http/HqRequestValidator.js';
+import type { BodyName } from '../hq/http/hqSchemas.js';
 import { operatorHostKeyName, operatorNamePattern, operatorRoles, OperatorKeys } from '../hq/services/OperatorKeys.js';
 import { PartnerAdmin } from '../hq/services/PartnerAdmin.js';
 import { keyStatus } from '../services/keyStatus.js';
@@ -72,7 +74,6 @@ interface Command {
 }
 
 const partnerIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const storeIdMaxLength = 128;
 const azureOptions: readonly OptionName[] = ['function-app', 'resource-group', 'subscription'];
 
 /** The HQ operator's commands: partners, keys, store registrations, payment directions, results. */
@@ -88,6 +89,7 @@ export class HqTool {
   private readonly commands: readonly Command[];
   private readonly admin: PartnerAdmin;
   private readonly operators: OperatorKeys;
+  private readonly validator = new HqRequestValidator();
 
   constructor(
     private readonly storage: StorageClients,
@@ -321,8 +323,7 @@ export class HqTool {
   }
 
   private async registerStores(typed: string, storeIds: string[]): Promise<void> {
-    const bad = storeIds.filter((s) => s.length === 0 || s.length > storeIdMaxLength);
-    if (bad.length > 0) throw new UsageError(`store_id must be 1-${storeIdMaxLength} characters`);
+    this.checked('registerStores', { store_ids: storeIds }, (path) => `store id ${String(Number(path.split('/')[2] ?? 0) + 1)}`);
     const partnerId = await this.resolvePartner(typed);
     const { registered, alreadyRegistered } = await this.admin.registerStores(partnerId, storeIds);
     const already = alreadyRegistered.length;
@@ -338,10 +339,24 @@ export class HqTool {
 
   private async setDirection(typed: string, paymentType: string, directionText: string): Promise<void> {
     if (!['1', '-1', '0'].includes(directionText)) throw new UsageError('the direction must be 1, -1 or 0');
-    if (paymentType.length === 0 || paymentType.length > 50) throw new UsageError('payment_type must be 1-50 characters');
+    this.checked('paymentDirection', { payment_type: paymentType, direction: Number(directionText) }, (path) => path.slice(1));
     const partnerId = await this.resolvePartner(typed);
     await this.admin.setPaymentDirection(partnerId, paymentType, Number(directionText) as PaymentDirection);
     this.io.out(`payment_type ${printable(paymentType)} of partner ${printable(partnerId)} counts with direction ${directionText}`);
+  }
+
+  /**
+   * Checks what was typed against the schema the HQ API checks the same action's body with, so that
+   * the tool and the API accept the same ids; a problem is a usage error naming the argument.
+   */
+  private checked(name: BodyName, body: unknown, argumentAt: (path: string) => string): void {
+    try {
+      this.validator.body(name, body);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const first = error.details[0];
+      throw new UsageError(first ? `${argumentAt(first.path)} ${first.message}` : error.message);
+    }
   }
 
   /**

@@ -34,14 +34,27 @@ export interface ParsedArgs {
  * option without a value is refused.
  */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
+  // A negative number (a payment direction of -1) is an argument, not a short option: it is held
+  // back from the parser under a name no option can have, and put back after.
+  const negatives = new Map<string, string>();
+  const args = argv.map((arg, i) => {
+    if (!/^-\d+$/.test(arg)) return arg;
+    const stand = `\u0000${String(i)}`;
+    negatives.set(stand, arg);
+    return stand;
+  });
   let parsed;
   try {
-    parsed = parseCommandLine({ args: [...argv], options: knownOptions, strict: true, allowPositionals: true });
+    parsed = parseCommandLine({ args, options: knownOptions, strict: true, allowPositionals: true });
   } catch (error) {
     throw new UsageError(error instanceof Error ? printable(firstLine(error.message)) : 'cannot read the command line');
   }
-  const { help, ...options } = parsed.values;
-  return { words: parsed.positionals, options, help: help === true };
+  const restore = (value: string): string => negatives.get(value) ?? value;
+  const { help, ...values } = parsed.values;
+  const options = Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [name, typeof value === 'string' ? restore(value) : value]),
+  ) as ParsedArgs['options'];
+  return { words: parsed.positionals.map(restore), options, help: help === true };
 }
 
 function firstLine(text: string): string {

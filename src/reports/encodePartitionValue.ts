@@ -17,6 +17,19 @@
  * can never introduce a `/`, a `key=value` of its own, or a character storage refuses.
  */
 export function encodePartitionValue(value: string): string {
+  return encode(value, keptRaw);
+}
+
+/**
+ * Like {@link encodePartitionValue}, but only ASCII characters and non-ASCII controls are encoded:
+ * every other character stays as it is, so no value of 128 characters takes more than 384. For a
+ * path that would otherwise be longer than a blob name may be; it decodes the same way.
+ */
+export function encodePartitionValueCompactly(value: string): string {
+  return encode(value, keptRawWhenCompact);
+}
+
+function encode(value: string, kept: RegExp): string {
   if (value === '') throw new RangeError('a partition value cannot be empty');
   let out = '';
   const last = value.length - 1;
@@ -28,7 +41,7 @@ export function encodePartitionValue(value: string): string {
     }
     const point = value.codePointAt(i) ?? code;
     const char = String.fromCodePoint(point);
-    if (point > 0x7f && keptRaw.test(char)) out += char;
+    if (point > 0x7f && kept.test(char)) out += char;
     else out += percentEncode(char);
     if (point > 0xffff) i++;
   }
@@ -52,6 +65,8 @@ const hiveNull = '__HIVE_DEFAULT_PARTITION__';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 const keptRaw = /^[\p{L}\p{M}\p{N}]$/u;
+/** Anything but a control character or half of a surrogate pair (which `encode` refuses). */
+const keptRawWhenCompact = /^[^\p{Cc}\p{Cs}]$/u;
 
 function isPlainAscii(code: number): boolean {
   return (

@@ -1,4 +1,4 @@
-import { encodePartitionValue } from './encodePartitionValue.js';
+import { encodePartitionValue, encodePartitionValueCompactly } from './encodePartitionValue.js';
 import { ReportDataError } from './ReportDataError.js';
 import type { ReportDataset, StoreDayDataset } from './reportDatasets.js';
 
@@ -14,7 +14,12 @@ const fileName = 'part-0.parquet';
  * partner's files are found under one prefix and never under another's.
  */
 export function storeDayBlobName(dataset: StoreDayDataset, partnerId: string, businessDate: string, storeId: string): string {
-  return checked(`${partnerPrefix(dataset, partnerId)}${datePart(businessDate)}store_id=${encodePartitionValue(storeId)}/${fileName}`);
+  return withStoreId(`${partnerPrefix(dataset, partnerId)}${datePart(businessDate)}store_id=`, storeId, `/${fileName}`);
+}
+
+/** The name of the blob whose lease orders the writers of one store-day's files. */
+export function storeDayMarkerName(partnerId: string, businessDate: string, storeId: string): string {
+  return withStoreId(`_state/store_day/partner_id=${encodePartitionValue(partnerId)}/${datePart(businessDate)}store_id=`, storeId, '');
 }
 
 /** `store_days/partner_id=<p>/business_date=<YYYY-MM-DD>/part-0.parquet`: every store of the partner's day. */
@@ -30,6 +35,16 @@ export function partnerPrefix(dataset: ReportDataset, partnerId: string): string
 function datePart(businessDate: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(businessDate)) throw new ReportDataError('business_date is not a YYYY-MM-DD date');
   return `business_date=${businessDate}/`;
+}
+
+/**
+ * `before` + the encoded store id + `after`. A store id whose usual encoding would make the name
+ * longer than a blob name may be is encoded compactly: such a name was never written before, and
+ * both encodings decode to the same id, so readers see one store either way.
+ */
+function withStoreId(before: string, storeId: string, after: string): string {
+  const usual = `${before}${encodePartitionValue(storeId)}${after}`;
+  return usual.length <= maxBlobNameLength ? usual : checked(`${before}${encodePartitionValueCompactly(storeId)}${after}`);
 }
 
 function checked(name: string): string {

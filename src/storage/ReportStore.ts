@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { BlobGetPropertiesResponse, BlobLeaseClient, BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import type { ReportFileBytes, StoreDayFiles } from '../services/ports/ReportFiles.js';
-import { encodePartitionValue } from '../reports/encodePartitionValue.js';
-import { storeDayBlobName, storeDaysBlobName } from '../reports/reportBlobName.js';
+import { storeDayBlobName, storeDayMarkerName, storeDaysBlobName } from '../reports/reportBlobName.js';
 import { storeDayDatasets, type StoreDayDataset } from '../reports/reportDatasets.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 
@@ -75,9 +74,7 @@ export class ReportStore {
   ): Promise<StoreDayWrite> {
     // Awaited below once the lease is held; a build that fails before then is not an unhandled rejection.
     Promise.resolve(files).catch(() => undefined);
-    const marker = this.container.getBlockBlobClient(
-      `_state/store_day/partner_id=${encodePartitionValue(partnerId)}/business_date=${businessDate}/store_id=${encodePartitionValue(storeId)}`,
-    );
+    const marker = this.container.getBlockBlobClient(storeDayMarkerName(partnerId, businessDate, storeId));
     const lease = await this.acquire(marker.getBlobLeaseClient(), async () => {
       try {
         await marker.uploadData(new Uint8Array(0), { conditions: { ifNoneMatch: '*' } });

@@ -172,6 +172,20 @@ describe('stores', () => {
     expect((await service.hq('store', 'register', id, 'x'.repeat(129))).code).toBe(2);
   });
 
+  it('store register takes the ids the HQ API takes: 128 characters of any script, never "." or ".."', async () => {
+    const id = freshId();
+    await service.hq('partner', 'create', id);
+    const emoji = '😀'.repeat(128);
+    expect((await service.hq('store', 'register', id, emoji, 'S-1')).code).toBe(0);
+    expect((await service.hq('store', 'list', id)).out.sort()).toEqual(['S-1', emoji].sort());
+    for (const refused of [['S-2', '.'], ['..'], ['S-2', 'S\u0007X']]) {
+      const result = await service.hq('store', 'register', id, ...refused);
+      expect(result.code, refused.join(' ')).toBe(2);
+      expect(result.err[0]).toMatch(new RegExp(`^error: store id ${String(refused.length)} must be 1 to 128 characters`));
+    }
+    expect((await service.hq('store', 'list', id)).out).toHaveLength(2);
+  });
+
   it('a registered store can be used over HTTP; an unregistered one cannot', async () => {
     const id = freshId();
     await service.hq('partner', 'create', id);
@@ -195,6 +209,12 @@ describe('payment directions and reconciliation results', () => {
     expect(warningCodes(await service.call(partner, 'POST', 'trade-records', custom()))).toContain('UNKNOWN_PAYMENT_TYPE');
     const set = await service.hq('payment-type', 'set-direction', partner.partnerId, 'MEAL_VOUCHER', '1');
     expect(set.code).toBe(0);
+    // A refund-like type: -1 is the direction, not an option; 50 emoji are 50 characters.
+    const refund = await service.hq('payment-type', 'set-direction', partner.partnerId, '🎁'.repeat(50), '-1');
+    expect(refund.code, refund.err.join('\n')).toBe(0);
+    expect(refund.out[0]).toMatch(/counts with direction -1$/);
+    const tooLong = await service.hq('payment-type', 'set-direction', partner.partnerId, '🎁'.repeat(51), '-1');
+    expect(tooLong.err[0]).toMatch(/^error: payment_type must be 1 to 50 characters/);
     const batch = custom();
     batch.trade_records[0]!.version = 2;
     expect(warningCodes(await service.call(partner, 'POST', 'trade-records', batch))).not.toContain('UNKNOWN_PAYMENT_TYPE');

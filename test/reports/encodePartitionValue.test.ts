@@ -2,13 +2,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodePartitionValue, encodePartitionValue } from '../../src/reports/encodePartitionValue.js';
+import { decodePartitionValue, encodePartitionValue, encodePartitionValueCompactly } from '../../src/reports/encodePartitionValue.js';
 import { loadParquetWriter } from '../../src/reports/loadParquetWriter.js';
 import { ParquetFileBuilder } from '../../src/reports/ParquetFileBuilder.js';
-import { partnerPrefix, storeDayBlobName, storeDaysBlobName } from '../../src/reports/reportBlobName.js';
+import { partnerPrefix, storeDayBlobName, storeDayMarkerName, storeDaysBlobName } from '../../src/reports/reportBlobName.js';
 import { reportColumns } from '../../src/reports/reportColumns.js';
 import { ReportDataError } from '../../src/reports/ReportDataError.js';
 import { DuckDb, text } from '../support/duckDb.js';
+
+/** Ids of 128 characters (the most an identifier has) whose usual encoding is too long for a blob name. */
+const longIds = ['★'.repeat(128), '😀'.repeat(128), '。'.repeat(128), '\u{E0041}'.repeat(128), `${'😀'.repeat(127)}.`];
 
 /** Ids a partner or HQ may use that a path cannot hold as they are. */
 const hostile = [
@@ -83,11 +86,28 @@ describe('report blob names', () => {
     );
   });
 
-  it('refuses a store-day whose path would be longer than a blob name may be, without naming the id', () => {
-    const longId = '★'.repeat(128);
-    expect(() => storeDayBlobName('sales_transactions', 'acme', '2026-11-20', longId)).toThrow(ReportDataError);
-    expect(() => storeDayBlobName('sales_transactions', 'acme', '2026-11-20', longId)).toThrow(/characters long/);
-    expect(() => storeDayBlobName('sales_transactions', 'acme', '2026-11-20', longId)).not.toThrow(/★/);
+  it('encodes a store id compactly only where its usual encoding would make the name too long for a blob', () => {
+    const partner = 'p'.repeat(64);
+    for (const longId of longIds) {
+      const name = storeDayBlobName('unmapped_transactions', partner, '2026-11-20', longId);
+      expect(name.length).toBeLessThanOrEqual(1024);
+      const value = /store_id=(.*)\/part-0\.parquet$/.exec(name)?.[1] ?? '';
+      expect(value).not.toBe(encodePartitionValue(longId));
+      expect(decodePartitionValue(value)).toBe(longId);
+      expect(storeDayMarkerName(partner, '2026-11-20', longId).length).toBeLessThanOrEqual(1024);
+    }
+    // 70 emoji still fit the usual way: the name of a file already written never changes.
+    const fits = '😀'.repeat(70);
+    expect(storeDayBlobName('unmapped_transactions', 'acme', '2026-11-20', fits)).toContain(`store_id=${encodePartitionValue(fits)}/`);
+    expect(encodePartitionValueCompactly('★ A/B.')).toBe('★%20A%2FB%2E');
+    expect(encodePartitionValueCompactly('null')).toBe('%6Eull');
+  });
+
+  it('refuses a name that even the compact encoding cannot fit, without naming the id', () => {
+    const tooLong = '/'.repeat(400);
+    expect(() => storeDayBlobName('sales_transactions', 'acme', '2026-11-20', tooLong)).toThrow(ReportDataError);
+    expect(() => storeDayBlobName('sales_transactions', 'acme', '2026-11-20', tooLong)).toThrow(/characters long/);
+    expect(() => storeDayBlobName('sales_transactions', 'acme', '2026-11-20', tooLong)).not.toThrow(/\/\/\//);
   });
 });
 
@@ -99,13 +119,19 @@ describe('hostile store ids read back by DuckDB', () => {
 
   it('the partition value in the path decodes to the exact id, which equals the column in the file', async () => {
     const module = await loadParquetWriter();
-    for (const storeId of hostile) {
+    // A long id's compact path cannot be a local file (a name holds 255 bytes): a short id stands in.
+    const compact = '★ A/B。\u{E0041}.';
+    for (const storeId of [...hostile, compact]) {
       const file = new ParquetFileBuilder(module, {
         dataset: 'store_days',
         columns: reportColumns.store_days.filter((c) => c.name === 'store_id' || c.name === 'status'),
       });
       file.append({ store_id: storeId, status: 'MATCHED' });
-      const name = path.join(root, storeDayBlobName('sales_transactions', 'acme', '2026-11-20', storeId));
+      const blobName =
+        storeId === compact
+          ? `sales_transactions/partner_id=acme/business_date=2026-11-20/store_id=${encodePartitionValueCompactly(storeId)}/part-0.parquet`
+          : storeDayBlobName('sales_transactions', 'acme', '2026-11-20', storeId);
+      const name = path.join(root, blobName);
       mkdirSync(path.dirname(name), { recursive: true });
       writeFileSync(name, file.finish() ?? new Uint8Array());
     }
@@ -114,11 +140,11 @@ describe('hostile store ids read back by DuckDB', () => {
       const fromPath = await db.rows(
         `SELECT store_id FROM read_parquet('${root}/sales_transactions/**/*.parquet', hive_partitioning = true) ORDER BY store_id`,
       );
-      expect(fromPath.map((r) => text(r.store_id)).sort()).toEqual([...hostile].sort());
+      expect(fromPath.map((r) => text(r.store_id)).sort()).toEqual([...hostile, compact].sort());
       const pathOnly = await db.rows(
         `SELECT DISTINCT store_id FROM read_parquet('${root}/sales_transactions/**/*.parquet', hive_partitioning = true, hive_types = {'store_id': VARCHAR}) ORDER BY store_id`,
       );
-      expect(pathOnly.map((r) => text(r.store_id)).sort()).toEqual([...hostile].sort());
+      expect(pathOnly.map((r) => text(r.store_id)).sort()).toEqual([...hostile, compact].sort());
     } finally {
       db.close();
     }

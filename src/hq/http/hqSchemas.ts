@@ -15,6 +15,15 @@ const id = {
   pattern: controlFree,
   description: 'must be 1 to 128 characters without control characters',
 };
+/**
+ * A store id HQ registers: it is a path segment of the store's routes (`daily-close/{store_id}/…`),
+ * and clients resolve the segments `.` and `..` away before a request is sent.
+ */
+const storeId = {
+  ...id,
+  not: { enum: ['.', '..'] },
+  description: 'must be 1 to 128 characters without control characters, and not "." or ".." (a URL cannot carry them as a path segment)',
+};
 const date = { type: 'string', format: 'date', description: 'must be a calendar date YYYY-MM-DD' };
 const paging = {
   limit: {
@@ -77,7 +86,7 @@ export const querySchemas = {
 /** The path parameters of HQ routes; a service checks each (a date's form, an id's existence). */
 export const pathParameterSchemas = {
   partner_id: id,
-  store_id: id,
+  store_id: storeId,
   key_id: id,
   business_date: date,
 } as const;
@@ -93,7 +102,7 @@ export const bodySchemas = {
         type: 'array',
         minItems: 1,
         maxItems: hqLimits.maxStoresPerRegistration,
-        items: id,
+        items: storeId,
         description: `must hold 1 to ${hqLimits.maxStoresPerRegistration} store ids`,
       },
     },
