@@ -55,13 +55,24 @@ export class RouteTable<T> {
   }
 }
 
-/** Splits a raw URL path into percent-decoded segments; undefined when the encoding is invalid. */
+/**
+ * Splits a raw URL path into percent-decoded segments; undefined when the encoding is invalid.
+ * Like the host's web server (Kestrel decodes every escape of a path but `%2F`), an encoded slash
+ * stays `%2F` as sent: a route parameter holding one gets it undecoded in Azure too, and the
+ * endpoint that takes such a value decodes it (`decodeSlashes`).
+ */
 export function decodePathSegments(rawPath: string): string[] | undefined {
   const segments: string[] = [];
   for (const raw of rawPath.split('/')) {
     if (raw === '') continue;
     try {
-      segments.push(decodeURIComponent(raw));
+      // The capture keeps each `%2F` between the decoded pieces.
+      segments.push(
+        raw
+          .split(/(%2F)/i)
+          .map((piece, i) => (i % 2 === 1 ? piece : decodeURIComponent(piece)))
+          .join(''),
+      );
     } catch {
       return undefined;
     }

@@ -23,8 +23,9 @@ describe('RouteTable', () => {
     expect(first(routes, '/pos/v1/daily-close/S1/2024-01-31/x')).toBeUndefined();
   });
 
-  it('keeps an encoded slash inside its segment and tolerates a trailing slash', () => {
-    expect(first(table('stores/{id}'), '/pos/v1/stores/a%2Fb/')?.params).toEqual({ id: 'a/b' });
+  it('keeps an encoded slash inside its segment, undecoded as the host leaves it, and tolerates a trailing slash', () => {
+    expect(first(table('stores/{id}'), '/pos/v1/stores/a%2Fb/')?.params).toEqual({ id: 'a%2Fb' });
+    expect(first(table('stores/{id}'), '/pos/v1/stores/%E6%BC%A2%2F%20x%252F')?.params).toEqual({ id: '漢%2F x%2F' });
   });
 
   it('rejects invalid percent-encoding', () => {

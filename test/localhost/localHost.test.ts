@@ -274,10 +274,10 @@ describe('local host', () => {
       expect(response.status).toBe(200);
     });
 
-    it('decodes route parameters and passes the query', async () => {
+    it('decodes route parameters but an encoded slash, as the host does, and passes the query', async () => {
       const response = await fetch(url('stores/S%2F1/items/a%20b?q=x'), { headers: { 'x-functions-key': key } });
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ route: 'item', params: { storeId: 'S/1', id: 'a b' }, q: 'x', hasKeyHeader: true });
+      expect(await response.json()).toEqual({ route: 'item', params: { storeId: 'S%2F1', id: 'a b' }, q: 'x', hasKeyHeader: true });
     });
 
     it('prefers a literal segment over a parameter', async () => {

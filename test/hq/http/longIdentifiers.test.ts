@@ -1,6 +1,6 @@
 /**
- * Identifiers as long as the schemas allow, in scripts that make their table keys digests: every
- * HQ read that lists stores or partners names them as they were registered, and never fails on them.
+ * Store ids the schemas allow that a table key, a blob name or a URL cannot carry as they are:
+ * every HQ read names them as they were registered, and never fails on them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodePartitionValue } from '../../../src/reports/encodePartitionValue.js';
@@ -19,6 +19,8 @@ const businessDate = '2026-02-20';
 const longStore = '漢'.repeat(128);
 /** 128 emoji: twelve characters each in the usual encoding of a report path, too long for a blob name. */
 const emojiStore = '😀'.repeat(128);
+/** A slash (sent as `%2F`, which the host's web server leaves undecoded), and `%` itself. */
+const slashStore = 'NYC/01 #?%';
 let service: TestService;
 let viewer: TestOperator;
 let owner: TestPartner;
@@ -26,8 +28,8 @@ let owner: TestPartner;
 beforeAll(async () => {
   service = await startTestService({ services: { clock: () => now }, settings: { RECONCILE_DELAY_SECONDS: '0' } });
   viewer = await service.createOperator('viewer');
-  owner = await service.createPartner({ stores: [longStore, emojiStore, 'S-short'] });
-  const stores = [buildUsdStore(longStore), buildUsdStore(emojiStore)];
+  owner = await service.createPartner({ stores: [longStore, emojiStore, slashStore, 'S-short'] });
+  const stores = [buildUsdStore(longStore), buildUsdStore(emojiStore), buildUsdStore(slashStore)];
   expect((await service.call(owner, 'PUT', 'stores', { batch_id: newBatchId(), stores })).status).toBe(202);
   expect((await service.call(owner, 'PUT', 'mappings/transaction-types', { ...buildMappingBatch(), batch_id: newBatchId() })).status).toBe(
     202,
@@ -36,6 +38,7 @@ beforeAll(async () => {
   for (const [storeId, prefix] of [
     [longStore, 'li'],
     [emojiStore, 'em'],
+    [slashStore, 'sl'],
   ] as const) {
     const batch = buildDayBatch(random, storeId, businessDate, 20, prefix);
     expect((await service.call(owner, 'POST', 'trade-records', batch)).status).toBe(202);
@@ -52,42 +55,44 @@ const get = (path: string) => service.callHost(viewer, 'GET', `hq/v1/${path}`);
 describe('a store id whose table key is a digest', () => {
   it('is listed by the grid with its day', async () => {
     const grid = gridOf(await get(`store-days?from=${businessDate}&to=${businessDate}&partner_id=${owner.partnerId}`));
-    expect(grid.items.map((row) => row.store_id).sort()).toEqual(['S-short', longStore, emojiStore].sort());
+    expect(grid.items.map((row) => row.store_id).sort()).toEqual(['S-short', longStore, emojiStore, slashStore].sort());
     expect(grid.items.find((row) => row.store_id === longStore)?.days.map((d) => d.status)).toEqual(['MATCHED']);
   });
 
   it("is listed among the partner's stores", async () => {
     const stores = listOf<{ store_id: string }>(await get(`partners/${owner.partnerId}/stores`));
-    expect(stores.items.map((s) => s.store_id).sort()).toEqual(['S-short', longStore, emojiStore].sort());
+    expect(stores.items.map((s) => s.store_id).sort()).toEqual(['S-short', longStore, emojiStore, slashStore].sort());
   });
 
-  it('has its store-day detail', async () => {
-    const detail = objectOf(await get(`store-days/${owner.partnerId}/${encodeURIComponent(longStore)}/${businessDate}`));
-    expect(detail.store_id).toBe(longStore);
+  it('has its store-day detail, a slash in the id included', async () => {
+    for (const storeId of [longStore, emojiStore, slashStore]) {
+      const detail = objectOf(await get(`store-days/${owner.partnerId}/${encodeURIComponent(storeId)}/${businessDate}`));
+      expect([detail.store_id, detail.status]).toEqual([storeId, 'MATCHED']);
+    }
   });
 
   it('is named in the sales grouped by store', async () => {
     const sales = listOf<{ store_id?: string }>(
       await get(`sales?from=${businessDate}&to=${businessDate}&group_by=store&partner_id=${owner.partnerId}`),
     );
-    expect(sales.items.map((s) => s.store_id)).toEqual(expect.arrayContaining([longStore, emojiStore]));
+    expect(sales.items.map((s) => s.store_id)).toEqual(expect.arrayContaining([longStore, emojiStore, slashStore]));
   });
 
   it('names the row the store_days file of the day is written from', async () => {
     const rows = await new ReportStoreDayRepository(service.services.storage.tables.reportStoreDays).list(owner.partnerId, businessDate);
-    expect(rows.map((row) => row.store_id).sort()).toEqual([longStore, emojiStore].sort());
+    expect(rows.map((row) => row.store_id).sort()).toEqual([longStore, emojiStore, slashStore].sort());
   });
 
   it('has report files under a path that decodes to the id, also where the usual encoding would be too long', async () => {
     const names = await eventually(
       () => reportNames(service.services.storage.reports),
-      (listed) => listed.filter((name) => name.startsWith('sales_transactions/')).length === 2,
+      (listed) => listed.filter((name) => name.startsWith('sales_transactions/')).length === 3,
     );
     const storeIds = names.flatMap((name) => {
       const value = /^sales_transactions\/.*\/store_id=([^/]+)\/part-0\.parquet$/.exec(name)?.[1];
       return value === undefined ? [] : [decodePartitionValue(value)];
     });
-    expect(storeIds.sort()).toEqual([longStore, emojiStore].sort());
+    expect(storeIds.sort()).toEqual([longStore, emojiStore, slashStore].sort());
     for (const name of names) expect(name.length).toBeLessThanOrEqual(1024);
     const rebuilt = await service.hq('reports', 'rebuild', '--partner', owner.partnerId);
     expect(rebuilt.code, rebuilt.err.join('\n')).toBe(0);
