@@ -59,7 +59,7 @@ export class RouteTable<T> {
  * Splits a raw URL path into percent-decoded segments; undefined when the encoding is invalid.
  * Like the host's web server (Kestrel decodes every escape of a path but `%2F`), an encoded slash
  * stays `%2F` as sent: a route parameter holding one gets it undecoded in Azure too, and the
- * endpoint that takes such a value decodes it (`decodeSlashes`).
+ * endpoint that takes such a value decodes it (`routeStoreId`).
  */
 export function decodePathSegments(rawPath: string): string[] | undefined {
   const segments: string[] = [];

@@ -21,9 +21,10 @@ export function encodePartitionValue(value: string): string {
 }
 
 /**
- * Like {@link encodePartitionValue}, but only ASCII characters and non-ASCII controls are encoded:
- * every other character stays as it is, so no value of 128 characters takes more than 384. For a
- * path that would otherwise be longer than a blob name may be; it decodes the same way.
+ * Like {@link encodePartitionValue}, but outside ASCII only control characters are encoded: every
+ * other character stays as it is, so no value of 128 characters takes more than 384 (ASCII
+ * punctuation, three each). For a path that would otherwise be longer than a blob name may be; it
+ * decodes the same way.
  */
 export function encodePartitionValueCompactly(value: string): string {
   return encode(value, keptRawWhenCompact);
