@@ -93,7 +93,8 @@ export class StoreDayDetail {
     // moment (it is written first), so the status and figures come from the reconciliation row.
     const status: GridStatus = record?.status ?? 'NOT_RECEIVED';
     const reconciled = record !== undefined && record.status !== 'RECEIVED';
-    const currency = store?.currency ?? stored?.close.currency ?? null;
+    // The day's amounts are in its close's currency; the store's may have changed since.
+    const currency = stored?.close.currency ?? store?.currency ?? null;
     const truncated = batchRows.length > hqLimits.maxDayBatches;
     const closeReceivedAt = record?.closeReceivedAt ?? stored?.receivedAt;
     const { close_due_at, overdue } = closeTiming(businessDate, store, registration.registeredAt, record !== undefined, this.clock());
