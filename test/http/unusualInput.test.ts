@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
 import { ProductRepository } from '../../src/storage/ProductRepository.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
-import { buildDayBatch, expectedTotals, sendClose } from '../reliability/support/dayScenario.js';
+import { buildDayBatch, sendClose, unmappedDayClose } from '../reliability/support/dayScenario.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
@@ -226,19 +226,7 @@ describe('unmapped codes', () => {
     expect((await service.call(owner, 'POST', 'trade-records', batch)).status).toBe(202);
 
     // Unmapped transactions are not revenue: the close says so.
-    const totals = expectedTotals(batch.trade_records);
-    const close = {
-      batch_id: newBatchId(),
-      store_id: usdStore,
-      business_date: businessDate,
-      batch_count: 1,
-      ...totals,
-      net_sales_amount: '0.00',
-      tax_amount: '0.00',
-      tip_amount: '0.00',
-      currency: 'USD',
-      closed_at: `${businessDate}T23:59:00-05:00`,
-    };
+    const close = unmappedDayClose(usdStore, businessDate, batch.trade_records, newBatchId());
     expect((await service.call(owner, 'POST', 'daily-close', close)).status).toBe(202);
     const first = await reconciled(service, owner, usdStore, businessDate);
     expect(first.status).toBe('MATCHED');

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDb, dataset } from '../support/duckDb.js';
-import { buildDayBatch, expectedTotals } from '../reliability/support/dayScenario.js';
+import { buildDayBatch, unmappedDayClose } from '../reliability/support/dayScenario.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { eventually, startTestService, type TestOperator, type TestPartner, type TestService } from '../support/startTestService.js';
 import { downloadReports } from '../services/reports/reportDownload.js';
@@ -28,18 +28,7 @@ beforeAll(async () => {
   const batch = buildDayBatch(seededRandom(77), usdStore, businessDate, 150, 'mu');
   codes = batch.trade_records.map((r, i) => (r.source_transaction_type = `CODE-${String(i).padStart(3, '0')}-`.padEnd(128, 'x')));
   expect((await service.call(owner, 'POST', 'trade-records', batch)).status).toBe(202);
-  const close = {
-    batch_id: newBatchId(),
-    store_id: usdStore,
-    business_date: businessDate,
-    batch_count: 1,
-    ...expectedTotals(batch.trade_records),
-    net_sales_amount: '0.00',
-    tax_amount: '0.00',
-    tip_amount: '0.00',
-    currency: 'USD',
-    closed_at: `${businessDate}T23:59:00-05:00`,
-  };
+  const close = unmappedDayClose(usdStore, businessDate, batch.trade_records, newBatchId());
   expect((await service.call(owner, 'POST', 'daily-close', close)).status).toBe(202);
   expect((await reconciled(service, owner, usdStore, businessDate)).status).toBe('MATCHED');
 }, 60_000);

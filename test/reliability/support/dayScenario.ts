@@ -38,6 +38,25 @@ export function expectedTotals(
   });
 }
 
+/**
+ * The close of a USD day, in one batch, whose transactions all have unmapped codes: they count in
+ * the row and payment figures but are not revenue, so net sales, tax and tip are zero.
+ */
+export function unmappedDayClose(storeId: string, businessDate: string, records: readonly TradeRecord[], batchId: string): DailyClose {
+  return {
+    batch_id: batchId,
+    store_id: storeId,
+    business_date: businessDate,
+    batch_count: 1,
+    ...expectedTotals(records),
+    net_sales_amount: '0.00',
+    tax_amount: '0.00',
+    tip_amount: '0.00',
+    currency: 'USD',
+    closed_at: `${businessDate}T23:59:00-05:00`,
+  };
+}
+
 /** A partner with one USD store, its store master data and the fixture mapping uploaded. */
 export async function preparePartner(service: TestService, random: () => number, storeId = 'NYC-0001'): Promise<TestPartner> {
   const partner = await service.createPartner({ stores: [storeId] });
