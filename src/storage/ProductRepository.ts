@@ -5,15 +5,10 @@ import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
 import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
-import { writeVersionedRows } from './writeVersionedRows.js';
+import { writeVersionedRows, type Unwritten } from './writeVersionedRows.js';
 
 /** The indexes of a batch's products that were not written. */
-export interface UnwrittenProducts {
-  /** A newer version is stored. */
-  readonly stale: ReadonlySet<number>;
-  /** The same version and last_modified_at are stored with other content: a change sent without version + 1. */
-  readonly conflicting: ReadonlySet<number>;
-}
+export type UnwrittenProducts = Unwritten<number>;
 
 /** Products (highest version wins) and modifier groups (last received wins) per partner. */
 export class ProductRepository {

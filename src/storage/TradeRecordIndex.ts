@@ -6,7 +6,7 @@ import { mergePages } from './mergePages.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
-import { sameColumnsExcept, writeVersionedRows } from './writeVersionedRows.js';
+import { sameColumnsExcept, writeVersionedRows, type Unwritten } from './writeVersionedRows.js';
 
 /** A batch that delivered transactions for the day, kept beside them for the diagnosis. */
 export interface DayBatch {
@@ -39,12 +39,7 @@ export interface SummaryEntity {
 }
 
 /** The transactions of a batch that were not written, by trade_record_id. */
-export interface AppliedBatch {
-  /** A newer version is stored. */
-  readonly stale: ReadonlySet<string>;
-  /** The same version and last_modified_at are stored with other figures: a change sent without version + 1. */
-  readonly conflicting: ReadonlySet<string>;
-}
+export type AppliedBatch = Unwritten<string>;
 
 /** A transaction's row says the same as another when all but the columns naming the batch that delivered it agree. */
 const sameContent = sameColumnsExcept(['batchSeq', 'batchId'] satisfies (keyof SummaryEntity)[]);

@@ -23,6 +23,14 @@ export interface VersionedWriteResult {
   readonly conflictingRowKeys: ReadonlySet<string>;
 }
 
+/** The rows (or records, by key `K`) a write under the version rule left as stored, and why. */
+export interface Unwritten<K> {
+  /** A newer version is stored. */
+  readonly stale: ReadonlySet<K>;
+  /** The same version and last_modified_at are stored with other content: a change sent without version + 1. */
+  readonly conflicting: ReadonlySet<K>;
+}
+
 export interface VersionedWriteOptions {
   /**
    * A row whose stamp equals the stored one replaces it (the copy received last wins), instead of

@@ -53,7 +53,7 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
       const ahead = readsAhead.get(body);
       readsAhead.delete(body);
       // The check read the store moments ago, so the cache usually answers.
-      const warnings = async (): Promise<Warning[]> =>
+      const storeWarnings = async (): Promise<Warning[]> =>
         (await deps.stores.get(partnerId, body.store_id)) ? [] : [storeNotUploaded("the close's currency")];
       // Named after the close, so that the close applied again after a crash names the same run.
       const runId = `close-${body.batch_id}`;
@@ -92,7 +92,7 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
           await markDay();
           await schedule();
         }
-        return warnings();
+        return storeWarnings();
       }
       // The close, the day's RECEIVED mark and the reconcile message go side by side. A crash (or a
       // failed write) between any of them cannot lose the day: the batch is committed only after
@@ -102,7 +102,7 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
       // it was sent, and the writes are checked to have finished within it; writes that took longer
       // send it once more. A message for a close that is not in effect does nothing when it runs.
       const started = deps.elapsedMs();
-      const [inEffect, , , found] = await Promise.all([storeClose(), markDay(), schedule(), warnings()]);
+      const [inEffect, , , found] = await Promise.all([storeClose(), markDay(), schedule(), storeWarnings()]);
       if (inEffect && deps.elapsedMs() - started >= deps.reconcileDelaySeconds * 1000) await schedule();
       return found;
     },

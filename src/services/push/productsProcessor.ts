@@ -1,10 +1,10 @@
 import type { ProductBatch } from '../../domain/model/payloads.js';
-import type { Warning } from '../../domain/model/Warning.js';
 import { checkProductBatch } from '../../domain/validation/checkProductBatch.js';
 import type { ProductMasterData } from '../ports/ProductMasterData.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
+import { staleVersion } from './staleVersion.js';
 
 /** PUT /products (contract §4.6): products by version rule, modifier groups upserted by group_id. */
 export function productsProcessor(products: ProductMasterData, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
@@ -31,25 +31,7 @@ export function productsProcessor(products: ProductMasterData, catalog: ProductC
         products.upsertModifierGroups(partnerId, body.modifier_groups ?? []),
       ]);
       catalog.forget(partnerId);
-      const warnings: Warning[] = [];
-      body.products.forEach((_, index) => {
-        const path = `products[${index}]`;
-        if (unwritten.stale.has(index)) {
-          warnings.push({
-            code: 'STALE_VERSION',
-            path,
-            message: 'A newer version of this product is already stored; this one was ignored.',
-          });
-        } else if (unwritten.conflicting.has(index)) {
-          warnings.push({
-            code: 'STALE_VERSION',
-            path,
-            message:
-              'This product is already stored with the same version and last_modified_at but other content; this copy was ignored. Send a change with version + 1.',
-          });
-        }
-      });
-      return warnings;
+      return body.products.flatMap((_, index) => staleVersion(unwritten, index, `products[${index}]`, 'product') ?? []);
     },
   };
 }

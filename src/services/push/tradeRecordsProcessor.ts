@@ -20,6 +20,7 @@ import type { ReconcileMessage } from '../ReconcileMessage.js';
 import { storeNotUploaded } from './storeNotUploaded.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
+import { staleVersion } from './staleVersion.js';
 
 export interface TradeRecordsDependencies {
   readonly stores: StoreMasterData;
@@ -108,20 +109,8 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
             message: `${unknownPayments} payment(s) use a payment_type with no known direction; HQ reviews them and leaves them out of payment totals until registered.`,
           });
         }
-        if (applied.stale.has(record.trade_record_id)) {
-          warnings.push({
-            code: 'STALE_VERSION',
-            path,
-            message: 'A newer version of this transaction is already stored; this one was ignored.',
-          });
-        } else if (applied.conflicting.has(record.trade_record_id)) {
-          warnings.push({
-            code: 'STALE_VERSION',
-            path,
-            message:
-              'This transaction is already stored with the same version and last_modified_at but other figures; this copy was ignored. Send a change with version + 1.',
-          });
-        }
+        const unwritten = staleVersion(applied, record.trade_record_id, path, 'transaction');
+        if (unwritten) warnings.push(unwritten);
       });
       if (close) {
         // After the index writes above (awaited with the reads), so that the run scheduled, or the
