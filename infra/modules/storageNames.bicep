@@ -15,6 +15,7 @@ var tableNames = {
   mappings: 'mappings'
   batchLedger: 'batchledger'
   tradeRecords: 'traderecords'
+  tradeRecordHomes: 'traderecordhomes'
   dailyCloses: 'dailycloses'
   reconciliations: 'reconciliations'
   paymentDirections: 'paymentdirections'

@@ -29,6 +29,7 @@ import { createStorageClients, type StorageClientOptions, type StorageClients } 
 import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
 import { TableRateLimiter } from '../storage/TableRateLimiter.js';
+import { TradeRecordHomeTable } from '../storage/TradeRecordHomeTable.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
 import { createBodyValidator } from '../validation/createBodyValidator.js';
@@ -49,6 +50,7 @@ import { mappingsProcessor } from './push/mappingsProcessor.js';
 import { productsProcessor } from './push/productsProcessor.js';
 import { storesProcessor } from './push/storesProcessor.js';
 import { tradeRecordsProcessor } from './push/tradeRecordsProcessor.js';
+import { TradeRecordMoves } from './push/TradeRecordMoves.js';
 import { systemClock, type Clock } from './ports/Clock.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { ReconciliationQuery } from './ReconciliationQuery.js';
@@ -150,6 +152,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       rawBatches,
       reconcileQueue,
       lateData,
+      moves: new TradeRecordMoves({ homes: new TradeRecordHomeTable(t.tradeRecordHomes), index, lateData }),
     }),
     dailyClose: dailyCloseProcessor({
       stores,

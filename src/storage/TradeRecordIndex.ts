@@ -1,9 +1,11 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
+import type { Versioned } from '../domain/reconciliation/isNewerVersion.js';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
+import type { StoreDay } from '../services/ports/TradeRecordHomes.js';
 import { chooseSplitKeys, keySamplesOf, type BatchKeySamples } from './dayListingSplits.js';
 import { fetchEntityPage, listEntityPages, type EntityContinuation } from './listEntityPages.js';
 import { mergePages } from './mergePages.js';
-import { isNotFound, isPreconditionFailed } from './storageErrors.js';
+import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
 import { sameColumnsExcept, writeVersionedRows, type Unwritten } from './writeVersionedRows.js';
@@ -38,6 +40,15 @@ export interface SummaryEntity {
   tradeRecordId?: string;
 }
 
+/**
+ * A transaction's row as stored, with the ETag that guards its change: the figures the day counts,
+ * or the mark of a transaction that moved to another store-day (counted there, never here), with
+ * the version that moved it, which keeps older versions from coming back.
+ */
+export type StoredTradeRecord =
+  | { readonly etag: string; readonly summary: TradeRecordSummary; readonly movedTo?: undefined }
+  | { readonly etag: string; readonly stamp: Versioned; readonly movedTo: StoreDay; readonly summary?: undefined };
+
 /** The transactions of a batch that were not written, by trade_record_id. */
 export type AppliedBatch = Unwritten<string>;
 
@@ -65,13 +76,21 @@ interface BatchEntity {
  * A row of the day's partition as the listing returns it. A selected column a row does not have
  * comes back null (storage's answer to `$select`), hence `| null` on the optional ones.
  */
-type DayEntity = { RowKey: string; tradeRecordId?: string | null } & Omit<SummaryEntity, 'tradeRecordId'> & BatchEntity;
+type DayEntity = { RowKey: string; tradeRecordId?: string | null; movedTo?: string | null } & Omit<SummaryEntity, 'tradeRecordId'> &
+  BatchEntity;
+
+/** The row of a transaction that moved to another store-day: its stamp and where it went (JSON). */
+interface MovedEntity {
+  version: number;
+  lastModifiedAt: string;
+  movedTo: string;
+}
 
 /** The columns a day row is built from: a transaction's figures, a batch's fields. */
 const dayColumns: readonly string[] = [
   'RowKey',
   ...['version', 'lastModifiedAt', 'sourceType', 'currency', 'total', 'tax', 'tip', 'itemRows', 'paymentRows', 'payments'],
-  ...['batchSeq', 'batchId', 'tradeRecordId', 'receivedAt', 'recordCount', 'failed', 'keySamples'],
+  ...['batchSeq', 'batchId', 'tradeRecordId', 'receivedAt', 'recordCount', 'failed', 'keySamples', 'movedTo'],
 ];
 
 /**
@@ -177,6 +196,67 @@ export class TradeRecordIndex {
       }
     }
     return removed;
+  }
+
+  /** The row of one transaction of the day with its ETag; undefined when the day holds none. */
+  async getRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string): Promise<StoredTradeRecord | undefined> {
+    try {
+      const e = await this.table.getEntity<SummaryEntity & { movedTo?: string }>(
+        tableKey(partnerId, storeId, businessDate),
+        encodeKeyPart(tradeRecordId),
+      );
+      if (e.movedTo !== undefined) {
+        return {
+          etag: e.etag,
+          stamp: { version: e.version, last_modified_at: e.lastModifiedAt },
+          movedTo: JSON.parse(e.movedTo) as StoreDay,
+        };
+      }
+      return { summary: fromEntity(tradeRecordId, e), etag: e.etag };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Deletes a transaction's row if it is still as read (`etag`); false when it changed or went meanwhile. */
+  async removeRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string, etag: string): Promise<boolean> {
+    try {
+      await this.table.deleteEntity(tableKey(partnerId, storeId, businessDate), encodeKeyPart(tradeRecordId), { etag });
+      return true;
+    } catch (error) {
+      if (isNotFound(error) || isPreconditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Marks a transaction of the day as moved to `movedTo` by the version `stamp`: replaces the row
+   * read with `etag`, or creates the mark where the day has no row (`etag` undefined), so that a
+   * write of an older version still under way meets it. False when the row changed meanwhile.
+   */
+  async markMoved(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    tradeRecordId: string,
+    moved: { readonly stamp: Versioned; readonly movedTo: StoreDay },
+    etag: string | undefined,
+  ): Promise<boolean> {
+    const entity: MovedEntity & { partitionKey: string; rowKey: string } = {
+      partitionKey: tableKey(partnerId, storeId, businessDate),
+      rowKey: encodeKeyPart(tradeRecordId),
+      version: moved.stamp.version,
+      lastModifiedAt: moved.stamp.last_modified_at,
+      movedTo: JSON.stringify({ storeId: moved.movedTo.storeId, businessDate: moved.movedTo.businessDate }),
+    };
+    try {
+      await (etag === undefined ? this.table.createEntity(entity) : this.table.updateEntity(entity, 'Replace', { etag }));
+      return true;
+    } catch (error) {
+      if (isConflict(error) || isNotFound(error) || isPreconditionFailed(error)) return false;
+      throw error;
+    }
   }
 
   /** The batches that delivered transactions for the day (their rows only, not the transactions). */
@@ -296,6 +376,9 @@ function* toDayRows(page: readonly DayEntity[]): Iterable<DayRow> {
     const rowKey = entity.RowKey;
     if (rowKey.startsWith(batchRowPrefix)) {
       yield { type: 'batch', batch: toDayBatch(rowKey, entity) };
+    } else if (entity.movedTo) {
+      // Counted on the store-day it moved to.
+      continue;
     } else {
       yield { type: 'transaction', summary: fromEntity(entity.tradeRecordId ?? decodeKeyPart(rowKey), entity) };
     }

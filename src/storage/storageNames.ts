@@ -14,6 +14,8 @@ export const tableNames = {
   mappings: 'mappings',
   batchLedger: 'batchledger',
   tradeRecords: 'traderecords',
+  /** Per partner, the store-day that counts each trade_record_id: finds the day a new version moves from. */
+  tradeRecordHomes: 'traderecordhomes',
   dailyCloses: 'dailycloses',
   reconciliations: 'reconciliations',
   paymentDirections: 'paymentdirections',

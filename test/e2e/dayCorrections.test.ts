@@ -239,8 +239,8 @@ describe('HQ listing', () => {
     const matchedDay: StoreDay = { profile: USD, storeId: storeB, businessDate: date };
     const otherDateDay: StoreDay = { profile: USD, storeId: storeA, businessDate: otherDate };
     const all = [mismatchedDay, matchedDay, otherDateDay];
-    for (const day of all) {
-      const records = twoSales(day, 'HQ');
+    for (const [i, day] of all.entries()) {
+      const records = twoSales(day, `HQ${i}`);
       await push(service, partner, tradeBatch(day, 1, records));
       const totals = controlTotals(USD, records, { mapping: POS_CODES });
       await sendClose(service, partner, dailyClose(day, 1, day === matchedDay ? totals : shifted(USD, totals, 'tip_amount', -100)));

@@ -358,13 +358,13 @@ describe('whole store-days', () => {
         for (const day of days) {
           const records = [
             buildRecord(day, {
-              id: 'A1',
+              id: `A1-${day.storeId}`,
               code: 'S01',
               items: [{ product: 'X1', name: 'Item', qty: 3, unit: profile.digits === 2 ? 1299 : 1280 }],
               tip: profile.digits === 2 ? 200 : 0,
             }),
             buildRecord(day, {
-              id: 'A2',
+              id: `A2-${day.storeId}`,
               code: 'RT03',
               items: [{ product: 'X1', name: 'Item', qty: -1, unit: profile.digits === 2 ? 1299 : 1280 }],
             }),

@@ -1,6 +1,8 @@
+import type { Versioned } from '../../domain/reconciliation/isNewerVersion.js';
 import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
+import type { StoreDay } from './TradeRecordHomes.js';
 import type { RowProblem } from '../../storage/tableLimits.js';
-import type { AppliedBatch, DayBatch, DayRow } from '../../storage/TradeRecordIndex.js';
+import type { AppliedBatch, DayBatch, DayRow, StoredTradeRecord } from '../../storage/TradeRecordIndex.js';
 
 /**
  * The latest version's figures of every trade record of a store-day, plus the batches that
@@ -21,12 +23,28 @@ export interface TradeRecords {
   markBatchFailed(partnerId: string, storeId: string, businessDate: string, batch: DayBatch): Promise<void>;
   /** Removes the rows a batch wrote that are still its own; returns their trade_record_ids. */
   removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>>;
+  /** One transaction's row of the day with its ETag; undefined when the day holds none. */
+  getRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string): Promise<StoredTradeRecord | undefined>;
+  /**
+   * Marks a transaction of the day as moved to another store-day by the version `stamp`, replacing
+   * the row read with `etag`, or where there is none (`etag` undefined); false when it changed meanwhile.
+   */
+  markMoved(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    tradeRecordId: string,
+    moved: { readonly stamp: Versioned; readonly movedTo: StoreDay },
+    etag: string | undefined,
+  ): Promise<boolean>;
+  /** Deletes a transaction's row if it is still as read (`etag`); false when it changed or went meanwhile. */
+  removeRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string, etag: string): Promise<boolean>;
   /** The batches that delivered transactions for the day. */
   listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]>;
   /** The day's batches in batch-id order for HQ, at most `max` + 1 so a caller can tell that more exist. */
   listDayBatches(partnerId: string, storeId: string, businessDate: string, max: number): Promise<DayBatch[]>;
   /** Writes transaction rows back under the version rule (after a failed batch's rows were removed). */
   restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void>;
-  /** Every row of the store-day: batch rows first, then the transactions. */
+  /** Every row of the store-day: batch rows first, then the transactions it counts (none marked moved). */
   listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow>;
 }

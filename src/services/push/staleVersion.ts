@@ -1,5 +1,6 @@
 import type { Warning } from '../../domain/model/Warning.js';
 import type { Unwritten } from '../../storage/writeVersionedRows.js';
+import type { HeldElsewhere } from './TradeRecordMoves.js';
 
 /**
  * The STALE_VERSION warning of a versioned record (`key`, at `path`) that a push left as stored:
@@ -20,4 +21,17 @@ export function staleVersion<K>(unwritten: Unwritten<K>, key: K, path: string, r
     };
   }
   return undefined;
+}
+
+/**
+ * The STALE_VERSION warning of a transaction (at `path`) left out because another store-day counts
+ * its trade_record_id with a newer version, or the same one. The day is the partner's own.
+ */
+export function heldElsewhere(held: HeldElsewhere, path: string): Warning {
+  const where = `store_id ${JSON.stringify(held.storeId)}, business_date ${held.businessDate}`;
+  const message =
+    held.reason === 'stale'
+      ? `A newer version of this transaction is already stored under ${where}; this one was ignored.`
+      : `This transaction is already stored under ${where} with the same version and last_modified_at; this copy was ignored. To move it to this store and business date, send it with version + 1.`;
+  return { code: 'STALE_VERSION', path, message };
 }

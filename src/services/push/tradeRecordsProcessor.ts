@@ -20,7 +20,8 @@ import type { ReconcileMessage } from '../ReconcileMessage.js';
 import { storeNotUploaded } from './storeNotUploaded.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
-import { staleVersion } from './staleVersion.js';
+import { heldElsewhere, staleVersion } from './staleVersion.js';
+import type { TradeRecordMoves } from './TradeRecordMoves.js';
 
 export interface TradeRecordsDependencies {
   readonly stores: StoreMasterData;
@@ -36,6 +37,8 @@ export interface TradeRecordsDependencies {
   readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   /** Re-reconciles a day whose close was received, once this batch's rows are written. */
   readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string): Promise<unknown> };
+  /** Keeps each trade_record_id counted on one store-day when a version arrives under another. */
+  readonly moves: TradeRecordMoves;
 }
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
@@ -65,19 +68,32 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       // transactions are sent first: they take longest, and a read started ahead of them would
       // hold back their start while the SDK builds their bodies.
       const summaries = body.trade_records.map((record) => summarizeTradeRecord(record, body));
+      const here = { storeId: body.store_id, businessDate: body.business_date };
       const indexed = deps.index.applyBatch(partnerId, body.store_id, body.business_date, summaries, {
         batchId: body.batch_id,
         batchSeq: body.batch_seq,
         receivedAt,
         recordCount: body.trade_records.length,
       });
-      const [applied, mapping, knownProducts, directions, close, store] = await Promise.all([
+      // Beside the index write: a home it creates is for an id sent nowhere before. A newer version
+      // that takes the home elsewhere before this row lands marks the row's place as moved, and
+      // the index then keeps this row out (see TradeRecordMoves).
+      const claimed = deps.moves.claim(partnerId, here, summaries);
+      const [applied, homes, mapping, knownProducts, directions, close, store] = await Promise.all([
         indexed,
+        claimed,
         deps.mappings.current(partnerId),
         deps.products.knownIds(partnerId),
         deps.paymentDirections.listForPartner(partnerId),
         deps.closes.get(partnerId, body.store_id, body.business_date),
         deps.stores.get(partnerId, body.store_id),
+      ]);
+
+      // Only the rows this push wrote (or found already written) can move: a stale one moves nothing.
+      const written = summaries.filter((s) => !applied.stale.has(s.trade_record_id) && !applied.conflicting.has(s.trade_record_id));
+      const [leftOut, movedAway] = await Promise.all([
+        deps.moves.settle(partnerId, here, written, homes),
+        deps.moves.movedAmong(partnerId, here, [...applied.stale, ...applied.conflicting]),
       ]);
 
       const warnings: Warning[] = [];
@@ -109,7 +125,10 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
             message: `${unknownPayments} payment(s) use a payment_type with no known direction; HQ reviews them and leaves them out of payment totals until registered.`,
           });
         }
-        const unwritten = staleVersion(applied, record.trade_record_id, path, 'transaction');
+        const id = record.trade_record_id;
+        const movedTo = movedAway.get(id);
+        const held = leftOut.get(id) ?? (movedTo && { ...movedTo, reason: applied.stale.has(id) ? 'stale' : 'conflicting' });
+        const unwritten = held ? heldElsewhere(held, path) : staleVersion(applied, id, path, 'transaction');
         if (unwritten) warnings.push(unwritten);
       });
       if (close) {
@@ -153,6 +172,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         }
         await deps.index.restore(partnerId, storeId, businessDate, [...newest.values()]);
       }
+      await deps.moves.release(
+        partnerId,
+        { storeId, businessDate },
+        body.trade_records.map((record) => summarizeTradeRecord(record, body)),
+      );
       const close = await deps.closes.get(partnerId, storeId, businessDate);
       if (close) {
         await deps.reconcileQueue.send({ partnerId, storeId, businessDate, closeBatchId: close.close.batch_id }, 0);

@@ -41,7 +41,9 @@ import { reportFragmentsSuite } from './suites/reportFragmentsSuite.js';
 import { reportStoreDaysSuite } from './suites/reportStoreDaysSuite.js';
 import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
+import { tradeRecordHomesSuite } from './suites/tradeRecordHomesSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
+import { InMemoryTradeRecordHomes } from '../../support/memory/InMemoryTradeRecordHomes.js';
 import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
@@ -82,6 +84,9 @@ describe('in memory', () => {
   });
   describe('TradeRecords', () => {
     tradeRecordsSuite(fresh(() => new InMemoryTradeRecords()));
+  });
+  describe('TradeRecordHomes', () => {
+    tradeRecordHomesSuite(fresh(() => new InMemoryTradeRecordHomes()));
   });
   describe('DayCloses', () => {
     dayClosesSuite(fresh(() => new InMemoryDayCloses()));

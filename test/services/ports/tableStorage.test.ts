@@ -46,7 +46,9 @@ import { reportFragmentsSuite } from './suites/reportFragmentsSuite.js';
 import { reportStoreDaysSuite } from './suites/reportStoreDaysSuite.js';
 import { storeMasterDataSuite } from './suites/storeMasterDataSuite.js';
 import { storeRegistrationsSuite } from './suites/storeRegistrationsSuite.js';
+import { tradeRecordHomesSuite } from './suites/tradeRecordHomesSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
+import { TradeRecordHomeTable } from '../../../src/storage/TradeRecordHomeTable.js';
 import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
@@ -93,6 +95,9 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   });
   describe('TradeRecords', () => {
     tradeRecordsSuite(onTable((t) => new TradeRecordIndex(t)));
+  });
+  describe('TradeRecordHomes', () => {
+    tradeRecordHomesSuite(onTable((t) => new TradeRecordHomeTable(t)));
   });
   describe('DayCloses', () => {
     dayClosesSuite(onTable((t) => new DayCloseRepository(t)));

@@ -1,12 +1,16 @@
 import type { TradeRecordSummary } from '../../../src/domain/reconciliation/TradeRecordSummary.js';
-import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import { compareVersions, type Versioned } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import type { StoreDay } from '../../../src/services/ports/TradeRecordHomes.js';
 import type { RowProblem } from '../../../src/storage/tableLimits.js';
-import type { AppliedBatch, DayBatch, DayRow } from '../../../src/storage/TradeRecordIndex.js';
+import type { AppliedBatch, DayBatch, DayRow, StoredTradeRecord } from '../../../src/storage/TradeRecordIndex.js';
 import type { TradeRecords } from '../../../src/services/ports/TradeRecords.js';
+
+/** A transaction's row: the figures counted, or the mark of a move to another store-day. */
+type Row = { readonly summary: TradeRecordSummary } | { readonly stamp: Versioned; readonly movedTo: StoreDay };
 
 interface Day {
   readonly batches: Map<string, DayBatch>;
-  readonly records: Map<string, TradeRecordSummary>;
+  readonly rows: Map<string, Row>;
 }
 
 /** The trade-record index in maps per store-day, for unit tests of services. */
@@ -24,11 +28,13 @@ export class InMemoryTradeRecords implements TradeRecords {
     const stale = new Set<string>();
     const conflicting = new Set<string>();
     for (const summary of summaries) {
-      const current = day.records.get(summary.trade_record_id);
-      const order = current ? compareVersions(summary, current) : 1;
-      if (order > 0) day.records.set(summary.trade_record_id, summary);
+      const current = day.rows.get(summary.trade_record_id);
+      const order = current ? compareVersions(summary, stampOf(current)) : 1;
+      if (order > 0) day.rows.set(summary.trade_record_id, { summary });
       else if (order < 0) stale.add(summary.trade_record_id);
-      else if (current && figuresOf(current) !== figuresOf(summary)) conflicting.add(summary.trade_record_id);
+      else if (current && (!('summary' in current) || figuresOf(current.summary) !== figuresOf(summary))) {
+        conflicting.add(summary.trade_record_id);
+      }
     }
     day.batches.set(batch.batchId, batch);
     return Promise.resolve({ stale, conflicting });
@@ -47,12 +53,41 @@ export class InMemoryTradeRecords implements TradeRecords {
   removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>> {
     const day = this.day(partnerId, storeId, businessDate);
     const removed = new Set<string>();
-    for (const [id, summary] of day.records) {
-      if (summary.batch_id !== batchId) continue;
-      day.records.delete(id);
+    for (const [id, row] of day.rows) {
+      if (!('summary' in row) || row.summary.batch_id !== batchId) continue;
+      day.rows.delete(id);
       removed.add(id);
     }
     return Promise.resolve(removed);
+  }
+
+  getRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string): Promise<StoredTradeRecord | undefined> {
+    const row = this.day(partnerId, storeId, businessDate).rows.get(tradeRecordId);
+    if (!row) return Promise.resolve(undefined);
+    return Promise.resolve('summary' in row ? { summary: row.summary, etag: etagOf(row) } : { ...row, etag: etagOf(row) });
+  }
+
+  markMoved(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    tradeRecordId: string,
+    moved: { readonly stamp: Versioned; readonly movedTo: StoreDay },
+    etag: string | undefined,
+  ): Promise<boolean> {
+    const rows = this.day(partnerId, storeId, businessDate).rows;
+    const row = rows.get(tradeRecordId);
+    if (etag === undefined ? row !== undefined : !row || etagOf(row) !== etag) return Promise.resolve(false);
+    rows.set(tradeRecordId, { stamp: moved.stamp, movedTo: moved.movedTo });
+    return Promise.resolve(true);
+  }
+
+  removeRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string, etag: string): Promise<boolean> {
+    const rows = this.day(partnerId, storeId, businessDate).rows;
+    const row = rows.get(tradeRecordId);
+    if (!row || etagOf(row) !== etag) return Promise.resolve(false);
+    rows.delete(tradeRecordId);
+    return Promise.resolve(true);
   }
 
   listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]> {
@@ -69,8 +104,8 @@ export class InMemoryTradeRecords implements TradeRecords {
   restore(partnerId: string, storeId: string, businessDate: string, summaries: readonly TradeRecordSummary[]): Promise<void> {
     const day = this.day(partnerId, storeId, businessDate);
     for (const summary of summaries) {
-      const current = day.records.get(summary.trade_record_id);
-      if (!current || compareVersions(summary, current) > 0) day.records.set(summary.trade_record_id, summary);
+      const current = day.rows.get(summary.trade_record_id);
+      if (!current || compareVersions(summary, stampOf(current)) > 0) day.rows.set(summary.trade_record_id, { summary });
     }
     return Promise.resolve();
   }
@@ -78,22 +113,31 @@ export class InMemoryTradeRecords implements TradeRecords {
   async *listDay(partnerId: string, storeId: string, businessDate: string): AsyncIterable<DayRow> {
     const day = this.day(partnerId, storeId, businessDate);
     for (const batch of [...day.batches.values()]) yield await Promise.resolve({ type: 'batch' as const, batch });
-    for (const summary of [...day.records.values()]) yield { type: 'transaction', summary };
+    for (const row of [...day.rows.values()]) if ('summary' in row) yield { type: 'transaction', summary: row.summary };
   }
 
   private day(partnerId: string, storeId: string, businessDate: string): Day {
     const k = JSON.stringify([partnerId, storeId, businessDate]);
     let day = this.days.get(k);
     if (!day) {
-      day = { batches: new Map(), records: new Map() };
+      day = { batches: new Map(), rows: new Map() };
       this.days.set(k, day);
     }
     return day;
   }
 }
 
+function stampOf(row: Row): Versioned {
+  return 'summary' in row ? row.summary : row.stamp;
+}
+
 /** What a summary says about its transaction: without its stamp (compared apart) and the batch that delivered it. */
 function figuresOf(summary: TradeRecordSummary): string {
   const { batch_id: _batchId, batch_seq: _batchSeq, version: _version, last_modified_at: _lastModifiedAt, ...figures } = summary;
   return JSON.stringify(figures);
+}
+
+/** A row's ETag: what it holds, so that any change to the row changes it. */
+function etagOf(row: Row): string {
+  return JSON.stringify(row);
 }

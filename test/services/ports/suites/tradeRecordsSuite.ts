@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { TradeRecordSummary } from '../../../../src/domain/reconciliation/TradeRecordSummary.js';
 import type { DayRow } from '../../../../src/storage/TradeRecordIndex.js';
 import type { TradeRecords } from '../../../../src/services/ports/TradeRecords.js';
+import { anyString } from '../../../support/matchers.js';
 import { freshPartnerId } from './freshIds.js';
 
 const day = ['S/1', '2026-03-01'] as const;
@@ -90,5 +91,50 @@ export function tradeRecordsSuite(make: () => Promise<TradeRecords>): void {
     expect(await index.listDayBatches(partnerId, ...day, 10)).toEqual([batch(1, 1), batch(2, 1), batch(3, 1)]);
     expect(await index.listDayBatches(partnerId, ...day, 1)).toEqual([batch(1, 1), batch(2, 1)]);
     expect(await index.listDayBatches(freshPartnerId(), ...day, 10)).toEqual([]);
+  });
+
+  it("reads one transaction's row, and removes it only while it is as read", async () => {
+    const index = await make();
+    const partnerId = freshPartnerId();
+    const long = 'T/'.padEnd(300, '漢');
+    const v1 = summary(long, 1, '2026-03-01T10:00:00Z', 1);
+    await index.applyBatch(partnerId, ...day, [v1], batch(1, 1));
+    const read = await index.getRecord(partnerId, ...day, long);
+    expect(read?.summary).toEqual(v1);
+    expect(await index.getRecord(partnerId, 'S/1', '2026-03-02', long)).toBeUndefined();
+
+    const v2 = summary(long, 2, '2026-03-01T11:00:00Z', 2);
+    await index.applyBatch(partnerId, ...day, [v2], batch(2, 1));
+    // Read before v2 replaced it: the removal is refused and v2 stays.
+    expect(await index.removeRecord(partnerId, ...day, long, read?.etag ?? '')).toBe(false);
+    const current = await index.getRecord(partnerId, ...day, long);
+    expect(current?.summary).toEqual(v2);
+    expect(await index.removeRecord(partnerId, ...day, long, current?.etag ?? '')).toBe(true);
+    expect(await index.getRecord(partnerId, ...day, long)).toBeUndefined();
+    expect(await index.removeRecord(partnerId, ...day, long, current?.etag ?? '')).toBe(false);
+    expect((await listed(index, partnerId)).filter((row) => row.type === 'transaction')).toEqual([]);
+  });
+
+  it('marks a transaction moved: never listed, and older versions kept out', async () => {
+    const index = await make();
+    const partnerId = freshPartnerId();
+    const movedTo = { storeId: 'S#2', businessDate: '2026-03-05' };
+    await index.applyBatch(partnerId, ...day, [summary('T-1', 1, '2026-03-01T10:00:00Z', 1)], batch(1, 1));
+    const read = await index.getRecord(partnerId, ...day, 'T-1');
+    const moved = { stamp: { version: 3, last_modified_at: '2026-03-05T10:00:00Z' }, movedTo };
+    expect(await index.markMoved(partnerId, ...day, 'T-1', moved, read?.etag)).toBe(true);
+    // Where no row is, the mark is created; where one is, only its ETag replaces it.
+    expect(await index.markMoved(partnerId, ...day, 'T-2', moved, undefined)).toBe(true);
+    expect(await index.markMoved(partnerId, ...day, 'T-2', moved, undefined)).toBe(false);
+    expect(await index.markMoved(partnerId, ...day, 'T-1', moved, read?.etag)).toBe(false);
+    expect(await index.getRecord(partnerId, ...day, 'T-1')).toEqual({ ...moved, etag: anyString() });
+    expect((await listed(index, partnerId)).filter((row) => row.type === 'transaction')).toEqual([]);
+
+    // Version 2 is older than the version that moved it; version 4 moves it back.
+    const v2 = summary('T-1', 2, '2026-03-01T12:00:00Z', 2);
+    expect(await index.applyBatch(partnerId, ...day, [v2], batch(2, 1))).toEqual({ stale: new Set(['T-1']), conflicting: new Set() });
+    const v4 = summary('T-1', 4, '2026-03-06T12:00:00Z', 3);
+    expect(await index.applyBatch(partnerId, ...day, [v4], batch(3, 1))).toEqual({ stale: new Set(), conflicting: new Set() });
+    expect((await listed(index, partnerId)).flatMap((row) => (row.type === 'transaction' ? [row.summary] : []))).toEqual([v4]);
   });
 }

@@ -1,0 +1,186 @@
+import { compareVersions, type Versioned } from '../../domain/reconciliation/isNewerVersion.js';
+import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
+import { tableNames } from '../../storage/storageNames.js';
+import { WriteContentionError } from '../../storage/WriteContentionError.js';
+import type { HomeState, StoreDay, TradeRecordHome, TradeRecordHomes } from '../ports/TradeRecordHomes.js';
+import { sameStoreDay } from '../ports/TradeRecordHomes.js';
+import type { TradeRecords } from '../ports/TradeRecords.js';
+
+/** A transaction of a push left out because another store-day counts the same trade_record_id. */
+export interface HeldElsewhere extends StoreDay {
+  /** The other day holds a newer version (`stale`), or the same version and last_modified_at (`conflicting`). */
+  readonly reason: 'stale' | 'conflicting';
+}
+
+export interface TradeRecordMovesDependencies {
+  readonly homes: TradeRecordHomes;
+  readonly index: TradeRecords;
+  /** Re-reconciles a closed day whose transactions changed. */
+  readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string): Promise<unknown> };
+}
+
+/** Rounds of reading a row again after another push changed it first. */
+const maxAttempts = 8;
+
+/**
+ * Keeps each trade_record_id of a partner counted on one store-day only (contract §2.7: the id is
+ * unique within the partner, and the highest version wins). The index applies the version rule
+ * within a store-day; this applies it between days, through the id's home (see
+ * {@link TradeRecordHomes}), which only ever takes a newer stamp. After a push wrote a transaction
+ * under its store-day:
+ *
+ * - the home is new: this day counts it (the claim runs beside the index write);
+ * - this is the newest version sent anywhere: the home moves here, and the day it left has its
+ *   row replaced by a mark of the move (see `markMoved`) and is reconciled again when closed;
+ * - another day holds a newer version, or the same one: the row just written here is deleted,
+ *   and the push is told which day holds it.
+ *
+ * The day left stays in the home's `vacating` list until its row is marked, so a push replayed
+ * after a crash, or the next version of the id, finishes the move. A mark keeps the version that
+ * moved the transaction, so an older version written there later, even one whose write was
+ * already under way, is refused there by the index's own version rule.
+ */
+export class TradeRecordMoves {
+  constructor(private readonly deps: TradeRecordMovesDependencies) {}
+
+  /** Notes `here` as the home of the records that have none; returns the homes that existed, by id. */
+  claim(partnerId: string, here: StoreDay, records: readonly TradeRecordSummary[]): Promise<Map<string, TradeRecordHome>> {
+    return this.deps.homes.claim(
+      partnerId,
+      here,
+      records.map((record) => ({ tradeRecordId: record.trade_record_id, stamp: stampOf(record) })),
+    );
+  }
+
+  /**
+   * Settles every record written at `here` whose home `claim` found. Returns those left out here,
+   * by trade_record_id.
+   */
+  async settle(
+    partnerId: string,
+    here: StoreDay,
+    written: readonly TradeRecordSummary[],
+    existing: ReadonlyMap<string, TradeRecordHome>,
+  ): Promise<Map<string, HeldElsewhere>> {
+    const held = new Map<string, HeldElsewhere>();
+    await Promise.all(
+      written.map(async (record) => {
+        const home = existing.get(record.trade_record_id);
+        if (!home) return;
+        const outcome = await this.settleOne(partnerId, here, record, home);
+        if (outcome) held.set(record.trade_record_id, outcome);
+      }),
+    );
+    return held;
+  }
+
+  /**
+   * The store-day each of `ids` moved to, for those whose row here is the mark of a move: a push the
+   * index refused for them is told where they are counted.
+   */
+  async movedAmong(partnerId: string, here: StoreDay, ids: Iterable<string>): Promise<Map<string, StoreDay>> {
+    const moved = new Map<string, StoreDay>();
+    await Promise.all(
+      [...ids].map(async (id) => {
+        const row = await this.deps.index.getRecord(partnerId, here.storeId, here.businessDate, id);
+        if (row?.movedTo) moved.set(id, row.movedTo);
+      }),
+    );
+    return moved;
+  }
+
+  /**
+   * A batch failed after its claim: the homes it created for ids `here` now holds no row of are
+   * deleted, so that no other day's version is compared with a version never counted.
+   */
+  async release(partnerId: string, here: StoreDay, records: readonly TradeRecordSummary[]): Promise<void> {
+    await Promise.all(
+      records.map(async (record) => {
+        const id = record.trade_record_id;
+        const home = await this.deps.homes.get(partnerId, id);
+        if (!home || !sameStoreDay(home, here) || home.vacating.length > 0 || compareVersions(home.stamp, record) !== 0) return;
+        if (await this.deps.index.getRecord(partnerId, here.storeId, here.businessDate, id)) return;
+        await this.deps.homes.remove(partnerId, id, home.etag);
+      }),
+    );
+  }
+
+  private async settleOne(
+    partnerId: string,
+    here: StoreDay,
+    record: TradeRecordSummary,
+    found: TradeRecordHome,
+  ): Promise<HeldElsewhere | undefined> {
+    const id = record.trade_record_id;
+    let home: TradeRecordHome | undefined = found;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (!home) {
+        // Released by a failed batch since it was read: claimed afresh.
+        home = (await this.claim(partnerId, here, [record])).get(id);
+        if (!home) return undefined;
+      }
+      const order = compareVersions(record, home.stamp);
+      if (order > 0) {
+        // The newest version sent anywhere: the home takes its stamp, and moves here if it was elsewhere.
+        const left = sameStoreDay(home, here) ? home.vacating : [...home.vacating, home];
+        const next: HomeState = { ...here, stamp: stampOf(record), vacating: distinctDays(left).filter((day) => !sameStoreDay(day, here)) };
+        const written = await this.deps.homes.replace(partnerId, id, next, home.etag);
+        if (written) {
+          await this.vacate(partnerId, id, written);
+          return undefined;
+        }
+      } else if (sameStoreDay(home, here)) {
+        // Counted here already (a replay, or an older copy the day's own rule kept out): finish any move left undone.
+        await this.vacate(partnerId, id, home);
+        return undefined;
+      } else {
+        await this.leaveHere(partnerId, here, record);
+        return { storeId: home.storeId, businessDate: home.businessDate, reason: order < 0 ? 'stale' : 'conflicting' };
+      }
+      home = await this.deps.homes.get(partnerId, id);
+    }
+    throw new WriteContentionError(tableNames.tradeRecordHomes, maxAttempts);
+  }
+
+  /**
+   * Marks the transaction moved on every day the home is vacating, has each reconciled again, and
+   * then empties the list. Whoever changed the home meanwhile carried the list on: that push, or
+   * its replay, finishes it.
+   */
+  private async vacate(partnerId: string, id: string, home: TradeRecordHome): Promise<void> {
+    if (home.vacating.length === 0) return;
+    for (const day of home.vacating) {
+      await this.markMoved(partnerId, id, day, home);
+      await this.deps.lateData.batchCommitted(partnerId, day.storeId, day.businessDate);
+    }
+    await this.deps.homes.replace(partnerId, id, { ...home, vacating: [] }, home.etag);
+  }
+
+  /** Replaces the row `day` holds for the id by the mark of its move, unless a newer version was sent there since. */
+  private async markMoved(partnerId: string, id: string, day: StoreDay, home: TradeRecordHome): Promise<void> {
+    const moved = { stamp: home.stamp, movedTo: { storeId: home.storeId, businessDate: home.businessDate } };
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const row = await this.deps.index.getRecord(partnerId, day.storeId, day.businessDate, id);
+      // Marked already; or newer there, and that version's push takes the home and moves it back.
+      if (row && (row.movedTo || compareVersions(row.summary, home.stamp) > 0)) return;
+      if (await this.deps.index.markMoved(partnerId, day.storeId, day.businessDate, id, moved, row?.etag)) return;
+    }
+    throw new WriteContentionError(tableNames.tradeRecords, maxAttempts);
+  }
+
+  /** Deletes the row just written here for a record another day counts, unless a newer one replaced it meanwhile. */
+  private async leaveHere(partnerId: string, here: StoreDay, record: TradeRecordSummary): Promise<void> {
+    const ours = await this.deps.index.getRecord(partnerId, here.storeId, here.businessDate, record.trade_record_id);
+    if (ours?.summary && compareVersions(ours.summary, record) === 0) {
+      await this.deps.index.removeRecord(partnerId, here.storeId, here.businessDate, record.trade_record_id, ours.etag);
+    }
+  }
+}
+
+function stampOf(record: Versioned): Versioned {
+  return { version: record.version, last_modified_at: record.last_modified_at };
+}
+
+function distinctDays(days: readonly StoreDay[]): StoreDay[] {
+  return days.filter((day, i) => days.findIndex((other) => sameStoreDay(other, day)) === i);
+}
