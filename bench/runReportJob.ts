@@ -22,6 +22,7 @@ import { StoreDayReportService } from '../src/services/reports/StoreDayReportSer
 import { DayCloseRepository } from '../src/storage/DayCloseRepository.js';
 import { MappingRepository } from '../src/storage/MappingRepository.js';
 import { PaymentDirectionRepository } from '../src/storage/PaymentDirectionRepository.js';
+import { PaymentTypeUsageRepository } from '../src/storage/PaymentTypeUsageRepository.js';
 import { RawBatchStore } from '../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
 import { ReportFragmentStore } from '../src/storage/ReportFragmentStore.js';
@@ -74,6 +75,7 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
       mappings,
       paymentDirections,
       unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
+      paymentTypeUsage: new PaymentTypeUsageRepository(t.paymentTypeUsage),
       clock: () => new Date(),
       events: { resultStored: () => Promise.resolve() },
       reports,

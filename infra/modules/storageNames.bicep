@@ -21,6 +21,7 @@ var tableNames = {
   paymentDirections: 'paymentdirections'
   rateLimits: 'ratelimits'
   unmappedUsage: 'unmappedusage'
+  paymentTypeUsage: 'paymenttypeusage'
   pendingBatches: 'pendingbatches'
   reportStoreDays: 'reportstoredays'
   webhooks: 'webhooks'

@@ -4,9 +4,12 @@ import { BatchLedgerListing } from '../storage/BatchLedgerListing.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
 import { OperatorKeyRepository } from '../storage/OperatorKeyRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
+import { JsonQueue } from '../storage/JsonQueue.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
+import { PaymentTypeUsageRepository } from '../storage/PaymentTypeUsageRepository.js';
 import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
+import { ClosedDayRecounter } from '../services/ClosedDayRecounter.js';
 import { SalesQuery } from '../services/reports/SalesQuery.js';
 import { UnmappedQuery } from '../services/reports/UnmappedQuery.js';
 import type { StorageClients } from '../storage/StorageClients.js';
@@ -33,22 +36,20 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
   const partnerKeys = new ApiKeyRepository(t.apiKeys);
   const directions = new PaymentDirectionRepository(t.paymentDirections);
   const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
+  const closes = new DayCloseRepository(t.dailyCloses);
+  const recounter = new ClosedDayRecounter(
+    new PaymentTypeUsageRepository(t.paymentTypeUsage),
+    closes,
+    new JsonQueue(storage.queues.reconcile),
+  );
   return {
     authenticator: new OperatorAuthenticator(new OperatorKeyRepository(t.operatorKeys), partnerKeys, clock),
     validator: new HqRequestValidator(),
     grid: new StoreDayGrid(partners, registrations, stores, results, clock),
-    dayDetail: new StoreDayDetail(
-      partners,
-      registrations,
-      stores,
-      new DayCloseRepository(t.dailyCloses),
-      results,
-      new TradeRecordIndex(t.tradeRecords),
-      clock,
-    ),
+    dayDetail: new StoreDayDetail(partners, registrations, stores, closes, results, new TradeRecordIndex(t.tradeRecords), clock),
     batches: new BatchList(new BatchLedgerListing(t.batchLedger)),
     directory: new PartnerDirectory(partners, registrations, stores, partnerKeys, directions, config.rateLimitPerMinute, clock),
-    admin: new PartnerAdmin(partners, registrations, directions, partnerKeys, clock),
+    admin: new PartnerAdmin(partners, registrations, directions, recounter, partnerKeys, clock),
     reports: new ReportTotals(new SalesQuery(reportStoreDays, partners), new UnmappedQuery(reportStoreDays, partners)),
   };
 }

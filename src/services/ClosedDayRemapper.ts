@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { DayCloses } from './ports/DayCloses.js';
 import type { MessageQueue } from './ports/MessageQueue.js';
 import type { UnmappedCodes } from './ports/UnmappedCodes.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
+import { rerunNotedDays } from './rerunNotedDays.js';
 
 /**
  * After a mapping upload, closed days that counted a now-mapped code as unmapped are reconciled
@@ -17,24 +17,13 @@ export class ClosedDayRemapper {
 
   async remap(partnerId: string, mappedCodes: ReadonlySet<string>): Promise<void> {
     const usages = (await this.usage.listForPartner(partnerId)).filter((u) => mappedCodes.has(u.sourceCode));
-    const days = new Map(usages.map((u) => [`${u.storeId}\n${u.businessDate}`, u]));
-    for (const day of days.values()) {
-      const stored = await this.closes.get(partnerId, day.storeId, day.businessDate);
-      if (stored) {
-        await this.reconcileQueue.send(
-          {
-            partnerId,
-            storeId: day.storeId,
-            businessDate: day.businessDate,
-            closeBatchId: stored.close.batch_id,
-            runId: `remap-${randomUUID()}`,
-            dueAt: new Date().toISOString(),
-          },
-          0,
-        );
-      }
-    }
-    // Removed only once every day is scheduled: a crash before this leaves them for the next upload.
-    await Promise.all(usages.map((u) => this.usage.remove(partnerId, u)));
+    await rerunNotedDays({
+      closes: this.closes,
+      reconcileQueue: this.reconcileQueue,
+      partnerId,
+      notes: usages,
+      runPrefix: 'remap',
+      forget: (u) => this.usage.remove(partnerId, u),
+    });
   }
 }

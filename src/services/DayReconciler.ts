@@ -2,6 +2,7 @@ import { compareTotals } from '../domain/reconciliation/compareTotals.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
+import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
 import { noTelemetry, type Telemetry } from '../observability/Telemetry.js';
 import type { QueueLog } from '../queue/createQueueHandler.js';
 import { LatestVersions } from '../reports/LatestVersions.js';
@@ -14,9 +15,12 @@ import type { PaymentDirections } from './ports/PaymentDirections.js';
 import type { Reconciliations } from './ports/Reconciliations.js';
 import type { TradeRecords } from './ports/TradeRecords.js';
 import type { UnmappedCodes } from './ports/UnmappedCodes.js';
+import type { UsedPaymentTypes } from './ports/UsedPaymentTypes.js';
 import type { ReconciliationRecord } from '../storage/ReconciliationRepository.js';
 import type { MappingCatalog } from './catalog/MappingCatalog.js';
+import { maxNotedPaymentTypes } from './maxNotedPaymentTypes.js';
 import { controlTotalsOf } from './push/dailyCloseProcessor.js';
+import { ReconcileInputsChangingError } from './ReconcileInputsChangingError.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { classifyReportError } from './reports/classifyReportError.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
@@ -28,6 +32,7 @@ export interface DayReconcilerDependencies {
   readonly mappings: MappingCatalog;
   readonly paymentDirections: PaymentDirections;
   readonly unmappedUsage: UnmappedCodes;
+  readonly paymentTypeUsage: UsedPaymentTypes;
   readonly clock: Clock;
   /** Told of every stored result, after it is stored (the partner's webhook events). */
   readonly events: { resultStored(record: ReconciliationRecord): Promise<void> };
@@ -37,7 +42,7 @@ export interface DayReconcilerDependencies {
 
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
 
-/** Runs of one message while a mapping upload keeps switching the mapping, before it is retried. */
+/** Runs of one message while the mapping or payment directions keep changing, before it is retried. */
 const maxPasses = 3;
 
 /**
@@ -100,16 +105,9 @@ export class DayReconciler {
         }
       }
       const { actual, diagnostics } = aggregator.result();
-      if (diagnostics.unmapped_transaction_types.size > 0) {
-        await this.deps.unmappedUsage.record(partnerId, storeId, businessDate, diagnostics.unmapped_transaction_types.keys());
-        // A mapping upload schedules the days it finds noted here, and it looks only after switching
-        // the mapping. An upload that switched after this run read the mapping may have looked before
-        // the note above: then this run is the one that must use the new mapping.
-        const now = await this.deps.mappings.current(partnerId);
-        if (now.batchId !== mapping.batchId) {
-          if (pass < maxPasses) continue;
-          throw new Error('The mapping kept changing during reconciliation; the message is retried.');
-        }
+      if (await this.changedWhileNoting(message, diagnostics, mapping.batchId, directions)) {
+        if (pass < maxPasses) continue;
+        throw new ReconcileInputsChangingError(maxPasses);
       }
       const saved = await this.save(message, stored, actual, diagnostics, batches, telemetry, resultRow);
       if (saved === 'superseded') return saved;
@@ -135,6 +133,43 @@ export class DayReconciler {
       );
       return saved.status;
     }
+  }
+
+  /**
+   * Notes the day's unmapped codes and partner payment types: a mapping upload schedules the days
+   * it finds noted with a code it maps, and a direction HQ sets the days noted with its type. Each
+   * looks only after storing its change, so one stored after this run read its inputs may have
+   * looked before these notes: then this run is the one that must use the new inputs (true).
+   * Built-in payment types are never noted: a registration does not change their direction.
+   */
+  private async changedWhileNoting(
+    { partnerId, storeId, businessDate }: ReconcileMessage,
+    diagnostics: DayDiagnostics,
+    mappingBatchId: string | null,
+    directions: ReadonlyMap<string, PaymentDirection>,
+  ): Promise<boolean> {
+    const unmapped = diagnostics.unmapped_transaction_types;
+    // Unknown types first: they are the ones HQ is asked (by the diagnosis) to give a direction.
+    const paymentTypes = [...diagnostics.unknown_payment_types.keys(), ...diagnostics.registered_payment_types].slice(
+      0,
+      maxNotedPaymentTypes,
+    );
+    const [mappingNow, directionsNow] = await Promise.all([
+      unmapped.size > 0
+        ? this.deps.unmappedUsage
+            .record(partnerId, storeId, businessDate, unmapped.keys())
+            .then(() => this.deps.mappings.current(partnerId))
+        : undefined,
+      paymentTypes.length > 0
+        ? this.deps.paymentTypeUsage
+            .record(partnerId, storeId, businessDate, paymentTypes)
+            .then(() => this.deps.paymentDirections.listForPartner(partnerId))
+        : undefined,
+    ]);
+    return (
+      (mappingNow !== undefined && mappingNow.batchId !== mappingBatchId) ||
+      (directionsNow !== undefined && paymentTypes.some((type) => directionsNow.get(type) !== directions.get(type)))
+    );
   }
 
   /**

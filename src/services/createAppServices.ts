@@ -20,6 +20,7 @@ import { MappingRepository } from '../storage/MappingRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PendingBatchIndex } from '../storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
+import { PaymentTypeUsageRepository } from '../storage/PaymentTypeUsageRepository.js';
 import { ProductRepository } from '../storage/ProductRepository.js';
 import { RawBatchStore } from '../storage/RawBatchStore.js';
 import { ReportFragmentStore } from '../storage/ReportFragmentStore.js';
@@ -108,6 +109,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const results = new ReconciliationRepository(t.reconciliations);
   const paymentDirections = new PaymentDirectionRepository(t.paymentDirections);
   const unmappedUsage = new UnmappedUsageRepository(t.unmappedUsage);
+  const paymentTypeUsage = new PaymentTypeUsageRepository(t.paymentTypeUsage);
   const reconcileQueue = new JsonQueue<ReconcileMessage>(storage.queues.reconcile);
   const pendingIndex = new PendingBatchIndex(t.pendingBatches);
   const deliveryQueue = new JsonQueue<WebhookDeliveryMessage>(storage.queues.webhookDeliveries);
@@ -204,6 +206,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       mappings: mappingCatalog,
       paymentDirections,
       unmappedUsage,
+      paymentTypeUsage,
       clock,
       events: new ReconciliationEvents(publisher),
       reports,

@@ -21,6 +21,8 @@ export const tableNames = {
   paymentDirections: 'paymentdirections',
   rateLimits: 'ratelimits',
   unmappedUsage: 'unmappedusage',
+  /** Per partner and payment type: the closed days that used it, re-run when HQ sets its direction. */
+  paymentTypeUsage: 'paymenttypeusage',
   /** Pushes between their first write and their commit, keyed by time, for the sweep. */
   pendingBatches: 'pendingbatches',
   /** One row per reconciled store-day, from which each partner-day's store_days report file is written. */

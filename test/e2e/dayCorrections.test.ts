@@ -1,10 +1,15 @@
 /**
  * A store-day's reconciliation status over real HTTP: its lifecycle, a superseded close, a missing
- * batch and its repair, unmapped source codes re-reconciled by a mapping upload, custom payment
- * types counted once HQ registers their direction, and HQ's listing of results.
+ * batch and its repair, unmapped source codes re-reconciled by a mapping upload, closed days
+ * re-reconciled when HQ sets or changes the direction of a custom payment type, and HQ's listing of
+ * results.
  */
+import { rmSync } from 'node:fs';
+import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
+import { DuckDb, dataset, text } from '../support/duckDb.js';
+import { downloadReports } from '../services/reports/reportDownload.js';
 import { eventually, reconcileQueueDrained, startTestService, type TestService } from '../support/startTestService.js';
 import { freshBusinessDate, getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
 import { controlTotals, dailyClose, mappingBody, POS_CODES, shifted, tradeBatch } from './support/storeDayKit.js';
@@ -191,7 +196,7 @@ describe('unmapped source codes', () => {
 });
 
 describe('payment directions', () => {
-  it('a custom payment_type is left out and reported until HQ registers its direction and the close is resent', async () => {
+  it('a closed day is reconciled again when HQ sets the direction of its unknown payment_type and when HQ changes it', async () => {
     const { partner, days } = await setUpPartner(service, [USD]);
     const day = days[0]!;
     const records = [
@@ -211,7 +216,8 @@ describe('payment directions', () => {
 
     const partnerTotals = controlTotals(USD, records, { mapping: POS_CODES, directions: { HOUSE_ACCOUNT: 1 } });
     const withoutCustom = controlTotals(USD, records, { mapping: POS_CODES });
-    expect(partnerTotals.payment_total_amount).not.toBe(withoutCustom.payment_total_amount);
+    const countedBack = controlTotals(USD, records, { mapping: POS_CODES, directions: { HOUSE_ACCOUNT: -1 } });
+    expect(new Set([partnerTotals, withoutCustom, countedBack].map((t) => t.payment_total_amount)).size).toBe(3);
     await sendClose(service, partner, dailyClose(day, 1, partnerTotals));
     const mismatched = await settled(service, partner, day);
     expect(mismatched.status).toBe('MISMATCHED');
@@ -220,12 +226,47 @@ describe('payment directions', () => {
     expect(mismatched.diagnosis.unknown_payment_types).toEqual([{ payment_type: 'HOUSE_ACCOUNT', payment_count: 1 }]);
     expect(mismatched.diagnosis.hints.join(' ')).toMatch(/HOUSE_ACCOUNT/);
 
+    // The HQ tool registers the direction; the partner resends nothing.
     const set = await service.hq('payment-type', 'set-direction', partner.partnerId, 'HOUSE_ACCOUNT', '1');
     expect(set.code, set.err.join('\n')).toBe(0);
-    await sendClose(service, partner, dailyClose(day, 1, partnerTotals));
     const matched = await settled(service, partner, day, (r) => r.status === 'MATCHED');
     expect(matched.actual).toEqual(partnerTotals);
     expect(matched.diagnosis.unknown_payment_types).toEqual([]);
+
+    // The HQ API corrects it: the day is counted again, HOUSE_ACCOUNT payments now taken off.
+    const admin = await service.createOperator('admin');
+    const corrected = await service.callHost(admin, 'PUT', `hq/v1/partners/${partner.partnerId}/payment-directions`, {
+      payment_type: 'HOUSE_ACCOUNT',
+      direction: -1,
+    });
+    expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
+    const recounted = await settled(service, partner, day, (r) => r.checked_at !== matched.checked_at);
+    expect(recounted.status).toBe('MISMATCHED');
+    expect(recounted.differences).toEqual(['payment_total_amount']);
+    expect(recounted.actual).toEqual(countedBack);
+
+    // A rebuild converts with the direction now in effect, and its payments add up to the result.
+    const rebuilt = await service.hq('reports', 'rebuild', '--partner', partner.partnerId);
+    expect(rebuilt.code, rebuilt.err.join('\n')).toBe(0);
+    expect(rebuilt.out).toEqual(['1 of 1 reconciled store-day(s) rewritten']);
+    const { root } = await downloadReports(service.services.storage.reports);
+    const db = await DuckDb.open();
+    try {
+      const where = `WHERE partner_id = '${partner.partnerId}' AND business_date = DATE '${day.businessDate}'`;
+      const payments = await db.row(
+        `SELECT sum(signed_amount) AS total, count(*) FILTER (WHERE direction IS NULL) AS unknown FROM ${dataset(root, 'sales_payments')} ${where}`,
+      );
+      const storeDay = await db.row(`SELECT actual_payment_total_amount AS total FROM ${dataset(root, 'store_days')} ${where}`);
+      const atScale4 = new Big(countedBack.payment_total_amount).toFixed(4);
+      expect({ payments: text(payments.total), unknown: text(payments.unknown), storeDay: text(storeDay.total) }).toEqual({
+        payments: atScale4,
+        unknown: '0',
+        storeDay: atScale4,
+      });
+    } finally {
+      db.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

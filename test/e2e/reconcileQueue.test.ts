@@ -21,6 +21,7 @@ import { DayCloseRepository } from '../../src/storage/DayCloseRepository.js';
 import { JsonQueue } from '../../src/storage/JsonQueue.js';
 import { MappingRepository } from '../../src/storage/MappingRepository.js';
 import { PaymentDirectionRepository } from '../../src/storage/PaymentDirectionRepository.js';
+import { PaymentTypeUsageRepository } from '../../src/storage/PaymentTypeUsageRepository.js';
 import { RawBatchStore } from '../../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../../src/storage/ReconciliationRepository.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
@@ -51,6 +52,7 @@ function reconcilerDeps(overrides: Partial<DayReconcilerDependencies> = {}): Day
     mappings: new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(storage.rawBatches)),
     paymentDirections: new PaymentDirectionRepository(t.paymentDirections),
     unmappedUsage: new UnmappedUsageRepository(t.unmappedUsage),
+    paymentTypeUsage: new PaymentTypeUsageRepository(t.paymentTypeUsage),
     clock: () => new Date(),
     events: { resultStored: () => Promise.resolve() },
     ...overrides,

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { DailyClose } from '../../src/domain/model/payloads.js';
 import type { TradeRecordSummary } from '../../src/domain/reconciliation/TradeRecordSummary.js';
 import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
+import { ClosedDayRecounter } from '../../src/services/ClosedDayRecounter.js';
 import { ClosedDayRemapper } from '../../src/services/ClosedDayRemapper.js';
 import { DayReconciler } from '../../src/services/DayReconciler.js';
+import { maxNotedPaymentTypes } from '../../src/services/maxNotedPaymentTypes.js';
 import { FragmentPrefetch } from '../../src/services/reports/FragmentPrefetch.js';
 import type { StoreDayReportOutcome } from '../../src/services/reports/StoreDayReportService.js';
 import type { ReconciledStoreDay } from '../../src/reports/ReconciledStoreDay.js';
@@ -19,6 +21,7 @@ import { InMemoryRawBatches } from '../support/memory/InMemoryRawBatches.js';
 import { InMemoryReconciliations } from '../support/memory/InMemoryReconciliations.js';
 import { InMemoryTradeRecords } from '../support/memory/InMemoryTradeRecords.js';
 import { InMemoryUnmappedCodes } from '../support/memory/InMemoryUnmappedCodes.js';
+import { InMemoryUsedPaymentTypes } from '../support/memory/InMemoryUsedPaymentTypes.js';
 
 // Unit tests of the reconciliation use case on the in-memory ports: no storage, no waiting.
 
@@ -43,6 +46,18 @@ function sale(id: string, sourceType: string, total: string): TradeRecordSummary
   };
 }
 
+/** A sale of 10.00 paid 6.00 by a partner's own payment type and the rest by card (SALE). */
+function paidWith(id: string, paymentType: string): TradeRecordSummary {
+  return {
+    ...sale(id, 'S01', '10.00'),
+    payment_row_count: 2,
+    payments: [
+      { payment_type: paymentType, amount: '6.00' },
+      { payment_type: 'SALE', amount: '4.00' },
+    ],
+  };
+}
+
 function closeFor(records: readonly TradeRecordSummary[], netSales: string, paid: string): DailyClose {
   return {
     ...buildDailyClose(),
@@ -50,7 +65,7 @@ function closeFor(records: readonly TradeRecordSummary[], netSales: string, paid
     batch_count: 1,
     trade_record_count: records.length,
     item_row_count: records.length,
-    payment_row_count: records.length,
+    payment_row_count: records.reduce((rows, r) => rows + r.payment_row_count, 0),
     net_sales_amount: netSales,
     tax_amount: '0.00',
     tip_amount: '0.00',
@@ -102,6 +117,7 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose, 
     rawBatches: new InMemoryRawBatches(),
     paymentDirections: new InMemoryPaymentDirections(),
     unmappedUsage: new InMemoryUnmappedCodes(),
+    paymentTypeUsage: new InMemoryUsedPaymentTypes(),
     queue: new InMemoryQueue<ReconcileMessage>(),
   };
   const mappings = new MappingCatalog(ports.pointers, ports.rawBatches);
@@ -139,7 +155,15 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose, 
     await ports.pointers.switchTo(partnerId, { batchId, receivedAt, updatedAt: receivedAt });
   };
   const message = { partnerId, storeId: close.store_id, businessDate: close.business_date, closeBatchId: close.batch_id };
-  return { ports, reconciler, upload, message, stored, remapper: new ClosedDayRemapper(ports.unmappedUsage, ports.closes, ports.queue) };
+  return {
+    ports,
+    reconciler,
+    upload,
+    message,
+    stored,
+    remapper: new ClosedDayRemapper(ports.unmappedUsage, ports.closes, ports.queue),
+    recounter: new ClosedDayRecounter(ports.paymentTypeUsage, ports.closes, ports.queue),
+  };
 }
 
 describe('DayReconciler', () => {
@@ -186,6 +210,76 @@ describe('DayReconciler', () => {
     ]);
     expect(await ports.unmappedUsage.listForPartner(partnerId)).toEqual([]);
     expect(await reconciler.reconcile(message)).toBe('MATCHED');
+  });
+
+  it('notes a payment type without a direction, and a direction HQ sets for it schedules the closed day again', async () => {
+    const records = [paidWith('T-1', 'HOUSE'), sale('T-2', 'S01', '5.00')];
+    const { ports, reconciler, upload, message, recounter } = await world(records, closeFor(records, '15.00', '15.00'));
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    expect(await reconciler.reconcile(message)).toBe('MISMATCHED');
+    expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({
+      actual: { payment_total_amount: '9.00' },
+    });
+    expect(await ports.paymentTypeUsage.listDays(partnerId, 'HOUSE')).toEqual([
+      { paymentType: 'HOUSE', storeId: message.storeId, businessDate: message.businessDate, etag: expect.any(String) as string },
+    ]);
+
+    await ports.paymentDirections.set(partnerId, 'HOUSE', 1, checkedAt);
+    await recounter.recount(partnerId, 'HOUSE');
+    // A run of its own (its events get ids of their own), due at once.
+    expect(ports.queue.sent).toEqual([
+      {
+        message: { ...message, runId: expect.stringMatching(/^direction-/) as string, dueAt: expect.any(String) as string },
+        visibilityDelaySeconds: 0,
+      },
+    ]);
+    expect(await ports.paymentTypeUsage.listDays(partnerId, 'HOUSE')).toEqual([]);
+    expect(await reconciler.reconcile(ports.queue.sent[0]!.message)).toBe('MATCHED');
+    // Still used with its direction now: noted again, for a later change of it.
+    expect(await ports.paymentTypeUsage.listDays(partnerId, 'HOUSE')).toHaveLength(1);
+
+    // HQ corrects the direction: the day is scheduled again and counts the payments the other way.
+    await ports.paymentDirections.set(partnerId, 'HOUSE', -1, checkedAt);
+    await recounter.recount(partnerId, 'HOUSE');
+    expect(ports.queue.sent).toHaveLength(2);
+    expect(await reconciler.reconcile(ports.queue.sent[1]!.message)).toBe('MISMATCHED');
+    expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({
+      actual: { payment_total_amount: '3.00' },
+      differences: ['payment_total_amount'],
+    });
+  });
+
+  it('a direction set while a run counts with the old directions still gets the day counted with the new one', async () => {
+    const records = [paidWith('T-1', 'HOUSE')];
+    const { ports, reconciler, upload, message, recounter } = await world(records, closeFor(records, '10.00', '10.00'));
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    // HQ sets the direction after the run read the directions and before it noted the day: the
+    // schedule finds no note, so the run itself must count with the new direction.
+    const record = ports.paymentTypeUsage.record.bind(ports.paymentTypeUsage);
+    let set = false;
+    ports.paymentTypeUsage.record = async (...args) => {
+      if (!set) {
+        set = true;
+        await ports.paymentDirections.set(partnerId, 'HOUSE', 1, checkedAt);
+        await recounter.recount(partnerId, 'HOUSE');
+      }
+      return record(...args);
+    };
+    expect(await reconciler.reconcile(message)).toBe('MATCHED');
+    expect(set).toBe(true);
+    expect(ports.queue.sent).toEqual([]);
+  });
+
+  it('notes the unknown payment types first and at most maxNotedPaymentTypes in all; never a built-in type', async () => {
+    const registered = ['REG-1', 'REG-2'];
+    const unknown = Array.from({ length: maxNotedPaymentTypes }, (_, i) => `UNKNOWN-${i}`);
+    const records = [...registered, ...unknown].map((type, i) => paidWith(`T-${i}`, type));
+    const { ports, reconciler, upload, message } = await world(records, closeFor(records, '0.00', '0.00'));
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    for (const type of registered) await ports.paymentDirections.set(partnerId, type, 1, checkedAt);
+    await reconciler.reconcile(message);
+    for (const type of unknown) expect(await ports.paymentTypeUsage.listDays(partnerId, type)).toHaveLength(1);
+    for (const type of [...registered, 'SALE']) expect(await ports.paymentTypeUsage.listDays(partnerId, type)).toEqual([]);
   });
 
   it('a run retried after its files failed writes them from the result it stored', async () => {

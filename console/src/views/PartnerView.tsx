@@ -295,7 +295,7 @@ function SetDirection({ partnerId, onDone }: { partnerId: string; onDone: (direc
       <ConfirmButton
         label="Set direction"
         disabled={paymentType === ''}
-        question={`Set the direction of ${paymentType} for partner ${partnerId} to ${directionText(direction)}? Days already reconciled keep their result until they are reconciled again.`}
+        question={`Set the direction of ${paymentType} for partner ${partnerId} to ${directionText(direction)}? Closed days that used it are reconciled again.`}
         confirmLabel="Set direction"
         onConfirm={async () => {
           onDone(

@@ -3,7 +3,7 @@ import { standardTransactionTypes, type StandardTransactionType } from '../refer
 import type { ControlTotals } from './ControlTotals.js';
 import { requireMinorUnitDigits } from '../currency/requireMinorUnitDigits.js';
 import { formatAmount } from './formatAmount.js';
-import { paymentDirection, type PaymentDirection } from './paymentDirection.js';
+import { BUILT_IN_PAYMENT_DIRECTIONS, paymentDirection, type PaymentDirection } from './paymentDirection.js';
 import type { TradeRecordSummary } from './TradeRecordSummary.js';
 
 export interface DayAggregatorOptions {
@@ -17,7 +17,7 @@ export interface DayAggregatorOptions {
   readonly paymentDirections?: ReadonlyMap<string, PaymentDirection> | undefined;
   /** Most distinct batch_seq numbers remembered; later ones only set batch_seqs_truncated. */
   readonly maxBatchSeqs?: number;
-  /** Most distinct unmapped codes, and most distinct unknown payment types, counted by name. */
+  /** Most distinct unmapped codes, unknown payment types and registered payment types, kept by name. */
   readonly maxDistinctCodes?: number;
 }
 
@@ -36,6 +36,11 @@ export interface DayDiagnostics {
   readonly unknown_payment_types: ReadonlyMap<string, number>;
   /** Payment rows of unknown types beyond maxDistinctCodes distinct types. */
   readonly unknown_payment_overflow_count: number;
+  /**
+   * The partner's own payment_type codes counted with the direction HQ registered for them (the
+   * built-in codes' directions never change), in the order first met; at most maxDistinctCodes.
+   */
+  readonly registered_payment_types: ReadonlySet<string>;
   /** Distinct batch_seq numbers that delivered the transactions, ascending. */
   readonly batch_seqs: readonly number[];
   readonly batch_seqs_truncated: boolean;
@@ -76,6 +81,7 @@ export class DayAggregator {
   private unmappedOverflow = 0;
   private readonly unknownPayments = new Map<string, number>();
   private unknownPaymentOverflow = 0;
+  private readonly registeredPayments = new Set<string>();
   private readonly batchSeqs = new Set<number>();
   private batchSeqsTruncated = false;
 
@@ -116,7 +122,10 @@ export class DayAggregator {
       const direction = paymentDirection(payment.payment_type, this.paymentDirections);
       if (direction === undefined) {
         this.noteUnknownPayment(payment.payment_type);
-      } else if (direction !== 0) {
+        continue;
+      }
+      if (!BUILT_IN_PAYMENT_DIRECTIONS.has(payment.payment_type)) this.noteRegisteredPayment(payment.payment_type);
+      if (direction !== 0) {
         this.paymentTotal = direction === 1 ? this.paymentTotal.plus(payment.amount) : this.paymentTotal.minus(payment.amount);
       }
     }
@@ -141,6 +150,7 @@ export class DayAggregator {
         unmapped_overflow_transaction_count: this.unmappedOverflow,
         unknown_payment_types: new Map(this.unknownPayments),
         unknown_payment_overflow_count: this.unknownPaymentOverflow,
+        registered_payment_types: new Set(this.registeredPayments),
         batch_seqs: [...this.batchSeqs].sort((a, b) => a - b),
         batch_seqs_truncated: this.batchSeqsTruncated,
         other_currency_trade_record_count: this.otherCurrencyCount,
@@ -159,6 +169,10 @@ export class DayAggregator {
     if (count !== undefined) this.unmapped.set(code, count + 1);
     else if (this.unmapped.size < this.maxDistinctCodes) this.unmapped.set(code, 1);
     else this.unmappedOverflow += 1;
+  }
+
+  private noteRegisteredPayment(paymentType: string): void {
+    if (this.registeredPayments.size < this.maxDistinctCodes) this.registeredPayments.add(paymentType);
   }
 
   private noteUnknownPayment(paymentType: string): void {

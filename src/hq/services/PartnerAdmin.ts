@@ -4,6 +4,7 @@ import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
 import type { Partner, PartnerStatus } from '../../storage/PartnerRepository.js';
 import type { ApiKeys } from '../../services/ports/ApiKeys.js';
 import type { Partners } from '../../services/ports/Partners.js';
+import type { ClosedDayRecounter } from '../../services/ClosedDayRecounter.js';
 import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
 
@@ -17,6 +18,7 @@ export class PartnerAdmin {
     private readonly partners: Partners,
     private readonly registrations: StoreRegistrations,
     private readonly directions: PaymentDirections,
+    private readonly recounter: Pick<ClosedDayRecounter, 'recount'>,
     private readonly keys: ApiKeys,
     private readonly clock: () => Date,
   ) {}
@@ -30,9 +32,15 @@ export class PartnerAdmin {
     return { registered, alreadyRegistered: unique.filter((s) => !created.has(s)) };
   }
 
+  /**
+   * Sets the direction, then has the closed days that used the type reconciled again with it. The
+   * days are scheduled even when the direction was already this one: a request that failed after
+   * storing it may not have scheduled them all, and sending it again does.
+   */
   async setPaymentDirection(partnerId: string, paymentType: string, direction: PaymentDirection): Promise<void> {
     await this.requirePartner(partnerId);
     await this.directions.set(partnerId, paymentType, direction, this.clock());
+    await this.recounter.recount(partnerId, paymentType);
   }
 
   /** Sets the partner's status; the partner as it now stands. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DayAggregator } from '../../../src/domain/reconciliation/DayAggregator.js';
+import type { PaymentDirection } from '../../../src/domain/reconciliation/paymentDirection.js';
 import type { TradeRecordSummary } from '../../../src/domain/reconciliation/TradeRecordSummary.js';
 
 const mapping = new Map([
@@ -149,6 +150,32 @@ describe('DayAggregator', () => {
     const aggregator = new DayAggregator({ currency: 'USD', mapping, paymentDirections: new Map([['SALE', -1]]) });
     aggregator.add(row(1));
     expect(aggregator.result().actual.payment_total_amount).toBe('11.07');
+    expect(aggregator.result().diagnostics.registered_payment_types).toEqual(new Set());
+  });
+
+  it('names the partner payment types it counted with a registered direction, bounded in number', () => {
+    const paymentDirections = new Map<string, PaymentDirection>([
+      ['GIFT', -1],
+      ['VOUCHER', 0],
+      ['HOUSE', 1],
+    ]);
+    const aggregator = new DayAggregator({ currency: 'USD', mapping, paymentDirections, maxDistinctCodes: 2 });
+    aggregator.add(
+      row(1, {
+        payment_row_count: 5,
+        payments: [
+          { payment_type: 'GIFT', amount: '2.00' },
+          { payment_type: 'SALE', amount: '9.00' },
+          { payment_type: 'VOUCHER', amount: '1.00' },
+          { payment_type: 'HOUSE', amount: '3.00' },
+          { payment_type: 'CASHBACK', amount: '4.00' },
+        ],
+      }),
+    );
+    const { actual, diagnostics } = aggregator.result();
+    expect(actual.payment_total_amount).toBe('10.00');
+    expect([...diagnostics.registered_payment_types]).toEqual(['GIFT', 'VOUCHER']);
+    expect([...diagnostics.unknown_payment_types.keys()]).toEqual(['CASHBACK']);
   });
 
   it('caps the batch numbers it remembers', () => {

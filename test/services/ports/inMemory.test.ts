@@ -19,6 +19,7 @@ import { InMemoryStoreMasterData } from '../../support/memory/InMemoryStoreMaste
 import { InMemoryStoreRegistrations } from '../../support/memory/InMemoryStoreRegistrations.js';
 import { InMemoryTradeRecords } from '../../support/memory/InMemoryTradeRecords.js';
 import { InMemoryUnmappedCodes } from '../../support/memory/InMemoryUnmappedCodes.js';
+import { InMemoryUsedPaymentTypes } from '../../support/memory/InMemoryUsedPaymentTypes.js';
 import { InMemoryWebhookDeadLetters } from '../../support/memory/InMemoryWebhookDeadLetters.js';
 import { InMemoryWebhookEndpointHealth } from '../../support/memory/InMemoryWebhookEndpointHealth.js';
 import { InMemoryWebhookEvents } from '../../support/memory/InMemoryWebhookEvents.js';
@@ -46,6 +47,7 @@ import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
 import { InMemoryTradeRecordHomes } from '../../support/memory/InMemoryTradeRecordHomes.js';
 import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
+import { usedPaymentTypesSuite } from './suites/usedPaymentTypesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
 import { webhookEndpointHealthSuite } from './suites/webhookEndpointHealthSuite.js';
 import { webhookEventsSuite } from './suites/webhookEventsSuite.js';
@@ -99,6 +101,9 @@ describe('in memory', () => {
   });
   describe('UnmappedCodes', () => {
     unmappedCodesSuite(fresh(() => new InMemoryUnmappedCodes()));
+  });
+  describe('UsedPaymentTypes', () => {
+    usedPaymentTypesSuite(fresh(() => new InMemoryUsedPaymentTypes()));
   });
   describe('MappingPointers', () => {
     mappingPointersSuite(fresh(() => new InMemoryMappingPointers()));

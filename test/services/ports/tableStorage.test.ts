@@ -11,6 +11,7 @@ import { OperatorKeyRepository } from '../../../src/storage/OperatorKeyRepositor
 import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
 import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
+import { PaymentTypeUsageRepository } from '../../../src/storage/PaymentTypeUsageRepository.js';
 import { ProductRepository } from '../../../src/storage/ProductRepository.js';
 import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
@@ -51,6 +52,7 @@ import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
 import { TradeRecordHomeTable } from '../../../src/storage/TradeRecordHomeTable.js';
 import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
+import { usedPaymentTypesSuite } from './suites/usedPaymentTypesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
 import { webhookEndpointHealthSuite } from './suites/webhookEndpointHealthSuite.js';
 import { webhookEventsSuite } from './suites/webhookEventsSuite.js';
@@ -110,6 +112,9 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   });
   describe('UnmappedCodes', () => {
     unmappedCodesSuite(onTable((t) => new UnmappedUsageRepository(t)));
+  });
+  describe('UsedPaymentTypes', () => {
+    usedPaymentTypesSuite(onTable((t) => new PaymentTypeUsageRepository(t)));
   });
   describe('MappingPointers', () => {
     mappingPointersSuite(onTable((t) => new MappingRepository(t)));
