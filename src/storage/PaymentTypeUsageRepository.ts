@@ -1,4 +1,4 @@
-import type { TableClient } from '@azure/data-tables';
+import { odata, type TableClient } from '@azure/data-tables';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { tableKey } from './tableKey.js';
 
@@ -41,7 +41,7 @@ export class PaymentTypeUsageRepository {
     const usages: PaymentTypeUsage[] = [];
     for await (const e of this.table.listEntities<UsageEntity>({
       queryOptions: {
-        filter: `PartitionKey eq '${tableKey(partnerId, paymentType)}'`,
+        filter: odata`PartitionKey eq ${tableKey(partnerId, paymentType)}`,
         select: ['storeId', 'businessDate'],
       },
     })) {
