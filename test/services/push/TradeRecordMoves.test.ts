@@ -51,6 +51,31 @@ function version(id: string, v: number, batchSeq = v): TradeRecordSummary {
   };
 }
 
+class CutOff extends Error {}
+
+/** The calls made through {@link cutOff} wrappers in the current run, when one is being cut. */
+let calls: { calls: number } | undefined;
+
+/**
+ * The port with its `cut`-th call (counted across every wrapped port) cut off: never sent, or sent
+ * and its answer lost. Calls before it go through; none after it are made.
+ */
+function cutOff<T extends object>(port: T, cut: number, lost: 'request' | 'response'): T {
+  return new Proxy(port, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        if (calls) calls.calls += 1;
+        if (calls?.calls === cut && lost === 'request') throw new CutOff();
+        const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (calls?.calls === cut) throw new CutOff();
+        return result;
+      };
+    },
+  });
+}
+
 /** What a push does: the index write and the claim side by side, then the settling of what it wrote. */
 async function pushAt(moves: TradeRecordMoves, partnerId: string, at: StoreDay, record: TradeRecordSummary) {
   const batch = { batchId: record.batch_id, batchSeq: record.batch_seq, receivedAt: '2026-03-09T00:00:00Z', recordCount: 1 };
@@ -116,6 +141,42 @@ describe('TradeRecordMoves', () => {
     expect(await holders(partnerId, 'T-1')).toEqual(['1: moved to 2', '2: v2']);
     expect((await homes.get(partnerId, 'T-1'))?.vacating).toEqual([]);
     expect(rerun).toEqual(['S/1 2026-03-01']);
+  });
+
+  it('finishes a move cut off at any storage call, once the push is replayed', async () => {
+    for (let cut = 1; ; cut++) {
+      for (const lost of ['request', 'response'] as const) {
+        const partnerId = `p-${randomUUID()}`;
+        const { moves } = mover();
+        await pushAt(moves, partnerId, day(1), version('T-1', 1));
+        const rerun: string[] = [];
+        const crashing = new TradeRecordMoves({
+          homes: cutOff(homes, cut, lost),
+          index: cutOff(index, cut, lost),
+          lateData: { batchCommitted: (_p, storeId, date) => Promise.resolve(void rerun.push(`${storeId} ${date}`)) },
+        });
+        const counter = { calls: 0 };
+        calls = counter;
+        const crashed = await pushAt(crashing, partnerId, day(2), version('T-1', 2)).then(
+          () => false,
+          (error: unknown) => {
+            if (!(error instanceof CutOff)) throw error;
+            return true;
+          },
+        );
+        calls = undefined;
+        if (!crashed) {
+          // Every call of a whole move was cut once, request and response: done.
+          expect(cut).toBeGreaterThan(3);
+          return;
+        }
+        const replay = mover();
+        await pushAt(replay.moves, partnerId, day(2), version('T-1', 2));
+        expect(await holders(partnerId, 'T-1'), `cut at call ${cut}, ${lost} lost`).toEqual(['1: moved to 2', '2: v2']);
+        expect(await homes.get(partnerId, 'T-1')).toMatchObject({ ...day(2), vacating: [] });
+        expect([...rerun, ...replay.rerun], `cut at call ${cut}, ${lost} lost`).toContain('S/1 2026-03-01');
+      }
+    }
   });
 
   it('leaves out an older or equal version sent to another day, and removes what it wrote there', async () => {
