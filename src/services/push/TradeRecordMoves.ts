@@ -1,5 +1,6 @@
 import { compareVersions, type Versioned } from '../../domain/reconciliation/isNewerVersion.js';
 import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
+import { ApiError } from '../../errors/ApiError.js';
 import { tableNames } from '../../storage/storageNames.js';
 import { WriteContentionError } from '../../storage/WriteContentionError.js';
 import type { HomeState, StoreDay, TradeRecordHome, TradeRecordHomes } from '../ports/TradeRecordHomes.js';
@@ -21,6 +22,9 @@ export interface TradeRecordMovesDependencies {
 
 /** Rounds of reading a row again after another push changed it first. */
 const maxAttempts = 8;
+
+/** What a push told to wait for another version's write is asked to wait: about one push's time. */
+const retryAfterSeconds = 2;
 
 /**
  * Keeps each trade_record_id of a partner counted on one store-day only (contract §2.7: the id is
@@ -90,19 +94,30 @@ export class TradeRecordMoves {
   }
 
   /**
-   * A batch failed after its claim: the homes it created for ids `here` now holds no row of are
-   * deleted, so that no other day's version is compared with a version never counted.
+   * A batch failed after its claim: a home that still carries one of its stamps goes back to what
+   * `here` holds now. It is deleted where `here` holds no row of the id, and takes the stamp of the
+   * older version put back otherwise, so that no other day's version is compared with one never
+   * counted. The batch's versions put back here (`restored`) are then settled like any write.
    */
-  async release(partnerId: string, here: StoreDay, records: readonly TradeRecordSummary[]): Promise<void> {
+  async release(
+    partnerId: string,
+    here: StoreDay,
+    records: readonly TradeRecordSummary[],
+    restored: readonly TradeRecordSummary[],
+  ): Promise<void> {
     await Promise.all(
       records.map(async (record) => {
         const id = record.trade_record_id;
         const home = await this.deps.homes.get(partnerId, id);
         if (!home || !sameStoreDay(home, here) || home.vacating.length > 0 || compareVersions(home.stamp, record) !== 0) return;
-        if (await this.deps.index.getRecord(partnerId, here.storeId, here.businessDate, id)) return;
-        await this.deps.homes.remove(partnerId, id, home.etag);
+        const row = await this.deps.index.getRecord(partnerId, here.storeId, here.businessDate, id);
+        if (!row) await this.deps.homes.remove(partnerId, id, home.etag);
+        else if (row.summary && compareVersions(row.summary, home.stamp) < 0) {
+          await this.deps.homes.replace(partnerId, id, { ...home, stamp: stampOf(row.summary) }, home.etag);
+        }
       }),
     );
+    if (restored.length > 0) await this.settle(partnerId, here, restored, await this.claim(partnerId, here, restored));
   }
 
   private async settleOne(
@@ -134,6 +149,7 @@ export class TradeRecordMoves {
         await this.vacate(partnerId, id, home);
         return undefined;
       } else {
+        await this.requireWritten(partnerId, id, home);
         await this.leaveHere(partnerId, here, record);
         return { storeId: home.storeId, businessDate: home.businessDate, reason: order < 0 ? 'stale' : 'conflicting' };
       }
@@ -166,6 +182,22 @@ export class TradeRecordMoves {
       if (await this.deps.index.markMoved(partnerId, day.storeId, day.businessDate, id, moved, row?.etag)) return;
     }
     throw new WriteContentionError(tableNames.tradeRecords, maxAttempts);
+  }
+
+  /**
+   * A home's stamp is claimed beside its push's index write, so it may name a version still being
+   * written, or one whose batch then fails. A record is left out only for a version its home's day
+   * holds; otherwise the push answers 503 and its retry (or the sweep) decides once that write ended.
+   */
+  private async requireWritten(partnerId: string, id: string, home: TradeRecordHome): Promise<void> {
+    const there = await this.deps.index.getRecord(partnerId, home.storeId, home.businessDate, id);
+    if (there?.summary && compareVersions(there.summary, home.stamp) >= 0) return;
+    throw new ApiError(
+      'SERVICE_UNAVAILABLE',
+      'Another version of a transaction in this batch is still being written under another store or business date; send the batch again shortly.',
+      [],
+      retryAfterSeconds,
+    );
   }
 
   /** Deletes the row just written here for a record another day counts, unless a newer one replaced it meanwhile. */

@@ -79,9 +79,15 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       // that takes the home elsewhere before this row lands marks the row's place as moved, and
       // the index then keeps this row out (see TradeRecordMoves).
       const claimed = deps.moves.claim(partnerId, here, summaries);
-      const [applied, homes, mapping, knownProducts, directions, close, store] = await Promise.all([
-        indexed,
-        claimed,
+      // Both writes end before either's failure is raised: a failed batch's clean-up must find
+      // every home its claim created.
+      const writes = Promise.allSettled([indexed, claimed]).then(([index, homes]) => {
+        if (index.status === 'rejected') throw index.reason;
+        if (homes.status === 'rejected') throw homes.reason;
+        return [index.value, homes.value] as const;
+      });
+      const [[applied, homes], mapping, knownProducts, directions, close, store] = await Promise.all([
+        writes,
         deps.mappings.current(partnerId),
         deps.products.knownIds(partnerId),
         deps.paymentDirections.listForPartner(partnerId),
@@ -153,29 +159,32 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         receivedAt,
         recordCount: body.trade_records.length,
       });
-      const removed = await deps.index.removeRowsOfBatch(partnerId, storeId, businessDate, batchId);
-      if (removed.size > 0) {
-        // A removed row may have replaced an older version from another batch: put the newest of those back.
-        const newest = new Map<string, TradeRecordSummary>();
-        for (const other of await deps.index.listBatches(partnerId, storeId, businessDate)) {
-          if (other.failed === true || other.batchId === batchId) continue;
-          const stored = await deps.rawBatches.get(partnerId, other.batchId);
-          const parsed = stored ? parseJsonBody(stored) : undefined;
-          if (!parsed?.ok) continue;
-          const otherBody = parsed.value as TradeRecordBatch;
-          for (const record of otherBody.trade_records) {
-            if (!removed.has(record.trade_record_id)) continue;
-            const summary = summarizeTradeRecord(record, otherBody);
-            const current = newest.get(record.trade_record_id);
-            if (!current || compareVersions(summary, current) > 0) newest.set(record.trade_record_id, summary);
-          }
+      await deps.index.removeRowsOfBatch(partnerId, storeId, businessDate, batchId);
+      // A removed row may have replaced an older version from another batch: the newest of those
+      // goes back. Every id of the batch is looked up, not only those the removal reports: a
+      // removal whose answer was lost reports nothing, and the version rule keeps what is newer.
+      const ids = new Set(body.trade_records.map((record) => record.trade_record_id));
+      const newest = new Map<string, TradeRecordSummary>();
+      for (const other of await deps.index.listBatches(partnerId, storeId, businessDate)) {
+        if (other.failed === true || other.batchId === batchId) continue;
+        const stored = await deps.rawBatches.get(partnerId, other.batchId);
+        const parsed = stored ? parseJsonBody(stored) : undefined;
+        if (!parsed?.ok) continue;
+        const otherBody = parsed.value as TradeRecordBatch;
+        for (const record of otherBody.trade_records) {
+          if (!ids.has(record.trade_record_id)) continue;
+          const summary = summarizeTradeRecord(record, otherBody);
+          const current = newest.get(record.trade_record_id);
+          if (!current || compareVersions(summary, current) > 0) newest.set(record.trade_record_id, summary);
         }
-        await deps.index.restore(partnerId, storeId, businessDate, [...newest.values()]);
       }
+      const restored = [...newest.values()];
+      await deps.index.restore(partnerId, storeId, businessDate, restored);
       await deps.moves.release(
         partnerId,
         { storeId, businessDate },
         body.trade_records.map((record) => summarizeTradeRecord(record, body)),
+        restored,
       );
       const close = await deps.closes.get(partnerId, storeId, businessDate);
       if (close) {

@@ -195,7 +195,7 @@ describe('TradeRecordMoves', () => {
     await pushAt(moves, partnerId, day(1), kept);
     // The failed batch's claim went through; its index write did not.
     await moves.claim(partnerId, day(1), [failed]);
-    await moves.release(partnerId, day(1), [kept, failed]);
+    await moves.release(partnerId, day(1), [kept, failed], []);
     expect(await homes.get(partnerId, 'T-KEPT')).toMatchObject(day(1));
     expect(await homes.get(partnerId, 'T-FAILED')).toBeUndefined();
     // So the same version sent under another day later counts there.
