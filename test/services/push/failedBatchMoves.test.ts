@@ -112,7 +112,10 @@ async function failedPush(
   const context = { partnerId, body, receivedAt };
   const applying = failing.apply(context).then(
     () => 'applied',
-    (error: unknown) => (error instanceof StorageError ? 'refused' : Promise.reject(error)),
+    (error: unknown) => {
+      if (error instanceof StorageError) return 'refused';
+      throw error;
+    },
   );
   await meanwhile?.();
   expect(await applying).toBe('refused');
