@@ -47,7 +47,13 @@ export interface SummaryEntity {
  */
 export type StoredTradeRecord =
   | { readonly etag: string; readonly summary: TradeRecordSummary; readonly movedTo?: undefined }
-  | { readonly etag: string; readonly stamp: Versioned; readonly movedTo: StoreDay; readonly summary?: undefined };
+  | ({ readonly etag: string; readonly summary?: undefined } & MoveMark);
+
+/** What the row of a transaction that moved away says: the version that moved it, and where to. */
+export interface MoveMark {
+  readonly stamp: Versioned;
+  readonly movedTo: StoreDay;
+}
 
 /** The transactions of a batch that were not written, by trade_record_id. */
 export type AppliedBatch = Unwritten<string>;
@@ -240,7 +246,7 @@ export class TradeRecordIndex {
     storeId: string,
     businessDate: string,
     tradeRecordId: string,
-    moved: { readonly stamp: Versioned; readonly movedTo: StoreDay },
+    moved: MoveMark,
     etag: string | undefined,
   ): Promise<boolean> {
     const entity: MovedEntity & { partitionKey: string; rowKey: string } = {

@@ -1,8 +1,6 @@
-import type { Versioned } from '../../domain/reconciliation/isNewerVersion.js';
 import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
-import type { StoreDay } from './TradeRecordHomes.js';
 import type { RowProblem } from '../../storage/tableLimits.js';
-import type { AppliedBatch, DayBatch, DayRow, StoredTradeRecord } from '../../storage/TradeRecordIndex.js';
+import type { AppliedBatch, DayBatch, DayRow, MoveMark, StoredTradeRecord } from '../../storage/TradeRecordIndex.js';
 
 /**
  * The latest version's figures of every trade record of a store-day, plus the batches that
@@ -34,7 +32,7 @@ export interface TradeRecords {
     storeId: string,
     businessDate: string,
     tradeRecordId: string,
-    moved: { readonly stamp: Versioned; readonly movedTo: StoreDay },
+    moved: MoveMark,
     etag: string | undefined,
   ): Promise<boolean>;
   /** Deletes a transaction's row if it is still as read (`etag`); false when it changed or went meanwhile. */

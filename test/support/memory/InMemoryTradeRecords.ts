@@ -1,12 +1,11 @@
 import type { TradeRecordSummary } from '../../../src/domain/reconciliation/TradeRecordSummary.js';
 import { compareVersions, type Versioned } from '../../../src/domain/reconciliation/isNewerVersion.js';
-import type { StoreDay } from '../../../src/services/ports/TradeRecordHomes.js';
 import type { RowProblem } from '../../../src/storage/tableLimits.js';
-import type { AppliedBatch, DayBatch, DayRow, StoredTradeRecord } from '../../../src/storage/TradeRecordIndex.js';
+import type { AppliedBatch, DayBatch, DayRow, MoveMark, StoredTradeRecord } from '../../../src/storage/TradeRecordIndex.js';
 import type { TradeRecords } from '../../../src/services/ports/TradeRecords.js';
 
 /** A transaction's row: the figures counted, or the mark of a move to another store-day. */
-type Row = { readonly summary: TradeRecordSummary } | { readonly stamp: Versioned; readonly movedTo: StoreDay };
+type Row = { readonly summary: TradeRecordSummary } | MoveMark;
 
 interface Day {
   readonly batches: Map<string, DayBatch>;
@@ -72,7 +71,7 @@ export class InMemoryTradeRecords implements TradeRecords {
     storeId: string,
     businessDate: string,
     tradeRecordId: string,
-    moved: { readonly stamp: Versioned; readonly movedTo: StoreDay },
+    moved: MoveMark,
     etag: string | undefined,
   ): Promise<boolean> {
     const rows = this.day(partnerId, storeId, businessDate).rows;
