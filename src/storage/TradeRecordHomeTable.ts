@@ -15,6 +15,12 @@ const partitionsPerPartner = 8;
 /** Rounds of read-then-create a claim makes while other pushes keep creating the same ids. */
 const maxClaimAttempts = 8;
 
+/** An id to claim, with the create action of its home. */
+interface PendingClaim {
+  readonly tradeRecordId: string;
+  readonly action: TransactionAction;
+}
+
 interface HomeEntity {
   storeId: string;
   businessDate: string;
@@ -32,18 +38,17 @@ export class TradeRecordHomeTable implements TradeRecordHomes {
   constructor(private readonly table: TableClient) {}
 
   async claim(partnerId: string, here: StoreDay, claims: readonly HomeClaim[]): Promise<Map<string, TradeRecordHome>> {
-    const byPartition = new Map<string, HomeClaim[]>();
+    // Each id's create action is built once: it is measured for the chunks and sent as it is.
+    const byPartition = new Map<string, PendingClaim[]>();
     for (const claim of claims) {
       const partitionKey = partitionOf(partnerId, claim.tradeRecordId);
       const group = byPartition.get(partitionKey) ?? [];
-      group.push(claim);
+      group.push({ tradeRecordId: claim.tradeRecordId, action: createAction(partitionKey, claim, here) });
       byPartition.set(partitionKey, group);
     }
     const existing = new Map<string, TradeRecordHome>();
     const work = [...byPartition].flatMap(([partitionKey, group]) =>
-      transactionChunks(group, (claim) => actionSize(createAction(partitionKey, claim, here))).map((chunk) =>
-        this.claimChunk(partitionKey, chunk, here, existing),
-      ),
+      transactionChunks(group, (pending) => actionSize(pending.action)).map((chunk) => this.claimChunk(partitionKey, chunk, existing)),
     );
     // Every chunk is let finish before a failure is raised: no write of this call outlives it.
     const failed = (await Promise.allSettled(work)).find((outcome) => outcome.status === 'rejected');
@@ -78,18 +83,13 @@ export class TradeRecordHomeTable implements TradeRecordHomes {
   }
 
   /** Creates the homes of one transaction's worth of ids; the common case (all new) is one request. */
-  private async claimChunk(
-    partitionKey: string,
-    claims: HomeClaim[],
-    here: StoreDay,
-    existing: Map<string, TradeRecordHome>,
-  ): Promise<void> {
+  private async claimChunk(partitionKey: string, claims: PendingClaim[], existing: Map<string, TradeRecordHome>): Promise<void> {
     let unclaimed = claims;
     for (let attempt = 1; unclaimed.length > 0; attempt++) {
       try {
         await sendTableTransaction(
           this.table,
-          unclaimed.map((claim) => createAction(partitionKey, claim, here)),
+          unclaimed.map((claim) => claim.action),
         );
         return;
       } catch (error) {

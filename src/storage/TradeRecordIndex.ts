@@ -183,25 +183,21 @@ export class TradeRecordIndex {
 
   /**
    * Deletes the transaction rows a batch wrote that are still its own (a newer version written by
-   * another batch since stays). Returns the trade_record_ids whose row was removed.
+   * another batch since stays).
    */
-  async removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>> {
+  async removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<void> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
-    const removed = new Set<string>();
-    const rows = this.table.listEntities<{ tradeRecordId?: string }>({
-      queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and batchId eq ${batchId}`, select: ['RowKey', 'tradeRecordId'] },
+    const rows = this.table.listEntities({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and batchId eq ${batchId}`, select: ['RowKey'] },
     });
     for await (const row of rows) {
-      const rowKey = row.rowKey ?? '';
       try {
-        await this.table.deleteEntity(partitionKey, rowKey, { etag: row.etag });
-        removed.add(row.tradeRecordId ?? decodeKeyPart(rowKey));
+        await this.table.deleteEntity(partitionKey, row.rowKey ?? '', { etag: row.etag });
       } catch (error) {
         // Gone already, or replaced by a newer version meanwhile: not this batch's row any more.
         if (!isNotFound(error) && !isPreconditionFailed(error)) throw error;
       }
     }
-    return removed;
   }
 
   /** The row of one transaction of the day with its ETag; undefined when the day holds none. */

@@ -10,7 +10,7 @@ import { DuckDb, dataset } from '../support/duckDb.js';
 import { buildDayBatch, unmappedDayClose } from '../reliability/support/dayScenario.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { eventually, startTestService, type TestOperator, type TestPartner, type TestService } from '../support/startTestService.js';
-import { downloadReports } from '../services/reports/reportDownload.js';
+import { downloadReports, reportNames } from '../services/reports/reportDownload.js';
 import { newBatchId, partnerWithStores, reconciled, usdStore } from '../support/httpScenario.js';
 import { listOf } from '../hq/support/hqBodies.js';
 
@@ -50,6 +50,11 @@ describe('150 distinct 128-character unmapped codes in one store-day', () => {
   });
 
   it('are in the unmapped_transactions file, and the day in the store_days file', async () => {
+    // The partner-day's store_days file is written after the day's own files.
+    await eventually(
+      () => reportNames(service.services.storage.reports),
+      (names) => names.some((name) => name.startsWith('store_days/')),
+    );
     const { root } = await downloadReports(service.services.storage.reports);
     const db = await DuckDb.open();
     try {

@@ -19,8 +19,8 @@ export interface TradeRecords {
   rowProblems(partnerId: string, storeId: string, businessDate: string, summary: TradeRecordSummary): RowProblem[];
   /** Marks a batch of the day failed: from then on no reconciliation counts its rows. */
   markBatchFailed(partnerId: string, storeId: string, businessDate: string, batch: DayBatch): Promise<void>;
-  /** Removes the rows a batch wrote that are still its own; returns their trade_record_ids. */
-  removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>>;
+  /** Removes the rows a batch wrote that are still its own. */
+  removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<void>;
   /** One transaction's row of the day with its ETag; undefined when the day holds none. */
   getRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string): Promise<StoredTradeRecord | undefined>;
   /**

@@ -49,15 +49,12 @@ export class InMemoryTradeRecords implements TradeRecords {
     return Promise.resolve();
   }
 
-  removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<Set<string>> {
+  removeRowsOfBatch(partnerId: string, storeId: string, businessDate: string, batchId: string): Promise<void> {
     const day = this.day(partnerId, storeId, businessDate);
-    const removed = new Set<string>();
     for (const [id, row] of day.rows) {
-      if (!('summary' in row) || row.summary.batch_id !== batchId) continue;
-      day.rows.delete(id);
-      removed.add(id);
+      if ('summary' in row && row.summary.batch_id === batchId) day.rows.delete(id);
     }
-    return Promise.resolve(removed);
+    return Promise.resolve();
   }
 
   getRecord(partnerId: string, storeId: string, businessDate: string, tradeRecordId: string): Promise<StoredTradeRecord | undefined> {
