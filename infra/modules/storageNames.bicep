@@ -40,6 +40,7 @@ var containerNames = {
 var queueNames = {
   reconcile: 'reconcile-requests'
   webhookDeliveries: 'webhook-deliveries'
+  closedDayReruns: 'closed-day-reruns'
 }
 
 // Where the Functions host moves a message after its fifth failed dequeue (queue name + "-poison"). Created up front so operators can watch them.
@@ -47,4 +48,5 @@ var queueNames = {
 var poisonQueueNames = {
   reconcile: 'reconcile-requests-poison'
   webhookDeliveries: 'webhook-deliveries-poison'
+  closedDayReruns: 'closed-day-reruns-poison'
 }

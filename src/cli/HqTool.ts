@@ -3,14 +3,11 @@ import type { PaymentDirection } from '../domain/reconciliation/paymentDirection
 import { hashApiKey } from '../services/hashApiKey.js';
 import { classifyReportError } from '../services/reports/classifyReportError.js';
 import { createStoreDayReportService } from '../services/createStoreDayReportService.js';
-import { ClosedDayRecounter } from '../services/ClosedDayRecounter.js';
+import { createClosedDayReruns } from '../services/reruns/createClosedDayReruns.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
-import { DayCloseRepository } from '../storage/DayCloseRepository.js';
-import { JsonQueue } from '../storage/JsonQueue.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
-import { PaymentTypeUsageRepository } from '../storage/PaymentTypeUsageRepository.js';
 import { ReconciliationRepository, type ReconciliationStatus } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
@@ -110,13 +107,15 @@ export class HqTool {
     this.webhookFailures = new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters));
     this.clock = options.clock ?? (() => new Date());
     // The same rules as the HQ API's admin actions and operator keys (a direction set here also
-    // has the closed days that used the type reconciled again, by the service's queue).
-    const recounter = new ClosedDayRecounter(
-      new PaymentTypeUsageRepository(t.paymentTypeUsage),
-      new DayCloseRepository(t.dailyCloses),
-      new JsonQueue(storage.queues.reconcile),
+    // has the closed days that used the type reconciled again, through the service's queues).
+    this.admin = new PartnerAdmin(
+      this.partners,
+      this.registrations,
+      this.directions,
+      createClosedDayReruns(storage, this.clock),
+      this.keys,
+      this.clock,
     );
-    this.admin = new PartnerAdmin(this.partners, this.registrations, this.directions, recounter, this.keys, this.clock);
     this.operators = new OperatorKeys(new OperatorKeyRepository(t.operatorKeys), this.clock);
     // Adding a command is adding a line here (and one to hqUsage).
     this.commands = [

@@ -13,7 +13,7 @@ import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
 import { deleteWebhook, getWebhook, putWebhook, rotateWebhookSecret } from '../http/endpoints/webhookEndpoints.js';
 import { isWebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
-import { isReconcileMessage } from '../queue/messageGuards.js';
+import { isClosedDayRerunMessage, isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
 import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
@@ -98,6 +98,15 @@ export const functionTable: readonly FunctionDefinition[] = [
       createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry, log) =>
         services.reconciliationSlots.reconcile(services.reconciler, message, telemetry, log),
       ),
+  },
+  {
+    // One page of closed days to reconcile again after a mapping upload or a direction change.
+    name: 'rerunClosedDays',
+    trigger: 'storageQueue',
+    queueName: queueNames.closedDayReruns,
+    connection: settingNames.storage,
+    createHandler: (services) =>
+      createQueueHandler('rerunClosedDays', isClosedDayRerunMessage, (message) => services.closedDayReruns.runPage(message)),
   },
   {
     // Finishes pushes cut off before their commit. A timer, not a message per push: on Flex

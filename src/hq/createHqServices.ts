@@ -4,12 +4,10 @@ import { BatchLedgerListing } from '../storage/BatchLedgerListing.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
 import { OperatorKeyRepository } from '../storage/OperatorKeyRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
-import { JsonQueue } from '../storage/JsonQueue.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
-import { PaymentTypeUsageRepository } from '../storage/PaymentTypeUsageRepository.js';
 import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
-import { ClosedDayRecounter } from '../services/ClosedDayRecounter.js';
+import { createClosedDayReruns } from '../services/reruns/createClosedDayReruns.js';
 import { SalesQuery } from '../services/reports/SalesQuery.js';
 import { UnmappedQuery } from '../services/reports/UnmappedQuery.js';
 import type { StorageClients } from '../storage/StorageClients.js';
@@ -37,11 +35,6 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
   const directions = new PaymentDirectionRepository(t.paymentDirections);
   const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
   const closes = new DayCloseRepository(t.dailyCloses);
-  const recounter = new ClosedDayRecounter(
-    new PaymentTypeUsageRepository(t.paymentTypeUsage),
-    closes,
-    new JsonQueue(storage.queues.reconcile),
-  );
   return {
     authenticator: new OperatorAuthenticator(new OperatorKeyRepository(t.operatorKeys), partnerKeys, clock),
     validator: new HqRequestValidator(),
@@ -49,7 +42,7 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
     dayDetail: new StoreDayDetail(partners, registrations, stores, closes, results, new TradeRecordIndex(t.tradeRecords), clock),
     batches: new BatchList(new BatchLedgerListing(t.batchLedger)),
     directory: new PartnerDirectory(partners, registrations, stores, partnerKeys, directions, config.rateLimitPerMinute, clock),
-    admin: new PartnerAdmin(partners, registrations, directions, recounter, partnerKeys, clock),
+    admin: new PartnerAdmin(partners, registrations, directions, createClosedDayReruns(storage, clock), partnerKeys, clock),
     reports: new ReportTotals(new SalesQuery(reportStoreDays, partners), new UnmappedQuery(reportStoreDays, partners)),
   };
 }

@@ -126,7 +126,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
     tag: 'Admin actions',
     summary: "Set a payment type's direction",
     description:
-      'Like `npm run hq -- payment-type set-direction`. Closed days that used the payment type are reconciled again at once with the direction set (their results and report files follow); sending the request again schedules them again.',
+      'Like `npm run hq -- payment-type set-direction`. Closed days that used the payment type are reconciled again with the direction set (their results and report files follow). The answer comes once the direction is stored and the work is queued: the days are found and scheduled in the background, however many there are. Sending the request again schedules them again.',
     query: 'none',
     body: 'paymentDirection',
     response: { schema: 'paymentDirection', description: 'The direction in effect.' },

@@ -1,4 +1,5 @@
 import type { ReconcileMessage } from '../services/ReconcileMessage.js';
+import type { ClosedDayRerunMessage } from '../services/reruns/ClosedDayRerunMessage.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const strings = (value: Record<string, unknown>, keys: readonly string[]) => keys.every((k) => typeof value[k] === 'string');
@@ -10,4 +11,10 @@ export function isReconcileMessage(value: unknown): value is ReconcileMessage {
     (value.runId === undefined || (typeof value.runId === 'string' && value.runId !== '')) &&
     (value.dueAt === undefined || (typeof value.dueAt === 'string' && !Number.isNaN(Date.parse(value.dueAt))))
   );
+}
+
+export function isClosedDayRerunMessage(value: unknown): value is ClosedDayRerunMessage {
+  if (!isRecord(value) || typeof value.partnerId !== 'string' || (value.after !== undefined && typeof value.after !== 'string'))
+    return false;
+  return value.kind === 'remap' || (value.kind === 'direction' && typeof value.paymentType === 'string');
 }

@@ -23,6 +23,7 @@ import type { SalesQuery } from './reports/SalesQuery.js';
 import type { UnmappedQuery } from './reports/UnmappedQuery.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 import type { ReconciliationSlots } from './ReconciliationSlots.js';
+import type { ClosedDayReruns } from './reruns/ClosedDayReruns.js';
 
 /** The caller of a partner route, as the adapters see it. */
 export type { Partner };
@@ -43,6 +44,8 @@ export interface AppServices {
   readonly reconciler: DayReconciler;
   /** Reconciliations this process runs at once (`maxConcurrentReconciliations`); a message waits for a slot up to `reconciliationSlotWait`, then is sent again. */
   readonly reconciliationSlots: ReconciliationSlots;
+  /** Reconciles closed days again after a mapping upload or a direction change, a page per message. */
+  readonly closedDayReruns: ClosedDayReruns;
   /** The report files of reconciled store-days (written by the reconciler; rebuilt by the HQ tool). */
   readonly reports: StoreDayReportService;
   /** HQ's sales totals and held-back codes, from the totals written with the report files. */

@@ -41,7 +41,6 @@ import { CachedStoreMasterData } from './CachedStoreMasterData.js';
 import { BatchSweeper } from './BatchSweeper.js';
 import { MappingCatalog } from './catalog/MappingCatalog.js';
 import { ProductCatalog } from './catalog/ProductCatalog.js';
-import { ClosedDayRemapper } from './ClosedDayRemapper.js';
 import { DayReconciler } from './DayReconciler.js';
 import { HealthCheck } from './HealthCheck.js';
 import { MappingQuery } from './MappingQuery.js';
@@ -61,6 +60,7 @@ import { UnmappedQuery } from './reports/UnmappedQuery.js';
 import { createStoreDayReportService } from './createStoreDayReportService.js';
 import { TenantGuard } from './TenantGuard.js';
 import { ConcurrencyLimit } from './ConcurrencyLimit.js';
+import { createClosedDayReruns } from './reruns/createClosedDayReruns.js';
 import { ReconciliationSlots } from './ReconciliationSlots.js';
 import { reconciliationSlotWait } from './reconciliationSlotWait.js';
 import { maxConcurrentReconciliations } from './maxConcurrentReconciliations.js';
@@ -136,7 +136,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const tenants = new TenantGuard(registrations, clock, partnerCacheMs);
   const mappingCatalog = new MappingCatalog(mappingPointers, rawBatches);
   const productCatalog = new ProductCatalog(products, clock);
-  const remapper = new ClosedDayRemapper(unmappedUsage, closes, reconcileQueue);
+  const closedDayReruns = createClosedDayReruns(storage, clock);
   const fragments = new ReportFragmentStore(storage.reports);
   const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
   const reports = createStoreDayReportService(storage, clock);
@@ -169,7 +169,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     products: productsProcessor(products, productCatalog),
     mappings: mappingsProcessor({
       pointers: mappingPointers,
-      remapClosedDays: (partnerId, codes) => remapper.remap(partnerId, codes),
+      reruns: closedDayReruns,
       clock,
     }),
   } as AppServices['processors'];
@@ -216,6 +216,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       reconcileQueue,
       reconciliationSlotWait,
     ),
+    closedDayReruns,
     reports,
     salesQuery: new SalesQuery(reportStoreDays, partners),
     unmappedQuery: new UnmappedQuery(reportStoreDays, partners),

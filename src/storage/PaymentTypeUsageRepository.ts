@@ -1,4 +1,6 @@
-import { odata, type TableClient } from '@azure/data-tables';
+import type { TableClient } from '@azure/data-tables';
+import type { NotePage } from '../services/ports/NotePage.js';
+import { listNotePage } from './listNotePage.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { tableKey } from './tableKey.js';
 
@@ -37,18 +39,18 @@ export class PaymentTypeUsageRepository {
     );
   }
 
-  async listDays(partnerId: string, paymentType: string): Promise<PaymentTypeUsage[]> {
-    const usages: PaymentTypeUsage[] = [];
-    for await (const e of this.table.listEntities<UsageEntity>({
-      queryOptions: {
-        filter: odata`PartitionKey eq ${tableKey(partnerId, paymentType)}`,
-        select: ['storeId', 'businessDate'],
-      },
-    })) {
-      if (e.storeId === undefined || e.businessDate === undefined) continue;
-      usages.push({ paymentType, storeId: e.storeId, businessDate: e.businessDate, etag: e.etag });
-    }
-    return usages;
+  async listDaysPage(partnerId: string, paymentType: string, after: string | undefined, max: number): Promise<NotePage<PaymentTypeUsage>> {
+    return listNotePage<UsageEntity, PaymentTypeUsage>(
+      this.table,
+      tableKey(partnerId, paymentType),
+      after,
+      max,
+      ['storeId', 'businessDate'],
+      (e) =>
+        e.storeId === undefined || e.businessDate === undefined
+          ? undefined
+          : { paymentType, storeId: e.storeId, businessDate: e.businessDate, etag: e.etag },
+    );
   }
 
   async remove(partnerId: string, usage: PaymentTypeUsage): Promise<void> {

@@ -1,4 +1,6 @@
 import type { TableClient, TransactionAction } from '@azure/data-tables';
+import type { NotePage } from '../services/ports/NotePage.js';
+import { listNotePage } from './listNotePage.js';
 import { isNotFound } from './storageErrors.js';
 import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
@@ -8,6 +10,12 @@ export interface UnmappedUsage {
   readonly sourceCode: string;
   readonly storeId: string;
   readonly businessDate: string;
+}
+
+interface UsageEntity {
+  readonly sourceCode?: string;
+  readonly storeId?: string;
+  readonly businessDate?: string;
 }
 
 /**
@@ -27,23 +35,22 @@ export class UnmappedUsageRepository {
     for (const chunk of transactionChunks(actions, actionSize)) await this.table.submitTransaction(chunk);
   }
 
-  async listForPartner(partnerId: string): Promise<UnmappedUsage[]> {
-    const usages: UnmappedUsage[] = [];
-    for await (const e of this.table.listEntities<{ sourceCode?: string; storeId?: string; businessDate?: string }>({
-      queryOptions: {
-        filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`,
-        select: ['RowKey', 'sourceCode', 'storeId', 'businessDate'],
+  async listPage(partnerId: string, after: string | undefined, max: number): Promise<NotePage<UnmappedUsage>> {
+    return listNotePage<UsageEntity, UnmappedUsage>(
+      this.table,
+      encodeKeyPart(partnerId),
+      after,
+      max,
+      ['sourceCode', 'storeId', 'businessDate'],
+      (e) => {
+        if (e.sourceCode !== undefined && e.storeId !== undefined && e.businessDate !== undefined) {
+          return { sourceCode: e.sourceCode, storeId: e.storeId, businessDate: e.businessDate };
+        }
+        // Rows written before the values were kept as properties: their keys spell them out.
+        const [code, storeId, businessDate] = (e.rowKey ?? '').split('|').map(decodeKeyPart);
+        return { sourceCode: code ?? '', storeId: storeId ?? '', businessDate: businessDate ?? '' };
       },
-    })) {
-      if (e.sourceCode !== undefined && e.storeId !== undefined && e.businessDate !== undefined) {
-        usages.push({ sourceCode: e.sourceCode, storeId: e.storeId, businessDate: e.businessDate });
-        continue;
-      }
-      // Rows written before the values were kept as properties: their keys spell them out.
-      const [code, storeId, businessDate] = (e.rowKey ?? '').split('|').map(decodeKeyPart);
-      usages.push({ sourceCode: code ?? '', storeId: storeId ?? '', businessDate: businessDate ?? '' });
-    }
-    return usages;
+    );
   }
 
   /** Forgets a usage; one already gone (another upload removed it) is fine. */

@@ -45,6 +45,8 @@ export const queueNames = {
   reconcile: 'reconcile-requests',
   /** One message per webhook delivery; retries are new messages with a visibility delay. */
   webhookDeliveries: 'webhook-deliveries',
+  /** One page of closed days to reconcile again after a mapping upload or a direction change; each sends the next. */
+  closedDayReruns: 'closed-day-reruns',
 } as const;
 
 /** The Functions host moves a message here after the fifth failed dequeue. */

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { DailyClose } from '../../src/domain/model/payloads.js';
 import type { TradeRecordSummary } from '../../src/domain/reconciliation/TradeRecordSummary.js';
 import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
-import { ClosedDayRecounter } from '../../src/services/ClosedDayRecounter.js';
-import { ClosedDayRemapper } from '../../src/services/ClosedDayRemapper.js';
+import { ClosedDayReruns } from '../../src/services/reruns/ClosedDayReruns.js';
+import type { ClosedDayRerunMessage } from '../../src/services/reruns/ClosedDayRerunMessage.js';
+import { allNotes } from '../support/allNotes.js';
 import { DayReconciler } from '../../src/services/DayReconciler.js';
 import { maxNotedPaymentTypes } from '../../src/services/maxNotedPaymentTypes.js';
 import { FragmentPrefetch } from '../../src/services/reports/FragmentPrefetch.js';
@@ -108,8 +109,8 @@ const outcome: StoreDayReportOutcome = {
   batches: { staged: 0, converted: 1 },
 };
 
-async function world(records: readonly TradeRecordSummary[], close: DailyClose, reports?: FlakyReports, failedPublications = 0) {
-  const ports = {
+function newPorts() {
+  return {
     closes: new InMemoryDayCloses(),
     index: new InMemoryTradeRecords(),
     results: new InMemoryReconciliations(),
@@ -120,6 +121,11 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose, 
     paymentTypeUsage: new InMemoryUsedPaymentTypes(),
     queue: new InMemoryQueue<ReconcileMessage>(),
   };
+}
+type Ports = ReturnType<typeof newPorts>;
+
+async function world(records: readonly TradeRecordSummary[], close: DailyClose, reports?: FlakyReports, failedPublications = 0) {
+  const ports = newPorts();
   const mappings = new MappingCatalog(ports.pointers, ports.rawBatches);
   const stored: ReconciliationRecord[] = [];
   let publicationsToFail = failedPublications;
@@ -161,10 +167,43 @@ async function world(records: readonly TradeRecordSummary[], close: DailyClose, 
     upload,
     message,
     stored,
-    remapper: new ClosedDayRemapper(ports.unmappedUsage, ports.closes, ports.queue),
-    recounter: new ClosedDayRecounter(ports.paymentTypeUsage, ports.closes, ports.queue),
+    reruns: rerunsOf(ports, mappings),
   };
 }
+
+/** Closed-day reruns on the world's ports, whose messages (and those they send) run at once. */
+function rerunsOf(ports: Ports, mappings: MappingCatalog) {
+  const rerunQueue = new InMemoryQueue<ClosedDayRerunMessage>();
+  const reruns = new ClosedDayReruns({
+    unmappedCodes: ports.unmappedUsage,
+    paymentTypes: ports.paymentTypeUsage,
+    mappedCodes: async (p) => new Set((await mappings.current(p)).byCode.keys()),
+    closes: ports.closes,
+    reconcileQueue: ports.queue,
+    rerunQueue,
+    clock: () => checkedAt,
+  });
+  const drain = async () => {
+    // The array iterator reads the length at each step: a page's follow-up, sent meanwhile, is run too.
+    for (const { message } of rerunQueue.sent) await reruns.runPage(message);
+    rerunQueue.sent.length = 0;
+  };
+  return {
+    remap: async (partnerId: string) => {
+      await reruns.afterMappingUpload(partnerId);
+      await drain();
+    },
+    recount: async (partnerId: string, paymentType: string) => {
+      await reruns.afterDirectionSet(partnerId, paymentType);
+      await drain();
+    },
+  };
+}
+
+const noted = {
+  unmapped: (ports: Ports) => allNotes((after) => ports.unmappedUsage.listPage(partnerId, after, 100)),
+  days: (ports: Ports, paymentType: string) => allNotes((after) => ports.paymentTypeUsage.listDaysPage(partnerId, paymentType, after, 100)),
+};
 
 describe('DayReconciler', () => {
   it('matches a day whose close agrees with the latest versions, stamped with the clock', async () => {
@@ -192,15 +231,13 @@ describe('DayReconciler', () => {
 
   it('notes an unmapped code, and a mapping of it schedules the closed day again', async () => {
     const records = [sale('T-1', 'S01', '10.00'), sale('T-2', 'X99', '4.00')];
-    const { ports, reconciler, upload, message, remapper } = await world(records, closeFor(records, '14.00', '14.00'));
+    const { ports, reconciler, upload, message, reruns } = await world(records, closeFor(records, '14.00', '14.00'));
     await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
     expect(await reconciler.reconcile(message)).toBe('MISMATCHED');
-    expect(await ports.unmappedUsage.listForPartner(partnerId)).toEqual([
-      { sourceCode: 'X99', storeId: message.storeId, businessDate: message.businessDate },
-    ]);
+    expect(await noted.unmapped(ports)).toEqual([{ sourceCode: 'X99', storeId: message.storeId, businessDate: message.businessDate }]);
 
     await upload('map-2', { S01: 'SALE', X99: 'SALE' }, '2026-03-02T11:00:00.000Z');
-    await remapper.remap(partnerId, new Set(['S01', 'X99']));
+    await reruns.remap(partnerId);
     // A run of its own (its events get ids of their own), due at once.
     expect(ports.queue.sent).toEqual([
       {
@@ -208,24 +245,24 @@ describe('DayReconciler', () => {
         visibilityDelaySeconds: 0,
       },
     ]);
-    expect(await ports.unmappedUsage.listForPartner(partnerId)).toEqual([]);
+    expect(await noted.unmapped(ports)).toEqual([]);
     expect(await reconciler.reconcile(message)).toBe('MATCHED');
   });
 
   it('notes a payment type without a direction, and a direction HQ sets for it schedules the closed day again', async () => {
     const records = [paidWith('T-1', 'HOUSE'), sale('T-2', 'S01', '5.00')];
-    const { ports, reconciler, upload, message, recounter } = await world(records, closeFor(records, '15.00', '15.00'));
+    const { ports, reconciler, upload, message, reruns } = await world(records, closeFor(records, '15.00', '15.00'));
     await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
     expect(await reconciler.reconcile(message)).toBe('MISMATCHED');
     expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({
       actual: { payment_total_amount: '9.00' },
     });
-    expect(await ports.paymentTypeUsage.listDays(partnerId, 'HOUSE')).toEqual([
+    expect(await noted.days(ports, 'HOUSE')).toEqual([
       { paymentType: 'HOUSE', storeId: message.storeId, businessDate: message.businessDate, etag: expect.any(String) as string },
     ]);
 
     await ports.paymentDirections.set(partnerId, 'HOUSE', 1, checkedAt);
-    await recounter.recount(partnerId, 'HOUSE');
+    await reruns.recount(partnerId, 'HOUSE');
     // A run of its own (its events get ids of their own), due at once.
     expect(ports.queue.sent).toEqual([
       {
@@ -233,14 +270,14 @@ describe('DayReconciler', () => {
         visibilityDelaySeconds: 0,
       },
     ]);
-    expect(await ports.paymentTypeUsage.listDays(partnerId, 'HOUSE')).toEqual([]);
+    expect(await noted.days(ports, 'HOUSE')).toEqual([]);
     expect(await reconciler.reconcile(ports.queue.sent[0]!.message)).toBe('MATCHED');
     // Still used with its direction now: noted again, for a later change of it.
-    expect(await ports.paymentTypeUsage.listDays(partnerId, 'HOUSE')).toHaveLength(1);
+    expect(await noted.days(ports, 'HOUSE')).toHaveLength(1);
 
     // HQ corrects the direction: the day is scheduled again and counts the payments the other way.
     await ports.paymentDirections.set(partnerId, 'HOUSE', -1, checkedAt);
-    await recounter.recount(partnerId, 'HOUSE');
+    await reruns.recount(partnerId, 'HOUSE');
     expect(ports.queue.sent).toHaveLength(2);
     expect(await reconciler.reconcile(ports.queue.sent[1]!.message)).toBe('MISMATCHED');
     expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({
@@ -251,7 +288,7 @@ describe('DayReconciler', () => {
 
   it('a direction set while a run counts with the old directions still gets the day counted with the new one', async () => {
     const records = [paidWith('T-1', 'HOUSE')];
-    const { ports, reconciler, upload, message, recounter } = await world(records, closeFor(records, '10.00', '10.00'));
+    const { ports, reconciler, upload, message, reruns } = await world(records, closeFor(records, '10.00', '10.00'));
     await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
     // HQ sets the direction after the run read the directions and before it noted the day: the
     // schedule finds no note, so the run itself must count with the new direction.
@@ -261,7 +298,7 @@ describe('DayReconciler', () => {
       if (!set) {
         set = true;
         await ports.paymentDirections.set(partnerId, 'HOUSE', 1, checkedAt);
-        await recounter.recount(partnerId, 'HOUSE');
+        await reruns.recount(partnerId, 'HOUSE');
       }
       return record(...args);
     };
@@ -278,8 +315,8 @@ describe('DayReconciler', () => {
     await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
     for (const type of registered) await ports.paymentDirections.set(partnerId, type, 1, checkedAt);
     await reconciler.reconcile(message);
-    for (const type of unknown) expect(await ports.paymentTypeUsage.listDays(partnerId, type)).toHaveLength(1);
-    for (const type of [...registered, 'SALE']) expect(await ports.paymentTypeUsage.listDays(partnerId, type)).toEqual([]);
+    for (const type of unknown) expect(await noted.days(ports, type)).toHaveLength(1);
+    for (const type of [...registered, 'SALE']) expect(await noted.days(ports, type)).toEqual([]);
   });
 
   it('a run retried after its files failed writes them from the result it stored', async () => {

@@ -4,7 +4,7 @@ import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
 import type { Partner, PartnerStatus } from '../../storage/PartnerRepository.js';
 import type { ApiKeys } from '../../services/ports/ApiKeys.js';
 import type { Partners } from '../../services/ports/Partners.js';
-import type { ClosedDayRecounter } from '../../services/ClosedDayRecounter.js';
+import type { ClosedDayReruns } from '../../services/reruns/ClosedDayReruns.js';
 import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
 
@@ -18,7 +18,7 @@ export class PartnerAdmin {
     private readonly partners: Partners,
     private readonly registrations: StoreRegistrations,
     private readonly directions: PaymentDirections,
-    private readonly recounter: Pick<ClosedDayRecounter, 'recount'>,
+    private readonly reruns: Pick<ClosedDayReruns, 'afterDirectionSet'>,
     private readonly keys: ApiKeys,
     private readonly clock: () => Date,
   ) {}
@@ -33,14 +33,14 @@ export class PartnerAdmin {
   }
 
   /**
-   * Sets the direction, then has the closed days that used the type reconciled again with it. The
-   * days are scheduled even when the direction was already this one: a request that failed after
-   * storing it may not have scheduled them all, and sending it again does.
+   * Sets the direction, then queues the reconciliation again of the closed days that used the type,
+   * which runs in the background. It is queued even when the direction was already this one: a
+   * request that failed after storing it may not have queued it, and sending it again does.
    */
   async setPaymentDirection(partnerId: string, paymentType: string, direction: PaymentDirection): Promise<void> {
     await this.requirePartner(partnerId);
     await this.directions.set(partnerId, paymentType, direction, this.clock());
-    await this.recounter.recount(partnerId, paymentType);
+    await this.reruns.afterDirectionSet(partnerId, paymentType);
   }
 
   /** Sets the partner's status; the partner as it now stands. */

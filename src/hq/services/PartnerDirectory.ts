@@ -3,7 +3,7 @@ import { keyStatus, type KeyStatus } from '../../services/keyStatus.js';
 import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
 import type { Partner } from '../../storage/PartnerRepository.js';
 import { hqLimits } from '../hqLimits.js';
-import { mapBounded } from './mapBounded.js';
+import { mapBounded } from '../../services/mapBounded.js';
 import type { ApiKeys } from '../../services/ports/ApiKeys.js';
 import type { Partners } from '../../services/ports/Partners.js';
 import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';

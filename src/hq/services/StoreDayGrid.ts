@@ -4,7 +4,7 @@ import type { Store } from '../../domain/model/payloads.js';
 import type { Partner } from '../../storage/PartnerRepository.js';
 import type { ReconciliationRecord, ReconciliationStatus } from '../../storage/ReconciliationRepository.js';
 import { hqLimits } from '../hqLimits.js';
-import { mapBounded } from './mapBounded.js';
+import { mapBounded } from '../../services/mapBounded.js';
 import { requireDateRange } from './requireDateRange.js';
 import type { Partners } from '../../services/ports/Partners.js';
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';

@@ -1,4 +1,5 @@
 import type { PaymentTypeUsage } from '../../storage/PaymentTypeUsageRepository.js';
+import type { NotePage } from './NotePage.js';
 
 /**
  * Closed store-days that used partner payment types (unknown, or with the direction HQ
@@ -7,8 +8,11 @@ import type { PaymentTypeUsage } from '../../storage/PaymentTypeUsageRepository.
 export interface UsedPaymentTypes {
   /** Notes the day's use of each type; noting it again makes a new note (its etag changes). */
   record(partnerId: string, storeId: string, businessDate: string, paymentTypes: Iterable<string>): Promise<void>;
-  /** The days noted for one payment type, each with its note's etag. */
-  listDays(partnerId: string, paymentType: string): Promise<PaymentTypeUsage[]>;
+  /**
+   * At most `max` of the days noted for one payment type, each with its note's etag, in key order,
+   * starting after `after` (the `next` of the page before).
+   */
+  listDaysPage(partnerId: string, paymentType: string, after: string | undefined, max: number): Promise<NotePage<PaymentTypeUsage>>;
   /**
    * Forgets a note as it was listed. One already gone, or noted again since (a later run of the
    * day still uses the type), is left as it is.

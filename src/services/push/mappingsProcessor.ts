@@ -3,12 +3,13 @@ import { standardTransactionTypes } from '../../domain/reference/standardTransac
 import { checkMappingBatch } from '../../domain/validation/checkMappingBatch.js';
 import type { Clock } from '../ports/Clock.js';
 import type { MappingPointers } from '../ports/MappingPointers.js';
+import type { ClosedDayReruns } from '../reruns/ClosedDayReruns.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 
 export interface MappingsDependencies {
   readonly pointers: MappingPointers;
-  /** Schedules reconciliation again for closed days whose unmapped codes this mapping maps. */
-  readonly remapClosedDays: (partnerId: string, mapped: ReadonlySet<string>) => Promise<void>;
+  /** Has closed days whose unmapped codes the mapping in effect maps reconciled again. */
+  readonly reruns: Pick<ClosedDayReruns, 'afterMappingUpload'>;
   readonly clock: Clock;
 }
 
@@ -31,9 +32,8 @@ export function mappingsProcessor(deps: MappingsDependencies): BatchProcessor<Ma
         receivedAt,
         updatedAt: deps.clock().toISOString(),
       });
-      if (outcome === 'applied') {
-        await deps.remapClosedDays(partnerId, new Set(body.mappings.map((m) => m.source_code)));
-      }
+      // A replay of the upload in effect is 'applied' too, so a crash before this send is made good.
+      if (outcome === 'applied') await deps.reruns.afterMappingUpload(partnerId);
       return [];
     },
   };

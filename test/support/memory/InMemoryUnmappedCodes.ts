@@ -1,26 +1,27 @@
-import type { UnmappedUsage } from '../../../src/storage/UnmappedUsageRepository.js';
+import type { NotePage } from '../../../src/services/ports/NotePage.js';
 import type { UnmappedCodes } from '../../../src/services/ports/UnmappedCodes.js';
+import type { UnmappedUsage } from '../../../src/storage/UnmappedUsageRepository.js';
+import { pageOfSorted } from './pageOfSorted.js';
 
 /** Unmapped-code usages in a map, for unit tests of services. */
 export class InMemoryUnmappedCodes implements UnmappedCodes {
-  private readonly usages = new Map<string, { partnerId: string; usage: UnmappedUsage }>();
+  /** partner → code, store and day → usage */
+  private readonly usages = new Map<string, Map<string, UnmappedUsage>>();
 
   record(partnerId: string, storeId: string, businessDate: string, sourceCodes: Iterable<string>): Promise<void> {
-    for (const sourceCode of sourceCodes) {
-      this.usages.set(JSON.stringify([partnerId, sourceCode, storeId, businessDate]), {
-        partnerId,
-        usage: { sourceCode, storeId, businessDate },
-      });
-    }
+    const ofPartner = this.usages.get(partnerId) ?? new Map<string, UnmappedUsage>();
+    for (const sourceCode of sourceCodes)
+      ofPartner.set(JSON.stringify([sourceCode, storeId, businessDate]), { sourceCode, storeId, businessDate });
+    this.usages.set(partnerId, ofPartner);
     return Promise.resolve();
   }
 
-  listForPartner(partnerId: string): Promise<UnmappedUsage[]> {
-    return Promise.resolve([...this.usages.values()].filter((u) => u.partnerId === partnerId).map((u) => u.usage));
+  listPage(partnerId: string, after: string | undefined, max: number): Promise<NotePage<UnmappedUsage>> {
+    return pageOfSorted(this.usages.get(partnerId) ?? [], after, max);
   }
 
   remove(partnerId: string, usage: UnmappedUsage): Promise<void> {
-    this.usages.delete(JSON.stringify([partnerId, usage.sourceCode, usage.storeId, usage.businessDate]));
+    this.usages.get(partnerId)?.delete(JSON.stringify([usage.sourceCode, usage.storeId, usage.businessDate]));
     return Promise.resolve();
   }
 }

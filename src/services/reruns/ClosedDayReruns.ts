@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { mapBounded } from '../mapBounded.js';
+import type { DayCloses } from '../ports/DayCloses.js';
+import type { MessageQueue } from '../ports/MessageQueue.js';
+import type { NotePage } from '../ports/NotePage.js';
+import type { UnmappedCodes } from '../ports/UnmappedCodes.js';
+import type { UsedPaymentTypes } from '../ports/UsedPaymentTypes.js';
+import type { ReconcileMessage } from '../ReconcileMessage.js';
+import type { ClosedDayRerunMessage } from './ClosedDayRerunMessage.js';
+
+/** Notes one rerun message handles: its storage calls stay well inside one function run. */
+export const notesPerRerunMessage = 100;
+
+/** Storage calls a rerun message has in flight at once. */
+const rerunConcurrency = 8;
+
+/** A note that a closed store-day used something a later change (a mapping, a direction) affects. */
+interface DayNote {
+  readonly storeId: string;
+  readonly businessDate: string;
+}
+
+export interface ClosedDayRerunsDeps {
+  readonly unmappedCodes: UnmappedCodes;
+  readonly paymentTypes: UsedPaymentTypes;
+  /** The source codes the partner's mapping in effect maps. */
+  readonly mappedCodes: (partnerId: string) => Promise<ReadonlySet<string>>;
+  readonly closes: DayCloses;
+  readonly reconcileQueue: MessageQueue<ReconcileMessage>;
+  readonly rerunQueue: MessageQueue<ClosedDayRerunMessage>;
+  readonly clock: () => Date;
+}
+
+/**
+ * Reconciles closed days again after a change that affects them: a mapping upload (contract §4.2:
+ * transactions are "re-mapped automatically") or a payment direction HQ sets. The change only
+ * queues a message; the days are found and scheduled in the background, a page of notes per
+ * message, so that neither the partner's upload nor HQ's request waits on a partner's whole history,
+ * and no run of a function grows with it.
+ */
+export class ClosedDayReruns {
+  constructor(private readonly deps: ClosedDayRerunsDeps) {}
+
+  /** Call after the mapping pointer switched to the upload. */
+  async afterMappingUpload(partnerId: string): Promise<void> {
+    await this.deps.rerunQueue.send({ kind: 'remap', partnerId }, 0);
+  }
+
+  /** Call after the direction is stored: a day noted from then on is a run that already reads it. */
+  async afterDirectionSet(partnerId: string, paymentType: string): Promise<void> {
+    await this.deps.rerunQueue.send({ kind: 'direction', partnerId, paymentType }, 0);
+  }
+
+  /**
+   * Handles one message: schedules the days of its page, forgets their notes, then sends the
+   * message of the next page. The pages move forward by key, so the chain ends even while the runs
+   * it schedules note their days again. A message handled twice schedules its days twice, which
+   * only costs a run; a crash before the next page is sent leaves the message to be retried.
+   */
+  async runPage(message: ClosedDayRerunMessage): Promise<string> {
+    const { partnerId } = message;
+    if (message.kind === 'remap') {
+      const [usages, mapped] = await Promise.all([
+        this.deps.unmappedCodes.listPage(partnerId, message.after, notesPerRerunMessage),
+        this.deps.mappedCodes(partnerId),
+      ]);
+      const remapped = { ...usages, notes: usages.notes.filter((u) => mapped.has(u.sourceCode)) };
+      return this.rerun(message, remapped, (u) => this.deps.unmappedCodes.remove(partnerId, u));
+    }
+    const usages = await this.deps.paymentTypes.listDaysPage(partnerId, message.paymentType, message.after, notesPerRerunMessage);
+    return this.rerun(message, usages, (u) => this.deps.paymentTypes.remove(partnerId, u));
+  }
+
+  private async rerun<N extends DayNote>(
+    message: ClosedDayRerunMessage,
+    page: NotePage<N>,
+    forget: (note: N) => Promise<void>,
+  ): Promise<string> {
+    const days = new Map(page.notes.map((n) => [`${n.storeId}\n${n.businessDate}`, n]));
+    const scheduled = await mapBounded([...days.values()], rerunConcurrency, (day) => this.schedule(message, day));
+    await mapBounded(page.notes, rerunConcurrency, forget);
+    if (page.next !== undefined) await this.deps.rerunQueue.send({ ...message, after: page.next }, 0);
+    const count = scheduled.filter(Boolean).length;
+    return `${message.kind}: ${count} closed day(s) scheduled, ${page.next === undefined ? 'last page' : 'next page sent'}`;
+  }
+
+  /** One message per closed day, against the close in effect, as a run of its own, due now. */
+  private async schedule({ partnerId, kind }: ClosedDayRerunMessage, day: DayNote): Promise<boolean> {
+    const stored = await this.deps.closes.get(partnerId, day.storeId, day.businessDate);
+    if (!stored) return false;
+    await this.deps.reconcileQueue.send(
+      {
+        partnerId,
+        storeId: day.storeId,
+        businessDate: day.businessDate,
+        closeBatchId: stored.close.batch_id,
+        // Names the run, so the log and the results say what scheduled it; its events get ids of their own.
+        runId: `${kind}-${randomUUID()}`,
+        dueAt: this.deps.clock().toISOString(),
+      },
+      0,
+    );
+    return true;
+  }
+}

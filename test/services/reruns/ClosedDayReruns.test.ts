@@ -1,0 +1,169 @@
+/**
+ * Closed days reconciled again after a change, on the storage emulator: the change only queues a
+ * message, the days are scheduled a page per message, and the chain of pages ends even while the
+ * runs it schedules note their days again.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReconcileMessage } from '../../../src/services/ReconcileMessage.js';
+import { ClosedDayReruns, notesPerRerunMessage } from '../../../src/services/reruns/ClosedDayReruns.js';
+import type { ClosedDayRerunMessage } from '../../../src/services/reruns/ClosedDayRerunMessage.js';
+import { DayCloseRepository } from '../../../src/storage/DayCloseRepository.js';
+import { PaymentTypeUsageRepository } from '../../../src/storage/PaymentTypeUsageRepository.js';
+import { UnmappedUsageRepository } from '../../../src/storage/UnmappedUsageRepository.js';
+import { buildDailyClose } from '../../fixtures/masterDataFixtures.js';
+import { allNotes } from '../../support/allNotes.js';
+import { azuriteTable } from '../../support/azuriteClients.js';
+import { InMemoryQueue } from '../../support/memory/InMemoryQueue.js';
+
+const tableName = (): string => `t${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+const now = new Date('2026-03-10T12:00:00.000Z');
+
+let closes: DayCloseRepository;
+let paymentTypes: PaymentTypeUsageRepository;
+let unmappedCodes: UnmappedUsageRepository;
+
+beforeAll(async () => {
+  closes = new DayCloseRepository(await azuriteTable(tableName()));
+  paymentTypes = new PaymentTypeUsageRepository(await azuriteTable(tableName()));
+  unmappedCodes = new UnmappedUsageRepository(await azuriteTable(tableName()));
+});
+
+/** Store-days S-<n> on 2026-03-01, n from 0. */
+const storeDay = (n: number) => ({ storeId: `S-${String(n).padStart(4, '0')}`, businessDate: '2026-03-01' });
+
+async function closeDay(partnerId: string, n: number): Promise<void> {
+  const { storeId, businessDate } = storeDay(n);
+  await closes.putIfLatest(partnerId, {
+    close: { ...buildDailyClose(), store_id: storeId, business_date: businessDate },
+    receivedAt: now.toISOString(),
+  });
+}
+
+function setUp(mapped: readonly string[] = [], usedPaymentTypes: PaymentTypeUsageRepository = paymentTypes) {
+  const reconcileQueue = new InMemoryQueue<ReconcileMessage>();
+  const rerunQueue = new InMemoryQueue<ClosedDayRerunMessage>();
+  const reruns = new ClosedDayReruns({
+    unmappedCodes,
+    paymentTypes: usedPaymentTypes,
+    mappedCodes: () => Promise.resolve(new Set(mapped)),
+    closes,
+    reconcileQueue,
+    rerunQueue,
+    clock: () => now,
+  });
+  /** Runs the queued rerun messages, and those they send, as the queue function would; how many ran. */
+  const drain = async (): Promise<number> => {
+    let ran = 0;
+    while (rerunQueue.sent.length > 0) {
+      const { message } = rerunQueue.sent.shift()!;
+      await reruns.runPage(message);
+      ran += 1;
+    }
+    return ran;
+  };
+  const scheduledDays = () => reconcileQueue.sent.map(({ message }) => message.storeId).sort();
+  return { reruns, reconcileQueue, rerunQueue, drain, scheduledDays };
+}
+
+describe('ClosedDayReruns', () => {
+  it('a direction change queues one message; the days that used the type are scheduled a page per message, each once', async () => {
+    const partnerId = `p-${randomUUID()}`;
+    const days = 2 * notesPerRerunMessage + 50;
+    for (let n = 0; n < days; n++) {
+      await paymentTypes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, ['HOUSE']);
+      // Ten noted days have no close any more to reconcile against (nothing to schedule).
+      if (n >= 10) await closeDay(partnerId, n);
+    }
+    await paymentTypes.record(partnerId, 'OTHER', '2026-03-01', ['VOUCHER']);
+    const { reruns, reconcileQueue, rerunQueue, drain, scheduledDays } = setUp();
+
+    await reruns.afterDirectionSet(partnerId, 'HOUSE');
+    // What the HQ request waits on: one message, no day scheduled yet.
+    expect(rerunQueue.sent).toEqual([{ message: { kind: 'direction', partnerId, paymentType: 'HOUSE' }, visibilityDelaySeconds: 0 }]);
+    expect(reconcileQueue.sent).toEqual([]);
+
+    expect(await drain()).toBe(3);
+    expect(scheduledDays()).toEqual(Array.from({ length: days - 10 }, (_, i) => storeDay(i + 10).storeId));
+    expect(reconcileQueue.sent[0]).toEqual({
+      message: {
+        partnerId,
+        storeId: expect.any(String) as string,
+        businessDate: '2026-03-01',
+        closeBatchId: buildDailyClose().batch_id,
+        runId: expect.stringMatching(/^direction-/) as string,
+        dueAt: now.toISOString(),
+      },
+      visibilityDelaySeconds: 0,
+    });
+    expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1000))).toEqual([]);
+    expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'VOUCHER', after, 1000))).toHaveLength(1);
+  });
+
+  it('ends while the runs it schedules note their days again, and keeps those notes for the next change', async () => {
+    const partnerId = `p-${randomUUID()}`;
+    const days = notesPerRerunMessage + 30;
+    for (let n = 0; n < days; n++) {
+      await paymentTypes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, ['HOUSE']);
+      await closeDay(partnerId, n);
+    }
+    const { reruns, reconcileQueue, drain, scheduledDays } = setUp();
+    // Each scheduled run starts at once and notes its day again, before the note is forgotten.
+    const send = reconcileQueue.send.bind(reconcileQueue);
+    reconcileQueue.send = async (message, delay) => {
+      await send(message, delay);
+      await paymentTypes.record(partnerId, message.storeId, message.businessDate, ['HOUSE']);
+    };
+
+    await reruns.afterDirectionSet(partnerId, 'HOUSE');
+    expect(await drain()).toBe(2);
+    expect(scheduledDays()).toHaveLength(days);
+    expect(new Set(scheduledDays()).size).toBe(days);
+    expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1000))).toHaveLength(days);
+  });
+
+  it('a mapping upload schedules only the days whose noted codes the mapping in effect maps', async () => {
+    const partnerId = `p-${randomUUID()}`;
+    for (let n = 0; n < 6; n++) {
+      await unmappedCodes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, n < 4 ? ['X99', 'Y77'] : ['Y77']);
+      await closeDay(partnerId, n);
+    }
+    const { reruns, drain, scheduledDays, reconcileQueue } = setUp(['S01', 'X99']);
+
+    await reruns.afterMappingUpload(partnerId);
+    expect(await drain()).toBe(1);
+    expect(scheduledDays()).toEqual([0, 1, 2, 3].map((n) => storeDay(n).storeId));
+    expect(reconcileQueue.sent.every(({ message }) => message.runId?.startsWith('remap-'))).toBe(true);
+    const left = await allNotes((after) => unmappedCodes.listPage(partnerId, after, 1000));
+    expect(left.map((u) => u.sourceCode)).toEqual(Array.from({ length: 6 }, () => 'Y77'));
+  });
+
+  it('a page cut off before its notes are forgotten is handled again when redelivered, and the chain still ends', async () => {
+    const partnerId = `p-${randomUUID()}`;
+    const days = notesPerRerunMessage + 1;
+    for (let n = 0; n < days; n++) {
+      await paymentTypes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, ['HOUSE']);
+      await closeDay(partnerId, n);
+    }
+    let cut = true;
+    const failingOnce = Object.assign(Object.create(paymentTypes) as PaymentTypeUsageRepository, {
+      remove: (...args: Parameters<PaymentTypeUsageRepository['remove']>) => {
+        if (!cut) return paymentTypes.remove(...args);
+        cut = false;
+        return Promise.reject(new Error('cut off'));
+      },
+    });
+    const { reruns, rerunQueue, drain, scheduledDays } = setUp([], failingOnce);
+    const first: ClosedDayRerunMessage = { kind: 'direction', partnerId, paymentType: 'HOUSE' };
+    await expect(reruns.runPage(first)).rejects.toThrow('cut off');
+    expect(rerunQueue.sent).toEqual([]);
+    const scheduledBefore = scheduledDays().length;
+    expect(scheduledBefore).toBe(notesPerRerunMessage);
+    // The host delivers the message again: the days whose notes are left are scheduled again.
+    await reruns.runPage(first);
+    await drain();
+    expect(scheduledDays().length).toBeGreaterThan(days);
+    expect(new Set(scheduledDays()).size).toBe(days);
+    expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1000))).toEqual([]);
+  });
+});
