@@ -87,7 +87,10 @@ export class TradeRecordMoves {
     await Promise.all(
       [...ids].map(async (id) => {
         const row = await this.deps.index.getRecord(partnerId, here.storeId, here.businessDate, id);
-        if (row?.movedTo) moved.set(id, row.movedTo);
+        if (!row?.movedTo) return;
+        // The mark names the day the id moved to then; after later moves its home names where it is now.
+        const home = await this.deps.homes.get(partnerId, id);
+        moved.set(id, home && !sameStoreDay(home, here) ? { storeId: home.storeId, businessDate: home.businessDate } : row.movedTo);
       }),
     );
     return moved;

@@ -120,6 +120,11 @@ describe('TradeRecordMoves', () => {
     });
     expect(applied.stale).toEqual(new Set(['T-1']));
     expect(await moves.movedAmong(partnerId, day(1), ['T-1'])).toEqual(new Map([['T-1', day(2)]]));
+
+    // Moved on to day 3: day 1's mark still names day 2, and the warning names day 3 all the same.
+    expect(await pushAt(moves, partnerId, day(3), version('T-1', 3, 9))).toEqual(new Map());
+    expect(await holders(partnerId, 'T-1')).toEqual(['1: moved to 2', '2: moved to 3', '3: v3']);
+    expect(await moves.movedAmong(partnerId, day(1), ['T-1'])).toEqual(new Map([['T-1', day(3)]]));
   });
 
   it('finishes a move a crash cut short, once the push is replayed', async () => {
