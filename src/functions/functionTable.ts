@@ -117,7 +117,7 @@ export const functionTable: readonly FunctionDefinition[] = [
     createHandler: (services) => async (_timer, context) => {
       const summary = await services.sweeper.sweepStale();
       context.info(
-        `sweepPendingBatches: ${summary.examined} stale, ${summary.alreadyFinished} already finished, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged`,
+        `sweepPendingBatches: ${summary.examined} stale, ${summary.alreadyFinished} already finished, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged${summary.stoppedAtBudget ? '; stopped at its time budget, the rest is left for the next sweep' : ''}`,
       );
     },
   },

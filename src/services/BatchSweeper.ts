@@ -10,6 +10,16 @@ import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 
 export type SweepOutcome = 'committed' | 'completed' | 'failed' | 'abandoned' | 'absent';
 
+/**
+ * How long one sweep takes new rows: well inside host.json's 5-minute `functionTimeout`, whose
+ * expiry restarts the worker process with every request it serves. Rows not reached stay for the
+ * next sweep, which starts with the oldest.
+ */
+export const sweepBudgetMs = 180_000;
+
+/** Rows one sweep works on at once: each may convert a raw batch (up to 5 MB) into its fragment. */
+export const sweepConcurrency = 4;
+
 /** What one sweep did, for its log line. */
 export interface SweepSummary {
   readonly examined: number;
@@ -23,6 +33,8 @@ export interface SweepSummary {
   readonly leftPending: number;
   /** Committed trade-record batches converted into their report fragments. */
   readonly fragmentsStaged: number;
+  /** The sweep reached its time budget with stale rows it did not take: the next sweep does. */
+  readonly stoppedAtBudget: boolean;
 }
 
 /**
@@ -37,41 +49,56 @@ export class BatchSweeper {
   constructor(
     private readonly ledger: Ledger,
     private readonly pendingIndex: PendingBatches,
-    private readonly ingestion: BatchIngestion,
+    private readonly ingestion: Pick<BatchIngestion, 'completeFromBlob' | 'dropIfAbandoned'>,
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
     private readonly staleAfterSeconds: number,
     private readonly clock: Clock,
     /** Stages a committed trade-record batch's report fragment (never throws); absent, none is staged. */
     private readonly fragments?: Pick<ReportFragmentStager, 'stage'>,
+    /** A monotonic clock in milliseconds, for the time budget. */
+    private readonly elapsedMs: () => number = () => performance.now(),
   ) {}
 
-  /** Sweeps every push left pending for longer than the stale age. */
+  /**
+   * Sweeps the pushes left pending for longer than the stale age, oldest first, {@link sweepConcurrency}
+   * at a time, and takes no new row once {@link sweepBudgetMs} have passed.
+   */
   async sweepStale(): Promise<SweepSummary> {
     const cutoff = new Date(this.clock().getTime() - this.staleAfterSeconds * 1000);
-    let examined = 0;
-    let alreadyFinished = 0;
-    let completed = 0;
-    let abandoned = 0;
-    let failed = 0;
-    let leftPending = 0;
-    let fragmentsStaged = 0;
-    for await (const pending of this.pendingIndex.listOlderThan(cutoff)) {
-      examined += 1;
-      try {
-        const outcome = await this.sweepRow(pending, () => {
-          fragmentsStaged += 1;
-        });
-        if (outcome === 'committed' || outcome === 'absent') alreadyFinished += 1;
-        else if (outcome === 'completed') completed += 1;
-        else if (outcome === 'abandoned') abandoned += 1;
-        else if (outcome === 'failed') failed += 1;
-        else leftPending += 1;
-      } catch {
-        // One batch that storage refused now must not stop the others; its row stays for next time.
-        leftPending += 1;
+    const deadline = this.elapsedMs() + sweepBudgetMs;
+    const counts = { examined: 0, alreadyFinished: 0, completed: 0, abandoned: 0, failed: 0, leftPending: 0, fragmentsStaged: 0 };
+    let stoppedAtBudget = false;
+    // Lanes take rows from one listing; an async generator hands its rows out one call at a time.
+    const rows = this.pendingIndex.listOlderThan(cutoff)[Symbol.asyncIterator]();
+    const lane = async (): Promise<void> => {
+      for (;;) {
+        if (this.elapsedMs() >= deadline) {
+          stoppedAtBudget = true;
+          return;
+        }
+        const next = await rows.next();
+        if (next.done === true) return;
+        counts.examined += 1;
+        try {
+          const outcome = await this.sweepRow(next.value, () => {
+            counts.fragmentsStaged += 1;
+          });
+          if (outcome === 'committed' || outcome === 'absent') counts.alreadyFinished += 1;
+          else if (outcome === 'completed') counts.completed += 1;
+          else if (outcome === 'abandoned') counts.abandoned += 1;
+          else if (outcome === 'failed') counts.failed += 1;
+          else counts.leftPending += 1;
+        } catch {
+          // One batch that storage refused now must not stop the others; its row stays for next time.
+          counts.leftPending += 1;
+        }
       }
-    }
-    return { examined, alreadyFinished, completed, abandoned, failed, leftPending, fragmentsStaged };
+    };
+    // A listing that fails stops the sweep, once the rows under way are done.
+    const failure = (await Promise.allSettled(Array.from({ length: sweepConcurrency }, lane))).find((o) => o.status === 'rejected');
+    await rows.return?.();
+    if (failure) throw failure.reason;
+    return { ...counts, stoppedAtBudget };
   }
 
   /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */

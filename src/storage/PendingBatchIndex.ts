@@ -11,6 +11,8 @@ export interface PendingBatch {
   readonly createdAt: string;
 }
 
+type PendingEntity = PendingBatch & { readonly rowKey: string };
+
 /** Rows are spread over a few partitions so no single partition carries every push. */
 const partitionCount = 4;
 
@@ -36,13 +38,36 @@ export class PendingBatchIndex {
     }
   }
 
-  /** Every row older than `cutoff`, oldest first within each partition. */
+  /**
+   * Every row older than `cutoff`, oldest first across the partitions (each lists in key order, and
+   * a key starts with the time), so that a sweep that stops early has taken the oldest.
+   */
   async *listOlderThan(cutoff: Date): AsyncIterable<PendingBatch> {
-    for (let partition = 0; partition < partitionCount; partition += 1) {
+    const partitions = Array.from({ length: partitionCount }, (_, partition): AsyncIterator<PendingEntity> => {
       const filter = odata`PartitionKey eq ${partitionName(partition)} and RowKey lt ${cutoff.toISOString()}`;
-      for await (const entity of this.table.listEntities<PendingBatch>({ queryOptions: { filter } })) {
+      return this.table.listEntities<PendingEntity>({ queryOptions: { filter } })[Symbol.asyncIterator]();
+    });
+    const heads = await Promise.all(partitions.map((p) => p.next()));
+    try {
+      for (;;) {
+        let oldest: { listing: AsyncIterator<PendingEntity>; partition: number; entity: PendingEntity } | undefined;
+        for (const [partition, listing] of partitions.entries()) {
+          const head = heads[partition];
+          if (head?.done === false && (oldest === undefined || head.value.rowKey < oldest.entity.rowKey)) {
+            oldest = { listing, partition, entity: head.value };
+          }
+        }
+        if (oldest === undefined) return;
+        const { listing, partition, entity } = oldest;
         yield { partnerId: entity.partnerId, batchId: entity.batchId, createdAt: entity.createdAt };
+        heads[partition] = await listing.next();
       }
+    } finally {
+      await Promise.all(
+        partitions.map(async (listing) => {
+          await listing.return?.();
+        }),
+      );
     }
   }
 }

@@ -5,6 +5,6 @@ export interface PendingBatches {
   add(batch: PendingBatch): Promise<void>;
   /** Removing a row already gone is fine. */
   remove(batch: PendingBatch): Promise<void>;
-  /** Every batch created before `cutoff`. */
+  /** Every batch created before `cutoff`, oldest first. */
   listOlderThan(cutoff: Date): AsyncIterable<PendingBatch>;
 }

@@ -16,7 +16,9 @@ export class InMemoryPendingBatches implements PendingBatches {
   }
 
   async *listOlderThan(cutoff: Date): AsyncIterable<PendingBatch> {
-    for (const row of [...this.rows.values()]) if (row.createdAt < cutoff.toISOString()) yield await Promise.resolve(row);
+    const rows = [...this.rows.values()].filter((row) => row.createdAt < cutoff.toISOString());
+    rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    for (const row of rows) yield await Promise.resolve(row);
   }
 }
 

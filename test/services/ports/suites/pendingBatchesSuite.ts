@@ -22,4 +22,19 @@ export function pendingBatchesSuite(make: () => Promise<PendingBatches>): void {
     await pending.remove({ ...old, batchId: 'ab-1' });
     expect(await listed('2001-03-01T10:15:00.000Z')).toEqual(['ab-2']);
   });
+
+  it('lists the oldest first, whichever partition holds them', async () => {
+    const pending = await make();
+    const partnerId = freshPartnerId();
+    // Times out of order, ids spread over the partitions by their hash.
+    const minutes = [7, 2, 11, 0, 5, 9, 1, 10, 3, 8, 6, 4];
+    for (const [i, minute] of minutes.entries()) {
+      await pending.add({ partnerId, batchId: `batch-${i}`, createdAt: `2001-04-01T10:${String(minute).padStart(2, '0')}:00.000Z` });
+    }
+    const times: string[] = [];
+    for await (const row of pending.listOlderThan(new Date('2001-04-01T11:00:00.000Z')))
+      if (row.partnerId === partnerId) times.push(row.createdAt);
+    expect(times).toHaveLength(minutes.length);
+    expect(times).toEqual([...times].sort());
+  });
 }
