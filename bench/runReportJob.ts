@@ -28,6 +28,8 @@ import { ReconciliationRepository } from '../src/storage/ReconciliationRepositor
 import { ReportFragmentStore } from '../src/storage/ReportFragmentStore.js';
 import { ReportStore } from '../src/storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../src/storage/ReportStoreDayRepository.js';
+import { StoreDaysWriterTable } from '../src/storage/StoreDaysWriterTable.js';
+import { StoreDaysRewrites } from '../src/services/reports/StoreDaysRewrites.js';
 import { TradeRecordIndex } from '../src/storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../src/storage/UnmappedUsageRepository.js';
 import { benchSettings } from './benchSettings.js';
@@ -90,6 +92,7 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     files: new ReportStore(services.storage.reports),
     fragments: { get: () => Promise.resolve(undefined), put: () => Promise.resolve() },
     storeDays: new ReportStoreDayRepository(t.reportStoreDays),
+    storeDaysRewrites: new StoreDaysRewrites(new StoreDaysWriterTable(t.storeDaysWriters), () => new Date()),
     results,
     closes,
     mappings,

@@ -24,6 +24,7 @@ var tableNames = {
   paymentTypeUsage: 'paymenttypeusage'
   pendingBatches: 'pendingbatches'
   reportStoreDays: 'reportstoredays'
+  storeDaysWriters: 'storedayswriters'
   webhooks: 'webhooks'
   webhookEvents: 'webhookevents'
   webhookDeadLetters: 'webhookdeadletters'

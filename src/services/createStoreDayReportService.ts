@@ -8,7 +8,9 @@ import { ReportStore } from '../storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
+import { StoreDaysWriterTable } from '../storage/StoreDaysWriterTable.js';
 import { MappingCatalog } from './catalog/MappingCatalog.js';
+import { StoreDaysRewrites } from './reports/StoreDaysRewrites.js';
 import { StoreDayReportService, type StoreDayReportDependencies } from './reports/StoreDayReportService.js';
 
 /**
@@ -28,6 +30,7 @@ export function createStoreDayReportService(
     files: new ReportStore(storage.reports),
     fragments: new ReportFragmentStore(storage.reports),
     storeDays: new ReportStoreDayRepository(t.reportStoreDays),
+    storeDaysRewrites: new StoreDaysRewrites(new StoreDaysWriterTable(t.storeDaysWriters), clock),
     results: new ReconciliationRepository(t.reconciliations),
     closes: new DayCloseRepository(t.dailyCloses),
     mappings: new MappingCatalog(new MappingRepository(t.mappings), rawBatches),

@@ -148,32 +148,22 @@ export class ReportStore {
 
   /**
    * Rewrites the store_days file of a partner's business date from `build`, which reads the rows
-   * it holds. Several stores of the same day finish at once: the upload is conditional on the file
-   * being unchanged since before `build` read its rows, and is redone otherwise, so the last file
-   * written was built from rows read after every earlier write. `rowWrite`: the write of a row
-   * `build` must see, under way; the build waits for it.
+   * it holds. The stores of a day take turns (StoreDaysRewrites), but a turn can be taken over
+   * from a writer that is slow rather than gone: the upload is conditional on the file being
+   * unchanged since before `build` read its rows, and is redone otherwise, so the last file written
+   * was built from rows read after every earlier write.
    */
-  async writeStoreDays(
-    partnerId: string,
-    businessDate: string,
-    build: () => Promise<Uint8Array | undefined>,
-    rowWrite?: Promise<unknown>,
-  ): Promise<void> {
+  async writeStoreDays(partnerId: string, businessDate: string, build: () => Promise<Uint8Array | undefined>): Promise<void> {
     const blob = this.container.getBlockBlobClient(storeDaysBlobName(partnerId, businessDate));
     for (let round = 1; ; round += 1) {
-      const etagRead = blob.getProperties().then(
+      // Read before `build` lists the rows: a write after that changes it.
+      const etag = await blob.getProperties().then(
         (properties) => properties.etag,
         (error: unknown) => {
           if (!isNotFound(error)) throw error;
           return undefined;
         },
       );
-      // The ETag only has to be read before `build` reads the rows, so it is read alongside the
-      // write of the row the build must see.
-      const [read, written] = await Promise.allSettled([etagRead, round === 1 ? rowWrite : undefined]);
-      if (written.status === 'rejected') throw written.reason;
-      if (read.status === 'rejected') throw read.reason;
-      const etag = read.value;
       const bytes = await build();
       if (!bytes) return;
       try {

@@ -27,6 +27,8 @@ export const tableNames = {
   pendingBatches: 'pendingbatches',
   /** One row per reconciled store-day, from which each partner-day's store_days report file is written. */
   reportStoreDays: 'reportstoredays',
+  /** Per partner and business date: whose turn it is to rewrite the store_days file, and the rounds done. */
+  storeDaysWriters: 'storedayswriters',
   /** Per partner: its webhook endpoint (URL, event types, signing secrets) and the endpoint's health. */
   webhooks: 'webhooks',
   /** Events waiting for delivery, by partner and event id: the exact body every attempt signs. */

@@ -30,13 +30,7 @@ export interface ReportFiles {
   /**
    * Rewrites the store_days file of a partner's date from `build` (undefined: leave it as it is).
    * Writers racing each other redo their build, so the file last written was built after every
-   * earlier write. `rowWrite`: the write of a row the build must see, under way (the first build
-   * waits for it).
+   * earlier write.
    */
-  writeStoreDays(
-    partnerId: string,
-    businessDate: string,
-    build: () => Promise<Uint8Array | undefined>,
-    rowWrite?: Promise<unknown>,
-  ): Promise<void>;
+  writeStoreDays(partnerId: string, businessDate: string, build: () => Promise<Uint8Array | undefined>): Promise<void>;
 }

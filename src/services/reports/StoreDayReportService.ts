@@ -25,6 +25,7 @@ import type { ReportFragments } from '../ports/ReportFragments.js';
 import type { ReportStoreDays } from '../ports/ReportStoreDays.js';
 import type { TradeRecords } from '../ports/TradeRecords.js';
 import { FragmentPrefetch } from './FragmentPrefetch.js';
+import type { StoreDaysRewrites } from './StoreDaysRewrites.js';
 
 export interface StoreDayReportDependencies {
   readonly index: Pick<TradeRecords, 'listDay'>;
@@ -32,6 +33,8 @@ export interface StoreDayReportDependencies {
   readonly files: ReportFiles;
   readonly fragments: Pick<ReportFragments, 'get' | 'put'>;
   readonly storeDays: Pick<ReportStoreDays, 'putIfNewer' | 'list' | 'readAhead'>;
+  /** Coordinates the rewrites of a partner-date's store_days file among the stores reconciled at once. */
+  readonly storeDaysRewrites: Pick<StoreDaysRewrites, 'afterRowWritten'>;
   /** What a rebuild reads the reconciliation outcome and its inputs from. */
   readonly results: Pick<Reconciliations, 'get'>;
   readonly closes: Pick<DayCloses, 'get'>;
@@ -105,12 +108,12 @@ export class StoreDayReportService {
     const building = this.build(partnerId, storeId, businessDate, inputs);
     const afterFiles = async (): Promise<void> => {
       const { module, counts, sales } = await building;
-      const rowWrite = this.deps.storeDays.putIfNewer(partnerId, businessDate, storeDayRow(day, counts, sales, generatedAt), rowRead);
-      await this.deps.files.writeStoreDays(
-        partnerId,
-        businessDate,
-        async () => encodeStoreDays(module, partnerId, businessDate, await this.deps.storeDays.list(partnerId, businessDate)),
-        rowWrite,
+      await this.deps.storeDays.putIfNewer(partnerId, businessDate, storeDayRow(day, counts, sales, generatedAt), rowRead);
+      // One writer at a time rewrites the date's file for every store whose row is written by then.
+      await this.deps.storeDaysRewrites.afterRowWritten(partnerId, businessDate, () =>
+        this.deps.files.writeStoreDays(partnerId, businessDate, async () =>
+          encodeStoreDays(module, partnerId, businessDate, await this.deps.storeDays.list(partnerId, businessDate)),
+        ),
       );
     };
     let status: StoreDayWrite;

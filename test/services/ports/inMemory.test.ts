@@ -18,6 +18,7 @@ import { InMemoryReportStoreDays } from '../../support/memory/InMemoryReportStor
 import { InMemoryStoreMasterData } from '../../support/memory/InMemoryStoreMasterData.js';
 import { InMemoryStoreRegistrations } from '../../support/memory/InMemoryStoreRegistrations.js';
 import { InMemoryTradeRecords } from '../../support/memory/InMemoryTradeRecords.js';
+import { InMemoryStoreDaysWriters } from '../../support/memory/InMemoryStoreDaysWriters.js';
 import { InMemoryUnmappedCodes } from '../../support/memory/InMemoryUnmappedCodes.js';
 import { InMemoryUsedPaymentTypes } from '../../support/memory/InMemoryUsedPaymentTypes.js';
 import { InMemoryWebhookDeadLetters } from '../../support/memory/InMemoryWebhookDeadLetters.js';
@@ -46,6 +47,7 @@ import { tradeRecordHomesSuite } from './suites/tradeRecordHomesSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
 import { InMemoryTradeRecordHomes } from '../../support/memory/InMemoryTradeRecordHomes.js';
 import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
+import { storeDaysWritersSuite } from './suites/storeDaysWritersSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
 import { usedPaymentTypesSuite } from './suites/usedPaymentTypesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
@@ -80,6 +82,9 @@ describe('in memory', () => {
   });
   describe('PendingBatches', () => {
     pendingBatchesSuite(fresh(() => new InMemoryPendingBatches()));
+  });
+  describe('StoreDaysWriters', () => {
+    storeDaysWritersSuite(fresh(() => new InMemoryStoreDaysWriters()));
   });
   describe('RawBatches', () => {
     rawBatchesSuite(fresh(() => new InMemoryRawBatches()));

@@ -23,6 +23,7 @@ import { StoreMasterRepository } from '../../../src/storage/StoreMasterRepositor
 import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
 import { TableRateLimiter } from '../../../src/storage/TableRateLimiter.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
+import { StoreDaysWriterTable } from '../../../src/storage/StoreDaysWriterTable.js';
 import { UnmappedUsageRepository } from '../../../src/storage/UnmappedUsageRepository.js';
 import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
 import { WebhookEndpointHealthRepository } from '../../../src/storage/WebhookEndpointHealthRepository.js';
@@ -51,6 +52,7 @@ import { tradeRecordHomesSuite } from './suites/tradeRecordHomesSuite.js';
 import { tradeRecordsSuite } from './suites/tradeRecordsSuite.js';
 import { TradeRecordHomeTable } from '../../../src/storage/TradeRecordHomeTable.js';
 import { uncommittedBatchesSuite } from './suites/uncommittedBatchesSuite.js';
+import { storeDaysWritersSuite } from './suites/storeDaysWritersSuite.js';
 import { unmappedCodesSuite } from './suites/unmappedCodesSuite.js';
 import { usedPaymentTypesSuite } from './suites/usedPaymentTypesSuite.js';
 import { webhookDeadLettersSuite } from './suites/webhookDeadLettersSuite.js';
@@ -91,6 +93,9 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   });
   describe('PendingBatches', () => {
     pendingBatchesSuite(onTable((t) => new PendingBatchIndex(t)));
+  });
+  describe('StoreDaysWriters', () => {
+    storeDaysWritersSuite(onTable((t) => new StoreDaysWriterTable(t)));
   });
   describe('RawBatches', () => {
     rawBatchesSuite(async () => new RawBatchStore(await azuriteContainer(uniqueName())));

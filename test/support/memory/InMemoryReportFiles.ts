@@ -34,14 +34,8 @@ export class InMemoryReportFiles implements ReportFiles {
     return 'written';
   }
 
-  async writeStoreDays(
-    partnerId: string,
-    businessDate: string,
-    build: () => Promise<Uint8Array | undefined>,
-    rowWrite?: Promise<unknown>,
-  ): Promise<void> {
+  async writeStoreDays(partnerId: string, businessDate: string, build: () => Promise<Uint8Array | undefined>): Promise<void> {
     const name = storeDaysBlobName(partnerId, businessDate);
-    await rowWrite;
     for (;;) {
       const before = this.storeDaysWrites.get(name) ?? 0;
       const bytes = await build();

@@ -112,31 +112,6 @@ export function reportFilesSuite(make: () => Promise<ReportFilesUnderTest>): voi
     expect(await text(read, storeDaysBlobName(partnerId, date))).toBe('rows v2');
   });
 
-  it('builds the store_days file once the row write it is handed is done; a failed row write fails it, and nothing is written', async () => {
-    const { files, read } = await make();
-    const partnerId = freshPartnerId();
-    let rows = 'no row';
-    const rowWrite = new Promise<void>((resolve) =>
-      setTimeout(() => {
-        rows = 'the row';
-        resolve();
-      }, 20),
-    );
-    await files.writeStoreDays(partnerId, date, () => Promise.resolve(bytes(`saw ${rows}`)), rowWrite);
-    expect(await text(read, storeDaysBlobName(partnerId, date))).toBe('saw the row');
-
-    let built = false;
-    const build = () => {
-      built = true;
-      return Promise.resolve(bytes('never'));
-    };
-    await expect(files.writeStoreDays(partnerId, date, build, Promise.reject(new Error('the row write failed')))).rejects.toThrow(
-      'the row write failed',
-    );
-    expect(built).toBe(false);
-    expect(await text(read, storeDaysBlobName(partnerId, date))).toBe('saw the row');
-  });
-
   it('a store_days build overtaken by another write is built again, so the last file written saw every earlier write', async () => {
     const { files, read } = await make();
     const partnerId = freshPartnerId();

@@ -1,0 +1,123 @@
+/**
+ * The stores of a partner's date take turns rewriting its store_days file, on the storage emulator:
+ * every store's row is in a file written before its writer is let go, far fewer files are written
+ * than stores, and a holder that fails or dies leaves the turn to a writer still waiting.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StoreDaysRewrites, type StoreDaysRewritesTiming } from '../../../src/services/reports/StoreDaysRewrites.js';
+import { StoreDaysWriterTable } from '../../../src/storage/StoreDaysWriterTable.js';
+import { azuriteTable } from '../../support/azuriteClients.js';
+
+const date = '2026-03-01';
+let writers: StoreDaysWriterTable;
+
+beforeAll(async () => {
+  writers = new StoreDaysWriterTable(await azuriteTable(`t${randomUUID().replace(/-/g, '').slice(0, 20)}`));
+});
+
+const fast: Partial<StoreDaysRewritesTiming> = { pollMs: 10, leaseMs: 5_000, holdMs: 5_000, waitMs: 20_000 };
+
+/** A partner-date's rows and the files written from them: each file is the rows listed when its build started. */
+function partnerDate() {
+  const rows = new Set<number>();
+  const files: number[][] = [];
+  const rewrite = async () => {
+    const listed = [...rows];
+    // Building and uploading take a while, as for a chain's day.
+    await sleep(15);
+    files.push(listed);
+  };
+  return { partnerId: `p-${randomUUID()}`, rows, files, rewrite };
+}
+
+describe('StoreDaysRewrites', () => {
+  it('forty stores reconciled at once are each in a file before they are let go, with few rewrites', async () => {
+    const rewrites = new StoreDaysRewrites(writers, () => new Date(), undefined, fast);
+    const { partnerId, rows, files, rewrite } = partnerDate();
+    const stores = Array.from({ length: 40 }, (_, i) => i);
+    const letGo: boolean[] = await Promise.all(
+      stores.map(async (store) => {
+        await sleep(Math.random() * 30);
+        rows.add(store);
+        await rewrites.afterRowWritten(partnerId, date, rewrite);
+        return files.some((file) => file.includes(store));
+      }),
+    );
+    expect(letGo.every(Boolean)).toBe(true);
+    expect([...files.at(-1)!].sort((a, b) => a - b)).toEqual(stores);
+    expect(files.length).toBeLessThan(15);
+    // The turn is given back: the next store writes at once.
+    expect(await writers.read(partnerId, date)).toMatchObject({ dirty: false, started: files.length, finished: files.length });
+    expect((await writers.read(partnerId, date))?.leaseId).toBeUndefined();
+  });
+
+  it('a holder whose rewrite fails gives the turn to a waiting store, which covers both', async () => {
+    const rewrites = new StoreDaysRewrites(writers, () => new Date(), undefined, fast);
+    const { partnerId, rows, files, rewrite } = partnerDate();
+    let entered = (): void => undefined;
+    const holding = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    rows.add(1);
+    const failing = rewrites.afterRowWritten(partnerId, date, async () => {
+      entered();
+      await sleep(50);
+      throw new Error('storage refused the upload');
+    });
+    await holding;
+    rows.add(2);
+    const waiting = rewrites.afterRowWritten(partnerId, date, rewrite);
+    await expect(failing).rejects.toThrow('storage refused the upload');
+    await waiting;
+    expect(files).toEqual([[1, 2]]);
+  });
+
+  it('a holder that dies holding the turn leaves it once its lease runs out', async () => {
+    const clockOffset = { ms: 0 };
+    const clock = () => new Date(Date.now() + clockOffset.ms);
+    const rewrites = new StoreDaysRewrites(writers, clock, undefined, { ...fast, leaseMs: 60_000 });
+    const { partnerId, rows, files, rewrite } = partnerDate();
+    let entered = (): void => undefined;
+    const holding = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    rows.add(1);
+    // The holder's process is gone: its rewrite never ends.
+    void rewrites.afterRowWritten(partnerId, date, () => {
+      entered();
+      return new Promise<void>(() => undefined);
+    });
+    await holding;
+    rows.add(2);
+    const waiting = rewrites.afterRowWritten(partnerId, date, rewrite);
+    await sleep(100);
+    expect(files).toEqual([]);
+    // A minute later the lease has run out.
+    clockOffset.ms = 61_000;
+    await waiting;
+    expect(files).toEqual([[1, 2]]);
+  });
+
+  it('a holder leaves further rounds to a waiting store after its hold time, and every store is still covered', async () => {
+    const rewrites = new StoreDaysRewrites(writers, () => new Date(), undefined, { ...fast, holdMs: 40 });
+    const { partnerId, rows, files, rewrite } = partnerDate();
+    let next = 0;
+    const covered: boolean[] = [];
+    // Rows keep arriving for a while, one writer after another.
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let i = 0; i < 6; i++) {
+          const store = next++;
+          rows.add(store);
+          await rewrites.afterRowWritten(partnerId, date, rewrite);
+          covered.push(files.some((file) => file.includes(store)));
+        }
+      }),
+    );
+    expect(covered).toHaveLength(24);
+    expect(covered.every(Boolean)).toBe(true);
+    expect(files.at(-1)).toHaveLength(24);
+  });
+});
