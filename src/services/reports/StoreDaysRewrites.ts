@@ -14,10 +14,10 @@ export interface StoreDaysRewritesTiming {
   readonly waitMs: number;
 }
 
-const defaultTiming: StoreDaysRewritesTiming = { leaseMs: 60_000, pollMs: 250, holdMs: 60_000, waitMs: 180_000 };
+const defaultTiming: StoreDaysRewritesTiming = { leaseMs: 60_000, pollMs: 250, holdMs: 60_000, waitMs: 120_000 };
 
 /** A writer waited longer than it may for a round that covers its row. */
-export class StoreDaysRewriteWaitError extends Error {
+class StoreDaysRewriteWaitError extends Error {
   constructor(waitMs: number) {
     super(`No rewrite of the store_days file covered this store-day's row within ${waitMs} ms.`);
     this.name = 'StoreDaysRewriteWaitError';

@@ -54,8 +54,9 @@ export class ClosedDayReruns {
   /**
    * Handles one message: schedules the days of its page, forgets their notes, then sends the
    * message of the next page. The pages move forward by key, so the chain ends even while the runs
-   * it schedules note their days again. A message handled twice schedules its days twice, which
-   * only costs a run; a crash before the next page is sent leaves the message to be retried.
+   * it schedules note their days again. A message retried after a failure before its notes were
+   * forgotten schedules those days again, which only costs a run; one retried after they were
+   * forgotten goes on with the notes after them.
    */
   async runPage(message: ClosedDayRerunMessage): Promise<string> {
     const { partnerId } = message;
