@@ -28,6 +28,8 @@ export interface SalesGroup {
 
 interface Sums {
   keys: Omit<SalesGroup, 'currency' | 'net_sales' | 'tax_amount' | 'tip_amount' | 'transaction_count'>;
+  /** The group keys in order (absent ones as empty), then the currency: what the groups are sorted by. */
+  order: readonly string[];
   currency: string;
   net: bigint;
   tax: bigint;
@@ -61,10 +63,11 @@ export class SalesQuery {
             ...(by.has('standard_type') ? { standard_type: sale.standard_type } : {}),
             ...(by.has('day') ? { business_date: businessDate } : {}),
           };
-          const key = JSON.stringify([keys.partner_id, keys.store_id, keys.standard_type, keys.business_date, sale.currency]);
+          const order = [keys.partner_id ?? '', keys.store_id ?? '', keys.standard_type ?? '', keys.business_date ?? '', sale.currency];
+          const key = JSON.stringify(order);
           let sums = groups.get(key);
           if (!sums) {
-            sums = { keys, currency: sale.currency, net: 0n, tax: 0n, tip: 0n, count: 0 };
+            sums = { keys, order, currency: sale.currency, net: 0n, tax: 0n, tip: 0n, count: 0 };
             groups.set(key, sums);
           }
           sums.net += BigInt(sale.net_sales);
@@ -74,9 +77,9 @@ export class SalesQuery {
         }
       }
     }
-    return [...groups]
-      .sort(([a], [b]) => compareKeys(a, b))
-      .map(([, s]) => ({
+    return [...groups.values()]
+      .sort((a, b) => compareKeys(a.order, b.order))
+      .map((s) => ({
         ...s.keys,
         currency: s.currency,
         net_sales: scaledAmountText(s.net, s.currency),
@@ -88,9 +91,7 @@ export class SalesQuery {
 }
 
 /** Orders groups by their keys in order (absent keys first), then currency. */
-function compareKeys(a: string, b: string): number {
-  const x = JSON.parse(a) as (string | null)[];
-  const y = JSON.parse(b) as (string | null)[];
+function compareKeys(x: readonly string[], y: readonly string[]): number {
   for (let i = 0; i < x.length; i++) {
     const p = x[i] ?? '';
     const q = y[i] ?? '';
