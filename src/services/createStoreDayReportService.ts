@@ -8,6 +8,7 @@ import { ReportStore } from '../storage/ReportStore.js';
 import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
+import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
 import { MappingCatalog } from './catalog/MappingCatalog.js';
 import { StoreDayReportService, type StoreDayReportDependencies } from './reports/StoreDayReportService.js';
 
@@ -32,6 +33,7 @@ export function createStoreDayReportService(
     closes: new DayCloseRepository(t.dailyCloses),
     mappings: new MappingCatalog(new MappingRepository(t.mappings), rawBatches),
     paymentDirections: new PaymentDirectionRepository(t.paymentDirections),
+    unmappedCodes: new UnmappedUsageRepository(t.unmappedUsage),
     clock,
     ...tuning,
   });
