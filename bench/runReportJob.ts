@@ -97,6 +97,7 @@ export async function runReportJob(request: ReportJobRequest): Promise<ReportJob
     closes,
     mappings,
     paymentDirections,
+    unmappedCodes: new UnmappedUsageRepository(t.unmappedUsage),
     clock: () => new Date(),
   });
   const unstagedReconciler = reconcilerWith(unstaged);

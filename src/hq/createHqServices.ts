@@ -14,6 +14,7 @@ import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
+import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
 import type { HqServices } from './HqServices.js';
 import { HqRequestValidator } from './http/HqRequestValidator.js';
 import { BatchList } from './services/BatchList.js';
@@ -43,6 +44,9 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
     batches: new BatchList(new BatchLedgerListing(t.batchLedger)),
     directory: new PartnerDirectory(partners, registrations, stores, partnerKeys, directions, config.rateLimitPerMinute, clock),
     admin: new PartnerAdmin(partners, registrations, directions, createClosedDayReruns(storage, clock), partnerKeys, clock),
-    reports: new ReportTotals(new SalesQuery(reportStoreDays, partners), new UnmappedQuery(reportStoreDays, partners)),
+    reports: new ReportTotals(
+      new SalesQuery(reportStoreDays, partners),
+      new UnmappedQuery(reportStoreDays, partners, new UnmappedUsageRepository(t.unmappedUsage)),
+    ),
   };
 }

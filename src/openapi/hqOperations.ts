@@ -68,7 +68,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
   hqUnmapped: {
     tag: 'Reports',
     summary: 'Codes held back from the sales data',
-    description: `Transactions whose source_transaction_type has no mapping, per partner and code. ${pageNote}`,
+    description: `Transactions whose source_transaction_type has no mapping (or maps to a code outside the standard list), per partner and code, over every day that holds them back. Only the store-days noted as holding codes back are read, so a request's work grows with those days, not with the partner's history; a page sums whole partners from the continuation's partner on. ${pageNote}`,
     query: 'unmapped',
     response: { schema: 'unmappedPage', description: 'One page of unmapped codes.' },
     errors: [],

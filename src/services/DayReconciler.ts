@@ -125,6 +125,7 @@ export class DayReconciler {
                   mapping: mapping.byCode,
                   paymentDirections: directions,
                   latest,
+                  notedUnmapped: new Set(diagnostics.unmapped_transaction_types.keys()),
                   ...(fragments ? { fragments } : {}),
                 }),
               log,

@@ -219,7 +219,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     closedDayReruns,
     reports,
     salesQuery: new SalesQuery(reportStoreDays, partners),
-    unmappedQuery: new UnmappedQuery(reportStoreDays, partners),
+    unmappedQuery: new UnmappedQuery(reportStoreDays, partners, unmappedUsage),
     reportFragments,
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock, reportFragments),
     health: new HealthCheck(t.partners),

@@ -9,6 +9,7 @@ import { ReportStoreDayRepository } from '../storage/ReportStoreDayRepository.js
 import type { StorageClients } from '../storage/StorageClients.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
 import { StoreDaysWriterTable } from '../storage/StoreDaysWriterTable.js';
+import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
 import { MappingCatalog } from './catalog/MappingCatalog.js';
 import { StoreDaysRewrites } from './reports/StoreDaysRewrites.js';
 import { StoreDayReportService, type StoreDayReportDependencies } from './reports/StoreDayReportService.js';
@@ -35,6 +36,7 @@ export function createStoreDayReportService(
     closes: new DayCloseRepository(t.dailyCloses),
     mappings: new MappingCatalog(new MappingRepository(t.mappings), rawBatches),
     paymentDirections: new PaymentDirectionRepository(t.paymentDirections),
+    unmappedCodes: new UnmappedUsageRepository(t.unmappedUsage),
     clock,
     ...tuning,
   });

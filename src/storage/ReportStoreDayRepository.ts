@@ -4,6 +4,7 @@ import type { StoreDaySales } from '../reports/StoreDaySales.js';
 import { decodeKeyPart, encodeKeyPart, isDigestKeyPart, tableKey } from './tableKey.js';
 import { fromChunkedProperties, toCompactProperties } from './chunkedJson.js';
 import type { RowReadAhead } from './RowReadAhead.js';
+import { isNotFound } from './storageErrors.js';
 import { readRowAhead, writeIfCurrent } from './writeIfCurrent.js';
 
 /** Totals of a row stored before totals were kept with it: none (a rebuild adds them). */
@@ -62,6 +63,16 @@ export class ReportStoreDayRepository {
     })) {
       const businessDate = decodeKeyPart((entity.partitionKey ?? '').slice(prefix.length));
       yield { businessDate, row: rowOf(entity) };
+    }
+  }
+
+  /** One store-day's row (a point read); undefined when the day has none. */
+  async get(partnerId: string, businessDate: string, storeId: string): Promise<StoreDayRow | undefined> {
+    try {
+      return rowOf(await this.table.getEntity<StoreDayEntity>(tableKey(partnerId, businessDate), encodeKeyPart(storeId)));
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
     }
   }
 

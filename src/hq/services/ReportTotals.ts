@@ -12,13 +12,13 @@ export interface ReportPage<T> {
 
 /**
  * Sales totals and unmapped codes for HQ, a page at a time. Both are summed from the per-store-day
- * totals written with the report files, so a page is cut from the whole ordered result: the cursor
- * is the last item's sort key, which stays valid while new days are written between pages.
+ * totals written with the report files, so a page is cut from the ordered result: the cursor is
+ * the last item's sort key, which stays valid while new days are written between pages.
  */
 export class ReportTotals {
   constructor(
     private readonly sales: Pick<SalesQuery, 'totals'>,
-    private readonly unmapped: Pick<UnmappedQuery, 'codes'>,
+    private readonly unmapped: Pick<UnmappedQuery, 'partnerIds' | 'partnerCodes'>,
   ) {}
 
   async salesPage(query: {
@@ -39,7 +39,18 @@ export class ReportTotals {
     limit: number;
     after?: ReportCursor | undefined;
   }): Promise<ReportPage<UnmappedCode>> {
-    return pageOf(await this.unmapped.codes(query.partnerId), unmappedKey, query.limit, query.after);
+    const { after, limit } = query;
+    const items: UnmappedCode[] = [];
+    // Codes are summed a partner at a time, from the cursor's partner on, and only until the page
+    // is full and one more item shows that a next page exists: a page never sums the partners
+    // before the cursor's, nor those after the ones it needs.
+    for (const partnerId of await this.unmapped.partnerIds(query.partnerId)) {
+      if (after !== undefined && partnerId < (after[0] ?? '')) continue;
+      const codes = await this.unmapped.partnerCodes(partnerId);
+      items.push(...(after === undefined ? codes : codes.filter((code) => compareCursors(unmappedKey(code), after) > 0)));
+      if (items.length > limit) break;
+    }
+    return pageOf(items, unmappedKey, limit, undefined);
   }
 }
 

@@ -12,6 +12,8 @@ export interface ReportStoreDays {
   readAhead?(partnerId: string, businessDate: string, storeId: string): RowReadAhead;
   /** The partner's rows with their dates, from `from` to `to` inclusive (either may be absent), in date order. */
   listRange(partnerId: string, from?: string, to?: string): AsyncIterable<{ businessDate: string; row: StoreDayRow }>;
+  /** One store-day's row; undefined when the day has none (not reported yet). */
+  get(partnerId: string, businessDate: string, storeId: string): Promise<StoreDayRow | undefined>;
   /** Every row of the partner's business date. */
   list(partnerId: string, businessDate: string): Promise<StoreDayRow[]>;
 }

@@ -24,6 +24,7 @@ import type { ReportFiles, StoreDayFiles } from '../ports/ReportFiles.js';
 import type { ReportFragments } from '../ports/ReportFragments.js';
 import type { ReportStoreDays } from '../ports/ReportStoreDays.js';
 import type { TradeRecords } from '../ports/TradeRecords.js';
+import type { UnmappedCodes } from '../ports/UnmappedCodes.js';
 import { FragmentPrefetch } from './FragmentPrefetch.js';
 import type { StoreDaysRewrites } from './StoreDaysRewrites.js';
 
@@ -40,6 +41,8 @@ export interface StoreDayReportDependencies {
   readonly closes: Pick<DayCloses, 'get'>;
   readonly mappings: Pick<MappingCatalog, 'current'>;
   readonly paymentDirections: Pick<PaymentDirections, 'listForPartner'>;
+  /** Where the codes a row holds back are noted: the unmapped view reads only the days noted there. */
+  readonly unmappedCodes: Pick<UnmappedCodes, 'record'>;
   readonly clock: Clock;
   /** Fragments (or raw batches) downloaded ahead of the one being used (memory: this many at most, plus one). */
   readonly prefetch?: number;
@@ -59,6 +62,8 @@ export interface ReportInputs {
   readonly latest?: LatestVersions;
   /** Fragment downloads started while the day was listed. */
   readonly fragments?: FragmentPrefetch;
+  /** Codes the reconciliation has just noted for the day: the row's other held-back codes are noted here. */
+  readonly notedUnmapped?: ReadonlySet<string>;
 }
 
 export interface StoreDayReportOutcome {
@@ -108,7 +113,16 @@ export class StoreDayReportService {
     const building = this.build(partnerId, storeId, businessDate, inputs);
     const afterFiles = async (): Promise<void> => {
       const { module, counts, sales } = await building;
-      await this.deps.storeDays.putIfNewer(partnerId, businessDate, storeDayRow(day, counts, sales, generatedAt), rowRead);
+      const row = storeDayRow(day, counts, sales, generatedAt);
+      // Noted before the row is written, so that no row ever holds back a code the unmapped view
+      // cannot find. A rebuild uses the mapping in effect now, which may no longer map a code the
+      // day's reconciliation mapped; a day with more codes than a row keeps was noted with those
+      // its reconciliation met first. Neither is noted by the reconciliation.
+      const unnoted = new Set(
+        row.sales.unmapped.map((held) => held.source_transaction_type).filter((code) => !inputs.notedUnmapped?.has(code)),
+      );
+      if (unnoted.size > 0) await this.deps.unmappedCodes.record(partnerId, storeId, businessDate, unnoted);
+      await this.deps.storeDays.putIfNewer(partnerId, businessDate, row, rowRead);
       // One writer at a time rewrites the date's file for every store whose row is written by then.
       await this.deps.storeDaysRewrites.afterRowWritten(partnerId, businessDate, () =>
         this.deps.files.writeStoreDays(partnerId, businessDate, async () =>

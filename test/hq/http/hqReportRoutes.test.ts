@@ -2,14 +2,27 @@
  * GET /hq/v1/sales and GET /hq/v1/unmapped over real HTTP on real storage: a partner with a mapping
  * has sales on two reconciled days; a partner without one has its codes held back. Each route must
  * say what the report totals say, page through the same items, refuse bad queries and partner keys.
+ * The unmapped view must cost reads of the days that hold codes back only.
  */
 import { randomUUID } from 'node:crypto';
+import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDailyClose } from '../../fixtures/masterDataFixtures.js';
+import type { UnmappedCode } from '../../../src/services/reports/UnmappedQuery.js';
+import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
+import { buildDailyClose, buildMappingBatch } from '../../fixtures/masterDataFixtures.js';
+import { storeDayRowWith, salesTotals } from '../../services/reports/storeDayRowBuilder.js';
 import { partnerWithStores, reconciled, tradeBatch, usdStore } from '../../support/httpScenario.js';
 import { errorCodeOf, errorPaths } from '../../support/responseBodies.js';
-import { startTestService, type TestOperator, type TestPartner, type TestService } from '../../support/startTestService.js';
+import {
+  eventually,
+  reconcileQueueDrained,
+  startTestService,
+  type TestOperator,
+  type TestPartner,
+  type TestService,
+} from '../../support/startTestService.js';
 import { listOf, objectOf } from '../support/hqBodies.js';
+import { unmappedByFullScan } from '../support/unmappedByFullScan.js';
 
 const days = ['2026-03-01', '2026-03-02'];
 const recordsPerDay = 3;
@@ -19,8 +32,19 @@ let viewer: TestOperator;
 let mapped: TestPartner;
 let unmapped: TestPartner;
 
-async function reconciledDays(partner: TestPartner): Promise<void> {
-  for (const businessDate of days) {
+/** The emulator's answers to reads of the store-day rows table, by the path each read named. */
+const storeDayReads: string[] = [];
+const countStoreDayReads: PipelinePolicy = {
+  name: 'count-store-day-reads',
+  async sendRequest(request, next) {
+    const path = decodeURIComponent(new URL(request.url).pathname);
+    if (request.method === 'GET' && path.includes('/reportstoredays')) storeDayReads.push(path);
+    return next(request);
+  },
+};
+
+async function reconciledDays(partner: TestPartner, dates: readonly string[] = days): Promise<void> {
+  for (const businessDate of dates) {
     const batch = tradeBatch({ businessDate, recordCount: recordsPerDay });
     expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
     const close = { ...buildDailyClose('USD'), batch_id: randomUUID(), business_date: businessDate };
@@ -30,18 +54,21 @@ async function reconciledDays(partner: TestPartner): Promise<void> {
 }
 
 beforeAll(async () => {
-  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' }, services: { policy: countStoreDayReads } });
   viewer = await service.createOperator('viewer');
   mapped = await partnerWithStores(service, { mapping: true });
   unmapped = await partnerWithStores(service);
   await reconciledDays(mapped);
   await reconciledDays(unmapped);
+  // A reconciliation's result is stored before its files and row: wait for the rows.
+  await reconcileQueueDrained(service);
 });
 afterAll(async () => {
   await service.stop();
 });
 
 const get = (path: string, caller: { key: string } = viewer) => service.callHost(caller, 'GET', `hq/v1/${path}`);
+const storeDays = () => new ReportStoreDayRepository(service.services.storage.tables.reportStoreDays);
 
 /** Every item of a list route, read `limit` at a time; also how many pages it took. */
 async function readAll(path: string, limit: number): Promise<{ items: unknown[]; pages: number }> {
@@ -138,6 +165,75 @@ describe('GET /hq/v1/unmapped', () => {
     }
   });
 
+  it('says what summing every store-day row of the partner says', async () => {
+    const body = listOf<UnmappedCode>(await get(`unmapped?partner_id=${unmapped.partnerId}`));
+    expect(body.items).toEqual(await unmappedByFullScan(storeDays(), unmapped.partnerId));
+  });
+
+  it('reads only the store-days that hold codes back, each once by its key, however many others the partner has', async () => {
+    // Two years of a store's days with every code mapped, written as the report writer writes them
+    // (no code held back, so nothing noted), beside the two reconciled days that hold codes back.
+    const quietDays = Array.from({ length: 730 }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
+    const repository = storeDays();
+    for (let i = 0; i < quietDays.length; i += 50) {
+      await Promise.all(
+        quietDays
+          .slice(i, i + 50)
+          .map((date) =>
+            repository.putIfNewer(
+              unmapped.partnerId,
+              date,
+              storeDayRowWith(usdStore, [salesTotals('USD', 'SALE', { count: 3, net: '30000' })]),
+            ),
+          ),
+      );
+    }
+    storeDayReads.length = 0;
+    const response = await get(`unmapped?partner_id=${unmapped.partnerId}`);
+    const reads = [...storeDayReads];
+    expect(response.status).toBe(200);
+    // Point reads (PartitionKey and RowKey in the path) of the two noted days; no listing of the table.
+    expect(reads).toHaveLength(days.length);
+    for (const read of reads) expect(read).toMatch(/\/reportstoredays\(PartitionKey='[^']+',RowKey='[^']+'\)$/);
+    expect(reads.filter((read) => days.some((d) => read.includes(d)))).toHaveLength(days.length);
+    expect(listOf<UnmappedCode>(response).items).toEqual(await unmappedByFullScan(repository, unmapped.partnerId));
+  });
+
+  it('lists a code that a report rebuild holds back under a mapping that no longer maps it', async () => {
+    const remapped = await partnerWithStores(service, { mapping: true });
+    await reconciledDays(remapped, [days[0] ?? '']);
+    await reconcileQueueDrained(service);
+    expect(listOf(await get(`unmapped?partner_id=${remapped.partnerId}`)).items).toEqual([]);
+    // The mapping no longer maps '01': no day is re-run (none was noted), but a rebuild of the
+    // day's files holds its transactions back, and the view must find them.
+    const withoutSale = { ...buildMappingBatch(), batch_id: randomUUID() };
+    const upload = await service.call(remapped, 'PUT', 'mappings/transaction-types', {
+      ...withoutSale,
+      mappings: withoutSale.mappings.filter((m) => m.source_code !== '01'),
+    });
+    expect(upload.status).toBe(202);
+    expect((await service.hq('reports', 'rebuild', '--partner', remapped.partnerId)).code).toBe(0);
+    const body = listOf<UnmappedCode>(await get(`unmapped?partner_id=${remapped.partnerId}`));
+    expect(body.items.map((i) => [i.source_transaction_type, i.transaction_count])).toEqual([['01', recordsPerDay]]);
+    expect(body.items).toEqual(await unmappedByFullScan(storeDays(), remapped.partnerId));
+  });
+
+  it('drops the codes a mapping upload maps once their days are reconciled again', async () => {
+    const later = await partnerWithStores(service);
+    await reconciledDays(later, [days[0] ?? '']);
+    await reconcileQueueDrained(service);
+    expect(listOf(await get(`unmapped?partner_id=${later.partnerId}`)).items).not.toEqual([]);
+    const mapping = await service.call(later, 'PUT', 'mappings/transaction-types', { ...buildMappingBatch(), batch_id: randomUUID() });
+    expect(mapping.status).toBe(202);
+    // Re-run in the background: once the day's row holds nothing back, the view holds nothing either.
+    const rows = await eventually(
+      () => unmappedByFullScan(storeDays(), later.partnerId),
+      (codes) => codes.length === 0,
+    );
+    expect(rows).toEqual([]);
+    expect(listOf(await get(`unmapped?partner_id=${later.partnerId}`)).items).toEqual([]);
+  });
+
   it('holds nothing for the partner whose codes are mapped', async () => {
     expect(listOf(await get(`unmapped?partner_id=${mapped.partnerId}`)).items).toEqual([]);
   });
@@ -148,6 +244,18 @@ describe('GET /hq/v1/unmapped', () => {
     const paged = await readAll(path, 1);
     expect(paged.items).toEqual(whole.items);
     expect(paged.pages).toBe(whole.items.length);
+  });
+
+  it('pages across partners through the same items as one page, the last page saying it is the last', async () => {
+    const whole = await readAll('unmapped?', 200);
+    expect(whole.pages).toBe(1);
+    const partners = new Set(whole.items.map((i) => (i as UnmappedCode).partner_id));
+    expect(partners.size).toBeGreaterThanOrEqual(2);
+    for (const limit of [1, 2, whole.items.length]) {
+      const paged = await readAll('unmapped?', limit);
+      expect(paged.items).toEqual(whole.items);
+      expect(paged.pages).toBe(Math.ceil(whole.items.length / limit));
+    }
   });
 
   it('refuses unknown parameters and a partner key', async () => {

@@ -2,24 +2,44 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { UnmappedQuery } from '../../../src/services/reports/UnmappedQuery.js';
 import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
 import { InMemoryReportStoreDays } from '../../support/memory/InMemoryReportStoreDays.js';
+import { InMemoryUnmappedCodes } from '../../support/memory/InMemoryUnmappedCodes.js';
+import type { StoreDayRow } from '../../../src/reports/ReconciledStoreDay.js';
 import { storeDayRowWith, unmappedTotals } from './storeDayRowBuilder.js';
 
 let storeDays: InMemoryReportStoreDays;
+let notes: InMemoryUnmappedCodes;
 let query: UnmappedQuery;
+/** Store-day rows read by the query. */
+let reads: number;
+
+/** Writes a row as the report writer does: its held-back codes are noted first. */
+async function written(partnerId: string, businessDate: string, row: StoreDayRow): Promise<void> {
+  await notes.record(
+    partnerId,
+    row.store_id,
+    businessDate,
+    row.sales.unmapped.map((u) => u.source_transaction_type),
+  );
+  await storeDays.putIfNewer(partnerId, businessDate, row);
+}
 
 beforeEach(async () => {
   storeDays = new InMemoryReportStoreDays();
+  notes = new InMemoryUnmappedCodes();
   const partners = new InMemoryPartners();
-  query = new UnmappedQuery(storeDays, partners);
+  reads = 0;
+  const counted = {
+    get: (partnerId: string, businessDate: string, storeId: string) => {
+      reads += 1;
+      return storeDays.get(partnerId, businessDate, storeId);
+    },
+  };
+  query = new UnmappedQuery(counted, partners, notes);
   const now = new Date('2026-03-05T00:00:00Z');
   await partners.create('bolt', 'Bolt', now);
   await partners.create('acme', 'Acme', now);
-  await storeDays.putIfNewer(
-    'acme',
-    '2026-03-03',
-    storeDayRowWith('SEA', [], [unmappedTotals('USD', 'X9', { count: 2, net: '125000', tax: '12500' })]),
-  );
-  await storeDays.putIfNewer(
+  await written('acme', '2026-03-03', storeDayRowWith('SEA', [], [unmappedTotals('USD', 'X9', { count: 2, net: '125000', tax: '12500' })]));
+  await written(
     'acme',
     '2026-03-01',
     storeDayRowWith(
@@ -28,7 +48,7 @@ beforeEach(async () => {
       [unmappedTotals('JPY', 'X9', { count: 1, net: '5000000' }), unmappedTotals('JPY', 'A1', { count: 1, net: '10000' })],
     ),
   );
-  await storeDays.putIfNewer('bolt', '2026-03-02', storeDayRowWith('SEA', [], [unmappedTotals('USD', 'Z', { count: 4, net: '40000' })]));
+  await written('bolt', '2026-03-02', storeDayRowWith('SEA', [], [unmappedTotals('USD', 'Z', { count: 4, net: '40000' })]));
 });
 
 describe('unmapped codes', () => {
@@ -68,5 +88,21 @@ describe('unmapped codes', () => {
     await storeDays.putIfNewer('bolt', '2026-03-02', { ...storeDayRowWith('SEA', []), report_generated_at: '2026-03-03T00:00:00.000Z' });
     expect(await query.codes('bolt')).toEqual([]);
     expect((await query.codes('acme')).map((c) => c.source_transaction_type)).toEqual(['A1', 'X9']);
+  });
+
+  it('reads each noted store-day once, however many of its codes are noted, and no day without a note', async () => {
+    for (let day = 10; day < 30; day++) await storeDays.putIfNewer('acme', `2026-03-${day}`, storeDayRowWith('SEA', []));
+    expect((await query.codes('acme')).map((c) => c.transaction_count)).toEqual([1, 3]);
+    expect(reads).toBe(2);
+  });
+
+  it('takes what a noted day holds back now, a code no longer noted included, and nothing from a day gone', async () => {
+    await notes.remove('acme', { sourceCode: 'X9', storeId: 'TKY', businessDate: '2026-03-01' });
+    await notes.record('acme', 'GONE', '2026-03-04', ['X9']);
+    const codes = await query.codes('acme');
+    expect(codes.map((c) => [c.source_transaction_type, c.transaction_count])).toEqual([
+      ['A1', 1],
+      ['X9', 3],
+    ]);
   });
 });

@@ -31,6 +31,11 @@ export class InMemoryReportStoreDays implements ReportStoreDays {
     }
   }
 
+  get(partnerId: string, businessDate: string, storeId: string): Promise<StoreDayRow | undefined> {
+    const row = this.rows.get(partnerId)?.get(businessDate)?.get(storeId);
+    return Promise.resolve(row === undefined ? undefined : structuredClone(row));
+  }
+
   list(partnerId: string, businessDate: string): Promise<StoreDayRow[]> {
     const stores = this.rows.get(partnerId)?.get(businessDate);
     return Promise.resolve([...(stores?.values() ?? [])].map((row) => structuredClone(row)));

@@ -36,6 +36,7 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
     const big = { ...storeDayRowWith('SEA', [], unmapped), report_generated_at: '2026-03-02T01:00:00.000Z' };
     expect(await storeDays.putIfNewer(partnerId, '2026-03-01', big)).toBe(true);
     expect(await storeDays.list(partnerId, '2026-03-01')).toEqual([big]);
+    expect(await storeDays.get(partnerId, '2026-03-01', 'SEA')).toEqual(big);
     expect(await collect(storeDays.listRange(partnerId))).toEqual([{ businessDate: '2026-03-01', row: big }]);
   });
 
@@ -48,6 +49,21 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
     expect(await storeDays.putIfNewer(partnerId, '2026-03-01', second)).toBe(true);
     expect(byStore(await storeDays.list(partnerId, '2026-03-01'))).toEqual([first, second]);
     expect(await storeDays.list(partnerId, '2026-03-02')).toEqual([]);
+  });
+
+  it("reads one store-day's row by itself, and nothing for a day or store without one", async () => {
+    const storeDays = await make();
+    const partnerId = freshPartnerId();
+    const odd = {
+      ...storeDayRowWith('SEA/1#?', [], [unmappedTotals('USD', 'X9', { count: 2, net: '125000' })]),
+      report_generated_at: '2026-03-02T01:00:00.000Z',
+    };
+    await storeDays.putIfNewer(partnerId, '2026-03-01', odd);
+    await storeDays.putIfNewer(partnerId, '2026-03-01', row('TKY-001', '2026-03-02T01:00:00.000Z'));
+    expect(await storeDays.get(partnerId, '2026-03-01', 'SEA/1#?')).toEqual(odd);
+    expect(await storeDays.get(partnerId, '2026-03-02', 'SEA/1#?')).toBeUndefined();
+    expect(await storeDays.get(partnerId, '2026-03-01', 'SEA')).toBeUndefined();
+    expect(await storeDays.get(freshPartnerId(), '2026-03-01', 'TKY-001')).toBeUndefined();
   });
 
   it('a row from an earlier build never replaces a later one; a later or equal one does', async () => {
