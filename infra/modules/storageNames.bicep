@@ -23,6 +23,7 @@ var tableNames = {
   unmappedUsage: 'unmappedusage'
   paymentTypeUsage: 'paymenttypeusage'
   pendingBatches: 'pendingbatches'
+  failedBatches: 'failedbatches'
   reportStoreDays: 'reportstoredays'
   storeDaysWriters: 'storedayswriters'
   webhooks: 'webhooks'

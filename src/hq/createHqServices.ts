@@ -41,7 +41,7 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
     validator: new HqRequestValidator(),
     grid: new StoreDayGrid(partners, registrations, stores, results, clock),
     dayDetail: new StoreDayDetail(partners, registrations, stores, closes, results, new TradeRecordIndex(t.tradeRecords), clock),
-    batches: new BatchList(new BatchLedgerListing(t.batchLedger)),
+    batches: new BatchList(new BatchLedgerListing(t.batchLedger, { pending: t.pendingBatches, failed: t.failedBatches })),
     directory: new PartnerDirectory(partners, registrations, stores, partnerKeys, directions, config.rateLimitPerMinute, clock),
     admin: new PartnerAdmin(partners, registrations, directions, createClosedDayReruns(storage, clock), partnerKeys, clock),
     reports: new ReportTotals(

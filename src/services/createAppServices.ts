@@ -15,6 +15,7 @@ import { BodyBudget } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
+import { FailedBatchIndex } from '../storage/FailedBatchIndex.js';
 import { JsonQueue } from '../storage/JsonQueue.js';
 import { MappingRepository } from '../storage/MappingRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
@@ -182,6 +183,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     ledger,
     rawBatches,
     pendingIndex,
+    failedIndex: new FailedBatchIndex(t.failedBatches),
     clock,
     abandonedAfterMs: options.abandonedAfterMs,
     onStep: options.onPushStep,

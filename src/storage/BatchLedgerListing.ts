@@ -1,6 +1,8 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import type { BatchKind } from '../domain/model/BatchKind.js';
-import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
+import { mapBounded } from '../services/mapBounded.js';
+import { BatchLedger } from './BatchLedger.js';
+import { encodeKeyPart } from './tableKey.js';
 
 /** A batch ledger entry that is not committed, as HQ lists it. */
 export interface UncommittedBatch {
@@ -13,49 +15,71 @@ export interface UncommittedBatch {
   readonly failure: string | undefined;
 }
 
-interface ListedEntity {
-  partitionKey: string;
-  rowKey: string;
-  state: 'PENDING' | 'FAILED';
-  kind: BatchKind;
+/** A row of the pending or the failed index: which batch, created when. */
+interface IndexRow {
+  partnerId: string;
+  batchId: string;
   createdAt: string;
-  failedAt?: string;
-  failure?: string;
 }
 
+/** Ledger entries read at once to check a page's rows. */
+const entryReadsAtOnce = 16;
+
 /**
- * Pages through the batch ledger for HQ (read only): entries in one state, across partners or for
- * one partner. Paged by storage's own continuation, so a page never holds more than `limit` rows.
+ * Pages through the batches that are not committed, for HQ (read only), in one state, across
+ * partners or for one partner. The ledger holds every batch ever received, so it is never
+ * filtered: pending batches are found through the pending index (the row a push writes beside its
+ * ledger entry, which the sweep uses too) and failed ones through the failed index (written before
+ * the ledger says FAILED). Each row's ledger entry is read, and a row whose batch is in another
+ * state now (committed, and waiting only for its report fragment) is left out. Paged by storage's
+ * own continuation of the index, so a page never holds more than `limit` batches.
  */
 export class BatchLedgerListing {
-  constructor(private readonly table: TableClient) {}
+  private readonly ledger: BatchLedger;
+
+  constructor(
+    ledgerTable: TableClient,
+    private readonly indexes: { readonly pending: TableClient; readonly failed: TableClient },
+  ) {
+    this.ledger = new BatchLedger(ledgerTable);
+  }
 
   async page(
     state: 'PENDING' | 'FAILED',
     options: { partnerId?: string | undefined; limit: number; after?: LedgerPosition | undefined },
   ): Promise<{ items: UncommittedBatch[]; next: LedgerPosition | undefined }> {
+    const { partnerId } = options;
     const filter =
-      options.partnerId === undefined
-        ? odata`state eq ${state}`
-        : odata`PartitionKey eq ${encodeKeyPart(options.partnerId)} and state eq ${state}`;
-    const pages = this.table
-      .listEntities<ListedEntity>({
-        queryOptions: { filter, select: ['PartitionKey', 'RowKey', 'state', 'kind', 'createdAt', 'failedAt', 'failure'] },
+      partnerId === undefined
+        ? undefined
+        : state === 'PENDING'
+          ? odata`partnerId eq ${partnerId}`
+          : odata`PartitionKey eq ${encodeKeyPart(partnerId)}`;
+    const index = state === 'PENDING' ? this.indexes.pending : this.indexes.failed;
+    const pages = index
+      .listEntities<IndexRow>({
+        queryOptions: { ...(filter === undefined ? {} : { filter }), select: ['partnerId', 'batchId', 'createdAt'] },
       })
       .byPage({ maxPageSize: options.limit, ...(options.after ? { continuationToken: toSdkToken(options.after) } : {}) });
     const result = await pages.next();
     if (result.done) return { items: [], next: undefined };
     const page = result.value;
+    const listed = await mapBounded(page, entryReadsAtOnce, async (row): Promise<UncommittedBatch | undefined> => {
+      const entry = await this.ledger.get(row.partnerId, row.batchId);
+      // Another state now, or another entry under the same batch_id (dropped and received again).
+      if (entry?.state !== state || entry.createdAt !== row.createdAt) return undefined;
+      return {
+        partnerId: row.partnerId,
+        batchId: row.batchId,
+        state,
+        kind: entry.kind,
+        createdAt: entry.createdAt,
+        failedAt: entry.state === 'FAILED' ? entry.failedAt : undefined,
+        failure: entry.state === 'FAILED' ? entry.failure : undefined,
+      };
+    });
     return {
-      items: page.map((entity) => ({
-        partnerId: decodeKeyPart(entity.partitionKey),
-        batchId: decodeKeyPart(entity.rowKey),
-        state: entity.state,
-        kind: entity.kind,
-        createdAt: entity.createdAt,
-        failedAt: entity.failedAt,
-        failure: entity.failure,
-      })),
+      items: listed.filter((item): item is UncommittedBatch => item !== undefined),
       next: page.continuationToken === undefined ? undefined : fromSdkToken(page.continuationToken),
     };
   }

@@ -25,6 +25,8 @@ export const tableNames = {
   paymentTypeUsage: 'paymenttypeusage',
   /** Pushes between their first write and their commit, keyed by time, for the sweep. */
   pendingBatches: 'pendingbatches',
+  /** Batches that ended FAILED, per partner, for HQ's list (the ledger itself is never scanned). */
+  failedBatches: 'failedbatches',
   /** One row per reconciled store-day, from which each partner-day's store_days report file is written. */
   reportStoreDays: 'reportstoredays',
   /** Per partner and business date: whose turn it is to rewrite the store_days file, and the rounds done. */

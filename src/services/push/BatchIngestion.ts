@@ -8,6 +8,7 @@ import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { BatchReceipt, LedgerEntry } from '../../storage/BatchLedger.js';
 import type { Clock } from '../ports/Clock.js';
 import type { Ledger } from '../ports/Ledger.js';
+import type { FailedBatches } from '../ports/FailedBatches.js';
 import type { PendingBatches } from '../ports/PendingBatches.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 import type { TenantGuard } from '../TenantGuard.js';
@@ -24,6 +25,8 @@ export interface BatchIngestionOptions {
   readonly ledger: Ledger;
   readonly rawBatches: RawBatches;
   readonly pendingIndex: PendingBatches;
+  /** Where a batch is noted before the ledger says FAILED, for HQ's list. */
+  readonly failedIndex: FailedBatches;
   readonly clock: Clock;
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
   readonly abandonedAfterMs?: number | undefined;
@@ -258,6 +261,8 @@ export class BatchIngestion {
     if (current?.state === 'COMMITTED')
       throw new ApiError('SERVICE_UNAVAILABLE', 'The batch was committed meanwhile; send it again.', [], 1);
     await processor.discard?.({ partnerId, body, receivedAt: entry.createdAt });
+    // Noted first: a batch the ledger calls FAILED is always in HQ's list.
+    await this.options.failedIndex.add({ partnerId, batchId, createdAt: entry.createdAt });
     for (let attempt = 0; attempt < 3 && current?.state === 'PENDING' && current.bodyHash === entry.bodyHash; attempt++) {
       const failedAt = this.options.clock();
       if (await ledger.markFailed(partnerId, batchId, current, cause.message, failedAt)) {

@@ -9,7 +9,7 @@ import { JsonQueue } from '../../../src/storage/JsonQueue.js';
 import { MappingRepository } from '../../../src/storage/MappingRepository.js';
 import { OperatorKeyRepository } from '../../../src/storage/OperatorKeyRepository.js';
 import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
-import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
+import { PendingBatchIndex, type PendingBatch } from '../../../src/storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
 import { PaymentTypeUsageRepository } from '../../../src/storage/PaymentTypeUsageRepository.js';
 import { ProductRepository } from '../../../src/storage/ProductRepository.js';
@@ -23,6 +23,7 @@ import { StoreMasterRepository } from '../../../src/storage/StoreMasterRepositor
 import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
 import { TableRateLimiter } from '../../../src/storage/TableRateLimiter.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
+import { FailedBatchIndex } from '../../../src/storage/FailedBatchIndex.js';
 import { StoreDaysWriterTable } from '../../../src/storage/StoreDaysWriterTable.js';
 import { UnmappedUsageRepository } from '../../../src/storage/UnmappedUsageRepository.js';
 import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
@@ -175,6 +176,16 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
     operatorKeyStoreSuite(onTable((t) => new OperatorKeyRepository(t)));
   });
   describe('UncommittedBatches', () => {
-    uncommittedBatchesSuite(onTable((t) => ({ ledger: new BatchLedger(t), listing: new BatchLedgerListing(t) })));
+    uncommittedBatchesSuite(
+      onTable(async (t) => {
+        const [pending, failed] = await Promise.all([azuriteTable(uniqueName()), azuriteTable(uniqueName())]);
+        return {
+          ledger: new BatchLedger(t),
+          listing: new BatchLedgerListing(t, { pending, failed }),
+          received: (batch: PendingBatch) => new PendingBatchIndex(pending).add(batch),
+          failing: (batch: PendingBatch) => new FailedBatchIndex(failed).add(batch),
+        };
+      }),
+    );
   });
 });

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import type { Ledger } from '../../../../src/services/ports/Ledger.js';
 import type { UncommittedBatches } from '../../../../src/services/ports/UncommittedBatches.js';
 import type { LedgerPosition, UncommittedBatch } from '../../../../src/storage/BatchLedgerListing.js';
+import type { PendingBatch } from '../../../../src/storage/PendingBatchIndex.js';
 import { freshPartnerId } from './freshIds.js';
 
 const now = new Date('2026-03-01T10:00:00Z');
@@ -21,17 +22,37 @@ async function allPages(listing: UncommittedBatches, state: 'PENDING' | 'FAILED'
   return items;
 }
 
-/** What every UncommittedBatches implementation does, over entries its ledger wrote. */
-export function uncommittedBatchesSuite(make: () => Promise<{ ledger: Ledger; listing: UncommittedBatches }>): void {
+/**
+ * The ledger and what a push writes beside it: `received` what it notes with a new entry (the
+ * pending index), `failing` what it notes before the ledger says FAILED (the failed index).
+ */
+export interface UncommittedBatchesWorld {
+  readonly ledger: Ledger;
+  readonly listing: UncommittedBatches;
+  readonly received: (batch: PendingBatch) => Promise<void>;
+  readonly failing: (batch: PendingBatch) => Promise<void>;
+}
+
+/** What every UncommittedBatches implementation does, over entries written as a push writes them. */
+export function uncommittedBatchesSuite(make: () => Promise<UncommittedBatchesWorld>): void {
+  const receive = async ({ ledger, received }: UncommittedBatchesWorld, partnerId: string, batchId: string) => {
+    const entry = await ledger.createPending(partnerId, batchId, 'tradeRecords', 'hash', now);
+    if (!entry) throw new Error('no entry');
+    await received({ partnerId, batchId, createdAt: entry.createdAt });
+    return entry;
+  };
+
   it("pages one state's entries of a partner, every entry once, never another partner's", async () => {
-    const { ledger, listing } = await make();
+    const world = await make();
+    const { ledger, listing } = world;
     const partnerId = freshPartnerId();
     const ids = Array.from({ length: 5 }, () => randomUUID());
-    for (const id of ids) await ledger.createPending(partnerId, id, 'tradeRecords', 'hash', now);
-    await ledger.createPending(freshPartnerId(), randomUUID(), 'tradeRecords', 'hash', now);
+    for (const id of ids) await receive(world, partnerId, id);
+    await receive(world, freshPartnerId(), randomUUID());
     const failing = ids[0]!;
     const pending = await ledger.get(partnerId, failing);
     if (!pending) throw new Error('no entry');
+    await world.failing({ partnerId, batchId: failing, createdAt: pending.createdAt });
     await ledger.markFailed(
       partnerId,
       failing,
@@ -54,6 +75,24 @@ export function uncommittedBatchesSuite(make: () => Promise<{ ledger: Ledger; li
         failure: 'storage refused the content: 400 EntityTooLarge',
       },
     ]);
+  });
+
+  it('leaves out a batch whose entry is in another state now, whatever was noted of it', async () => {
+    const world = await make();
+    const { ledger, listing } = world;
+    const partnerId = freshPartnerId();
+    const [committed, stillPending, raced] = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of [committed, stillPending, raced]) await receive(world, partnerId, id);
+    // Committed, its pending note kept (a trade-record batch waits so for its report fragment).
+    const entry = await ledger.get(partnerId, committed);
+    await ledger.commit(partnerId, committed, entry!, { recordCount: 1, warnings: [] }, now);
+    // Noted as failing, then committed by another copy of the push before the ledger said FAILED.
+    const racing = await ledger.get(partnerId, raced);
+    await world.failing({ partnerId, batchId: raced, createdAt: racing!.createdAt });
+    await ledger.commit(partnerId, raced, racing!, { recordCount: 1, warnings: [] }, now);
+
+    expect((await allPages(listing, 'PENDING', partnerId, 10)).map((b) => b.batchId)).toEqual([stillPending]);
+    expect(await allPages(listing, 'FAILED', partnerId, 10)).toEqual([]);
   });
 
   it('takes back only positions a page could have produced', async () => {
