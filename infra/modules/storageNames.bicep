@@ -11,6 +11,7 @@ var tableNames = {
   storeRegistrations: 'storeregistrations'
   stores: 'stores'
   products: 'products'
+  productIds: 'productids'
   modifierGroups: 'modifiergroups'
   mappings: 'mappings'
   batchLedger: 'batchledger'

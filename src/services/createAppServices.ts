@@ -22,6 +22,7 @@ import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PendingBatchIndex } from '../storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { PaymentTypeUsageRepository } from '../storage/PaymentTypeUsageRepository.js';
+import { ProductIdRepository } from '../storage/ProductIdRepository.js';
 import { ProductRepository } from '../storage/ProductRepository.js';
 import { RawBatchStore } from '../storage/RawBatchStore.js';
 import { ReportFragmentStore } from '../storage/ReportFragmentStore.js';
@@ -103,6 +104,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const partnerCacheMs = config.partnerCacheSeconds * 1000;
   const stores = new CachedStoreMasterData(new StoreMasterRepository(t.stores), clock, partnerCacheMs);
   const products = new ProductRepository(t.products, t.modifierGroups);
+  const productIds = new ProductIdRepository(t.productIds);
   const ledger = new BatchLedger(t.batchLedger);
   const rawBatches = new RawBatchStore(storage.rawBatches);
   const index = new TradeRecordIndex(t.tradeRecords);
@@ -136,7 +138,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   const mappingPointers = new MappingRepository(t.mappings);
   const tenants = new TenantGuard(registrations, clock, partnerCacheMs);
   const mappingCatalog = new MappingCatalog(mappingPointers, rawBatches);
-  const productCatalog = new ProductCatalog(products, clock);
+  const productCatalog = new ProductCatalog(productIds, clock);
   const closedDayReruns = createClosedDayReruns(storage, clock);
   const fragments = new ReportFragmentStore(storage.reports);
   const reportStoreDays = new ReportStoreDayRepository(t.reportStoreDays);
@@ -167,7 +169,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       elapsedMs: () => performance.now(),
     }),
     stores: storesProcessor(stores),
-    products: productsProcessor(products, productCatalog),
+    products: productsProcessor(products, productIds, productCatalog),
     mappings: mappingsProcessor({
       pointers: mappingPointers,
       reruns: closedDayReruns,

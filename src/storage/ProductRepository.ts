@@ -4,7 +4,7 @@ import type { ModifierGroup, Product } from '../domain/model/payloads.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
 import { actionSize, transactionChunks } from './transactionChunks.js';
-import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
+import { encodeKeyPart, tableKey } from './tableKey.js';
 import { writeVersionedRows, type Unwritten } from './writeVersionedRows.js';
 
 /** The indexes of a batch's products that were not written. */
@@ -43,18 +43,6 @@ export class ProductRepository {
   async upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {
     const actions = groups.map((group): TransactionAction => ['upsert', modifierGroupEntity(partnerId, group), 'Replace']);
     for (const chunk of transactionChunks(actions, actionSize)) await this.modifierGroups.submitTransaction(chunk);
-  }
-
-  /** product_ids HQ holds for the partner (shared and store-specific alike). */
-  async listProductIds(partnerId: string): Promise<Set<string>> {
-    const ids = new Set<string>();
-    // Rows written before productId was stored carry the id only in their RowKey.
-    for await (const entity of this.products.listEntities<{ productId?: string }>({
-      queryOptions: { filter: `PartitionKey eq '${encodeKeyPart(partnerId)}'`, select: ['RowKey', 'productId'] },
-    })) {
-      ids.add(entity.productId ?? decodeKeyPart((entity.rowKey ?? '').split('|')[0] ?? ''));
-    }
-    return ids;
   }
 }
 

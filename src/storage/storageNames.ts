@@ -10,6 +10,11 @@ export const tableNames = {
   storeRegistrations: 'storeregistrations',
   stores: 'stores',
   products: 'products',
+  /**
+   * One row per partner and distinct product_id, however many stores carry it: what a push reads
+   * for UNKNOWN_PRODUCT, so its read grows with the catalogue, not with products × stores.
+   */
+  productIds: 'productids',
   modifierGroups: 'modifiergroups',
   mappings: 'mappings',
   batchLedger: 'batchledger',

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
-import { ProductRepository } from '../../src/storage/ProductRepository.js';
+import { ProductIdRepository } from '../../src/storage/ProductIdRepository.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { buildDayBatch, sendClose, unmappedDayClose } from '../reliability/support/dayScenario.js';
 import { seededRandom } from '../reliability/support/random.js';
@@ -183,10 +183,7 @@ describe('multi-byte identifiers', () => {
     products.products[0]!.store_id = longStore;
     products.modifier_groups![0]!.group_id = '漢'.repeat(128);
     expect((await service.call(owner, 'PUT', 'products', products)).status).toBe(202);
-    const known = await new ProductRepository(
-      service.services.storage.tables.products,
-      service.services.storage.tables.modifierGroups,
-    ).listProductIds(owner.partnerId);
+    const known = await new ProductIdRepository(service.services.storage.tables.productIds).list(owner.partnerId);
     expect(known.has('漢'.repeat(128))).toBe(true);
 
     const businessDate = '2026-02-20';

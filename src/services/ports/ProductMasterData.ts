@@ -2,7 +2,10 @@ import type { ModifierGroup, Product } from '../../domain/model/payloads.js';
 import type { UnwrittenProducts } from '../../storage/ProductRepository.js';
 import type { RowProblem } from '../../storage/tableLimits.js';
 
-/** Products (highest version wins, tie → later last_modified_at) and modifier groups (last received wins). */
+/**
+ * Products (highest version wins, tie → later last_modified_at) and modifier groups (last received
+ * wins). Which product_ids exist is asked of `ProductIds`, not of these rows.
+ */
 export interface ProductMasterData {
   /** What the store would refuse in a product's row (checked before the first write); empty when it fits. */
   productProblems(partnerId: string, product: Product): RowProblem[];
@@ -10,6 +13,4 @@ export interface ProductMasterData {
   modifierGroupProblems(partnerId: string, group: ModifierGroup): RowProblem[];
   upsertProducts(partnerId: string, products: readonly Product[]): Promise<UnwrittenProducts>;
   upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void>;
-  /** product_ids held for the partner, shared and store-specific alike. */
-  listProductIds(partnerId: string): Promise<Set<string>>;
 }

@@ -1,13 +1,21 @@
 import type { ProductBatch } from '../../domain/model/payloads.js';
 import { checkProductBatch } from '../../domain/validation/checkProductBatch.js';
+import type { ProductIds } from '../ports/ProductIds.js';
 import type { ProductMasterData } from '../ports/ProductMasterData.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 import { staleVersion } from './staleVersion.js';
 
-/** PUT /products (contract §4.6): products by version rule, modifier groups upserted by group_id. */
-export function productsProcessor(products: ProductMasterData, catalog: ProductCatalog): BatchProcessor<ProductBatch> {
+/**
+ * PUT /products (contract §4.6): products by version rule, modifier groups upserted by group_id,
+ * and each product_id noted once in `productIds`, which pushes read for UNKNOWN_PRODUCT.
+ */
+export function productsProcessor(
+  products: ProductMasterData,
+  productIds: ProductIds,
+  catalog: ProductCatalog,
+): BatchProcessor<ProductBatch> {
   return {
     kind: 'products',
     collection: 'products',
@@ -30,6 +38,12 @@ export function productsProcessor(products: ProductMasterData, catalog: ProductC
         products.upsertProducts(partnerId, body.products),
         products.upsertModifierGroups(partnerId, body.modifier_groups ?? []),
       ]);
+      // After the product rows, so an id is listed only once a row of it is stored. Every id of the
+      // batch, a stale one too: a newer row of it is stored. A retry or the sweep notes them again.
+      await productIds.add(
+        partnerId,
+        body.products.map((product) => product.product_id),
+      );
       catalog.forget(partnerId);
       return body.products.flatMap((_, index) => staleVersion(unwritten, index, `products[${index}]`, 'product') ?? []);
     },

@@ -7,6 +7,7 @@ import { InMemoryOperatorKeyStore } from '../../support/memory/InMemoryOperatorK
 import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
 import { InMemoryPendingBatches } from '../../support/memory/InMemoryPendingBatches.js';
 import { InMemoryPaymentDirections } from '../../support/memory/InMemoryPaymentDirections.js';
+import { InMemoryProductIds } from '../../support/memory/InMemoryProductIds.js';
 import { InMemoryProductMasterData } from '../../support/memory/InMemoryProductMasterData.js';
 import { InMemoryQueue } from '../../support/memory/InMemoryQueue.js';
 import { InMemoryRateLimiter } from '../../support/memory/InMemoryRateLimiter.js';
@@ -34,6 +35,7 @@ import { operatorKeyStoreSuite } from './suites/operatorKeyStoreSuite.js';
 import { partnersSuite } from './suites/partnersSuite.js';
 import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
 import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
+import { productIdsSuite } from './suites/productIdsSuite.js';
 import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
 import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
 import { rawBatchesSuite } from './suites/rawBatchesSuite.js';
@@ -76,6 +78,9 @@ describe('in memory', () => {
   });
   describe('ProductMasterData', () => {
     productMasterDataSuite(fresh(() => new InMemoryProductMasterData()));
+  });
+  describe('ProductIds', () => {
+    productIdsSuite(fresh(() => new InMemoryProductIds()));
   });
   describe('Ledger', () => {
     ledgerSuite(fresh(() => new InMemoryLedger()));

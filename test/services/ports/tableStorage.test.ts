@@ -12,6 +12,7 @@ import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
 import { PendingBatchIndex, type PendingBatch } from '../../../src/storage/PendingBatchIndex.js';
 import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
 import { PaymentTypeUsageRepository } from '../../../src/storage/PaymentTypeUsageRepository.js';
+import { ProductIdRepository } from '../../../src/storage/ProductIdRepository.js';
 import { ProductRepository } from '../../../src/storage/ProductRepository.js';
 import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
 import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
@@ -40,6 +41,7 @@ import { operatorKeyStoreSuite } from './suites/operatorKeyStoreSuite.js';
 import { partnersSuite } from './suites/partnersSuite.js';
 import { pendingBatchesSuite } from './suites/pendingBatchesSuite.js';
 import { paymentDirectionsSuite } from './suites/paymentDirectionsSuite.js';
+import { productIdsSuite } from './suites/productIdsSuite.js';
 import { productMasterDataSuite } from './suites/productMasterDataSuite.js';
 import { rateLimiterSuite } from './suites/rateLimiterSuite.js';
 import { rawBatchesSuite } from './suites/rawBatchesSuite.js';
@@ -88,6 +90,9 @@ describe('on Table, Blob and Queue Storage (Azurite)', () => {
   describe('ProductMasterData', () => {
     const groups = onTable((t) => t);
     productMasterDataSuite(onTable(async (t) => new ProductRepository(t, await groups())));
+  });
+  describe('ProductIds', () => {
+    productIdsSuite(onTable((t) => new ProductIdRepository(t)));
   });
   describe('Ledger', () => {
     ledgerSuite(onTable((t) => new BatchLedger(t)));

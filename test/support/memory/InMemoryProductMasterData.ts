@@ -38,10 +38,4 @@ export class InMemoryProductMasterData implements ProductMasterData {
     for (const group of groups) this.groups.set(JSON.stringify([partnerId, group.group_id]), group);
     return Promise.resolve();
   }
-
-  listProductIds(partnerId: string): Promise<Set<string>> {
-    const ids = new Set<string>();
-    for (const [key, product] of this.products) if ((JSON.parse(key) as string[])[0] === partnerId) ids.add(product.product_id);
-    return Promise.resolve(ids);
-  }
 }

@@ -46,13 +46,4 @@ export function productMasterDataSuite(make: () => Promise<ProductMasterData>): 
       conflicting: new Set([1]),
     });
   });
-
-  it("lists the partner's product ids, shared and store-specific alike", async () => {
-    const products = await make();
-    const partnerId = freshPartnerId();
-    await products.upsertProducts(partnerId, [product({ product_id: 'P/1' }), product({ product_id: 'P-2', store_id: 'S-1' })]);
-    await products.upsertProducts(freshPartnerId(), [product({ product_id: 'P-3' })]);
-    await products.upsertModifierGroups(partnerId, buildProductBatch().modifier_groups ?? []);
-    expect(await products.listProductIds(partnerId)).toEqual(new Set(['P/1', 'P-2']));
-  });
 }
