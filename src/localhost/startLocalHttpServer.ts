@@ -46,7 +46,9 @@ export interface LocalHttpServerOptions {
  * How long the front end waits for a client. Azure's front end is Kestrel behind a load balancer:
  * 30 s for the request headers (Kestrel's RequestHeadersTimeout), at least 240 bytes/s of body after
  * a 5 s grace (Kestrel's MinRequestBodyDataRate), 230 s for a whole HTTP-triggered request (the
- * load balancer's idle limit), and 5 s to drain a body the function did not read.
+ * load balancer's idle limit), 5 s to drain a body the function did not read, and 130 s before an
+ * idle kept-alive connection is closed (Kestrel's KeepAliveTimeout; Node's own is 5 s, and a client
+ * that reuses a connection just as the server closes it sees a reset, which Azure's clients do not).
  */
 export interface HostTimeouts {
   readonly headersMs: number;
@@ -58,6 +60,7 @@ export interface HostTimeouts {
   readonly drainBytes: number;
   /** host.json `functionTimeout`: an invocation still running then is answered 500 by the host. */
   readonly functionMs: number;
+  readonly keepAliveMs: number;
 }
 
 const defaultHostTimeouts: HostTimeouts = Object.freeze({
@@ -68,6 +71,7 @@ const defaultHostTimeouts: HostTimeouts = Object.freeze({
   drainMs: 5_000,
   drainBytes: 64 * 1024 * 1024,
   functionMs: 30 * 60_000,
+  keepAliveMs: 130_000,
 });
 
 export interface RunningLocalHttpServer {
@@ -102,6 +106,7 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
     {
       headersTimeout: timeouts.headersMs,
       requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
       // How often the two deadlines above are checked (Node's default is every 30 s).
       connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
     },

@@ -263,6 +263,12 @@ describe('local host', () => {
       expect(await response.json()).toEqual({ pong: true });
     });
 
+    it("keeps an idle connection open as long as the front end's Kestrel does (130 s), not Node's 5 s", async () => {
+      const response = await fetch(url('ping'));
+      await response.text();
+      expect(response.headers.get('keep-alive')).toBe('timeout=130');
+    });
+
     it('keeps a content type the handler chose', async () => {
       const response = await fetch(url('text'));
       expect(response.headers.get('content-type')).toBe('text/plain');
