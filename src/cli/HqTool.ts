@@ -6,6 +6,7 @@ import { createStoreDayReportService } from '../services/createStoreDayReportSer
 import { createClosedDayReruns } from '../services/reruns/createClosedDayReruns.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
+import { BatchLedgerListing } from '../storage/BatchLedgerListing.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ReconciliationRepository, type ReconciliationStatus } from '../storage/ReconciliationRepository.js';
@@ -85,6 +86,7 @@ export class HqTool {
   private readonly directions: PaymentDirectionRepository;
   private readonly results: ReconciliationRepository;
   private readonly ledger: BatchLedger;
+  private readonly uncommitted: BatchLedgerListing;
   private readonly webhookFailures: WebhookFailureQuery;
   private readonly clock: () => Date;
   private readonly commands: readonly Command[];
@@ -104,6 +106,7 @@ export class HqTool {
     this.directions = new PaymentDirectionRepository(t.paymentDirections);
     this.results = new ReconciliationRepository(t.reconciliations);
     this.ledger = new BatchLedger(t.batchLedger);
+    this.uncommitted = new BatchLedgerListing(t.batchLedger, { pending: t.pendingBatches, failed: t.failedBatches });
     this.webhookFailures = new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters));
     this.clock = options.clock ?? (() => new Date());
     // The same rules as the HQ API's admin actions and operator keys (a direction set here also
@@ -163,6 +166,7 @@ export class HqTool {
         run: (_, o) =>
           listBatches(
             this.ledger,
+            this.uncommitted,
             (line) => {
               this.io.out(line);
             },

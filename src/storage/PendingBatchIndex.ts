@@ -47,8 +47,9 @@ export class PendingBatchIndex {
       const filter = odata`PartitionKey eq ${partitionName(partition)} and RowKey lt ${cutoff.toISOString()}`;
       return this.table.listEntities<PendingEntity>({ queryOptions: { filter } })[Symbol.asyncIterator]();
     });
-    const heads = await Promise.all(partitions.map((p) => p.next()));
     try {
+      // Inside the try: a partition whose first page fails still has the others' listings stopped.
+      const heads = await Promise.all(partitions.map((p) => p.next()));
       for (;;) {
         let oldest: { listing: AsyncIterator<PendingEntity>; partition: number; entity: PendingEntity } | undefined;
         for (const [partition, listing] of partitions.entries()) {

@@ -31,7 +31,7 @@ export class StoreDaysWriterTable implements StoreDaysWriters {
     }
   }
 
-  async write(partnerId: string, businessDate: string, state: StoreDaysWriterState, etag: string | undefined): Promise<boolean> {
+  async write(partnerId: string, businessDate: string, state: StoreDaysWriterState, etag: string | undefined): Promise<string | undefined> {
     const entity = {
       partitionKey: encodeKeyPart(partnerId),
       rowKey: businessDate,
@@ -41,11 +41,12 @@ export class StoreDaysWriterTable implements StoreDaysWriters {
       ...(state.leaseId === undefined || state.leaseUntil === undefined ? {} : { leaseId: state.leaseId, leaseUntil: state.leaseUntil }),
     };
     try {
-      if (etag === undefined) await this.table.createEntity(entity);
-      else await this.table.updateEntity(entity, 'Replace', { etag });
-      return true;
+      const written =
+        etag === undefined ? await this.table.createEntity(entity) : await this.table.updateEntity(entity, 'Replace', { etag });
+      if (written.etag === undefined) throw new Error('Table Storage answered a write without an ETag.');
+      return written.etag;
     } catch (error) {
-      if (isConflict(error) || isPreconditionFailed(error) || isNotFound(error)) return false;
+      if (isConflict(error) || isPreconditionFailed(error) || isNotFound(error)) return undefined;
       throw error;
     }
   }

@@ -15,6 +15,9 @@ export interface StoreDaysWriterState {
 
 export interface StoreDaysWriters {
   read(partnerId: string, businessDate: string): Promise<(StoreDaysWriterState & { readonly etag: string }) | undefined>;
-  /** Writes the state if the row is still as read (`etag`; undefined: still absent); false when it changed meanwhile. */
-  write(partnerId: string, businessDate: string, state: StoreDaysWriterState, etag: string | undefined): Promise<boolean>;
+  /**
+   * Writes the state if the row is still as read (`etag`; undefined: still absent): the row's new
+   * ETag, or undefined when it changed meanwhile.
+   */
+  write(partnerId: string, businessDate: string, state: StoreDaysWriterState, etag: string | undefined): Promise<string | undefined>;
 }

@@ -14,6 +14,9 @@ export interface StoreDaysRewritesTiming {
   readonly waitMs: number;
 }
 
+/** The writer row as a writer last wrote it, with the ETag that write got back. */
+type WrittenState = StoreDaysWriterState & { readonly etag: string };
+
 const defaultTiming: StoreDaysRewritesTiming = { leaseMs: 60_000, pollMs: 250, holdMs: 60_000, waitMs: 120_000 };
 
 /** A writer waited longer than it may for a round that covers its row. */
@@ -60,15 +63,17 @@ export class StoreDaysRewrites {
       if (state === undefined || !this.isHeld(state)) {
         const round = (state?.started ?? 0) + 1;
         const taken = { ...this.lease(me), dirty: false, started: round, finished: state?.finished ?? 0 };
-        if (await this.writers.write(partnerId, businessDate, taken, state?.etag)) {
-          await this.hold(partnerId, businessDate, me, round, rewrite);
+        const etag = await this.writers.write(partnerId, businessDate, taken, state?.etag);
+        if (etag !== undefined) {
+          await this.hold(partnerId, businessDate, me, { ...taken, etag }, rewrite);
           return;
         }
         continue;
       }
       if (handedOverAt === undefined) {
         // Marked dirty (by this writer or another) after this row was written: the holder's next round lists it.
-        if (!state.dirty && !(await this.writers.write(partnerId, businessDate, { ...state, dirty: true }, state.etag))) continue;
+        if (!state.dirty && (await this.writers.write(partnerId, businessDate, { ...state, dirty: true }, state.etag)) === undefined)
+          continue;
         handedOverAt = state.started;
       }
       if (this.elapsedMs() >= giveUpAt) throw new StoreDaysRewriteWaitError(this.timing.waitMs);
@@ -76,49 +81,56 @@ export class StoreDaysRewrites {
     }
   }
 
-  /** Rewrites in rounds while the turn is this writer's and rows keep arriving, then gives the turn back. */
-  private async hold(partnerId: string, businessDate: string, me: string, firstRound: number, rewrite: () => Promise<void>): Promise<void> {
+  /**
+   * Rewrites in rounds while the turn is this writer's and rows keep arriving, then gives the turn
+   * back. `written`: the row as this writer last wrote it, the round under way in `started`.
+   */
+  private async hold(
+    partnerId: string,
+    businessDate: string,
+    me: string,
+    written: WrittenState,
+    rewrite: () => Promise<void>,
+  ): Promise<void> {
     const until = this.elapsedMs() + this.timing.holdMs;
-    for (let round: number | undefined = firstRound; round !== undefined;) {
+    for (let last: WrittenState | undefined = written; last !== undefined;) {
       try {
         await rewrite();
       } catch (error) {
         // The turn is given back marked dirty, so a waiting writer takes it and rewrites.
-        await this.endRound(partnerId, businessDate, me, undefined, false).catch(() => undefined);
+        await this.endRound(partnerId, businessDate, me, last, undefined, false).catch(() => undefined);
         throw error;
       }
-      round = await this.endRound(partnerId, businessDate, me, round, this.elapsedMs() < until);
+      last = await this.endRound(partnerId, businessDate, me, last, last.started, this.elapsedMs() < until);
     }
   }
 
   /**
-   * Records `round` as finished; then starts the next round if rows arrived meanwhile and
-   * `goOn` (its number), or gives the turn back (undefined). A holder whose turn was taken
-   * (its lease ran out) only records its round.
+   * Records `round` as finished; then starts the next round if rows arrived meanwhile and `goOn`
+   * (the row as written for it), or gives the turn back (undefined). A holder whose turn was taken
+   * (its lease ran out) only records its round. The row is first taken to be as this writer last
+   * wrote it (`last`), and read only when a write against that finds it changed.
    */
   private async endRound(
     partnerId: string,
     businessDate: string,
     me: string,
+    last: WrittenState,
     round: number | undefined,
     goOn: boolean,
-  ): Promise<number | undefined> {
-    for (;;) {
-      const state = await this.writers.read(partnerId, businessDate);
+  ): Promise<WrittenState | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const state = attempt === 0 ? last : await this.writers.read(partnerId, businessDate);
       if (state === undefined) return undefined;
       const finished = Math.max(state.finished, round ?? 0);
       const mine = state.leaseId === me;
+      const goesOn = mine && state.dirty && goOn;
       let next: StoreDaysWriterState;
-      let nextRound: number | undefined;
-      if (mine && state.dirty && goOn) {
-        nextRound = state.started + 1;
-        next = { ...this.lease(me), dirty: false, started: nextRound, finished };
-      } else if (mine) {
-        next = { dirty: round === undefined || state.dirty, started: state.started, finished };
-      } else {
-        next = { ...state, finished };
-      }
-      if (await this.writers.write(partnerId, businessDate, next, state.etag)) return nextRound;
+      if (goesOn) next = { ...this.lease(me), dirty: false, started: state.started + 1, finished };
+      else if (mine) next = { dirty: round === undefined || state.dirty, started: state.started, finished };
+      else next = { ...state, finished };
+      const etag = await this.writers.write(partnerId, businessDate, next, state.etag);
+      if (etag !== undefined) return goesOn ? { ...next, etag } : undefined;
     }
   }
 

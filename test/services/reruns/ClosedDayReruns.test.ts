@@ -40,6 +40,14 @@ async function closeDay(partnerId: string, n: number): Promise<void> {
   });
 }
 
+/** Store-days 0 … count-1 closed, each noted as using the payment type. */
+async function closedDaysUsing(partnerId: string, paymentType: string, count: number): Promise<void> {
+  for (let n = 0; n < count; n++) {
+    await paymentTypes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, [paymentType]);
+    await closeDay(partnerId, n);
+  }
+}
+
 function setUp(mapped: readonly string[] = [], usedPaymentTypes: PaymentTypeUsageRepository = paymentTypes) {
   const reconcileQueue = new InMemoryQueue<ReconcileMessage>();
   const rerunQueue = new InMemoryQueue<ClosedDayRerunMessage>();
@@ -103,10 +111,7 @@ describe('ClosedDayReruns', () => {
   it('ends while the runs it schedules note their days again, and keeps those notes for the next change', async () => {
     const partnerId = `p-${randomUUID()}`;
     const days = notesPerRerunMessage + 30;
-    for (let n = 0; n < days; n++) {
-      await paymentTypes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, ['HOUSE']);
-      await closeDay(partnerId, n);
-    }
+    await closedDaysUsing(partnerId, 'HOUSE', days);
     const { reruns, reconcileQueue, drain, scheduledDays } = setUp();
     // Each scheduled run starts at once and notes its day again, before the note is forgotten.
     const send = reconcileQueue.send.bind(reconcileQueue);
@@ -141,10 +146,7 @@ describe('ClosedDayReruns', () => {
   it('a page cut off before its notes are forgotten is handled again when redelivered, and the chain still ends', async () => {
     const partnerId = `p-${randomUUID()}`;
     const days = notesPerRerunMessage + 1;
-    for (let n = 0; n < days; n++) {
-      await paymentTypes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, ['HOUSE']);
-      await closeDay(partnerId, n);
-    }
+    await closedDaysUsing(partnerId, 'HOUSE', days);
     let cut = true;
     const failingOnce = Object.assign(Object.create(paymentTypes) as PaymentTypeUsageRepository, {
       remove: (...args: Parameters<PaymentTypeUsageRepository['remove']>) => {

@@ -10,9 +10,9 @@ export class InMemoryStoreDaysWriters implements StoreDaysWriters {
     return Promise.resolve(row && { ...row });
   }
 
-  write(partnerId: string, businessDate: string, state: StoreDaysWriterState, etag: string | undefined): Promise<boolean> {
+  write(partnerId: string, businessDate: string, state: StoreDaysWriterState, etag: string | undefined): Promise<string | undefined> {
     const key = JSON.stringify([partnerId, businessDate]);
-    if (this.rows.get(key)?.etag !== etag) return Promise.resolve(false);
+    if (this.rows.get(key)?.etag !== etag) return Promise.resolve(undefined);
     this.writes += 1;
     const { leaseId, leaseUntil, dirty, started, finished } = state;
     this.rows.set(key, {
@@ -22,6 +22,6 @@ export class InMemoryStoreDaysWriters implements StoreDaysWriters {
       finished,
       etag: `w${this.writes}`,
     });
-    return Promise.resolve(true);
+    return Promise.resolve(`w${this.writes}`);
   }
 }

@@ -10,18 +10,20 @@ export function storeDaysWritersSuite(make: () => Promise<StoreDaysWriters>): vo
     const date = '2026-03-01';
     expect(await writers.read(partnerId, date)).toBeUndefined();
     const held = { leaseId: 'w-1', leaseUntil: '2026-03-02T10:00:00.000Z', dirty: false, started: 1, finished: 0 };
-    expect(await writers.write(partnerId, date, held, undefined)).toBe(true);
+    const created = await writers.write(partnerId, date, held, undefined);
+    expect(created).toEqual(expect.any(String));
     // Another writer that also found no row loses.
-    expect(await writers.write(partnerId, date, { ...held, leaseId: 'w-2' }, undefined)).toBe(false);
+    expect(await writers.write(partnerId, date, { ...held, leaseId: 'w-2' }, undefined)).toBeUndefined();
     const read = await writers.read(partnerId, date);
-    expect(read).toEqual({ ...held, etag: expect.any(String) as string });
+    // The ETag a write hands back is the row's.
+    expect(read).toEqual({ ...held, etag: created });
 
-    expect(await writers.write(partnerId, date, { dirty: true, started: 1, finished: 1 }, read!.etag)).toBe(true);
+    const released = await writers.write(partnerId, date, { dirty: true, started: 1, finished: 1 }, read!.etag);
+    expect(released).toEqual(expect.any(String));
     // The ETag read before that write is stale now.
-    expect(await writers.write(partnerId, date, { ...held, dirty: false }, read!.etag)).toBe(false);
-    const released = await writers.read(partnerId, date);
-    expect(released).toEqual({ dirty: true, started: 1, finished: 1, etag: expect.any(String) as string });
-    expect(released!.etag).not.toBe(read!.etag);
+    expect(await writers.write(partnerId, date, { ...held, dirty: false }, read!.etag)).toBeUndefined();
+    expect(await writers.read(partnerId, date)).toEqual({ dirty: true, started: 1, finished: 1, etag: released });
+    expect(released).not.toBe(read!.etag);
 
     // Other dates and partners have rows of their own.
     expect(await writers.read(partnerId, '2026-03-02')).toBeUndefined();
