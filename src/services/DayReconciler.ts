@@ -23,6 +23,7 @@ import { controlTotalsOf } from './push/dailyCloseProcessor.js';
 import { ReconcileInputsChangingError } from './ReconcileInputsChangingError.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { classifyReportError } from './reports/classifyReportError.js';
+import { RerunNotes } from './reruns/RerunNotes.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 export interface DayReconcilerDependencies {
@@ -52,7 +53,11 @@ const maxPasses = 3;
  * time, into running totals.
  */
 export class DayReconciler {
-  constructor(private readonly deps: DayReconcilerDependencies) {}
+  private readonly rerunNotes: RerunNotes;
+
+  constructor(private readonly deps: DayReconcilerDependencies) {
+    this.rerunNotes = new RerunNotes(deps.unmappedUsage, deps.paymentTypeUsage);
+  }
 
   async reconcile(message: ReconcileMessage, telemetry: Telemetry = noTelemetry, log: QueueLog = silent): Promise<ReconcileOutcome> {
     const { partnerId, storeId, businessDate, closeBatchId } = message;
@@ -72,7 +77,8 @@ export class DayReconciler {
         // The run may also have failed writing the day's files: they are written from that result.
         // (Files already written are only stamped again: their content has not changed.)
         const reports = this.deps.reports;
-        if (reports) await this.writeReport(() => reports.rebuild(partnerId, storeId, businessDate), log);
+        const filesWritten = reports ? await this.writeReport(() => reports.rebuild(partnerId, storeId, businessDate), log) : true;
+        await this.forgetRerunNotes(message, filesWritten, log);
         return existing.status;
       }
       // From here on, a batch committed for the day may not be read by this run: it schedules another.
@@ -112,12 +118,7 @@ export class DayReconciler {
       const saved = await this.save(message, stored, actual, diagnostics, batches, telemetry, resultRow);
       if (saved === 'superseded') return saved;
       const reports = this.deps.reports;
-      // The result's events and the day's files both follow from the stored result, not from each
-      // other: they are sent side by side. A crash or failure of either leaves the message to be
-      // retried, and the retry publishes the stored result and writes the files (above); both are
-      // the same again when repeated.
-      await settleBoth(
-        this.deps.events.resultStored(saved.record),
+      const filesWritten =
         reports && latest
           ? this.writeReport(
               () =>
@@ -130,8 +131,13 @@ export class DayReconciler {
                 }),
               log,
             )
-          : Promise.resolve(),
-      );
+          : Promise.resolve(true);
+      // The result's events and the day's files both follow from the stored result, not from each
+      // other: they are sent side by side. A crash or failure of either leaves the message to be
+      // retried, and the retry publishes the stored result and writes the files (above); both are
+      // the same again when repeated.
+      await settleBoth(this.deps.events.resultStored(saved.record), filesWritten);
+      await this.forgetRerunNotes(message, await filesWritten, log);
       return saved.status;
     }
   }
@@ -181,13 +187,35 @@ export class DayReconciler {
    * retry writes the files (a run with an id of its own finds its result stored and writes them
    * from it).
    */
-  private async writeReport(write: () => Promise<unknown>, log: QueueLog): Promise<void> {
+  private async writeReport(write: () => Promise<unknown>, log: QueueLog): Promise<boolean> {
     try {
       await write();
+      return true;
     } catch (error) {
       const failure = classifyReportError(error);
       if (!failure.permanent) throw error;
       log.warn(`${failure.code}: the report files of the store-day were not written: ${failure.message}`);
+      return false;
+    }
+  }
+
+  /**
+   * Forgets the notes a rerun scheduled this run for, once its result is stored and published.
+   * The run noted again what the day still uses (a code still unmapped, a payment type), so those
+   * notes have new etags and stay. An unmapped code's note stays too while the day's files were not
+   * written: their row still holds the code back, and HQ's unmapped view finds it by the note.
+   * Failing to forget only leaves a day for the next change to run again: it is logged, and the
+   * message, whose work is done, is not failed for it.
+   */
+  private async forgetRerunNotes(message: ReconcileMessage, filesWritten: boolean, log: QueueLog): Promise<void> {
+    const notes = (message.rerunNotes ?? []).filter((note) => filesWritten || note.kind !== 'unmapped');
+    if (notes.length === 0) return;
+    try {
+      await this.rerunNotes.forget(message.partnerId, message.storeId, message.businessDate, notes);
+    } catch (error) {
+      log.warn(
+        `the store-day's rerun notes were not forgotten (a later change runs it again): ${error instanceof Error ? error.message.split('\n')[0] : typeof error}`,
+      );
     }
   }
 

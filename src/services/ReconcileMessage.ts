@@ -1,3 +1,5 @@
+import type { RerunNote } from './reruns/RerunNote.js';
+
 /** Message of the reconcile queue: reconcile this store-day against this close. */
 export interface ReconcileMessage {
   readonly partnerId: string;
@@ -13,4 +15,10 @@ export interface ReconcileMessage {
   readonly runId?: string;
   /** When the run was meant to start (ISO 8601): the reconciliation lag HQ watches is measured from here. */
   readonly dueAt?: string;
+  /**
+   * The notes a rerun scheduled this run for (at most one page of them), forgotten once it has
+   * written the day's result and files. A run that fails keeps them, so a day whose run never
+   * succeeds stays in HQ's unmapped view and is found by the next change.
+   */
+  readonly rerunNotes?: readonly RerunNote[];
 }

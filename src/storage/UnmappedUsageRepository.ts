@@ -1,7 +1,7 @@
 import type { TableClient, TransactionAction } from '@azure/data-tables';
 import type { NotePage } from '../services/ports/NotePage.js';
 import { listNotePage } from './listNotePage.js';
-import { isNotFound } from './storageErrors.js';
+import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { actionSize, transactionChunks } from './transactionChunks.js';
 import { decodeKeyPart, encodeKeyPart, tableKey } from './tableKey.js';
 
@@ -10,6 +10,8 @@ export interface UnmappedUsage {
   readonly sourceCode: string;
   readonly storeId: string;
   readonly businessDate: string;
+  /** The note's version: a removal takes it away only while no later run has noted the code again. */
+  readonly etag: string;
 }
 
 interface UsageEntity {
@@ -44,21 +46,22 @@ export class UnmappedUsageRepository {
       ['sourceCode', 'storeId', 'businessDate'],
       (e) => {
         if (e.sourceCode !== undefined && e.storeId !== undefined && e.businessDate !== undefined) {
-          return { sourceCode: e.sourceCode, storeId: e.storeId, businessDate: e.businessDate };
+          return { sourceCode: e.sourceCode, storeId: e.storeId, businessDate: e.businessDate, etag: e.etag };
         }
         // Rows written before the values were kept as properties: their keys spell them out.
         const [code, storeId, businessDate] = (e.rowKey ?? '').split('|').map(decodeKeyPart);
-        return { sourceCode: code ?? '', storeId: storeId ?? '', businessDate: businessDate ?? '' };
+        return { sourceCode: code ?? '', storeId: storeId ?? '', businessDate: businessDate ?? '', etag: e.etag };
       },
     );
   }
 
-  /** Forgets a usage; one already gone (another upload removed it) is fine. */
   async remove(partnerId: string, usage: UnmappedUsage): Promise<void> {
     try {
-      await this.table.deleteEntity(encodeKeyPart(partnerId), tableKey(usage.sourceCode, usage.storeId, usage.businessDate));
+      await this.table.deleteEntity(encodeKeyPart(partnerId), tableKey(usage.sourceCode, usage.storeId, usage.businessDate), {
+        etag: usage.etag,
+      });
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      if (!isNotFound(error) && !isPreconditionFailed(error)) throw error;
     }
   }
 }

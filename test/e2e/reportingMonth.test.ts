@@ -18,6 +18,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
 import { ReportStoreDayRepository } from '../../src/storage/ReportStoreDayRepository.js';
+import { UnmappedUsageRepository } from '../../src/storage/UnmappedUsageRepository.js';
+import { allNotes } from '../support/allNotes.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
 import { CONTRACT_REVENUE_CODES, SUGGESTED_DIRECTIONS, toMinor } from '../support/independentTotals.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
@@ -416,6 +418,12 @@ describe('after the mapping of the late code is uploaded', () => {
     const names = await reportNames(service.services.storage.reports);
     expect(names.filter((n) => n.startsWith('unmapped_transactions/'))).toEqual([]);
     expect(await service.services.unmappedQuery.codes(a.partner.partnerId)).toEqual([]);
+  });
+
+  it("each day's run forgot the note that scheduled it once it had written the day, so a later upload runs none again", async () => {
+    const notes = new UnmappedUsageRepository(service.services.storage.tables.unmappedUsage);
+    const left = () => allNotes((after) => notes.listPage(a.partner.partnerId, after, 100));
+    expect(await eventually(left, (listed) => listed.length === 0)).toEqual([]);
   });
 
   it("store_days says MATCHED for every day, and the sales query's totals equal DuckDB's", async () => {

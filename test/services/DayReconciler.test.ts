@@ -12,6 +12,7 @@ import { FragmentPrefetch } from '../../src/services/reports/FragmentPrefetch.js
 import type { StoreDayReportOutcome } from '../../src/services/reports/StoreDayReportService.js';
 import type { ReconciledStoreDay } from '../../src/reports/ReconciledStoreDay.js';
 import { StorageError } from '../../src/errors/StorageError.js';
+import { ReportDataError } from '../../src/reports/ReportDataError.js';
 import type { ReconcileMessage } from '../../src/services/ReconcileMessage.js';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { InMemoryDayCloses } from '../support/memory/InMemoryDayCloses.js';
@@ -80,8 +81,22 @@ function closeFor(records: readonly TradeRecordSummary[], netSales: string, paid
  */
 class FlakyReports {
   readonly calls: string[] = [];
+  /** Writes or rebuilds to fail for good, the way a value the files cannot hold does. */
+  permanentFailures = 0;
 
-  constructor(private failures = 1) {}
+  constructor(public failures = 1) {}
+
+  private failure(): Error | undefined {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      return new StorageError('unavailable', undefined, 'ETIMEDOUT');
+    }
+    if (this.permanentFailures > 0) {
+      this.permanentFailures -= 1;
+      return new ReportDataError('an amount the files cannot hold');
+    }
+    return undefined;
+  }
 
   prefetch(): FragmentPrefetch {
     return new FragmentPrefetch(partnerId, { get: () => Promise.resolve(undefined) });
@@ -89,16 +104,14 @@ class FlakyReports {
 
   write(day: ReconciledStoreDay): Promise<StoreDayReportOutcome> {
     this.calls.push(`write ${day.status}`);
-    if (this.failures > 0) {
-      this.failures -= 1;
-      return Promise.reject(new StorageError('unavailable', undefined, 'ETIMEDOUT'));
-    }
-    return Promise.resolve(outcome);
+    const failure = this.failure();
+    return failure ? Promise.reject(failure) : Promise.resolve(outcome);
   }
 
   rebuild(partner: string, storeId: string, businessDate: string): Promise<StoreDayReportOutcome> {
     this.calls.push(`rebuild ${partner} ${storeId} ${businessDate}`);
-    return Promise.resolve(outcome);
+    const failure = this.failure();
+    return failure ? Promise.reject(failure) : Promise.resolve(outcome);
   }
 }
 
@@ -234,19 +247,66 @@ describe('DayReconciler', () => {
     const { ports, reconciler, upload, message, reruns } = await world(records, closeFor(records, '14.00', '14.00'));
     await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
     expect(await reconciler.reconcile(message)).toBe('MISMATCHED');
-    expect(await noted.unmapped(ports)).toEqual([{ sourceCode: 'X99', storeId: message.storeId, businessDate: message.businessDate }]);
+    const [note] = await noted.unmapped(ports);
+    expect(note).toEqual({
+      sourceCode: 'X99',
+      storeId: message.storeId,
+      businessDate: message.businessDate,
+      etag: expect.any(String) as string,
+    });
 
     await upload('map-2', { S01: 'SALE', X99: 'SALE' }, '2026-03-02T11:00:00.000Z');
     await reruns.remap(partnerId);
-    // A run of its own (its events get ids of their own), due at once.
+    // A run of its own (its events get ids of their own), due at once, naming the note it runs for.
     expect(ports.queue.sent).toEqual([
       {
-        message: { ...message, runId: expect.stringMatching(/^remap-/) as string, dueAt: expect.any(String) as string },
+        message: {
+          ...message,
+          runId: expect.stringMatching(/^remap-/) as string,
+          dueAt: expect.any(String) as string,
+          rerunNotes: [{ kind: 'unmapped', sourceCode: 'X99', etag: note!.etag }],
+        },
         visibilityDelaySeconds: 0,
       },
     ]);
+    // The note stays until the run has written the day without the code held back.
+    expect(await noted.unmapped(ports)).toEqual([note]);
+    expect(await reconciler.reconcile(ports.queue.sent[0]!.message)).toBe('MATCHED');
     expect(await noted.unmapped(ports)).toEqual([]);
-    expect(await reconciler.reconcile(message)).toBe('MATCHED');
+  });
+
+  it("a rerun's notes stay while its run fails, and until its files are written; what the day still uses is noted again", async () => {
+    const records = [sale('T-1', 'S01', '10.00'), sale('T-2', 'X99', '4.00'), paidWith('T-3', 'HOUSE')];
+    const reports = new FlakyReports(0);
+    const { ports, reconciler, upload, message, reruns } = await world(records, closeFor(records, '24.00', '24.00'), reports);
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    await reconciler.reconcile(message);
+    const noteOf = async () => (await noted.unmapped(ports)).map((n) => n.etag);
+    const [before] = await noteOf();
+
+    await upload('map-2', { S01: 'SALE', X99: 'SALE' }, '2026-03-02T11:00:00.000Z');
+    await reruns.remap(partnerId);
+    const run = ports.queue.sent[0]!.message;
+    // The run stores its result, then its files fail: the message fails and the note stays.
+    reports.failures = 1;
+    await expect(reconciler.reconcile(run)).rejects.toBeInstanceOf(StorageError);
+    expect(await noteOf()).toEqual([before]);
+    // The files fail for good (logged, not retried): their row still holds X99 back, the note stays.
+    reports.permanentFailures = 1;
+    expect(await reconciler.reconcile(run)).toBe('MISMATCHED');
+    expect(await noteOf()).toEqual([before]);
+    // Written at last (the retry of the stored result): the note is forgotten.
+    expect(await reconciler.reconcile(run)).toBe('MISMATCHED');
+    expect(await noteOf()).toEqual([]);
+
+    // A direction's run forgets its note only if the day no longer uses the type: it still does,
+    // so the run noted it again and the new note stays for a later change.
+    await ports.paymentDirections.set(partnerId, 'HOUSE', 1, checkedAt);
+    const [listed] = await noted.days(ports, 'HOUSE');
+    await reruns.recount(partnerId, 'HOUSE');
+    expect(await reconciler.reconcile(ports.queue.sent[1]!.message)).toBe('MATCHED');
+    const [kept] = await noted.days(ports, 'HOUSE');
+    expect(kept?.etag).not.toBe(listed?.etag);
   });
 
   it('notes a payment type without a direction, and a direction HQ sets for it schedules the closed day again', async () => {
@@ -263,14 +323,18 @@ describe('DayReconciler', () => {
 
     await ports.paymentDirections.set(partnerId, 'HOUSE', 1, checkedAt);
     await reruns.recount(partnerId, 'HOUSE');
-    // A run of its own (its events get ids of their own), due at once.
+    // A run of its own (its events get ids of their own), due at once, naming the note it runs for.
     expect(ports.queue.sent).toEqual([
       {
-        message: { ...message, runId: expect.stringMatching(/^direction-/) as string, dueAt: expect.any(String) as string },
+        message: {
+          ...message,
+          runId: expect.stringMatching(/^direction-/) as string,
+          dueAt: expect.any(String) as string,
+          rerunNotes: [{ kind: 'paymentType', paymentType: 'HOUSE', etag: expect.any(String) as string }],
+        },
         visibilityDelaySeconds: 0,
       },
     ]);
-    expect(await noted.days(ports, 'HOUSE')).toEqual([]);
     expect(await reconciler.reconcile(ports.queue.sent[0]!.message)).toBe('MATCHED');
     // Still used with its direction now: noted again, for a later change of it.
     expect(await noted.days(ports, 'HOUSE')).toHaveLength(1);

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mapBounded } from '../mapBounded.js';
 import type { DayCloses } from '../ports/DayCloses.js';
 import type { MessageQueue } from '../ports/MessageQueue.js';
-import type { NotePage } from '../ports/NotePage.js';
 import type { UnmappedCodes } from '../ports/UnmappedCodes.js';
 import type { UsedPaymentTypes } from '../ports/UsedPaymentTypes.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
 import type { ClosedDayRerunMessage } from './ClosedDayRerunMessage.js';
+import type { RerunNote } from './RerunNote.js';
+import { RerunNotes } from './RerunNotes.js';
 
 /** Notes one rerun message handles: its storage calls stay well inside one function run. */
 export const notesPerRerunMessage = 100;
@@ -39,7 +40,11 @@ export interface ClosedDayRerunsDeps {
  * and no run of a function grows with it.
  */
 export class ClosedDayReruns {
-  constructor(private readonly deps: ClosedDayRerunsDeps) {}
+  private readonly notes: RerunNotes;
+
+  constructor(private readonly deps: ClosedDayRerunsDeps) {
+    this.notes = new RerunNotes(deps.unmappedCodes, deps.paymentTypes);
+  }
 
   /** Call after the mapping pointer switched to the upload. */
   async afterMappingUpload(partnerId: string): Promise<void> {
@@ -52,11 +57,11 @@ export class ClosedDayReruns {
   }
 
   /**
-   * Handles one message: schedules the days of its page, forgets their notes, then sends the
-   * message of the next page. The pages move forward by key, so the chain ends even while the runs
-   * it schedules note their days again. A message retried after a failure before its notes were
-   * forgotten schedules those days again, which only costs a run; one retried after they were
-   * forgotten goes on with the notes after them.
+   * Handles one message: schedules the days of its page, each with the notes that named it, then
+   * sends the message of the next page. The notes are left for the runs to forget once they have
+   * written their results (see {@link RerunNote}). The pages move forward by key, so the chain ends
+   * even while the runs it schedules note their days again. A message retried after a failure
+   * schedules its page's days again, which only costs a run.
    */
   async runPage(message: ClosedDayRerunMessage): Promise<string> {
     const { partnerId } = message;
@@ -65,30 +70,40 @@ export class ClosedDayReruns {
         this.deps.unmappedCodes.listPage(partnerId, message.after, notesPerRerunMessage),
         this.deps.mappedCodes(partnerId),
       ]);
-      const remapped = { ...usages, notes: usages.notes.filter((u) => mapped.has(u.sourceCode)) };
-      return this.rerun(message, remapped, (u) => this.deps.unmappedCodes.remove(partnerId, u));
+      const remapped = usages.notes.filter((u) => mapped.has(u.sourceCode));
+      return this.rerun(message, usages.next, remapped, (u) => ({ kind: 'unmapped', sourceCode: u.sourceCode, etag: u.etag }));
     }
     const usages = await this.deps.paymentTypes.listDaysPage(partnerId, message.paymentType, message.after, notesPerRerunMessage);
-    return this.rerun(message, usages, (u) => this.deps.paymentTypes.remove(partnerId, u));
+    return this.rerun(message, usages.next, usages.notes, (u) => ({ kind: 'paymentType', paymentType: u.paymentType, etag: u.etag }));
   }
 
   private async rerun<N extends DayNote>(
     message: ClosedDayRerunMessage,
-    page: NotePage<N>,
-    forget: (note: N) => Promise<void>,
+    next: string | undefined,
+    notes: readonly N[],
+    toRerunNote: (note: N) => RerunNote,
   ): Promise<string> {
-    const days = new Map(page.notes.map((n) => [`${n.storeId}\n${n.businessDate}`, n]));
-    const scheduled = await mapBounded([...days.values()], rerunConcurrency, (day) => this.schedule(message, day));
-    await mapBounded(page.notes, rerunConcurrency, forget);
-    if (page.next !== undefined) await this.deps.rerunQueue.send({ ...message, after: page.next }, 0);
+    const days = new Map<string, { day: DayNote; notes: RerunNote[] }>();
+    for (const note of notes) {
+      const key = `${note.storeId}\n${note.businessDate}`;
+      const day = days.get(key) ?? { day: note, notes: [] };
+      day.notes.push(toRerunNote(note));
+      days.set(key, day);
+    }
+    const scheduled = await mapBounded([...days.values()], rerunConcurrency, (d) => this.schedule(message, d.day, d.notes));
+    if (next !== undefined) await this.deps.rerunQueue.send({ ...message, after: next }, 0);
     const count = scheduled.filter(Boolean).length;
-    return `${message.kind}: ${count} closed day(s) scheduled, ${page.next === undefined ? 'last page' : 'next page sent'}`;
+    return `${message.kind}: ${count} closed day(s) scheduled, ${next === undefined ? 'last page' : 'next page sent'}`;
   }
 
   /** One message per closed day, against the close in effect, as a run of its own, due now. */
-  private async schedule({ partnerId, kind }: ClosedDayRerunMessage, day: DayNote): Promise<boolean> {
+  private async schedule({ partnerId, kind }: ClosedDayRerunMessage, day: DayNote, rerunNotes: readonly RerunNote[]): Promise<boolean> {
     const stored = await this.deps.closes.get(partnerId, day.storeId, day.businessDate);
-    if (!stored) return false;
+    if (!stored) {
+      // No close to reconcile against (the day's close is gone): nothing will ever run for these notes.
+      await this.notes.forget(partnerId, day.storeId, day.businessDate, rerunNotes);
+      return false;
+    }
     await this.deps.reconcileQueue.send(
       {
         partnerId,
@@ -98,6 +113,7 @@ export class ClosedDayReruns {
         // Names the run, so the log and the results say what scheduled it; its events get ids of their own.
         runId: `${kind}-${randomUUID()}`,
         dueAt: this.deps.clock().toISOString(),
+        rerunNotes,
       },
       0,
     );

@@ -97,7 +97,10 @@ describe('unmapped codes', () => {
   });
 
   it('takes what a noted day holds back now, a code no longer noted included, and nothing from a day gone', async () => {
-    await notes.remove('acme', { sourceCode: 'X9', storeId: 'TKY', businessDate: '2026-03-01' });
+    const { notes: listed } = await notes.listPage('acme', undefined, 10);
+    const x9 = listed.find((note) => note.sourceCode === 'X9' && note.storeId === 'TKY');
+    if (!x9) throw new Error('the note of X9 at TKY is missing');
+    await notes.remove('acme', x9);
     await notes.record('acme', 'GONE', '2026-03-04', ['X9']);
     const codes = await query.codes('acme');
     expect(codes.map((c) => [c.source_transaction_type, c.transaction_count])).toEqual([

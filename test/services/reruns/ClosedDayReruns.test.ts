@@ -93,27 +93,28 @@ describe('ClosedDayReruns', () => {
 
     expect(await drain()).toBe(3);
     expect(scheduledDays()).toEqual(Array.from({ length: days - 10 }, (_, i) => storeDay(i + 10).storeId));
-    expect(reconcileQueue.sent[0]).toEqual({
-      message: {
-        partnerId,
-        storeId: expect.any(String) as string,
-        businessDate: '2026-03-01',
-        closeBatchId: buildDailyClose().batch_id,
-        runId: expect.stringMatching(/^direction-/) as string,
-        dueAt: now.toISOString(),
-      },
-      visibilityDelaySeconds: 0,
+    const first = reconcileQueue.sent[0]!.message;
+    const [firstNote] = await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1));
+    expect(first).toEqual({
+      partnerId,
+      storeId: storeDay(10).storeId,
+      businessDate: '2026-03-01',
+      closeBatchId: buildDailyClose().batch_id,
+      runId: expect.stringMatching(/^direction-/) as string,
+      dueAt: now.toISOString(),
+      rerunNotes: [{ kind: 'paymentType', paymentType: 'HOUSE', etag: firstNote!.etag }],
     });
-    expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1000))).toEqual([]);
+    // The scheduled days' notes are left for their runs; those of days without a close are forgotten.
+    expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1000))).toHaveLength(days - 10);
     expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'VOUCHER', after, 1000))).toHaveLength(1);
   });
 
-  it('ends while the runs it schedules note their days again, and keeps those notes for the next change', async () => {
+  it('ends while the runs it schedules note their days again', async () => {
     const partnerId = `p-${randomUUID()}`;
     const days = notesPerRerunMessage + 30;
     await closedDaysUsing(partnerId, 'HOUSE', days);
     const { reruns, reconcileQueue, drain, scheduledDays } = setUp();
-    // Each scheduled run starts at once and notes its day again, before the note is forgotten.
+    // Each scheduled run starts at once and notes its day again.
     const send = reconcileQueue.send.bind(reconcileQueue);
     reconcileQueue.send = async (message, delay) => {
       await send(message, delay);
@@ -127,45 +128,43 @@ describe('ClosedDayReruns', () => {
     expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1000))).toHaveLength(days);
   });
 
-  it('a mapping upload schedules only the days whose noted codes the mapping in effect maps', async () => {
+  it('a mapping upload schedules only the days whose noted codes the mapping in effect maps, each with those notes', async () => {
     const partnerId = `p-${randomUUID()}`;
     for (let n = 0; n < 6; n++) {
-      await unmappedCodes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, n < 4 ? ['X99', 'Y77'] : ['Y77']);
+      await unmappedCodes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, n < 4 ? ['X99', 'Y77', 'Z55'] : ['Y77']);
       await closeDay(partnerId, n);
     }
-    const { reruns, drain, scheduledDays, reconcileQueue } = setUp(['S01', 'X99']);
+    const { reruns, drain, scheduledDays, reconcileQueue } = setUp(['S01', 'X99', 'Z55']);
 
     await reruns.afterMappingUpload(partnerId);
     expect(await drain()).toBe(1);
     expect(scheduledDays()).toEqual([0, 1, 2, 3].map((n) => storeDay(n).storeId));
-    expect(reconcileQueue.sent.every(({ message }) => message.runId?.startsWith('remap-'))).toBe(true);
-    const left = await allNotes((after) => unmappedCodes.listPage(partnerId, after, 1000));
-    expect(left.map((u) => u.sourceCode)).toEqual(Array.from({ length: 6 }, () => 'Y77'));
+    const notes = await allNotes((after) => unmappedCodes.listPage(partnerId, after, 1000));
+    for (const { message } of reconcileQueue.sent) {
+      expect(message.runId).toMatch(/^remap-/);
+      const ofDay = notes.filter((u) => u.storeId === message.storeId && u.sourceCode !== 'Y77');
+      expect(message.rerunNotes).toEqual(ofDay.map((u) => ({ kind: 'unmapped', sourceCode: u.sourceCode, etag: u.etag })));
+    }
+    // Left for the runs to forget once they have written their days.
+    expect(notes).toHaveLength(14);
   });
 
-  it('a page cut off before its notes are forgotten is handled again when redelivered, and the chain still ends', async () => {
+  it('a page cut off while it schedules is handled again when redelivered, and the chain still ends', async () => {
     const partnerId = `p-${randomUUID()}`;
     const days = notesPerRerunMessage + 1;
     await closedDaysUsing(partnerId, 'HOUSE', days);
-    let cut = true;
-    const failingOnce = Object.assign(Object.create(paymentTypes) as PaymentTypeUsageRepository, {
-      remove: (...args: Parameters<PaymentTypeUsageRepository['remove']>) => {
-        if (!cut) return paymentTypes.remove(...args);
-        cut = false;
-        return Promise.reject(new Error('cut off'));
-      },
-    });
-    const { reruns, rerunQueue, drain, scheduledDays } = setUp([], failingOnce);
+    const { reruns, reconcileQueue, rerunQueue, drain, scheduledDays } = setUp();
+    const send = reconcileQueue.send.bind(reconcileQueue);
+    let sends = 0;
+    reconcileQueue.send = (message, delay) => (++sends === 50 ? Promise.reject(new Error('cut off')) : send(message, delay));
     const first: ClosedDayRerunMessage = { kind: 'direction', partnerId, paymentType: 'HOUSE' };
     await expect(reruns.runPage(first)).rejects.toThrow('cut off');
+    // The next page is not sent before this one is done.
     expect(rerunQueue.sent).toEqual([]);
-    const scheduledBefore = scheduledDays().length;
-    expect(scheduledBefore).toBe(notesPerRerunMessage);
-    // The host delivers the message again: the days whose notes are left are scheduled again.
+    expect(scheduledDays().length).toBeLessThan(notesPerRerunMessage);
+    // The host delivers the message again: its whole page is scheduled, then the chain goes on.
     await reruns.runPage(first);
-    await drain();
-    expect(scheduledDays().length).toBeGreaterThan(days);
+    expect(await drain()).toBe(1);
     expect(new Set(scheduledDays()).size).toBe(days);
-    expect(await allNotes((after) => paymentTypes.listDaysPage(partnerId, 'HOUSE', after, 1000))).toEqual([]);
   });
 });

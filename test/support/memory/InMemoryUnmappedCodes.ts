@@ -3,15 +3,18 @@ import type { UnmappedCodes } from '../../../src/services/ports/UnmappedCodes.js
 import type { UnmappedUsage } from '../../../src/storage/UnmappedUsageRepository.js';
 import { pageOfSorted } from './pageOfSorted.js';
 
-/** Unmapped-code usages in a map, for unit tests of services. */
+/** Unmapped-code usages in a map, each write a new version, for unit tests of services. */
 export class InMemoryUnmappedCodes implements UnmappedCodes {
   /** partner → code, store and day → usage */
   private readonly usages = new Map<string, Map<string, UnmappedUsage>>();
+  private writes = 0;
 
   record(partnerId: string, storeId: string, businessDate: string, sourceCodes: Iterable<string>): Promise<void> {
     const ofPartner = this.usages.get(partnerId) ?? new Map<string, UnmappedUsage>();
-    for (const sourceCode of sourceCodes)
-      ofPartner.set(JSON.stringify([sourceCode, storeId, businessDate]), { sourceCode, storeId, businessDate });
+    for (const sourceCode of sourceCodes) {
+      this.writes += 1;
+      ofPartner.set(JSON.stringify([sourceCode, storeId, businessDate]), { sourceCode, storeId, businessDate, etag: String(this.writes) });
+    }
     this.usages.set(partnerId, ofPartner);
     return Promise.resolve();
   }
@@ -21,7 +24,9 @@ export class InMemoryUnmappedCodes implements UnmappedCodes {
   }
 
   remove(partnerId: string, usage: UnmappedUsage): Promise<void> {
-    this.usages.get(partnerId)?.delete(JSON.stringify([usage.sourceCode, usage.storeId, usage.businessDate]));
+    const ofPartner = this.usages.get(partnerId);
+    const key = JSON.stringify([usage.sourceCode, usage.storeId, usage.businessDate]);
+    if (ofPartner?.get(key)?.etag === usage.etag) ofPartner.delete(key);
     return Promise.resolve();
   }
 }
