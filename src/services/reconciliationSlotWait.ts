@@ -5,11 +5,11 @@
  * The wait is part of the function's run, and host.json's `functionTimeout` is 5 minutes. In Azure
  * a Node.js function that reaches its timeout makes the host restart the whole worker process,
  * ending every invocation running in it (pushes, deliveries, the other reconciliations): a message
- * must never wait that long. 60 s of waiting plus a run leaves minutes to spare: twelve
- * 20,000-transaction days converting every batch, the heaviest run measured, finished in 64–68 s
- * (`npm run bench:reconciliations`). A message that waited that long is sent again, as a new
- * message due `deferSeconds` later, and its own run ends: the copy starts over with no dequeue
- * counted against it, and reconciling a day twice gives the same result.
+ * must never wait that long. 60 s of waiting, a run and its store_days turn stay inside it
+ * (`reconcileRunBudgetMs`, which the infra test checks against host.json). A message that waited
+ * that long is sent again, as a new message due `deferSeconds` later, and its own run ends: the
+ * copy starts over with no dequeue counted against it, and reconciling a day twice gives the same
+ * result.
  */
 export const reconciliationSlotWait = { maxWaitMs: 60_000, deferSeconds: 15 } as const;
 

@@ -5,6 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { identityStorageSettingNames, settingNames, tunableSettingNames } from '../../src/config/settingNames.js';
 import { containerNames, poisonQueueName, queueNames, tableNames } from '../../src/storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition } from '../../src/functions/FunctionDefinition.js';
+import { reconcileRunBudgetMs } from '../../src/services/reconcileRunBudget.js';
 
 /*
  * Keeps the code, `local.settings.sample.json` and the Bicep in `infra/` in step. The Bicep CLI is
@@ -199,12 +200,21 @@ describe('the host in Azure', () => {
     expect(Number(sample.Values[settingNames.maxRequestBytesInFlight])).toBeGreaterThanOrEqual(5 * 1024 * 1024);
   });
 
-  it('host.json sets functionTimeout, within the platform bound and above every storage deadline', () => {
+  /** host.json's `functionTimeout` in seconds; undefined when it is not a time span of hh:mm:ss. */
+  const functionTimeoutSeconds = (): number | undefined => {
     const match = /^(\d{2}):(\d{2}):(\d{2})$/.exec(hostJson.functionTimeout ?? '');
-    expect(match).not.toBeNull();
-    const seconds = Number(match![1]) * 3600 + Number(match![2]) * 60 + Number(match![3]);
+    return match ? Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]) : undefined;
+  };
+
+  it('host.json sets functionTimeout, within the platform bound and above every storage deadline', () => {
+    const seconds = functionTimeoutSeconds();
+    expect(seconds).toBeDefined();
     expect(seconds).toBeGreaterThan(60);
     expect(seconds).toBeLessThanOrEqual(30 * 60);
+  });
+
+  it("a reconcile message's longest run (slot, run, store_days turn) ends at least 30 s before functionTimeout", () => {
+    expect(reconcileRunBudgetMs + 30_000).toBeLessThanOrEqual((functionTimeoutSeconds() ?? 0) * 1000);
   });
 
   it('scale-out and per-instance HTTP concurrency are parameters set by every environment', () => {

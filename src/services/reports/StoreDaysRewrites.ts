@@ -10,14 +10,18 @@ export interface StoreDaysRewritesTiming {
   readonly pollMs: number;
   /** How long one holder goes on with further rounds before it leaves them to a writer still waiting. */
   readonly holdMs: number;
-  /** How long a writer waits for its row to be covered before it fails (its message is retried). */
+  /**
+   * How long a writer stays, waiting and holding together: one still waiting then fails (its message
+   * is retried), one holding leaves further rounds to a writer still waiting after the round under
+   * way. This bounds the reconciliation's run (`reconcileRunBudgetMs`).
+   */
   readonly waitMs: number;
 }
 
 /** The writer row as a writer last wrote it, with the ETag that write got back. */
 type WrittenState = StoreDaysWriterState & { readonly etag: string };
 
-const defaultTiming: StoreDaysRewritesTiming = { leaseMs: 60_000, pollMs: 250, holdMs: 60_000, waitMs: 120_000 };
+export const storeDaysRewritesTiming: StoreDaysRewritesTiming = { leaseMs: 60_000, pollMs: 250, holdMs: 60_000, waitMs: 120_000 };
 
 /** A writer waited longer than it may for a round that covers its row. */
 class StoreDaysRewriteWaitError extends Error {
@@ -48,13 +52,13 @@ export class StoreDaysRewrites {
     private readonly elapsedMs: () => number = () => performance.now(),
     timing: Partial<StoreDaysRewritesTiming> = {},
   ) {
-    this.timing = { ...defaultTiming, ...timing };
+    this.timing = { ...storeDaysRewritesTiming, ...timing };
   }
 
   /** Call once the store-day's row is written; resolves once a rewrite that saw it has been written. */
   async afterRowWritten(partnerId: string, businessDate: string, rewrite: () => Promise<void>): Promise<void> {
     const me = randomUUID();
-    const giveUpAt = this.elapsedMs() + this.timing.waitMs;
+    const leaveAt = this.elapsedMs() + this.timing.waitMs;
     /** The round count when this writer handed its row over: a later round covers it. */
     let handedOverAt: number | undefined;
     for (;;) {
@@ -65,7 +69,7 @@ export class StoreDaysRewrites {
         const taken = { ...this.lease(me), dirty: false, started: round, finished: state?.finished ?? 0 };
         const etag = await this.writers.write(partnerId, businessDate, taken, state?.etag);
         if (etag !== undefined) {
-          await this.hold(partnerId, businessDate, me, { ...taken, etag }, rewrite);
+          await this.hold(partnerId, businessDate, me, { ...taken, etag }, rewrite, leaveAt);
           return;
         }
         continue;
@@ -76,14 +80,16 @@ export class StoreDaysRewrites {
           continue;
         handedOverAt = state.started;
       }
-      if (this.elapsedMs() >= giveUpAt) throw new StoreDaysRewriteWaitError(this.timing.waitMs);
+      if (this.elapsedMs() >= leaveAt) throw new StoreDaysRewriteWaitError(this.timing.waitMs);
       await sleep(this.timing.pollMs * (0.5 + Math.random()));
     }
   }
 
   /**
    * Rewrites in rounds while the turn is this writer's and rows keep arriving, then gives the turn
-   * back. `written`: the row as this writer last wrote it, the round under way in `started`.
+   * back: after `holdMs`, or at `leaveAt` (the end of this writer's time) if that comes first; a
+   * writer that took the turn late in its wait does its one round. `written`: the row as this writer
+   * last wrote it, the round under way in `started`.
    */
   private async hold(
     partnerId: string,
@@ -91,8 +97,9 @@ export class StoreDaysRewrites {
     me: string,
     written: WrittenState,
     rewrite: () => Promise<void>,
+    leaveAt: number,
   ): Promise<void> {
-    const until = this.elapsedMs() + this.timing.holdMs;
+    const until = Math.min(this.elapsedMs() + this.timing.holdMs, leaveAt);
     for (let last: WrittenState | undefined = written; last !== undefined;) {
       try {
         await rewrite();

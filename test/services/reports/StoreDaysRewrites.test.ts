@@ -100,6 +100,42 @@ describe('StoreDaysRewrites', () => {
     expect(files).toEqual([[1, 2]]);
   });
 
+  it('a store that takes the turn late in its time does its round and leaves the next to a store waiting', async () => {
+    // The late store has waited nearly all its time; the one after it has all of its own.
+    const late = { ms: 0 };
+    const lateRewrites = new StoreDaysRewrites(
+      writers,
+      () => new Date(),
+      () => performance.now() + late.ms,
+      {
+        ...fast,
+        holdMs: 60_000,
+      },
+    );
+    const rewrites = new StoreDaysRewrites(writers, () => new Date(), undefined, fast);
+    const { partnerId, rows, files, rewrite } = partnerDate();
+    const rounds: string[] = [];
+    let waiting: Promise<void> | undefined;
+    rows.add(1);
+    await lateRewrites.afterRowWritten(partnerId, date, async () => {
+      rounds.push('late');
+      if (waiting) return rewrite();
+      late.ms = fast.waitMs! - 1;
+      // Another store's row arrives during the late store's round and waits, marked dirty.
+      rows.add(2);
+      waiting = rewrites.afterRowWritten(partnerId, date, async () => {
+        rounds.push('next');
+        await rewrite();
+      });
+      while (!(await writers.read(partnerId, date))?.dirty) await sleep(5);
+      await rewrite();
+    });
+    await waiting;
+    // Holding on (its hold time is a minute) would have had the late store do the second round too.
+    expect(rounds).toEqual(['late', 'next']);
+    expect(files.at(-1)).toEqual([1, 2]);
+  });
+
   it('a holder leaves further rounds to a waiting store after its hold time, and every store is still covered', async () => {
     const rewrites = new StoreDaysRewrites(writers, () => new Date(), undefined, { ...fast, holdMs: 40 });
     const { partnerId, rows, files, rewrite } = partnerDate();
