@@ -12,6 +12,7 @@ import { getReferenceTypes } from '../http/endpoints/getReferenceTypes.js';
 import { pushEndpoint } from '../http/endpoints/pushEndpoint.js';
 import { deleteWebhook, getWebhook, putWebhook, rotateWebhookSecret } from '../http/endpoints/webhookEndpoints.js';
 import { isWebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
+import { describeError } from '../observability/describeError.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isClosedDayRerunMessage, isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
@@ -119,6 +120,9 @@ export const functionTable: readonly FunctionDefinition[] = [
       context.info(
         `sweepPendingBatches: ${summary.examined} stale, ${summary.alreadyFinished} already finished, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged${summary.stoppedAtBudget ? '; stopped at its time budget, the rest is left for the next sweep' : ''}`,
       );
+      for (const { partnerId, batchId, error } of summary.rowFailures) {
+        context.warn(`sweepPendingBatches: batch ${batchId} of partner ${partnerId} failed and is left pending: ${describeError(error)}`);
+      }
     },
   },
   {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
-import { StorageError } from '../errors/StorageError.js';
 import type { AppServices, Partner } from '../services/AppServices.js';
 import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
+import { describeError } from '../observability/describeError.js';
 import { answerError } from './answerError.js';
 
 /**
@@ -48,7 +48,7 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
           ? { status: result.status, jsonBody: result.body, headers: result.headers ?? {} }
           : { status: result.status, body: String(result.body), headers: { ...result.headers, 'Content-Type': result.contentType } };
     } catch (error) {
-      response = answerError(error, { request, route: options.route, requestId, context }, describe);
+      response = answerError(error, { request, route: options.route, requestId, context }, describeError);
     }
     response = { ...response, headers: { ...(response.headers as Record<string, string>), ...responseHeaders, 'x-request-id': requestId } };
     const ms = Math.round(performance.now() - started);
@@ -57,20 +57,4 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
     );
     return response;
   };
-}
-
-/**
- * Error class and message only (our messages and StorageError's never quote request bodies or
- * keys); of a cause only its class, as SDK messages may carry storage's answer.
- */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return typeof error;
-  // A StorageError's message is ours (status and storage's code); other causes show their class only.
-  const cause =
-    error.cause instanceof StorageError
-      ? ` (cause ${error.cause.message})`
-      : error.cause instanceof Error
-        ? ` (cause ${error.cause.name})`
-        : '';
-  return `${error.name}: ${error.message.split('\n')[0]?.slice(0, 300)}${cause}`;
 }

@@ -20,6 +20,16 @@ export const sweepBudgetMs = 180_000;
 /** Rows one sweep works on at once: each may convert a raw batch (up to 5 MB) into its fragment. */
 export const sweepConcurrency = 4;
 
+/** Failed rows one sweep's summary names, for its log; the others are only counted. */
+export const namedRowFailures = 10;
+
+/** A row that failed this time and is left for the next sweep. */
+export interface SweepRowFailure {
+  readonly partnerId: string;
+  readonly batchId: string;
+  readonly error: unknown;
+}
+
 /** What one sweep did, for its log line. */
 export interface SweepSummary {
   readonly examined: number;
@@ -31,6 +41,11 @@ export interface SweepSummary {
   readonly failed: number;
   /** Still too recent to judge, or failed this time: the next sweep looks again. */
   readonly leftPending: number;
+  /**
+   * The first {@link namedRowFailures} rows that failed this time: a batch that fails every sweep
+   * stays pending, and its id in the log is how HQ finds it.
+   */
+  readonly rowFailures: readonly SweepRowFailure[];
   /** Committed trade-record batches converted into their report fragments. */
   readonly fragmentsStaged: number;
   /** The sweep reached its time budget with stale rows it did not take: the next sweep does. */
@@ -68,6 +83,7 @@ export class BatchSweeper {
     const deadline = this.elapsedMs() + sweepBudgetMs;
     const counts = { examined: 0, alreadyFinished: 0, completed: 0, abandoned: 0, failed: 0, leftPending: 0, fragmentsStaged: 0 };
     let stoppedAtBudget = false;
+    const rowFailures: SweepRowFailure[] = [];
     // Lanes take rows from one listing; an async generator hands its rows out one call at a time.
     const rows = this.pendingIndex.listOlderThan(cutoff)[Symbol.asyncIterator]();
     const lane = async (): Promise<void> => {
@@ -88,9 +104,11 @@ export class BatchSweeper {
           else if (outcome === 'abandoned') counts.abandoned += 1;
           else if (outcome === 'failed') counts.failed += 1;
           else counts.leftPending += 1;
-        } catch {
+        } catch (error) {
           // One batch that storage refused now must not stop the others; its row stays for next time.
           counts.leftPending += 1;
+          if (rowFailures.length < namedRowFailures)
+            rowFailures.push({ partnerId: next.value.partnerId, batchId: next.value.batchId, error });
         }
       }
     };
@@ -98,7 +116,7 @@ export class BatchSweeper {
     const failure = (await Promise.allSettled(Array.from({ length: sweepConcurrency }, lane))).find((o) => o.status === 'rejected');
     await rows.return?.();
     if (failure) throw failure.reason;
-    return { ...counts, stoppedAtBudget };
+    return { ...counts, rowFailures, stoppedAtBudget };
   }
 
   /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */

@@ -7,7 +7,7 @@ import { InvocationContext } from '@azure/functions';
 import { PendingBatchIndex } from '../../src/storage/PendingBatchIndex.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
-import { SimulatedCrash, isBlobPut } from '../reliability/support/faultPolicy.js';
+import { SimulatedCrash, isBlobPut, isTableTransaction } from '../reliability/support/faultPolicy.js';
 
 /** A clock the test moves forward, so the sweep's stale age passes without waiting. */
 let offsetMs = 0;
@@ -15,6 +15,8 @@ const clock = (): Date => new Date(Date.now() + offsetMs);
 let crashAfter: string | undefined;
 /** When set, the next store of a push's body never reaches storage. */
 let failBodyStore = false;
+/** While set, storage refuses every table transaction. */
+let refuseTransactions = false;
 
 describe('the pending-batch sweep (timer)', () => {
   let service: TestService;
@@ -30,6 +32,7 @@ describe('the pending-batch sweep (timer)', () => {
               failBodyStore = false;
               throw new SimulatedCrash('body not stored');
             }
+            if (refuseTransactions && isTableTransaction(request)) throw new SimulatedCrash('transaction refused');
             return next(request);
           },
         },
@@ -108,6 +111,27 @@ describe('the pending-batch sweep (timer)', () => {
     expect(await pendingRows()).toBe(0);
     offsetMs = 0;
     expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
+  });
+
+  it('names a batch that fails in its log line and leaves it pending; the next sweep finishes it', async () => {
+    offsetMs = 0;
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 2 });
+    crashAfter = 'blob-stored';
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    refuseTransactions = true;
+    let lines: string[];
+    try {
+      lines = await runTimerFunction();
+    } finally {
+      refuseTransactions = false;
+    }
+    expect(lines.join('\n')).toMatch(/ 1 left pending/);
+    const named = lines.filter((line) => line.includes(batch.batch_id));
+    expect(named).toEqual([expect.stringMatching(/failed and is left pending: \w+/) as string]);
+    expect((await runTimerFunction()).join('\n')).toMatch(/1 completed/);
+    expect(await pendingRows()).toBe(0);
   });
 
   it('registers the sweep as a timer and no queue-triggered sweep', () => {

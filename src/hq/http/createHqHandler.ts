@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import { ApiError } from '../../errors/ApiError.js';
 import { answerError } from '../../http/answerError.js';
+import { describeError } from '../../observability/describeError.js';
 import type { HqServices } from '../HqServices.js';
 import type { Operator } from '../services/OperatorAuthenticator.js';
 import type { HqAccess, HqEndpoint } from './HqEndpoint.js';
@@ -25,7 +26,7 @@ export function createHqHandler(hq: HqServices, options: { route: string; access
       const result = await options.endpoint({ request, hq, operator });
       response = { status: result.status, jsonBody: result.body };
     } catch (error) {
-      response = answerError(error, { request, route: options.route, requestId, context }, describe);
+      response = answerError(error, { request, route: options.route, requestId, context }, describeError);
     }
     response = { ...response, headers: { ...(response.headers as Record<string, string>), ...responseHeaders, 'x-request-id': requestId } };
     const ms = Math.round(performance.now() - started);
@@ -40,7 +41,3 @@ export function createHqHandler(hq: HqServices, options: { route: string; access
 const responseHeaders = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } as const;
 
 /** Error class and message only: SDK messages name operations, never request bodies or keys. */
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message.split('\n')[0]?.slice(0, 300)}`;
-  return typeof error;
-}
