@@ -27,5 +27,6 @@ function isRerunNote(value: unknown): value is RerunNote {
 export function isClosedDayRerunMessage(value: unknown): value is ClosedDayRerunMessage {
   if (!isRecord(value) || typeof value.partnerId !== 'string' || (value.after !== undefined && typeof value.after !== 'string'))
     return false;
-  return value.kind === 'remap' || (value.kind === 'direction' && typeof value.paymentType === 'string');
+  if (value.kind === 'remap') return value.mappingBatchId === undefined || typeof value.mappingBatchId === 'string';
+  return value.kind === 'direction' && typeof value.paymentType === 'string';
 }

@@ -35,6 +35,7 @@ describe('isReconcileMessage', () => {
 describe('isClosedDayRerunMessage', () => {
   it('takes a remap and a direction message, with or without where the page starts', () => {
     expect(isClosedDayRerunMessage({ kind: 'remap', partnerId: 'p-1' })).toBe(true);
+    expect(isClosedDayRerunMessage({ kind: 'remap', partnerId: 'p-1', mappingBatchId: 'map-1', after: 'k' })).toBe(true);
     expect(isClosedDayRerunMessage({ kind: 'direction', partnerId: 'p-1', paymentType: 'HOUSE', after: 'k' })).toBe(true);
   });
 
@@ -42,6 +43,7 @@ describe('isClosedDayRerunMessage', () => {
     ['an unknown kind', { kind: 'rebuild', partnerId: 'p-1' }],
     ['a direction without its type', { kind: 'direction', partnerId: 'p-1' }],
     ['a start that is not a key', { kind: 'remap', partnerId: 'p-1', after: 3 }],
+    ['an upload that is not named by its batch id', { kind: 'remap', partnerId: 'p-1', mappingBatchId: 7 }],
     ['no partner', { kind: 'remap' }],
   ])('refuses %s', (_, message) => {
     expect(isClosedDayRerunMessage(message)).toBe(false);

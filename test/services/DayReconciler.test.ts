@@ -190,7 +190,7 @@ function rerunsOf(ports: Ports, mappings: MappingCatalog) {
   const reruns = new ClosedDayReruns({
     unmappedCodes: ports.unmappedUsage,
     paymentTypes: ports.paymentTypeUsage,
-    mappedCodes: async (p) => new Set((await mappings.current(p)).byCode.keys()),
+    mappingInEffect: (p) => mappings.current(p),
     closes: ports.closes,
     reconcileQueue: ports.queue,
     rerunQueue,
@@ -203,7 +203,9 @@ function rerunsOf(ports: Ports, mappings: MappingCatalog) {
   };
   return {
     remap: async (partnerId: string) => {
-      await reruns.afterMappingUpload(partnerId);
+      const { batchId } = await mappings.current(partnerId);
+      if (batchId === null) throw new Error('no mapping is in effect to re-run days for');
+      await reruns.afterMappingUpload(partnerId, batchId);
       await drain();
     },
     recount: async (partnerId: string, paymentType: string) => {

@@ -33,7 +33,7 @@ export function mappingsProcessor(deps: MappingsDependencies): BatchProcessor<Ma
         updatedAt: deps.clock().toISOString(),
       });
       // A replay of the upload in effect is 'applied' too, so a crash before this send is made good.
-      if (outcome === 'applied') await deps.reruns.afterMappingUpload(partnerId);
+      if (outcome === 'applied') await deps.reruns.afterMappingUpload(partnerId, body.batch_id);
       return [];
     },
   };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CurrentMapping } from '../catalog/MappingCatalog.js';
 import { mapBounded } from '../mapBounded.js';
 import type { DayCloses } from '../ports/DayCloses.js';
 import type { MessageQueue } from '../ports/MessageQueue.js';
@@ -24,8 +25,8 @@ interface DayNote {
 export interface ClosedDayRerunsDeps {
   readonly unmappedCodes: UnmappedCodes;
   readonly paymentTypes: UsedPaymentTypes;
-  /** The source codes the partner's mapping in effect maps. */
-  readonly mappedCodes: (partnerId: string) => Promise<ReadonlySet<string>>;
+  /** The partner's mapping in effect: the upload's batch id and the source codes it maps. */
+  readonly mappingInEffect: (partnerId: string) => Promise<Pick<CurrentMapping, 'batchId' | 'byCode'>>;
   readonly closes: DayCloses;
   readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   readonly rerunQueue: MessageQueue<ClosedDayRerunMessage>;
@@ -46,9 +47,9 @@ export class ClosedDayReruns {
     this.notes = new RerunNotes(deps.unmappedCodes, deps.paymentTypes);
   }
 
-  /** Call after the mapping pointer switched to the upload. */
-  async afterMappingUpload(partnerId: string): Promise<void> {
-    await this.deps.rerunQueue.send({ kind: 'remap', partnerId }, 0);
+  /** Call after the mapping pointer switched to the upload `mappingBatchId`. */
+  async afterMappingUpload(partnerId: string, mappingBatchId: string): Promise<void> {
+    await this.deps.rerunQueue.send({ kind: 'remap', partnerId, mappingBatchId }, 0);
   }
 
   /** Call after the direction is stored: a day noted from then on is a run that already reads it. */
@@ -66,11 +67,16 @@ export class ClosedDayReruns {
   async runPage(message: ClosedDayRerunMessage): Promise<string> {
     const { partnerId } = message;
     if (message.kind === 'remap') {
-      const [usages, mapped] = await Promise.all([
+      const [usages, mapping] = await Promise.all([
         this.deps.unmappedCodes.listPage(partnerId, message.after, notesPerRerunMessage),
-        this.deps.mappedCodes(partnerId),
+        this.deps.mappingInEffect(partnerId),
       ]);
-      const remapped = usages.notes.filter((u) => mapped.has(u.sourceCode));
+      // A later upload sent a chain of its own, which goes through every note with the mapping now
+      // in effect: this one stops, so that uploads in quick succession do not multiply the work.
+      if (message.mappingBatchId !== undefined && mapping.batchId !== message.mappingBatchId) {
+        return 'remap: a later mapping upload is in effect; its own reruns cover the rest';
+      }
+      const remapped = usages.notes.filter((u) => mapping.byCode.has(u.sourceCode));
       return this.rerun(message, usages.next, remapped, (u) => ({ kind: 'unmapped', sourceCode: u.sourceCode, etag: u.etag }));
     }
     const usages = await this.deps.paymentTypes.listDaysPage(partnerId, message.paymentType, message.after, notesPerRerunMessage);

@@ -15,7 +15,7 @@ export function createClosedDayReruns(storage: StorageClients, clock: () => Date
   return new ClosedDayReruns({
     unmappedCodes: new UnmappedUsageRepository(t.unmappedUsage),
     paymentTypes: new PaymentTypeUsageRepository(t.paymentTypeUsage),
-    mappedCodes: async (partnerId) => new Set((await mappings.current(partnerId)).byCode.keys()),
+    mappingInEffect: (partnerId) => mappings.current(partnerId),
     closes: new DayCloseRepository(t.dailyCloses),
     reconcileQueue: new JsonQueue(storage.queues.reconcile),
     rerunQueue: new JsonQueue(storage.queues.closedDayReruns),

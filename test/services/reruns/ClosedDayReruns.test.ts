@@ -48,13 +48,19 @@ async function closedDaysUsing(partnerId: string, paymentType: string, count: nu
   }
 }
 
-function setUp(mapped: readonly string[] = [], usedPaymentTypes: PaymentTypeUsageRepository = paymentTypes) {
+/** The mapping in effect in a test: an upload's batch id and the codes it maps, changed at will. */
+interface TestMapping {
+  batchId: string;
+  codes: readonly string[];
+}
+
+function setUp(mapping: TestMapping = { batchId: 'map-1', codes: [] }) {
   const reconcileQueue = new InMemoryQueue<ReconcileMessage>();
   const rerunQueue = new InMemoryQueue<ClosedDayRerunMessage>();
   const reruns = new ClosedDayReruns({
     unmappedCodes,
-    paymentTypes: usedPaymentTypes,
-    mappedCodes: () => Promise.resolve(new Set(mapped)),
+    paymentTypes,
+    mappingInEffect: () => Promise.resolve({ batchId: mapping.batchId, byCode: new Map(mapping.codes.map((code) => [code, 'SALE'])) }),
     closes,
     reconcileQueue,
     rerunQueue,
@@ -134,9 +140,9 @@ describe('ClosedDayReruns', () => {
       await unmappedCodes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, n < 4 ? ['X99', 'Y77', 'Z55'] : ['Y77']);
       await closeDay(partnerId, n);
     }
-    const { reruns, drain, scheduledDays, reconcileQueue } = setUp(['S01', 'X99', 'Z55']);
+    const { reruns, drain, scheduledDays, reconcileQueue } = setUp({ batchId: 'map-1', codes: ['S01', 'X99', 'Z55'] });
 
-    await reruns.afterMappingUpload(partnerId);
+    await reruns.afterMappingUpload(partnerId, 'map-1');
     expect(await drain()).toBe(1);
     expect(scheduledDays()).toEqual([0, 1, 2, 3].map((n) => storeDay(n).storeId));
     const notes = await allNotes((after) => unmappedCodes.listPage(partnerId, after, 1000));
@@ -147,6 +153,27 @@ describe('ClosedDayReruns', () => {
     }
     // Left for the runs to forget once they have written their days.
     expect(notes).toHaveLength(14);
+  });
+
+  it("uploads in quick succession: an earlier upload's chain stops once a later one is in effect", async () => {
+    const partnerId = `p-${randomUUID()}`;
+    const days = notesPerRerunMessage + 20;
+    for (let n = 0; n < days; n++) {
+      await unmappedCodes.record(partnerId, storeDay(n).storeId, storeDay(n).businessDate, ['X99']);
+      await closeDay(partnerId, n);
+    }
+    const mapping = { batchId: 'map-1', codes: ['X99'] };
+    const { reruns, rerunQueue, drain, scheduledDays } = setUp(mapping);
+    await reruns.afterMappingUpload(partnerId, 'map-1');
+    // The first page of map-1's chain runs; then map-2 is uploaded before the next page.
+    await reruns.runPage(rerunQueue.sent.shift()!.message);
+    expect(scheduledDays()).toHaveLength(notesPerRerunMessage);
+    mapping.batchId = 'map-2';
+    await reruns.afterMappingUpload(partnerId, 'map-2');
+    // map-1's next page stops; map-2's chain goes through every note, 2 pages.
+    expect(await drain()).toBe(3);
+    expect(scheduledDays()).toHaveLength(notesPerRerunMessage + days);
+    expect(new Set(scheduledDays()).size).toBe(days);
   });
 
   it('a page cut off while it schedules is handled again when redelivered, and the chain still ends', async () => {
