@@ -47,6 +47,7 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
     reports: new ReportTotals(
       new SalesQuery(reportStoreDays, partners),
       new UnmappedQuery(reportStoreDays, partners, new UnmappedUsageRepository(t.unmappedUsage)),
+      clock,
     ),
   };
 }

@@ -21,7 +21,7 @@ export const sweepBudgetMs = 180_000;
 export const sweepConcurrency = 4;
 
 /** Failed rows one sweep's summary names, for its log; the others are only counted. */
-export const namedRowFailures = 10;
+const namedRowFailures = 10;
 
 /** A row that failed this time and is left for the next sweep. */
 export interface SweepRowFailure {

@@ -1,4 +1,6 @@
+import type { Clock } from '../../services/ports/Clock.js';
 import type { SalesGroup, SalesGroupKey, SalesQuery } from '../../services/reports/SalesQuery.js';
+import { TimedCache } from '../../services/TimedCache.js';
 import type { UnmappedCode, UnmappedQuery } from '../../services/reports/UnmappedQuery.js';
 import { requireDateRange } from './requireDateRange.js';
 
@@ -11,15 +13,35 @@ export interface ReportPage<T> {
 }
 
 /**
+ * How long this instance answers the further pages of a sales query from the computation of its
+ * first page. Each computation reads every store-day row in the range (up to `maxGridDays` days of
+ * every store), and a console view of a chain's stores by day asks for many pages: they are cut
+ * from one result, which is also one consistent picture. A first page is always computed afresh.
+ */
+const salesPagesTtlMs = 60_000;
+
+/** Results of distinct sales queries kept at once. */
+const keptSalesResults = 4;
+
+/** A result with more groups than this is not kept: its size is bounded by the one request computing it. */
+const maxKeptSalesGroups = 100_000;
+
+/**
  * Sales totals and unmapped codes for HQ, a page at a time. Both are summed from the per-store-day
  * totals written with the report files, so a page is cut from the ordered result: the cursor is
  * the last item's sort key, which stays valid while new days are written between pages.
  */
 export class ReportTotals {
+  /** Sales results by query, kept for the further pages of the query (never for a first page). */
+  private readonly salesResults: TimedCache<string, readonly SalesGroup[]>;
+
   constructor(
     private readonly sales: Pick<SalesQuery, 'totals'>,
     private readonly unmapped: Pick<UnmappedQuery, 'partnerIds' | 'partnerCodes'>,
-  ) {}
+    private readonly clock: Clock,
+  ) {
+    this.salesResults = new TimedCache(clock, salesPagesTtlMs, keptSalesResults);
+  }
 
   async salesPage(query: {
     from: string;
@@ -30,8 +52,15 @@ export class ReportTotals {
     after?: ReportCursor | undefined;
   }): Promise<ReportPage<SalesGroup>> {
     requireDateRange(query.from, query.to);
-    const groups = await this.sales.totals({ from: query.from, to: query.to, groupBy: query.groupBy, partnerId: query.partnerId });
-    return pageOf(groups, salesKey, query.limit, query.after);
+    const { from, to, groupBy, partnerId, after } = query;
+    const key = JSON.stringify([from, to, groupBy, partnerId ?? null]);
+    let groups = after === undefined ? undefined : this.salesResults.get(key);
+    if (groups === undefined) {
+      const readAt = this.clock();
+      groups = await this.sales.totals({ from, to, groupBy, partnerId });
+      if (groups.length <= maxKeptSalesGroups) this.salesResults.set(key, groups, readAt);
+    }
+    return pageOf(groups, salesKey, query.limit, after);
   }
 
   async unmappedPage(query: {

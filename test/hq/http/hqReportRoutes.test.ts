@@ -126,6 +126,22 @@ describe('GET /hq/v1/sales', () => {
     expect(paged.items).toEqual(whole.items);
   });
 
+  it("cuts a query's further pages from its first page's reading of the rows; a first page reads them again", async () => {
+    const path = `sales?${range}&group_by=partner,store,day`;
+    storeDayReads.length = 0;
+    const whole = await readAll(path, 200);
+    const oneReading = storeDayReads.length;
+    expect(oneReading).toBeGreaterThan(0);
+    storeDayReads.length = 0;
+    const paged = await readAll(path, 1);
+    expect(paged.pages).toBeGreaterThanOrEqual(2);
+    expect(paged.items).toEqual(whole.items);
+    expect(storeDayReads).toHaveLength(oneReading);
+    // A first page is summed afresh: a day written since shows at once.
+    await readAll(path, 1);
+    expect(storeDayReads).toHaveLength(2 * oneReading);
+  });
+
   it('refuses a missing or unknown group key, a range over the limit and a foreign continuation', async () => {
     const missing = await get(`sales?${range}`);
     expect(missing.status).toBe(400);
