@@ -1,8 +1,11 @@
 import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
 
-/** host.json `extensions.queues.maxDequeueCount`: the dequeue after which the host moves a failing message to the poison queue. */
-const maxDequeueCount = 5;
+/**
+ * host.json `extensions.queues.maxDequeueCount`: the dequeue after which the host moves a failing
+ * message to the poison queue (the infra test keeps the two equal).
+ */
+export const maxDequeueCount = 5;
 
 /** Where a queue function reports what went wrong without failing the message. */
 export interface QueueLog {

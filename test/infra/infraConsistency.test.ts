@@ -5,6 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { identityStorageSettingNames, settingNames, tunableSettingNames } from '../../src/config/settingNames.js';
 import { containerNames, poisonQueueName, queueNames, tableNames } from '../../src/storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition } from '../../src/functions/FunctionDefinition.js';
+import { maxDequeueCount } from '../../src/queue/createQueueHandler.js';
 import { reconcileRunBudgetMs } from '../../src/services/reconcileRunBudget.js';
 
 /*
@@ -175,7 +176,10 @@ describe('app settings', () => {
 
 describe('the host in Azure', () => {
   const sample = JSON.parse(readFileSync(join(root, 'local.settings.sample.json'), 'utf8')) as { Values: Record<string, string> };
-  const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as { functionTimeout?: string };
+  const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as {
+    functionTimeout?: string;
+    extensions?: { queues?: { maxDequeueCount?: number } };
+  };
   const bicepValue = (name: string): string | undefined =>
     new RegExp(`name:\\s*'${name}'\\s*[,\\n]\\s*value:\\s*string\\((\\w+)\\)`).exec(main)?.[1];
   const varValue = (name: string): number | undefined => {
@@ -211,6 +215,10 @@ describe('the host in Azure', () => {
     expect(seconds).toBeDefined();
     expect(seconds).toBeGreaterThan(60);
     expect(seconds).toBeLessThanOrEqual(30 * 60);
+  });
+
+  it('the queue functions count a poison message at the dequeue host.json moves it on', () => {
+    expect(hostJson.extensions?.queues?.maxDequeueCount).toBe(maxDequeueCount);
   });
 
   it("a reconcile message's longest run (slot, run, store_days turn) ends at least 30 s before functionTimeout", () => {
