@@ -42,16 +42,20 @@ export class WebhookDeadLetterRepository {
     }
   }
 
-  /** Newest first; one partner's or everyone's, at most `limit`. */
+  /**
+   * Newest first; one partner's or everyone's, at most `limit`. The table is keyed by partner and
+   * event, not by time, so every row is read; only the newest `limit` are kept while they go by.
+   */
   async list(options: { partnerId?: string; limit: number }): Promise<DeadLetter[]> {
     const filter = options.partnerId === undefined ? undefined : odata`PartitionKey eq ${encodeKeyPart(options.partnerId)}`;
-    const all: DeadLetter[] = [];
+    const newestFirst = (a: DeadLetter, b: DeadLetter) =>
+      b.deadLetteredAt.localeCompare(a.deadLetteredAt) || a.eventId.localeCompare(b.eventId);
+    let kept: DeadLetter[] = [];
     for await (const entity of this.table.listEntities<DeadLetterEntity>(filter ? { queryOptions: { filter } } : {})) {
-      all.push(toDeadLetter(entity));
+      kept.push(toDeadLetter(entity));
+      if (kept.length >= 2 * options.limit) kept = kept.sort(newestFirst).slice(0, options.limit);
     }
-    return all
-      .sort((a, b) => b.deadLetteredAt.localeCompare(a.deadLetteredAt) || a.eventId.localeCompare(b.eventId))
-      .slice(0, options.limit);
+    return kept.sort(newestFirst).slice(0, options.limit);
   }
 
   /** Removes the record (after HQ resent or dismissed the event); false when there was none. */

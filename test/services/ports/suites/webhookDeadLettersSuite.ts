@@ -34,6 +34,16 @@ export function webhookDeadLettersSuite(make: () => Promise<WebhookDeadLetters>)
     expect(await deadLetters.list({ partnerId: a, limit: 1 })).toHaveLength(1);
   });
 
+  it('gives the newest when there are more than the limit, wherever they come in the table', async () => {
+    const deadLetters = await make();
+    const a = freshPartnerId();
+    // Stored in event-id order; their times are in no order.
+    const hours = [3, 9, 1, 7, 0, 8, 2, 5, 6, 4];
+    for (const [i, hour] of hours.entries()) await deadLetters.add(letter(a, `evt_${i}`, `2026-03-02T0${hour}:00:00.000Z`));
+    const newest = await deadLetters.list({ partnerId: a, limit: 3 });
+    expect(newest.map((d) => d.deadLetteredAt.slice(11, 13))).toEqual(['09', '08', '07']);
+  });
+
   it('records the same event once, however often its message is retried', async () => {
     const deadLetters = await make();
     const a = freshPartnerId();
