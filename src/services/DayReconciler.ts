@@ -3,6 +3,7 @@ import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import { DayAggregator, type DayDiagnostics } from '../domain/reconciliation/DayAggregator.js';
 import { diagnose, type ReceivedBatch } from '../domain/reconciliation/diagnose.js';
 import type { PaymentDirection } from '../domain/reconciliation/paymentDirection.js';
+import { describeError } from '../observability/describeError.js';
 import { noTelemetry, type Telemetry } from '../observability/Telemetry.js';
 import type { QueueLog } from '../queue/createQueueHandler.js';
 import { LatestVersions } from '../reports/LatestVersions.js';
@@ -213,9 +214,7 @@ export class DayReconciler {
     try {
       await this.rerunNotes.forget(message.partnerId, message.storeId, message.businessDate, notes);
     } catch (error) {
-      log.warn(
-        `the store-day's rerun notes were not forgotten (a later change runs it again): ${error instanceof Error ? error.message.split('\n')[0] : typeof error}`,
-      );
+      log.warn(`the store-day's rerun notes were not forgotten (a later change runs it again): ${describeError(error)}`);
     }
   }
 

@@ -39,5 +39,3 @@ export function createHqHandler(hq: HqServices, options: { route: string; access
 
 /** HQ answers name partners and stores: never sniffed as another type, never kept by a cache. */
 const responseHeaders = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } as const;
-
-/** Error class and message only: SDK messages name operations, never request bodies or keys. */

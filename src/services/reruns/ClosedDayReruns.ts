@@ -74,7 +74,7 @@ export class ClosedDayReruns {
       // A later upload sent a chain of its own, which goes through every note with the mapping now
       // in effect: this one stops, so that uploads in quick succession do not multiply the work.
       if (message.mappingBatchId !== undefined && mapping.batchId !== message.mappingBatchId) {
-        return 'remap: a later mapping upload is in effect; its own reruns cover the rest';
+        return `remap for partner ${partnerId}: a later mapping upload is in effect; its own reruns cover the rest`;
       }
       const remapped = usages.notes.filter((u) => mapping.byCode.has(u.sourceCode));
       return this.rerun(message, usages.next, remapped, (u) => ({ kind: 'unmapped', sourceCode: u.sourceCode, etag: u.etag }));
@@ -99,7 +99,8 @@ export class ClosedDayReruns {
     const scheduled = await mapBounded([...days.values()], rerunConcurrency, (d) => this.schedule(message, d.day, d.notes));
     if (next !== undefined) await this.deps.rerunQueue.send({ ...message, after: next }, 0);
     const count = scheduled.filter(Boolean).length;
-    return `${message.kind}: ${count} closed day(s) scheduled, ${next === undefined ? 'last page' : 'next page sent'}`;
+    // The partner is named so that a chain's progress, and where a poisoned page stopped it, can be followed.
+    return `${message.kind} for partner ${message.partnerId}: ${count} closed day(s) scheduled, ${next === undefined ? 'last page' : 'next page sent'}`;
   }
 
   /** One message per closed day, against the close in effect, as a run of its own, due now. */

@@ -171,7 +171,9 @@ describe('ClosedDayReruns', () => {
     mapping.batchId = 'map-2';
     await reruns.afterMappingUpload(partnerId, 'map-2');
     // map-1's next page stops; map-2's chain goes through every note, 2 pages.
-    expect(await drain()).toBe(3);
+    const stopped = await reruns.runPage(rerunQueue.sent.shift()!.message);
+    expect(stopped).toBe(`remap for partner ${partnerId}: a later mapping upload is in effect; its own reruns cover the rest`);
+    expect(await drain()).toBe(2);
     expect(scheduledDays()).toHaveLength(notesPerRerunMessage + days);
     expect(new Set(scheduledDays()).size).toBe(days);
   });
