@@ -25,6 +25,12 @@ interface IndexRow {
 /** Ledger entries read at once to check a page's rows. */
 const entryReadsAtOnce = 16;
 
+/** Index rows one call checks at most while it fills a page (one ledger read each). */
+const maxRowsExamined = 1_000;
+
+/** Index pages one call reads at most while it fills a page. */
+const maxIndexReads = 10;
+
 /**
  * Pages through the batches that are not committed, for HQ (read only), in one state, across
  * partners or for one partner. The ledger holds every batch ever received, so it is never
@@ -32,7 +38,8 @@ const entryReadsAtOnce = 16;
  * ledger entry, which the sweep uses too) and failed ones through the failed index (written before
  * the ledger says FAILED). Each row's ledger entry is read, and a row whose batch is in another
  * state now (committed, and waiting only for its report fragment) is left out. Paged by storage's
- * own continuation of the index, so a page never holds more than `limit` batches.
+ * own continuation of the index, so a page never holds more than `limit` batches; a page may hold
+ * fewer, even none, when a call has reached `maxRowsExamined` rows or `maxIndexReads` reads.
  */
 export class BatchLedgerListing {
   private readonly ledger: BatchLedger;
@@ -56,31 +63,44 @@ export class BatchLedgerListing {
           ? odata`partnerId eq ${partnerId}`
           : odata`PartitionKey eq ${encodeKeyPart(partnerId)}`;
     const index = state === 'PENDING' ? this.indexes.pending : this.indexes.failed;
-    const pages = index
-      .listEntities<IndexRow>({
-        queryOptions: { ...(filter === undefined ? {} : { filter }), select: ['partnerId', 'batchId', 'createdAt'] },
-      })
-      .byPage({ maxPageSize: options.limit, ...(options.after ? { continuationToken: toSdkToken(options.after) } : {}) });
-    const result = await pages.next();
-    if (result.done) return { items: [], next: undefined };
-    const page = result.value;
-    const listed = await mapBounded(page, entryReadsAtOnce, async (row): Promise<UncommittedBatch | undefined> => {
-      const entry = await this.ledger.get(row.partnerId, row.batchId);
-      // Another state now, or another entry under the same batch_id (dropped and received again).
-      if (entry?.state !== state || entry.createdAt !== row.createdAt) return undefined;
-      return {
-        partnerId: row.partnerId,
-        batchId: row.batchId,
-        state,
-        kind: entry.kind,
-        createdAt: entry.createdAt,
-        failedAt: entry.state === 'FAILED' ? entry.failedAt : undefined,
-        failure: entry.state === 'FAILED' ? entry.failure : undefined,
-      };
-    });
+    const items: UncommittedBatch[] = [];
+    let after = options.after;
+    // Index pages are read until the page is full: on a busy evening the pending index is mostly
+    // committed batches waiting for their report fragment, which would otherwise leave page after
+    // page empty. Each read asks only for what the page still lacks, so it never holds more than
+    // `limit`; a call checks at most `maxRowsExamined` rows in at most `maxIndexReads` reads (a
+    // partner's filter on the pending index is a scan, whose pages may come back empty).
+    for (let examined = 0, reads = 0; items.length < options.limit && examined < maxRowsExamined && reads < maxIndexReads; reads++) {
+      const pages = index
+        .listEntities<IndexRow>({
+          queryOptions: { ...(filter === undefined ? {} : { filter }), select: ['partnerId', 'batchId', 'createdAt'] },
+        })
+        .byPage({ maxPageSize: options.limit - items.length, ...(after ? { continuationToken: toSdkToken(after) } : {}) });
+      const result = await pages.next();
+      if (result.done) return { items, next: undefined };
+      const page = result.value;
+      examined += page.length;
+      const listed = await mapBounded(page, entryReadsAtOnce, (row) => this.uncommitted(state, row));
+      items.push(...listed.filter((item): item is UncommittedBatch => item !== undefined));
+      if (page.continuationToken === undefined) return { items, next: undefined };
+      after = fromSdkToken(page.continuationToken);
+    }
+    return { items, next: after };
+  }
+
+  /** The row's batch as HQ lists it, or undefined when its entry is in another state now. */
+  private async uncommitted(state: 'PENDING' | 'FAILED', row: IndexRow): Promise<UncommittedBatch | undefined> {
+    const entry = await this.ledger.get(row.partnerId, row.batchId);
+    // Another state now, or another entry under the same batch_id (dropped and received again).
+    if (entry?.state !== state || entry.createdAt !== row.createdAt) return undefined;
     return {
-      items: listed.filter((item): item is UncommittedBatch => item !== undefined),
-      next: page.continuationToken === undefined ? undefined : fromSdkToken(page.continuationToken),
+      partnerId: row.partnerId,
+      batchId: row.batchId,
+      state,
+      kind: entry.kind,
+      createdAt: entry.createdAt,
+      failedAt: entry.state === 'FAILED' ? entry.failedAt : undefined,
+      failure: entry.state === 'FAILED' ? entry.failure : undefined,
     };
   }
 

@@ -95,6 +95,21 @@ export function uncommittedBatchesSuite(make: () => Promise<UncommittedBatchesWo
     expect(await allPages(listing, 'FAILED', partnerId, 10)).toEqual([]);
   });
 
+  it("fills a page past batches committed since they were noted, as on a busy evening's index", async () => {
+    const world = await make();
+    const { ledger, listing } = world;
+    const partnerId = freshPartnerId();
+    const ids = Array.from({ length: 12 }, () => randomUUID()).sort();
+    for (const id of ids) await receive(world, partnerId, id);
+    // All but the last two are committed, waiting only for their report fragments.
+    for (const id of ids.slice(0, 10)) {
+      const entry = await ledger.get(partnerId, id);
+      await ledger.commit(partnerId, id, entry!, { recordCount: 1, warnings: [] }, now);
+    }
+    const first = await listing.page('PENDING', { partnerId, limit: 2 });
+    expect(first.items.map((b) => b.batchId).sort()).toEqual(ids.slice(10));
+  });
+
   it('takes back only positions a page could have produced', async () => {
     const { listing } = await make();
     expect(listing.isPosition({ partitionKey: 'p1', rowKey: 'b1' })).toBe(true);
