@@ -128,6 +128,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
   });
   const publisher = new EventPublisher({
     registrations: webhookRegistrations,
+    partners,
     events: webhookEvents,
     queue: deliveryQueue,
     typePrefix: config.eventTypePrefix,
@@ -235,6 +236,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     ),
     webhookDelivery: new WebhookDelivery({
       registrations: webhookRegistrations,
+      partners,
       health: endpointHealth,
       events: webhookEvents,
       deadLetters,

@@ -1,5 +1,6 @@
 import { buildCloudEvent, type CloudEventInput } from '../../events/buildCloudEvent.js';
 import type { WebhookDeliveryMessage } from '../../events/WebhookDeliveryMessage.js';
+import type { Partners } from '../ports/Partners.js';
 import type { WebhookEvents } from '../ports/WebhookEvents.js';
 import type { WebhookRegistrations } from '../ports/WebhookRegistrations.js';
 
@@ -10,6 +11,8 @@ export interface DeliveryQueue {
 
 export interface EventPublisherDeps {
   readonly registrations: WebhookRegistrations;
+  /** A partner HQ deactivated gets no events (its key, and perhaps its endpoint, may be in other hands). */
+  readonly partners: Pick<Partners, 'get'>;
   readonly events: WebhookEvents;
   readonly queue: DeliveryQueue;
   /** EVENT_TYPE_PREFIX. */
@@ -23,15 +26,16 @@ export type PublishedEvent<T> = Omit<CloudEventInput<T>, 'typePrefix'>;
 /**
  * Hands an event to delivery, never delivering it in the caller's own run: stores the exact body,
  * then queues one delivery message. Only partners whose endpoint subscribes to the event's type
- * get it. Publishing the same event id again (a run repeated after a crash) stores nothing new
+ * get it, and none while HQ has deactivated the partner. Publishing the same event id again (a run repeated after a crash) stores nothing new
  * and queues another message for the same event: the partner may get it twice, with one id.
  */
 export class EventPublisher {
   constructor(private readonly deps: EventPublisherDeps) {}
 
-  async publish<T>(partnerId: string, input: PublishedEvent<T>): Promise<'queued' | 'not-subscribed'> {
-    const registration = await this.deps.registrations.get(partnerId);
+  async publish<T>(partnerId: string, input: PublishedEvent<T>): Promise<'queued' | 'not-subscribed' | 'partner-inactive'> {
+    const [registration, partner] = await Promise.all([this.deps.registrations.get(partnerId), this.deps.partners.get(partnerId)]);
     if (!registration?.eventTypes.includes(input.type)) return 'not-subscribed';
+    if (partner?.status === 'INACTIVE') return 'partner-inactive';
     const event = buildCloudEvent({ ...input, typePrefix: this.deps.typePrefix });
     const createdAt = this.deps.clock().toISOString();
     const stored = { partnerId, eventId: event.id, eventType: input.type, createdAt, body: JSON.stringify(event) };

@@ -9,6 +9,7 @@ import { noTelemetry, type Telemetry } from '../../observability/Telemetry.js';
 import type { WebhookRequest } from '../../outbound/WebhookSender.js';
 import type { EndpointHealth } from '../../storage/WebhookEndpointHealthRepository.js';
 import type { StoredEvent } from '../../storage/WebhookEventStore.js';
+import type { Partners } from '../ports/Partners.js';
 import type { WebhookDeadLetters } from '../ports/WebhookDeadLetters.js';
 import type { WebhookEndpointHealth } from '../ports/WebhookEndpointHealth.js';
 import type { WebhookEvents } from '../ports/WebhookEvents.js';
@@ -17,6 +18,8 @@ import type { DeliveryQueue } from './EventPublisher.js';
 
 export interface WebhookDeliveryDeps {
   readonly registrations: WebhookRegistrations;
+  /** Events of a partner HQ has deactivated are dropped, never sent. */
+  readonly partners: Pick<Partners, 'get'>;
   readonly health: WebhookEndpointHealth;
   readonly events: WebhookEvents;
   readonly deadLetters: WebhookDeadLetters;
@@ -51,10 +54,15 @@ export class WebhookDelivery {
     const what = `event ${eventId} of partner ${partnerId}`;
     const event = await this.deps.events.get(partnerId, eventId);
     if (!event) return `${what}: nothing to do (delivered or dropped before)`;
-    const registration = await this.deps.registrations.get(partnerId);
+    const [registration, partner] = await Promise.all([this.deps.registrations.get(partnerId), this.deps.partners.get(partnerId)]);
     if (!registration?.eventTypes.includes(message.eventType)) {
       await this.deps.events.remove(partnerId, eventId);
       return `${what}: dropped, no endpoint takes ${message.eventType} any more`;
+    }
+    if (partner?.status === 'INACTIVE') {
+      // Deactivation stops everything of the partner: its key may be another's, and so its endpoint.
+      await this.deps.events.remove(partnerId, eventId);
+      return `${what}: dropped, the partner is deactivated`;
     }
 
     const now = this.deps.clock();

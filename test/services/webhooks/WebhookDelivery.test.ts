@@ -293,6 +293,36 @@ describe('subscriptions and secrets at delivery time', () => {
     expect(await kit.events.get(narrowed, e2)).toBeUndefined();
   });
 
+  it('sends nothing of a partner HQ deactivated: queued events are dropped, new ones are not published', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 200);
+    const partner = newPartnerId();
+    expect(await kit.partners.create(partner, 'Deactivated', kit.clock.now())).toBe(true);
+    await register(kit, partner, r.url);
+    const queued = await publish(kit, partner, 'D1');
+    expect(await kit.partners.update(partner, { status: 'INACTIVE' })).toBe(true);
+    expect(await drain(kit)).toEqual([expect.stringContaining('dropped, the partner is deactivated') as string]);
+    expect(await kit.events.get(partner, queued)).toBeUndefined();
+    expect(
+      await kit.publisher.publish(partner, {
+        id: 'evt_inactive',
+        type: 'reconciliation.completed',
+        source: reconciliationSource,
+        time: kit.clock.now(),
+        data: {},
+      }),
+    ).toBe('partner-inactive');
+    expect(await kit.events.get(partner, 'evt_inactive')).toBeUndefined();
+    expect(kit.queue.size).toBe(0);
+    expect(r.received).toHaveLength(0);
+
+    // Active again: events flow as before.
+    await kit.partners.update(partner, { status: 'ACTIVE' });
+    await publish(kit, partner, 'D2');
+    await drain(kit);
+    expect(r.received).toHaveLength(1);
+  });
+
   it('sends to the current URL when the partner changed it after the event', async () => {
     const kit = await startWebhookKit();
     const old = await receiver(() => 200);

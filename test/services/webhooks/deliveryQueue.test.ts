@@ -15,6 +15,7 @@ import { EventPublisher } from '../../../src/services/webhooks/EventPublisher.js
 import { WebhookDelivery } from '../../../src/services/webhooks/WebhookDelivery.js';
 import { WebhookRegistrar, type WebhookBodyWithSecret } from '../../../src/services/webhooks/WebhookRegistrar.js';
 import { JsonQueue } from '../../../src/storage/JsonQueue.js';
+import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
 import { poisonQueueName, tableNames } from '../../../src/storage/storageNames.js';
 import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
 import { WebhookEndpointHealthRepository } from '../../../src/storage/WebhookEndpointHealthRepository.js';
@@ -45,6 +46,7 @@ beforeAll(async () => {
   const queue = new JsonQueue<WebhookDeliveryMessage>(queueClient);
   const webhooks = await azuriteTable(tableNames.webhooks);
   const registrations = new WebhookRegistrationRepository(webhooks);
+  const partners = new PartnerRepository(await azuriteTable(tableNames.partners));
   const health = new WebhookEndpointHealthRepository(webhooks);
   events = new WebhookEventStore(await azuriteTable(tableNames.webhookEvents));
   const deadLetters = new WebhookDeadLetterRepository(await azuriteTable(tableNames.webhookDeadLetters));
@@ -52,9 +54,10 @@ beforeAll(async () => {
   const policy = { ...deliveryPolicy, attemptTimeoutMs: 2_000, firstRetrySeconds: 1, maxRetrySeconds: 1, jitter: 0, pauseSpreadSeconds: 0 };
   const clock = (): Date => new Date();
   registrar = new WebhookRegistrar({ registrations, health, guard, clock });
-  publisher = new EventPublisher({ registrations, events, queue, typePrefix: 'com.example.pos', clock });
+  publisher = new EventPublisher({ registrations, partners, events, queue, typePrefix: 'com.example.pos', clock });
   const delivery = new WebhookDelivery({
     registrations,
+    partners,
     health,
     events,
     deadLetters,

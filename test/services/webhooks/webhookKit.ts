@@ -7,6 +7,7 @@ import { WebhookTargetGuard } from '../../../src/outbound/WebhookTargetGuard.js'
 import { EventPublisher, type DeliveryQueue } from '../../../src/services/webhooks/EventPublisher.js';
 import { WebhookDelivery } from '../../../src/services/webhooks/WebhookDelivery.js';
 import { WebhookRegistrar } from '../../../src/services/webhooks/WebhookRegistrar.js';
+import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
 import { tableNames } from '../../../src/storage/storageNames.js';
 import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
 import { WebhookEndpointHealthRepository } from '../../../src/storage/WebhookEndpointHealthRepository.js';
@@ -67,6 +68,8 @@ export interface WebhookKit {
   readonly clock: TestClock;
   readonly queue: ScheduledQueue;
   readonly registrations: WebhookRegistrationRepository;
+  /** Partner accounts: a test's partner id has none unless the test creates it. */
+  readonly partners: PartnerRepository;
   readonly health: WebhookEndpointHealthRepository;
   readonly events: WebhookEventStore;
   readonly deadLetters: WebhookDeadLetterRepository;
@@ -83,6 +86,7 @@ export async function startWebhookKit(
   const queue = new ScheduledQueue(clock);
   const webhooks = await azuriteTable(tableNames.webhooks);
   const registrations = new WebhookRegistrationRepository(webhooks);
+  const partners = new PartnerRepository(await azuriteTable(tableNames.partners));
   const health = new WebhookEndpointHealthRepository(webhooks);
   const events = new WebhookEventStore(await azuriteTable(tableNames.webhookEvents));
   const deadLetters = new WebhookDeadLetterRepository(await azuriteTable(tableNames.webhookDeadLetters));
@@ -97,12 +101,24 @@ export async function startWebhookKit(
     clock,
     queue,
     registrations,
+    partners,
     health,
     events,
     deadLetters,
     registrar: new WebhookRegistrar({ registrations, health, guard, clock: clock.now }),
-    publisher: new EventPublisher({ registrations, events, queue, typePrefix: 'com.example.pos', clock: clock.now }),
-    delivery: new WebhookDelivery({ registrations, health, events, deadLetters, queue, sender, policy, clock: clock.now, random }),
+    publisher: new EventPublisher({ registrations, partners, events, queue, typePrefix: 'com.example.pos', clock: clock.now }),
+    delivery: new WebhookDelivery({
+      registrations,
+      partners,
+      health,
+      events,
+      deadLetters,
+      queue,
+      sender,
+      policy,
+      clock: clock.now,
+      random,
+    }),
   };
 }
 
