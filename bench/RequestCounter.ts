@@ -7,12 +7,15 @@ export interface StoragePorts {
 }
 
 /**
- * Counts every storage request the service sends (each try, retries included), labelled with
- * service, method and resource so a reader sees where each operation comes from:
- * `table GET keys(point)`, `table POST $batch`, `blob PUT raw-batches`, `table POST pendingbatches`.
+ * Counts the storage operations the service sends, labelled with service, method and resource so a
+ * reader sees where each comes from: `table GET keys(point)`, `table POST $batch`, `blob PUT
+ * raw-batches`, `table POST pendingbatches`. An operation the SDK tries again (a slow answer on a
+ * busy machine) is one operation: its tries share the pipeline request and so its id. The tries
+ * beyond the first are counted apart, as retries.
  */
 export class RequestCounter {
-  private counts = new Map<string, number>();
+  private operations = new Map<string, Set<string>>();
+  private retryCount = 0;
 
   constructor(private readonly ports: StoragePorts) {}
 
@@ -20,17 +23,27 @@ export class RequestCounter {
     name: 'benchRequestCounter',
     sendRequest: (request, next) => {
       const label = this.label(request.method, request.url);
-      this.counts.set(label, (this.counts.get(label) ?? 0) + 1);
+      const ids = this.operations.get(label) ?? new Set<string>();
+      if (ids.has(request.requestId)) this.retryCount += 1;
+      ids.add(request.requestId);
+      this.operations.set(label, ids);
       return next(request);
     },
   };
 
   reset(): void {
-    this.counts = new Map();
+    this.operations = new Map();
+    this.retryCount = 0;
   }
 
+  /** Operations per label since the last reset, each counted once however often it was tried. */
   snapshot(): Map<string, number> {
-    return new Map(this.counts);
+    return new Map([...this.operations].map(([label, ids]) => [label, ids.size]));
+  }
+
+  /** Tries beyond the first of the operations since the last reset. */
+  retries(): number {
+    return this.retryCount;
   }
 
   private label(method: string, url: string): string {

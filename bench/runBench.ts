@@ -251,6 +251,7 @@ async function runEmulatorProfile(context: PhaseContext, connectionString: strin
   add('storage_table_ops', 'of which table', ops.table, 'ops');
   add('storage_table_transactions', 'of which table transactions', ops.tableTransactions, 'ops');
   add('storage_queue_ops', 'of which queue', ops.queue, 'ops');
+  add('storage_retries', 'tries beyond the first of those operations (a busy machine)', ops.retries, 'tries');
   for (const r of reconciles) {
     const tag = dayTag(r.transactions);
     add(`reconcile_${tag}_ms`, `reconcile ${r.transactions} transactions (${r.outcome})`, r.reconcileMs, 'ms');

@@ -37,6 +37,7 @@ describe('npm run bench at smoke size', () => {
       'push_throughput',
       'push_throughput_one_day',
       'storage_ops_per_batch',
+      'storage_retries',
       'storage_blob_ops',
       'storage_table_transactions',
       'validate_throughput',
