@@ -19,9 +19,11 @@ export function checkTargetAddresses(
   addresses: readonly string[],
   options: { readonly allowPrivate: boolean },
 ): { ok: true } | TargetProblem {
-  if (addresses.length === 0) return { ok: false, reason: 'UNRESOLVABLE', message: 'host name does not resolve' };
-  const classes = addresses.map(classifyAddress);
   const where = target.isAddress ? 'must be a public address' : 'must resolve to public addresses only';
+  // The same words as for a private address: telling the two apart would tell a partner which
+  // internal names exist as the service's network sees them.
+  if (addresses.length === 0) return { ok: false, reason: 'UNRESOLVABLE', message: where };
+  const classes = addresses.map(classifyAddress);
   for (const kind of classes) {
     if (kind === 'public') continue;
     if (!options.allowPrivate || neverAllowed.has(kind)) {

@@ -1,5 +1,6 @@
 import { checkTargetAddresses } from '../events/checkTargetAddresses.js';
 import { parseWebhookUrl, type TargetProblem, type WebhookUrl } from '../events/parseWebhookUrl.js';
+import { BoundedLookups } from './BoundedLookups.js';
 import type { HostResolver } from './HostResolver.js';
 
 /** A target that passed every check, with the addresses it was checked against. */
@@ -15,7 +16,12 @@ export interface CheckedTarget {
  * name that resolved to a public address at registration may resolve to a private one later).
  */
 export class WebhookTargetGuard {
-  constructor(private readonly options: { readonly allowPrivate: boolean; readonly resolve: HostResolver }) {}
+  /** Registration and delivery share this guard, and so the turns of its lookups. */
+  private readonly lookups: BoundedLookups;
+
+  constructor(private readonly options: { readonly allowPrivate: boolean; readonly resolve: HostResolver }) {
+    this.lookups = new BoundedLookups(options.resolve);
+  }
 
   async check(rawUrl: string): Promise<({ ok: true } & CheckedTarget) | TargetProblem> {
     const parsed = parseWebhookUrl(rawUrl, this.options);
@@ -25,7 +31,8 @@ export class WebhookTargetGuard {
     if (target.isAddress) addresses = [target.host];
     else {
       try {
-        addresses = await this.options.resolve(target.host);
+        // No answer in time counts as no address: the target is refused (a delivery is retried).
+        addresses = (await this.lookups.lookup(target.host)) ?? [];
       } catch {
         addresses = [];
       }

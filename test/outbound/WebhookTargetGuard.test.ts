@@ -48,6 +48,13 @@ describe('registration refuses targets that are not public https', () => {
     expect(await guard.check(url)).toMatchObject({ ok: false, reason });
   });
 
+  it('says the same of a name that does not resolve as of one that resolves to a private address', async () => {
+    const nowhere = await guard.check('https://nowhere.partner.example/');
+    const internal = await guard.check('https://internal.partner.example/');
+    expect(nowhere.ok || internal.ok).toBe(false);
+    if (!nowhere.ok && !internal.ok) expect(nowhere.message).toBe(internal.message);
+  });
+
   it('takes a host name that resolves to public addresses only, and returns what it checked', async () => {
     const checked = await guard.check('https://hooks.partner.example/pos?x=1');
     expect(checked).toMatchObject({ ok: true, addresses: ['93.184.216.34'] });
