@@ -163,14 +163,15 @@ export class HqTool {
         words: 'batch list',
         args: [],
         options: ['state', 'partner'],
-        run: (_, o) =>
+        run: async (_, o) =>
           listBatches(
             this.ledger,
             this.uncommitted,
             (line) => {
               this.io.out(line);
             },
-            o,
+            // The partner as stored: a typed `ACME` lists `acme`'s batches, an unknown one is refused.
+            { ...o, partner: o.partner === undefined ? undefined : await this.resolvePartner(o.partner) },
           ),
       },
       {
@@ -487,7 +488,8 @@ export class HqTool {
       }
     }
     this.io.out('dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget');
-    for (const f of await this.webhookFailures.list({ partnerId: options.partner, limit })) {
+    const partnerId = options.partner === undefined ? undefined : await this.resolvePartner(options.partner);
+    for (const f of await this.webhookFailures.list({ partnerId, limit })) {
       const error = f.last_status === null ? f.last_error_class : `${f.last_error_class} ${f.last_status}`;
       this.io.out(
         [

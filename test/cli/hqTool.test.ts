@@ -312,6 +312,7 @@ describe('webhook failures', () => {
     const deadLetters = new WebhookDeadLetterRepository(service.services.storage.tables.webhookDeadLetters);
     const partnerId = freshId();
     const other = freshId();
+    for (const id of [partnerId, other]) expect((await service.hq('partner', 'create', id, '--name', id)).code).toBe(0);
     const base = {
       eventType: 'reconciliation.completed',
       attempts: 20,
@@ -357,6 +358,11 @@ describe('webhook failures', () => {
       `2026-03-02T00:00:01.000Z\t${partnerId}\tevt_older\treconciliation.completed\t20\tHTTP_ERROR 500\t2026-03-01T00:00:01.000Z\t2026-03-02T00:00:00.000Z\thttps://hooks.example.com`,
     ]);
     expect(mine.out.join('\n')).not.toMatch(/pw@|token=|\/path/);
+    // The partner as stored, however it is typed; an unknown one is refused, not listed as empty.
+    expect((await service.hq('webhook', 'failures', '--partner', partnerId.toUpperCase())).out).toEqual(mine.out);
+    const unknown = await service.hq('webhook', 'failures', '--partner', freshId());
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.err.join('\n')).toMatch(/does not exist/);
 
     const all = await service.hq('webhook', 'failures', '--limit', '500');
     expect(all.out.some((line) => line.includes(`${other}\tevt_other`) && line.includes('\tHTTP_ERROR\t'))).toBe(true);

@@ -138,6 +138,9 @@ describe('a batch storage refuses part-way', () => {
       ),
     ]);
     expect((await service.hq('batch', 'list', '--state', 'broken')).code).toBe(2);
+    // Typed in another case, the partner is the stored one; an unknown partner is refused, not listed as empty.
+    expect((await service.hq('batch', 'list', '--state', 'failed', '--partner', partner.partnerId.toUpperCase())).out).toEqual(listed.out);
+    expect((await service.hq('batch', 'list', '--state', 'failed', '--partner', `${partner.partnerId}-gone`)).code).not.toBe(0);
 
     // The day reconciles on the first batch alone; the same data under a new batch_id then counts.
     expect((await checkDay(service, partner, random, 'NYC-0001', businessDate, first.trade_records)).reconciliation).toBe('MATCHED');
