@@ -26,6 +26,8 @@ import { listBatches } from './listBatches.js';
 import { hostKeyName, type HostKeys, type HostKeysFactory } from './HostKeys.js';
 import { parseArgs, UsageError, type OptionName, type ParsedArgs } from './parseArgs.js';
 import { printable } from './printable.js';
+import { Refusal } from './Refusal.js';
+import { WebhookCommands } from './WebhookCommands.js';
 
 export interface HqOutput {
   out(line: string): void;
@@ -62,9 +64,6 @@ class Positionals {
   }
 }
 
-/** A command that was understood but refused (exit code 1). */
-class Refusal extends Error {}
-
 type Options = ParsedArgs['options'];
 
 /** One command: its words, its positional arguments (a trailing `...` takes the rest), its options. */
@@ -88,6 +87,7 @@ export class HqTool {
   private readonly ledger: BatchLedger;
   private readonly uncommitted: BatchLedgerListing;
   private readonly webhookFailures: WebhookFailureQuery;
+  private readonly webhooks: WebhookCommands;
   private readonly clock: () => Date;
   private readonly commands: readonly Command[];
   private readonly admin: PartnerAdmin;
@@ -109,6 +109,13 @@ export class HqTool {
     this.uncommitted = new BatchLedgerListing(t.batchLedger, { pending: t.pendingBatches, failed: t.failedBatches });
     this.webhookFailures = new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters));
     this.clock = options.clock ?? (() => new Date());
+    this.webhooks = new WebhookCommands(
+      storage,
+      (line) => {
+        this.io.out(line);
+      },
+      this.clock,
+    );
     // The same rules as the HQ API's admin actions and operator keys (a direction set here also
     // has the closed days that used the type reconciled again, through the service's queues).
     this.admin = new PartnerAdmin(
@@ -188,6 +195,30 @@ export class HqTool {
         run: (a, o) => this.revokeOperatorKey(a.at(0), a.at(1), o),
       },
       { words: 'webhook failures', args: [], options: ['partner', 'limit'], run: (_, o) => this.listWebhookFailures(o) },
+      {
+        words: 'webhook show',
+        args: ['partner_id'],
+        options: [],
+        run: async (a) => this.webhooks.show(await this.resolvePartner(a.at(0))),
+      },
+      {
+        words: 'webhook remove',
+        args: ['partner_id'],
+        options: [],
+        run: async (a) => this.webhooks.remove(await this.resolvePartner(a.at(0))),
+      },
+      {
+        words: 'webhook resend',
+        args: ['partner_id', 'event_id'],
+        options: [],
+        run: async (a) => this.webhooks.resend(await this.resolvePartner(a.at(0)), a.at(1)),
+      },
+      {
+        words: 'webhook dismiss',
+        args: ['partner_id', 'event_id'],
+        options: [],
+        run: async (a) => this.webhooks.dismiss(await this.resolvePartner(a.at(0)), a.at(1)),
+      },
       { words: 'reports rebuild', args: [], options: ['partner', 'from', 'to'], run: (_, o) => this.rebuildReports(o) },
     ];
   }

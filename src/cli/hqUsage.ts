@@ -25,6 +25,10 @@ Usage: npm run hq -- <command>
   webhook failures [--partner <partner_id>] [--limit <1-500>]
                                                    dead-lettered event deliveries, newest first (default 100);
                                                    ids, error class, attempts and the endpoint's origin only
+  webhook resend <partner_id> <event_id>           sends a dead-lettered event again (24 hours of attempts)
+  webhook dismiss <partner_id> <event_id>          drops a dead-lettered event
+  webhook show <partner_id>                        the endpoint's origin, event types and dates; never the secret
+  webhook remove <partner_id>                      removes the endpoint (after a key was stolen, say)
 
 AZURE: --function-app <name> --resource-group <rg> [--subscription <id>] (or the settings
 POS_FUNCTION_APP, POS_RESOURCE_GROUP, AZURE_SUBSCRIPTION_ID) also sets or deletes the key as a

@@ -171,5 +171,41 @@ describe('webhooks over https', () => {
         (l) => l.startsWith('INFO [deliverWebhook] metric webhook_dead_letter 1 ') && l.includes(`partner=${partner.partnerId}`),
       ),
     ).toBe(true);
+
+    // The partner fixes its endpoint; HQ sends the given-up event again: the same id and body.
+    const moved = await service.call(partner, 'PUT', 'webhook', {
+      url: `${healthy.url}/${partner.partnerId}?channel=pos`,
+      event_types: ['reconciliation.completed', 'reconciliation.changed'],
+    });
+    expect(moved.status).toBe(200);
+    const resent = await service.hq('webhook', 'resend', partner.partnerId.toUpperCase(), eventId ?? '');
+    expect(resent.code, resent.err.join('\n')).toBe(0);
+    const [delivered] = await eventually(
+      () => Promise.resolve(requestsFor(healthy, partner)),
+      (r) => r.length >= 1,
+    );
+    expect(delivered?.headers['webhook-id']).toBe(eventId);
+    expect(delivered?.body.equals(attempts[0]!.body)).toBe(true);
+    expect((await service.hq('webhook', 'failures', '--partner', partner.partnerId)).out).toHaveLength(1);
+    expect((await service.hq('webhook', 'resend', partner.partnerId, eventId ?? '')).code).toBe(1);
+    expect((await service.hq('webhook', 'dismiss', partner.partnerId, eventId ?? '')).code).toBe(1);
+  });
+
+  it("HQ sees a partner's endpoint by its origin alone and can remove it", async () => {
+    const { partner } = await setUpPartner(service, [USD]);
+    await subscribe(partner, healthy);
+    const shown = await service.hq('webhook', 'show', partner.partnerId);
+    expect(shown.code).toBe(0);
+    expect(shown.out[1]?.split('\t').slice(0, 3)).toEqual([
+      partner.partnerId,
+      `https://${hostName}:${healthy.port}`,
+      'reconciliation.completed,reconciliation.changed',
+    ]);
+    expect(shown.out.join('\n')).not.toMatch(/channel=pos|\/hooks\/|whsec_/);
+
+    expect((await service.hq('webhook', 'remove', partner.partnerId)).code).toBe(0);
+    expect((await service.call(partner, 'GET', 'webhook')).status).toBe(404);
+    expect((await service.hq('webhook', 'show', partner.partnerId)).code).toBe(1);
+    expect((await service.hq('webhook', 'remove', partner.partnerId)).code).toBe(1);
   });
 });

@@ -209,7 +209,7 @@ export class WebhookDelivery {
       lastStatus: number | undefined;
     },
   ): Promise<void> {
-    // The event's body stays in the event store, so HQ can send it again.
+    // The event's body stays in the event store, so HQ can send it again (`hq webhook resend`) or drop it.
     await this.deps.deadLetters.add({
       partnerId: message.partnerId,
       eventId: message.eventId,

@@ -1,0 +1,74 @@
+import { JsonQueue } from '../storage/JsonQueue.js';
+import type { StorageClients } from '../storage/StorageClients.js';
+import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterRepository.js';
+import { WebhookEndpointHealthRepository } from '../storage/WebhookEndpointHealthRepository.js';
+import { WebhookEventStore } from '../storage/WebhookEventStore.js';
+import { WebhookRegistrationRepository } from '../storage/WebhookRegistrationRepository.js';
+import type { WebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
+import { DeadLetterActions } from '../services/webhooks/DeadLetterActions.js';
+import { printable } from './printable.js';
+import { Refusal } from './Refusal.js';
+
+/**
+ * The HQ tool's `webhook show|remove|resend|dismiss`: a partner's endpoint as HQ needs to see and
+ * stop it (after a key was stolen, the thief may have registered its own), and what to do with a
+ * delivery that was given up. Partner ids arrive resolved. Never prints a secret, a body or a URL's
+ * path and query (they may hold the partner's tokens).
+ */
+export class WebhookCommands {
+  private readonly registrations: WebhookRegistrationRepository;
+  private readonly health: WebhookEndpointHealthRepository;
+  private readonly deadLetters: DeadLetterActions;
+
+  constructor(
+    storage: StorageClients,
+    private readonly out: (line: string) => void,
+    clock: () => Date,
+  ) {
+    const t = storage.tables;
+    this.registrations = new WebhookRegistrationRepository(t.webhooks);
+    this.health = new WebhookEndpointHealthRepository(t.webhooks);
+    this.deadLetters = new DeadLetterActions({
+      deadLetters: new WebhookDeadLetterRepository(t.webhookDeadLetters),
+      events: new WebhookEventStore(t.webhookEvents),
+      queue: new JsonQueue<WebhookDeliveryMessage>(storage.queues.webhookDeliveries),
+      clock,
+    });
+  }
+
+  async show(partnerId: string): Promise<void> {
+    const registration = await this.registrations.get(partnerId);
+    if (!registration) throw new Refusal(`partner ${printable(partnerId)} has no webhook endpoint`);
+    this.out('partner\ttarget\tevent_types\tcreated_at\tupdated_at\tprevious_secret_expires_at');
+    const fields = [
+      partnerId,
+      new URL(registration.url).origin,
+      registration.eventTypes.join(','),
+      registration.createdAt,
+      registration.updatedAt,
+      registration.previousSecret?.expiresAt ?? '-',
+    ];
+    this.out(fields.map(printable).join('\t'));
+  }
+
+  /** Events not yet delivered to it are dropped at their next attempt. */
+  async remove(partnerId: string): Promise<void> {
+    if (!(await this.registrations.remove(partnerId))) throw new Refusal(`partner ${printable(partnerId)} has no webhook endpoint`);
+    await this.health.reset(partnerId);
+    this.out(`webhook endpoint of ${printable(partnerId)} removed; events not yet delivered to it are dropped.`);
+  }
+
+  async resend(partnerId: string, eventId: string): Promise<void> {
+    const outcome = await this.deadLetters.resend(partnerId, eventId);
+    if (outcome === 'no-dead-letter') throw new Refusal(`no given-up delivery ${printable(eventId)} of partner ${printable(partnerId)}`);
+    if (outcome === 'body-gone') throw new Refusal(`the body of event ${printable(eventId)} is no longer stored; dismiss it`);
+    this.out(`event ${printable(eventId)} of ${printable(partnerId)} queued again, with 24 hours of attempts.`);
+  }
+
+  async dismiss(partnerId: string, eventId: string): Promise<void> {
+    if (!(await this.deadLetters.dismiss(partnerId, eventId))) {
+      throw new Refusal(`no given-up delivery ${printable(eventId)} of partner ${printable(partnerId)}`);
+    }
+    this.out(`event ${printable(eventId)} of ${printable(partnerId)} dismissed.`);
+  }
+}

@@ -1,0 +1,43 @@
+import type { WebhookDeadLetters } from '../ports/WebhookDeadLetters.js';
+import type { WebhookEvents } from '../ports/WebhookEvents.js';
+import type { DeliveryQueue } from './EventPublisher.js';
+
+export type ResendOutcome = 'queued' | 'no-dead-letter' | 'body-gone';
+
+/**
+ * What HQ does with a delivery that was given up (the HQ tool's `webhook resend` and `webhook
+ * dismiss`): send the stored event again, with a new 24-hour window of attempts, or drop it.
+ */
+export class DeadLetterActions {
+  constructor(
+    private readonly deps: {
+      readonly deadLetters: WebhookDeadLetters;
+      readonly events: WebhookEvents;
+      readonly queue: DeliveryQueue;
+      readonly clock: () => Date;
+    },
+  ) {}
+
+  /**
+   * Queues the event again, the same id and body, as a first attempt; then forgets the dead letter.
+   * Delivery checks the endpoint and the partner again: an endpoint that no longer takes the type,
+   * or a deactivated partner, drops it. A crash between the two leaves the record, and resending
+   * again queues another message for the same event: the partner may get it twice, with one id.
+   */
+  async resend(partnerId: string, eventId: string): Promise<ResendOutcome> {
+    const deadLetter = await this.deps.deadLetters.get(partnerId, eventId);
+    if (!deadLetter) return 'no-dead-letter';
+    const event = await this.deps.events.get(partnerId, eventId);
+    if (!event) return 'body-gone';
+    const createdAt = this.deps.clock().toISOString();
+    await this.deps.queue.send({ partnerId, eventId, eventType: event.eventType, createdAt, attempts: 0 }, 0);
+    await this.deps.deadLetters.remove(partnerId, eventId);
+    return 'queued';
+  }
+
+  /** Drops the event and its dead letter; false when there was no dead letter. */
+  async dismiss(partnerId: string, eventId: string): Promise<boolean> {
+    await this.deps.events.remove(partnerId, eventId);
+    return this.deps.deadLetters.remove(partnerId, eventId);
+  }
+}
