@@ -19,7 +19,13 @@ export interface DeliveryPolicy {
    * events run in (host.json: up to 48 messages of the queue at once).
    */
   readonly partnerConcurrency: number;
+  /** The first wait of an event whose endpoint is busy; each further return doubles it... */
   readonly busyRetrySeconds: number;
+  /**
+   * ...up to this: a backlog of thousands of events for one slow endpoint comes back ever less
+   * often, rather than every few seconds, each return costing reads and a queue message.
+   */
+  readonly maxBusyRetrySeconds: number;
 }
 
 /**
@@ -36,4 +42,5 @@ export const deliveryPolicy: DeliveryPolicy = Object.freeze({
   pauseSpreadSeconds: 30,
   partnerConcurrency: 4,
   busyRetrySeconds: 5,
+  maxBusyRetrySeconds: 5 * 60,
 });

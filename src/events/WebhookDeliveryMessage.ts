@@ -18,6 +18,8 @@ export interface WebhookDeliveryMessage {
   /** When the last attempt was made and why it failed, carried for the dead-letter record. */
   readonly lastAttemptAt?: string;
   readonly lastErrorClass?: string;
+  /** How often the event went back to the queue, not attempted, because its endpoint was busy. */
+  readonly busyReturns?: number;
 }
 
 const isIsoTime = (value: unknown): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value));
@@ -37,6 +39,7 @@ export function isWebhookDeliveryMessage(value: unknown): value is WebhookDelive
     m.attempts >= 0 &&
     (m.firstAttemptAt === undefined || isIsoTime(m.firstAttemptAt)) &&
     (m.lastAttemptAt === undefined || isIsoTime(m.lastAttemptAt)) &&
-    (m.lastErrorClass === undefined || typeof m.lastErrorClass === 'string')
+    (m.lastErrorClass === undefined || typeof m.lastErrorClass === 'string') &&
+    (m.busyReturns === undefined || (typeof m.busyReturns === 'number' && Number.isSafeInteger(m.busyReturns) && m.busyReturns >= 0))
   );
 }

@@ -80,8 +80,12 @@ export class WebhookDelivery {
     const running = this.#inFlight.get(partnerId) ?? 0;
     if (running >= this.deps.policy.partnerConcurrency) {
       // Back to the queue, not an attempt: the slot goes to whatever event is next, of any partner.
-      await this.deps.queue.send(message, this.deps.policy.busyRetrySeconds);
-      return `${what}: ${running} attempts to this endpoint running; waits ${this.deps.policy.busyRetrySeconds} s`;
+      // Each return waits twice as long as the one before, up to the policy's bound.
+      const busyReturns = (message.busyReturns ?? 0) + 1;
+      const { busyRetrySeconds, maxBusyRetrySeconds } = this.deps.policy;
+      const delaySeconds = Math.min(busyRetrySeconds * 2 ** Math.min(busyReturns - 1, 30), maxBusyRetrySeconds);
+      await this.deps.queue.send({ ...message, busyReturns }, delaySeconds);
+      return `${what}: ${running} attempts to this endpoint running; waits ${delaySeconds} s`;
     }
     this.#inFlight.set(partnerId, running + 1);
     const started = performance.now();
@@ -151,8 +155,10 @@ export class WebhookDelivery {
       return `${what}: attempt ${attempts} failed (${failed}); dead-lettered`;
     }
     measure('retry');
+    // An attempt was made: a later wait for a busy endpoint starts again from the first.
+    const { busyReturns: _attempted, ...next } = message;
     await this.deps.queue.send(
-      { ...message, attempts, firstAttemptAt, lastAttemptAt: now.toISOString(), lastErrorClass: outcome.errorClass },
+      { ...next, attempts, firstAttemptAt, lastAttemptAt: now.toISOString(), lastErrorClass: outcome.errorClass },
       plan.delaySeconds,
     );
     return `${what}: attempt ${attempts} failed (${failed}); next in ${plan.delaySeconds} s`;

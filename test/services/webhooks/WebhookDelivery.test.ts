@@ -244,6 +244,37 @@ describe('attempts per partner at once', () => {
     // The two sent back are the same events, not yet attempted.
     const requeued = kit.queue.sent.filter((entry) => entry.delaySeconds === 7);
     expect(requeued.map((entry) => entry.message.attempts)).toEqual([0, 0]);
+    expect(requeued.map((entry) => entry.message.busyReturns)).toEqual([1, 1]);
+  });
+
+  it('an event sent back again and again waits twice as long each time, up to the bound, and from the start after an attempt', async () => {
+    const kit = await startWebhookKit({
+      policy: { attemptTimeoutMs: 1_500, partnerConcurrency: 1, busyRetrySeconds: 5, maxBusyRetrySeconds: 30 },
+    });
+    const { slowPartner } = await hangingAndHealthyPartners(kit);
+    await publish(kit, slowPartner, 'H1');
+    await publish(kit, slowPartner, 'H2');
+    const [first, second] = kit.queue.takeVisible();
+    // The first takes the one slot (its endpoint hangs); the second keeps coming back meanwhile.
+    const holding = kit.delivery.deliver(first!);
+    const waits: number[] = [];
+    let message = second!;
+    for (let i = 0; i < 5; i++) {
+      await kit.delivery.deliver(message);
+      const sentBack = kit.queue.sent.at(-1)!;
+      waits.push(sentBack.delaySeconds);
+      message = sentBack.message;
+    }
+    expect(waits).toEqual([5, 10, 20, 30, 30]);
+    expect(message.busyReturns).toBe(5);
+    await holding;
+    // The first attempt timed out and paused the endpoint. Once the pause is over the event probes
+    // it (and times out too); its retry starts the busy waits afresh.
+    kit.clock.advance(10 * 60);
+    expect(await kit.delivery.deliver(message)).toContain('attempt 1 failed (TIMEOUT)');
+    const retried = kit.queue.sent.at(-1)!.message;
+    expect(retried).toMatchObject({ eventId: message.eventId, attempts: 1 });
+    expect(retried.busyReturns).toBeUndefined();
   });
 });
 
