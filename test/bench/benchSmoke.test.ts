@@ -79,8 +79,14 @@ describe('npm run bench at smoke size', () => {
     }
     // A push waits on at least the key lookup, the blob put and the ledger commit, one after another.
     expect(figures.find((f) => f.name === 'push_sequential_round_trips')?.value).toBeGreaterThanOrEqual(3);
-    // One raw-body blob per push, and the index written in transactions.
-    expect(figures.find((f) => f.name === 'storage_blob_ops')?.value).toBe(1);
+    // One raw-body blob per push, and the index written in transactions. On a busy machine the SDK
+    // may try the put again after its first try had landed: the retry is refused as already there,
+    // and the push reads the stored blob's hash to tell its own body from another's (one more blob
+    // operation per retry at most). With no retry, exactly one.
+    const blobOps = figures.find((f) => f.name === 'storage_blob_ops')?.value ?? 0;
+    const retries = figures.find((f) => f.name === 'storage_retries')?.value ?? Number.NaN;
+    expect(blobOps).toBeGreaterThanOrEqual(1);
+    expect(blobOps - 1).toBeLessThanOrEqual(retries);
     expect(figures.find((f) => f.name === 'storage_table_transactions')?.value).toBeGreaterThanOrEqual(1);
     // Under a minute in a full run; the bound only stops a hung harness.
   }, 300_000);
