@@ -364,6 +364,10 @@ describe('webhook failures', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.err.join('\n')).toMatch(/does not exist/);
 
+    // Dismissed, a given-up delivery is no longer listed.
+    expect((await service.hq('webhook', 'dismiss', partnerId, 'evt_older')).code).toBe(0);
+    expect((await service.hq('webhook', 'failures', '--partner', partnerId)).out.slice(1)).toEqual(mine.out.slice(1, 2));
+
     const all = await service.hq('webhook', 'failures', '--limit', '500');
     expect(all.out.some((line) => line.includes(`${other}\tevt_other`) && line.includes('\tHTTP_ERROR\t'))).toBe(true);
     const one = await service.hq('webhook', 'failures', '--limit', '1');

@@ -33,9 +33,10 @@ export class EventPublisher {
   constructor(private readonly deps: EventPublisherDeps) {}
 
   async publish<T>(partnerId: string, input: PublishedEvent<T>): Promise<'queued' | 'not-subscribed' | 'partner-inactive'> {
-    const [registration, partner] = await Promise.all([this.deps.registrations.get(partnerId), this.deps.partners.get(partnerId)]);
+    const registration = await this.deps.registrations.get(partnerId);
     if (!registration?.eventTypes.includes(input.type)) return 'not-subscribed';
-    if (partner?.status === 'INACTIVE') return 'partner-inactive';
+    // Read only for a subscriber: most partners have no endpoint, and every reconciliation publishes.
+    if ((await this.deps.partners.get(partnerId))?.status === 'INACTIVE') return 'partner-inactive';
     const event = buildCloudEvent({ ...input, typePrefix: this.deps.typePrefix });
     const createdAt = this.deps.clock().toISOString();
     const stored = { partnerId, eventId: event.id, eventType: input.type, createdAt, body: JSON.stringify(event) };
