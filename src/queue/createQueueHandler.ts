@@ -1,4 +1,5 @@
 import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
+import { describeError } from '../observability/describeError.js';
 import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
 
 /**
@@ -38,7 +39,7 @@ export function createQueueHandler<T>(
       });
       context.info(`${name}: ${outcome} (dequeue ${dequeueCount})`);
     } catch (error) {
-      context.warn(`${name}: failed on dequeue ${dequeueCount}: ${error instanceof Error ? error.message.split('\n')[0] : typeof error}`);
+      context.warn(`${name}: failed on dequeue ${dequeueCount}: ${describeError(error)}`);
       if (dequeueCount >= maxDequeueCount) telemetry.metric('poison_message', 1, { function: name, dequeue: dequeueCount });
       throw error;
     }

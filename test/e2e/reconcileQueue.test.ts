@@ -329,7 +329,7 @@ describe('reconcile queue', () => {
       );
       const [poisoned] = (await queue.poison.peekMessages()).peekedMessageItems;
       expect(poisoned!.messageText).toBe(text);
-      const failures = lines.filter((l) => /reconcileDay: failed on dequeue \d: the message is not of the expected shape/.test(l));
+      const failures = lines.filter((l) => /reconcileDay: failed on dequeue \d: Error: the message is not of the expected shape/.test(l));
       expect(failures).toHaveLength(5);
       // The poller logs the move after it has also deleted the original: the line may come a moment after the copy.
       const moved = await eventually(
