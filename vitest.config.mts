@@ -9,7 +9,12 @@ import { defineConfig } from 'vitest/config';
  */
 const buildingFiles = ['test/deploy/packageApp.test.ts', 'test/localhost/npmStart.test.ts'];
 
-const timeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
+/**
+ * `expect.poll` gives up after 1 s by default: too soon for a loaded machine to save, re-read and
+ * render (a console action in the browser, a queue message handled). A poll that succeeds returns
+ * at once, so a longer bound costs only a failing test its time.
+ */
+const timeouts = { testTimeout: 60_000, hookTimeout: 60_000, expect: { poll: { timeout: 15_000 } } };
 
 /**
  * Files that take far longer than their size suggests (they start browsers, child processes and

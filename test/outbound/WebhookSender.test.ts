@@ -100,12 +100,11 @@ describe('one delivery attempt', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     try {
-      const started = Date.now();
+      // Reading the endless body would end in TIMEOUT: the answer comes from the status alone.
       expect(await senderWith({ timeoutMs: 5_000 }).attempt({ url: `http://127.0.0.1:${port}/`, headers, body })).toEqual({
         ok: true,
         status: 200,
       });
-      expect(Date.now() - started).toBeLessThan(2_000);
       await expect.poll(() => streaming).toBe(false);
     } finally {
       streaming = false;
@@ -121,7 +120,8 @@ describe('one delivery attempt', () => {
   it('gives up on a receiver that never answers when the attempt time is up, without holding up another', async () => {
     const hanging = await receiver(() => 'hang');
     const healthy = await receiver(() => 200);
-    const sender = senderWith({ timeoutMs: 800 });
+    // Long enough for the healthy attempt to end first on a loaded machine.
+    const sender = senderWith({ timeoutMs: 3_000 });
     const started = Date.now();
     const slow = sender.attempt({ url: hanging.url, headers, body }).then((outcome) => ({ outcome, ms: Date.now() - started }));
     await expect.poll(() => hanging.received.length).toBe(1);
@@ -130,8 +130,9 @@ describe('one delivery attempt', () => {
     expect(fast).toEqual({ ok: true, status: 200 });
     const { outcome, ms } = await slow;
     expect(outcome).toEqual({ ok: false, errorClass: 'TIMEOUT' });
-    expect(ms).toBeGreaterThanOrEqual(750);
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeGreaterThanOrEqual(2_950);
+    // A hang guard: the attempt ends at its time, not at some later one.
+    expect(ms).toBeLessThan(8_000);
     expect(fastMs).toBeLessThan(ms);
   });
 

@@ -94,13 +94,23 @@ async function storeWith(fate: (request: { method: string; url: URL; leaseAction
   return { store: new ReportStore(storage.reports, undefined, leaseRenewalMs), container: storage.reports };
 }
 
-/** The test's files, built after `ms`: a build that takes its time. */
-function builtAfter(ms: number): Promise<typeof files> {
-  return new Promise((resolve) => {
-    setTimeout(() => {
+/**
+ * The test's files, built when the test says (`finish`), so that what happens while they are built
+ * does not depend on the machine's speed; after 10 s at the latest, so that a test whose condition
+ * never comes fails on its assertions instead of hanging.
+ */
+function builtWhen(): { files: Promise<typeof files>; finish: () => void } {
+  let finish = (): void => undefined;
+  const built = new Promise<typeof files>((resolve) => {
+    const latest = setTimeout(() => {
       resolve(files);
-    }, ms);
+    }, 10_000);
+    finish = () => {
+      clearTimeout(latest);
+      resolve(files);
+    };
   });
+  return { files: built, finish };
 }
 
 describe('report fragments in the reports container', () => {
@@ -163,13 +173,14 @@ describe('report files with their marker and stamps', () => {
 
   it("keeps the store-day's lease renewed while the files are built, and stops once they are written", async () => {
     const renewals: number[] = [];
+    const build = builtWhen();
     const { store } = await storeWith(({ leaseAction }) => {
       if (leaseAction === 'renew') renewals.push(Date.now());
+      // The build ends once the lease has been renewed three times while it ran.
+      if (renewals.length === 3) build.finish();
       return 'send';
     }, 50);
-    // Twelve renewal periods: a loaded machine that delays some ticks still renews several times.
-    const slowBuild = builtAfter(600);
-    expect(await store.writeStoreDay(partner(), 'S1', date, slowBuild, '2026-03-02T01:00:00.000Z')).toBe('written');
+    expect(await store.writeStoreDay(partner(), 'S1', date, build.files, '2026-03-02T01:00:00.000Z')).toBe('written');
     // Renewed only before each write, the lease would be renewed at most twice.
     const whileWriting = renewals.length;
     expect(whileWriting).toBeGreaterThanOrEqual(3);
@@ -179,14 +190,16 @@ describe('report files with their marker and stamps', () => {
 
   it('fails the write when a renewal during the build failed, even if a later one went through', async () => {
     let renewals = 0;
+    const build = builtWhen();
     const { store, container: reports } = await storeWith(({ leaseAction }) => {
       if (leaseAction !== 'renew') return 'send';
       renewals += 1;
+      // The build ends once a renewal after the refused one is on its way.
+      if (renewals === 2) build.finish();
       return renewals === 1 ? 'refuse' : 'send';
     }, 100);
     const partnerId = partner();
-    const slowBuild = builtAfter(250);
-    await expect(store.writeStoreDay(partnerId, 'S1', date, slowBuild, '2026-03-02T01:00:00.000Z')).rejects.toThrow(
+    await expect(store.writeStoreDay(partnerId, 'S1', date, build.files, '2026-03-02T01:00:00.000Z')).rejects.toThrow(
       'refused before it was sent',
     );
     const file = reports.getBlockBlobClient(storeDayBlobName('sales_lines', partnerId, date, 'S1'));

@@ -23,6 +23,8 @@ export interface WebhookReceiver {
   readonly received: ReceivedWebhook[];
   /** Connections opened so far, answered or not. */
   connections: number;
+  /** Connections open now: a hanging request's stays open until its sender gives up. */
+  open: number;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startWebhookReceiver(
     url: '',
     received,
     connections: 0,
+    open: 0,
     close: async (): Promise<void> => {
       server.closeAllConnections();
       await new Promise<void>((resolve) =>
@@ -69,8 +72,12 @@ export async function startWebhookReceiver(
       );
     },
   };
-  server.on('connection', () => {
+  server.on('connection', (socket) => {
     receiver.connections += 1;
+    receiver.open += 1;
+    socket.on('close', () => {
+      receiver.open -= 1;
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.port = (server.address() as AddressInfo).port;

@@ -69,13 +69,37 @@ function processor(ports: { index?: TradeRecords; homes?: TradeRecordHomes } = {
   return tradeRecordsProcessor(deps);
 }
 
-/** An index whose batch write waits, writes its rows or not, and is then refused (as when another chunk of it is). */
-function refusingIndex(write: boolean, waitMs = 0): TradeRecords {
+/** An index whose batch write writes its rows or not, and is then refused (as when another chunk of it is). */
+function refusingIndex(write: boolean): TradeRecords {
   return delegate(index, 'applyBatch', async (applyBatch, args) => {
-    await sleep(waitMs);
     if (write) await applyBatch(...args);
     throw new StorageError('invalid', 400, 'EntityTooLarge');
   });
+}
+
+/**
+ * A push whose storage is held while the test looks at it: its homes' claim resolves `claimed`
+ * once written, and its index write waits for `release`, then is refused without writing.
+ */
+function heldPush(): { ports: { index: TradeRecords; homes: TradeRecordHomes }; claimed: Promise<void>; release: () => void } {
+  let claimedNow = (): void => undefined;
+  const claimed = new Promise<void>((resolve) => {
+    claimedNow = resolve;
+  });
+  let release = (): void => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const heldIndex = delegate(index, 'applyBatch', async () => {
+    await released;
+    throw new StorageError('invalid', 400, 'EntityTooLarge');
+  });
+  const claimingHomes = delegate(homes, 'claim', async (claim, args) => {
+    const result = await claim(...args);
+    claimedNow();
+    return result;
+  });
+  return { ports: { index: heldIndex, homes: claimingHomes }, claimed, release };
 }
 
 /** `target` with one method replaced by `wrap`, which gets the original. */
@@ -147,10 +171,15 @@ describe('a failed batch among moves', () => {
   it('leaves no version out for a home whose version is still being written, and counts it once that batch failed', async () => {
     partnerId = `p-${randomUUID()}`;
     const older = batch(day(1), 1, 'Y', 1);
-    await failedPush(batch(day(2), 1, 'Y', 2), { index: refusingIndex(false, 300) }, async () => {
-      await sleep(150);
-      // The home names version 2 under day 2, which holds nothing yet: the push is asked to come back.
-      await expect(push(older)).rejects.toSatisfy((error) => error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE');
+    const held = heldPush();
+    await failedPush(batch(day(2), 1, 'Y', 2), held.ports, async () => {
+      await held.claimed;
+      try {
+        // The home names version 2 under day 2, which holds nothing yet: the push is asked to come back.
+        await expect(push(older)).rejects.toSatisfy((error) => error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE');
+      } finally {
+        held.release();
+      }
     });
     expect(await push(older)).toEqual([]);
     expect(await holders('Y')).toEqual(['1: v1']);
@@ -158,9 +187,14 @@ describe('a failed batch among moves', () => {
 
   it('gives the home back the stamp of the version its day holds', async () => {
     partnerId = `p-${randomUUID()}`;
-    await failedPush(batch(day(1), 1, 'Z', 5), { index: refusingIndex(false, 300) }, async () => {
-      await sleep(150);
-      await push(batch(day(1), 2, 'Z', 3));
+    const held = heldPush();
+    await failedPush(batch(day(1), 1, 'Z', 5), held.ports, async () => {
+      await held.claimed;
+      try {
+        await push(batch(day(1), 2, 'Z', 3));
+      } finally {
+        held.release();
+      }
     });
     expect(await homes.get(partnerId, 'Z')).toMatchObject({ ...day(1), stamp: { version: 3 } });
     // So version 4, the highest accepted, moves it.

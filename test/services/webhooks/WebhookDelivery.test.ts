@@ -173,30 +173,30 @@ describe('a receiver that always fails', () => {
 
 describe("one partner's slow endpoint and another partner", () => {
   it('a hanging receiver does not delay the other partner, and its backlog waits without attempts', async () => {
-    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 1_500 } });
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 4_000 } });
     const { hanging, healthy, slowPartner, otherPartner } = await hangingAndHealthyPartners(kit);
     await publish(kit, slowPartner, 'A1');
     await publish(kit, otherPartner, 'B1');
 
     // The host runs the visible messages of a batch side by side.
-    const started = Date.now();
     const [first, second] = kit.queue.takeVisible();
-    const slow = kit.delivery.deliver(present(first, 'first message'));
+    let slowSettled = false;
+    const slow = kit.delivery.deliver(present(first, 'first message')).finally(() => {
+      slowSettled = true;
+    });
     const fast = await kit.delivery.deliver(present(second, 'second message'));
-    const fastMs = Date.now() - started;
+    // Delivered while the other partner's attempt still hangs: it did not wait for that one.
     expect(fast).toContain('delivered on attempt 1');
     expect(healthy.received).toHaveLength(1);
-    expect(fastMs).toBeLessThan(1_000);
+    expect(slowSettled).toBe(false);
     expect(await slow).toContain('attempt 1 failed (TIMEOUT)');
-    expect(Date.now() - started).toBeLessThan(3_000);
 
     // More events for both partners while the slow endpoint is paused: the slow partner's wait in
     // the queue without an attempt each, the other partner's go straight through.
     for (const store of ['A2', 'A3', 'A4', 'A5', 'A6']) await publish(kit, slowPartner, store);
     for (const store of ['B2', 'B3']) await publish(kit, otherPartner, store);
-    const batchStarted = Date.now();
     const outcomes = await Promise.all(kit.queue.takeVisible().map((m) => kit.delivery.deliver(m)));
-    expect(Date.now() - batchStarted).toBeLessThan(1_000);
+    // No attempt at the paused endpoint: its one connection is still the first attempt's.
     expect(outcomes.filter((o) => o.includes('endpoint paused'))).toHaveLength(5);
     expect(healthy.received).toHaveLength(3);
     expect(hanging.connections).toBe(1);
@@ -228,19 +228,18 @@ describe("one partner's slow endpoint and another partner", () => {
 
 describe('attempts per partner at once', () => {
   it('a burst for one slow endpoint takes at most partnerConcurrency slots; the rest go back to the queue, not an attempt each', async () => {
-    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 1_500, partnerConcurrency: 2, busyRetrySeconds: 7 } });
+    // Long enough that both attempts still hang when the last message of the burst is looked at.
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 4_000, partnerConcurrency: 2, busyRetrySeconds: 7 } });
     const { hanging, slowPartner, otherPartner } = await hangingAndHealthyPartners(kit);
     for (const store of ['C1', 'C2', 'C3', 'C4']) await publish(kit, slowPartner, store);
     await publish(kit, otherPartner, 'D1');
 
-    const started = Date.now();
     const runs = kit.queue.takeVisible().map((m) => kit.delivery.deliver(m));
     const outcomes = await Promise.all(runs);
     expect(outcomes.filter((o) => o.includes('attempt 1 failed (TIMEOUT)'))).toHaveLength(2);
     expect(outcomes.filter((o) => o.includes('2 attempts to this endpoint running; waits 7 s'))).toHaveLength(2);
     expect(outcomes.filter((o) => o.includes('delivered on attempt 1'))).toHaveLength(1);
     expect(hanging.received).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(3_000);
     // The two sent back are the same events, not yet attempted.
     const requeued = kit.queue.sent.filter((entry) => entry.delaySeconds === 7);
     expect(requeued.map((entry) => entry.message.attempts)).toEqual([0, 0]);
