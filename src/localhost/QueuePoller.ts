@@ -1,8 +1,9 @@
 /**
  * Runs the captured queue-triggered functions locally the way the Functions queue trigger does:
  * polls each queue, decodes base64 message text (JSON when it is JSON, else the string), calls the
- * handler, deletes the message on success, leaves it to reappear on failure, and moves it to
- * `<queue>-poison` once it has been dequeued `maxDequeueCount` times. An empty queue is polled less
+ * handler, deletes the message on success, makes it visible again after host.json's
+ * `visibilityTimeout` on failure, and moves it to `<queue>-poison` once it has been dequeued
+ * `maxDequeueCount` times. While a handler runs its message stays hidden (10 minutes, renewed). An empty queue is polled less
  * and less often, up to host.json's `maxPollingInterval` apart (see PollingBackoff).
  */
 import { randomUUID } from 'node:crypto';
@@ -48,10 +49,16 @@ export interface QueuePollerOptions {
    */
   readonly newBatchThreshold?: number;
   /**
-   * How long a received message stays hidden; a failed message reappears after at most this long.
-   * Default: host.json `extensions.queues.visibilityTimeout`, else 30 s. Tests use 1 s.
+   * How long a message whose handler failed stays hidden before it is retried, counted from the
+   * failure. Default: host.json `extensions.queues.visibilityTimeout`, else 0 (the trigger's default).
    */
   readonly visibilityTimeoutSeconds?: number;
+  /**
+   * How long a received message stays hidden while its handler runs, pushed out again every half
+   * of it: the queue trigger's fixed 10 minutes (so a message of a worker that died reappears
+   * after at most that long). Default: 600.
+   */
+  readonly runVisibilitySeconds?: number;
   /**
    * Longest pause between polls of an empty queue (or of one that cannot be reached), at least
    * 100 ms. Default: host.json `extensions.queues.maxPollingInterval`, else 1 minute.
@@ -61,6 +68,9 @@ export interface QueuePollerOptions {
   readonly onPoll?: (poll: QueuePoll) => void;
 }
 
+/** The queue trigger receives every message hidden for 10 minutes, renewed while its function runs. */
+const queueTriggerRunVisibilitySeconds = 600;
+
 export class QueuePoller {
   readonly #functions: readonly CapturedQueueFunction[];
   readonly #service: QueueServiceClient;
@@ -69,6 +79,7 @@ export class QueuePoller {
   readonly #batchSize: number;
   readonly #newBatchThreshold: number;
   readonly #visibilityTimeoutSeconds: number;
+  readonly #runVisibilitySeconds: number;
   readonly #maxPollingIntervalMs: number;
   readonly #onPoll: ((poll: QueuePoll) => void) | undefined;
   #running = false;
@@ -85,7 +96,8 @@ export class QueuePoller {
     this.#maxDequeueCount = options.maxDequeueCount ?? host().maxDequeueCount;
     this.#batchSize = Math.min(Math.max(options.batchSize ?? host().queueBatchSize, 1), 32);
     this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? Math.floor(this.#batchSize / 2), 0);
-    this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? (host().queueVisibilityTimeoutSeconds || 30), 1);
+    this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? host().queueVisibilityTimeoutSeconds, 0);
+    this.#runVisibilitySeconds = Math.max(options.runVisibilitySeconds ?? queueTriggerRunVisibilitySeconds, 1);
     this.#maxPollingIntervalMs = options.maxPollingIntervalMs ?? host().queueMaxPollingIntervalMs;
     if (!(this.#maxPollingIntervalMs >= minPollingIntervalMs)) {
       throw new RangeError(
@@ -133,7 +145,7 @@ export class QueuePoller {
       try {
         const response = await queue.receiveMessages({
           numberOfMessages: this.#batchSize,
-          visibilityTimeout: this.#visibilityTimeoutSeconds,
+          visibilityTimeout: this.#runVisibilitySeconds,
         });
         messages = response.receivedMessageItems;
         if (consecutiveFailures > 0) this.#logger.info(`Queue ${fn.queueName} is reachable again.`);
@@ -192,8 +204,10 @@ export class QueuePoller {
         await queue.deleteMessage(message.messageId, popReceipt);
       } else if (message.dequeueCount >= this.#maxDequeueCount) {
         await this.#moveToPoison(fn, queue, message, popReceipt);
+      } else {
+        // Released for its retry, as the trigger does: visible again once the retry delay has passed.
+        await queue.updateMessage(message.messageId, popReceipt, undefined, this.#visibilityTimeoutSeconds);
       }
-      // Otherwise the message stays hidden until its visibility timeout ends, then is retried.
     } catch (error) {
       this.#logger.warn(`Completing ${where} failed: ${describeStorageFailure(error)}.`);
     }
@@ -258,14 +272,14 @@ export class QueuePoller {
       () => {
         pending = pending.then(async () => {
           try {
-            const updated = await queue.updateMessage(message.messageId, current, undefined, this.#visibilityTimeoutSeconds);
+            const updated = await queue.updateMessage(message.messageId, current, undefined, this.#runVisibilitySeconds);
             if (updated.popReceipt) current = updated.popReceipt;
           } catch (error) {
             this.#logger.warn(`Extending visibility of message ${message.messageId} failed: ${describeStorageFailure(error)}.`);
           }
         });
       },
-      (this.#visibilityTimeoutSeconds * 1000) / 2,
+      (this.#runVisibilitySeconds * 1000) / 2,
     );
     return {
       stop: () => {
