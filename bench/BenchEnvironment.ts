@@ -1,3 +1,4 @@
+import { QueueServiceClient } from '@azure/storage-queue';
 import { HqTool } from '../src/cli/HqTool.js';
 import type { Product, ProductBatch, StoreBatch } from '../src/domain/model/payloads.js';
 import type { LocalHostLogger } from '../src/localhost/LocalHostLogger.js';
@@ -8,7 +9,6 @@ import { RequestCounter, type StoragePorts } from './RequestCounter.js';
 import { LatencyProxy } from './LatencyProxy.js';
 import type { StorageDeadlines } from '../src/storage/storageDeadlinePolicy.js';
 import { benchSettings } from './benchSettings.js';
-import { QueueServiceClient } from '@azure/storage-queue';
 import { queueNames } from '../src/storage/storageNames.js';
 
 export interface BenchPartner {

@@ -3,8 +3,9 @@
  * polls each queue, decodes base64 message text (JSON when it is JSON, else the string), calls the
  * handler, deletes the message on success, makes it visible again after host.json's
  * `visibilityTimeout` on failure, and moves it to `<queue>-poison` once it has been dequeued
- * `maxDequeueCount` times. While a handler runs its message stays hidden (10 minutes, renewed). An empty queue is polled less
- * and less often, up to host.json's `maxPollingInterval` apart (see PollingBackoff).
+ * `maxDequeueCount` times. While a handler runs its message stays hidden (10 minutes, renewed).
+ * An empty queue is polled less and less often, up to host.json's `maxPollingInterval` apart (see
+ * PollingBackoff).
  */
 import { randomUUID } from 'node:crypto';
 import { InvocationContext } from '@azure/functions';
