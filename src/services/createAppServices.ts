@@ -188,6 +188,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     pendingIndex,
     failedIndex: new FailedBatchIndex(t.failedBatches),
     clock,
+    processors,
     abandonedAfterMs: options.abandonedAfterMs,
     onStep: options.onPushStep,
     onFailed: (batch) => batchFailures.batchFailed(batch),

@@ -28,6 +28,11 @@ export interface BatchIngestionOptions {
   /** Where a batch is noted before the ledger says FAILED, for HQ's list. */
   readonly failedIndex: FailedBatches;
   readonly clock: Clock;
+  /**
+   * Every kind's processor: a pending batch found under a reused batch_id is completed by the
+   * processor of its own kind, whichever endpoint the request that found it was sent to.
+   */
+  readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>;
   /** A PENDING entry older than this without a stored body was abandoned by a crashed request. */
   readonly abandonedAfterMs?: number | undefined;
   readonly onStep?: ((step: PushStep, batchId: string) => Promise<void> | void) | undefined;
@@ -155,7 +160,7 @@ export class BatchIngestion {
       if (entry.state === 'FAILED') throw batchFailed();
 
       if (entry.bodyHash !== bodyHash) {
-        const outcome = await this.resolveForeignPending(partnerId, batchId, entry, processor);
+        const outcome = await this.resolveForeignPending(partnerId, batchId, entry);
         if (outcome === 'retry') continue;
         return outcome;
       }
@@ -335,13 +340,10 @@ export class BatchIngestion {
    * finished from the blob, and this request is told the id was reused); an entry abandoned
    * before its body was stored is dropped so this body can take the id.
    */
-  private async resolveForeignPending<T extends { batch_id: string }>(
-    partnerId: string,
-    batchId: string,
-    entry: LedgerEntry,
-    processor: BatchProcessor<T>,
-  ): Promise<BatchAcknowledgement | 'retry'> {
-    if (await this.completeFromBlob(partnerId, batchId, entry, processor)) return 'retry';
+  private async resolveForeignPending(partnerId: string, batchId: string, entry: LedgerEntry): Promise<BatchAcknowledgement | 'retry'> {
+    // The stored body is the entry's, of its kind: applied by the processor of that kind, never by
+    // the one of the endpoint this request was sent to (a batch_id reused across endpoints).
+    if (await this.completeFromBlob(partnerId, batchId, entry, this.options.processors[entry.kind])) return 'retry';
     if (await this.dropIfAbandoned(partnerId, batchId, entry)) return 'retry';
     throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
   }
