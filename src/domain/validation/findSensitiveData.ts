@@ -2,14 +2,13 @@ import type { ProblemDetail } from '../../errors/ProblemDetail.js';
 import { classifyMemberId } from './classifyMemberId.js';
 import { containsCardNumber } from './containsCardNumber.js';
 import { escapePointerToken } from './jsonPointer.js';
+import { isUuidShaped } from './isUuidShaped.js';
 
 const kindLabel = {
   email: 'an e-mail address',
   phone: 'a phone number',
   card: 'a payment card number',
 } as const;
-
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Shortest text {@link containsCardNumber} can find a card number in. */
 const shortestCardText = 13;
@@ -58,11 +57,11 @@ function sensitiveStringProblem(value: string, token: string | number): string |
   if (token === 'member_id') {
     // A UUID (batch_id and other generated ids) may start with enough decimal digits to pass the
     // card checks once its hyphens are joined; in its canonical shape it is never a card number.
-    if (uuidShape.test(value)) return undefined;
+    if (isUuidShaped(value)) return undefined;
     const kind = classifyMemberId(value);
     return kind === undefined ? undefined : `must be an internal member id, not ${kindLabel[kind]}; use a sequence number or a salted hash`;
   }
-  if (token === 'card_last4' || value.length < shortestCardText || uuidShape.test(value)) return undefined;
+  if (token === 'card_last4' || value.length < shortestCardText || isUuidShaped(value)) return undefined;
   return containsCardNumber(value) ? 'appears to hold a payment card number, which must never be sent' : undefined;
 }
 

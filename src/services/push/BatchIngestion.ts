@@ -5,6 +5,7 @@ import { StorageError } from '../../errors/StorageError.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import type { BodyValidator } from '../../validation/createBodyValidator.js';
 import { parseJsonBody } from '../../validation/parseJsonBody.js';
+import { isUuidShaped } from '../../domain/validation/isUuidShaped.js';
 import type { BatchReceipt, LedgerEntry } from '../../storage/BatchLedger.js';
 import type { Clock } from '../ports/Clock.js';
 import type { Ledger } from '../ports/Ledger.js';
@@ -110,7 +111,15 @@ export class BatchIngestion {
     bytes: Uint8Array,
     admitted: Promise<void> = Promise.resolve(),
   ): Promise<BatchAcknowledgement> {
-    const body = await this.validate(partnerId, processor, bytes);
+    let body: T;
+    try {
+      body = await this.validate(partnerId, processor, bytes);
+    } catch (error) {
+      const repeat = await this.committedRepeat(partnerId, bytes, error);
+      if (repeat === undefined) throw error;
+      await admitted;
+      return repeat;
+    }
     await admitted;
     const batchId = body.batch_id;
     const bodyHash = createHash('sha256').update(bytes).digest('hex');
@@ -333,6 +342,25 @@ export class BatchIngestion {
     if (orphanHash !== undefined && (await rawBatches.replaceOrphan(partnerId, batchId, bytes, bodyHash, orphanHash))) return true;
     if ((await rawBatches.storedHash(partnerId, batchId)) === bodyHash) return true;
     throw new ApiError('SERVICE_UNAVAILABLE', 'A batch with this batch_id is still being processed; retry shortly.', [], 5);
+  }
+
+  /**
+   * A body refused now that was accepted before, byte for byte, under its batch_id: a repeat, which
+   * the contract answers 200 ALREADY_RECEIVED whatever has changed since (the store's currency, a
+   * limit). Read only on the refusal path; undefined for anything else, and when the ledger cannot
+   * be read (the refusal then stands).
+   */
+  private async committedRepeat(partnerId: string, bytes: Uint8Array, refusal: unknown): Promise<BatchAcknowledgement | undefined> {
+    if (!(refusal instanceof ApiError) || refusal.status >= 500) return undefined;
+    const parsed = parseJsonBody(bytes);
+    if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
+    const batchId = (parsed.value as { batch_id?: unknown }).batch_id;
+    // Only an id the schema would take can have been accepted; anything else is not sent to storage.
+    if (typeof batchId !== 'string' || !isUuidShaped(batchId)) return undefined;
+    const entry = await this.options.ledger.get(partnerId, batchId).catch(() => undefined);
+    const bodyHash = createHash('sha256').update(bytes).digest('hex');
+    if (entry?.state !== 'COMMITTED' || entry.bodyHash !== bodyHash) return undefined;
+    return alreadyReceived(batchId, entry, bodyHash);
   }
 
   /**
