@@ -41,6 +41,9 @@ export interface BatchIngestionOptions {
   readonly onFailed?: ((batch: FailedBatch) => Promise<void>) | undefined;
 }
 
+/** The refusal of a body that does not parse as acceptable JSON. */
+const notJson = 'The body is not acceptable JSON.';
+
 /** Each kind of push by the path it is sent to below /pos/v1. */
 const endpointOf: Readonly<Record<BatchKind, string>> = {
   tradeRecords: 'trade-records',
@@ -67,7 +70,7 @@ export class BatchIngestion {
   /** Validates a push; throws ApiError for every reason to reject it. */
   async validate<T extends { batch_id: string }>(partnerId: string, processor: BatchProcessor<T>, bytes: Uint8Array): Promise<T> {
     const parsed = parseJsonBody(bytes);
-    if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
+    if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', notJson, parsed.problems);
     const body = parsed.value as Record<string, unknown>;
     if (processor.collection) {
       // Counted before the schema runs, so a huge batch is refused without validating every record.
@@ -351,7 +354,8 @@ export class BatchIngestion {
    * be read (the refusal then stands).
    */
   private async committedRepeat(partnerId: string, bytes: Uint8Array, refusal: unknown): Promise<BatchAcknowledgement | undefined> {
-    if (!(refusal instanceof ApiError) || refusal.status >= 500) return undefined;
+    // A body that is not JSON was never accepted: it is not parsed a second time to find that out.
+    if (!(refusal instanceof ApiError) || refusal.status >= 500 || refusal.message === notJson) return undefined;
     const parsed = parseJsonBody(bytes);
     if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
     const batchId = (parsed.value as { batch_id?: unknown }).batch_id;
