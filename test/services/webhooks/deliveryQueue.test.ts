@@ -2,28 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { reconciliationSource, storeDaySubject } from '../../../src/events/buildCloudEvent.js';
-import { deliveryPolicy } from '../../../src/events/DeliveryPolicy.js';
 import { eventIdFor } from '../../../src/events/eventIdFor.js';
 import { isWebhookDeliveryMessage, type WebhookDeliveryMessage } from '../../../src/events/WebhookDeliveryMessage.js';
 import type { CapturedQueueFunction } from '../../../src/localhost/functionsCoreStandIn.js';
 import type { LocalHostLogger } from '../../../src/localhost/LocalHostLogger.js';
 import { decodeMessageText, QueuePoller } from '../../../src/localhost/QueuePoller.js';
-import { WebhookSender } from '../../../src/outbound/WebhookSender.js';
-import { WebhookTargetGuard } from '../../../src/outbound/WebhookTargetGuard.js';
 import { createQueueHandler } from '../../../src/queue/createQueueHandler.js';
-import { EventPublisher } from '../../../src/services/webhooks/EventPublisher.js';
-import { WebhookDelivery } from '../../../src/services/webhooks/WebhookDelivery.js';
-import { WebhookRegistrar, type WebhookBodyWithSecret } from '../../../src/services/webhooks/WebhookRegistrar.js';
+import type { EventPublisher } from '../../../src/services/webhooks/EventPublisher.js';
+import type { WebhookRegistrar, WebhookBodyWithSecret } from '../../../src/services/webhooks/WebhookRegistrar.js';
 import { JsonQueue } from '../../../src/storage/JsonQueue.js';
-import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
-import { poisonQueueName, tableNames } from '../../../src/storage/storageNames.js';
-import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
-import { WebhookEndpointHealthRepository } from '../../../src/storage/WebhookEndpointHealthRepository.js';
-import { WebhookEventStore } from '../../../src/storage/WebhookEventStore.js';
-import { WebhookRegistrationRepository } from '../../../src/storage/WebhookRegistrationRepository.js';
-import { azuriteQueue, azuriteTable } from '../../support/azuriteClients.js';
+import { poisonQueueName } from '../../../src/storage/storageNames.js';
+import type { WebhookEventStore } from '../../../src/storage/WebhookEventStore.js';
+import { azuriteQueue } from '../../support/azuriteClients.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.js';
-import { independentlyVerified, newPartnerId } from './webhookKit.js';
+import { independentlyVerified, newPartnerId, webhookServices } from './webhookKit.js';
 
 /*
  * The delivery service behind the local host's queue poller, on a real queue of the storage
@@ -44,29 +36,10 @@ const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
   const queueClient = await azuriteQueue(queueName);
   const queue = new JsonQueue<WebhookDeliveryMessage>(queueClient);
-  const webhooks = await azuriteTable(tableNames.webhooks);
-  const registrations = new WebhookRegistrationRepository(webhooks);
-  const partners = new PartnerRepository(await azuriteTable(tableNames.partners));
-  const health = new WebhookEndpointHealthRepository(webhooks);
-  events = new WebhookEventStore(await azuriteTable(tableNames.webhookEvents));
-  const deadLetters = new WebhookDeadLetterRepository(await azuriteTable(tableNames.webhookDeadLetters));
-  const guard = new WebhookTargetGuard({ allowPrivate: true, resolve: () => Promise.reject(new Error('no DNS here')) });
-  const policy = { ...deliveryPolicy, attemptTimeoutMs: 5_000, firstRetrySeconds: 1, maxRetrySeconds: 1, jitter: 0, pauseSpreadSeconds: 0 };
-  const clock = (): Date => new Date();
-  registrar = new WebhookRegistrar({ registrations, health, guard, clock });
-  publisher = new EventPublisher({ registrations, partners, events, queue, typePrefix: 'com.example.pos', clock });
-  const delivery = new WebhookDelivery({
-    registrations,
-    partners,
-    health,
-    events,
-    deadLetters,
-    queue,
-    sender: new WebhookSender({ guard, timeoutMs: policy.attemptTimeoutMs }),
-    policy,
-    clock,
-    random: Math.random,
-  });
+  const policy = { attemptTimeoutMs: 5_000, firstRetrySeconds: 1, maxRetrySeconds: 1, jitter: 0, pauseSpreadSeconds: 0 };
+  const services = await webhookServices(queue, () => new Date(), { policy });
+  ({ registrar, publisher, events } = services);
+  const { delivery } = services;
   const fn: CapturedQueueFunction = {
     kind: 'queue',
     name: 'deliverWebhook',

@@ -64,9 +64,13 @@ class ScheduledQueue implements DeliveryQueue {
   }
 }
 
-export interface WebhookKit {
+export interface WebhookKit extends WebhookServices {
   readonly clock: TestClock;
   readonly queue: ScheduledQueue;
+}
+
+/** The webhook services over storage of the emulator, a delivery queue and a clock the caller gives. */
+export interface WebhookServices {
   readonly registrations: WebhookRegistrationRepository;
   /** Partner accounts: a test's partner id has none unless the test creates it. */
   readonly partners: PartnerRepository;
@@ -78,12 +82,22 @@ export interface WebhookKit {
   readonly delivery: WebhookDelivery;
 }
 
-/** The webhook services on the storage emulator, with a test clock, the test queue and loopback receivers allowed. */
-export async function startWebhookKit(
-  options: { policy?: Partial<DeliveryPolicy>; allowPrivate?: boolean; resolve?: HostResolver; random?: () => number } = {},
-): Promise<WebhookKit> {
-  const clock = new TestClock();
-  const queue = new ScheduledQueue(clock);
+export interface WebhookServicesOptions {
+  policy?: Partial<DeliveryPolicy>;
+  allowPrivate?: boolean;
+  resolve?: HostResolver;
+  random?: () => number;
+}
+
+/**
+ * Wires the webhook services as the service does, on the emulator's tables, around `queue` and
+ * `clock`: loopback receivers allowed and no DNS unless the options say otherwise.
+ */
+export async function webhookServices(
+  queue: DeliveryQueue,
+  clock: () => Date,
+  options: WebhookServicesOptions = {},
+): Promise<WebhookServices> {
   const webhooks = await azuriteTable(tableNames.webhooks);
   const registrations = new WebhookRegistrationRepository(webhooks);
   const partners = new PartnerRepository(await azuriteTable(tableNames.partners));
@@ -96,17 +110,14 @@ export async function startWebhookKit(
     resolve: options.resolve ?? (() => Promise.reject(new Error('no DNS in tests'))),
   });
   const sender = new WebhookSender({ guard, timeoutMs: policy.attemptTimeoutMs });
-  const random = options.random ?? Math.random;
   return {
-    clock,
-    queue,
     registrations,
     partners,
     health,
     events,
     deadLetters,
-    registrar: new WebhookRegistrar({ registrations, health, guard, clock: clock.now }),
-    publisher: new EventPublisher({ registrations, partners, events, queue, typePrefix: 'com.example.pos', clock: clock.now }),
+    registrar: new WebhookRegistrar({ registrations, health, guard, clock }),
+    publisher: new EventPublisher({ registrations, partners, events, queue, typePrefix: 'com.example.pos', clock }),
     delivery: new WebhookDelivery({
       registrations,
       partners,
@@ -116,10 +127,17 @@ export async function startWebhookKit(
       queue,
       sender,
       policy,
-      clock: clock.now,
-      random,
+      clock,
+      random: options.random ?? Math.random,
     }),
   };
+}
+
+/** The webhook services on the storage emulator, with a test clock, the test queue and loopback receivers allowed. */
+export async function startWebhookKit(options: WebhookServicesOptions = {}): Promise<WebhookKit> {
+  const clock = new TestClock();
+  const queue = new ScheduledQueue(clock);
+  return { clock, queue, ...(await webhookServices(queue, clock.now, options)) };
 }
 
 /** A partner id of its own for each test, with characters table keys cannot hold. */
