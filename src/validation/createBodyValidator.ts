@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
 import type { BatchKind } from '../domain/model/BatchKind.js';
+import { calendarFormats } from './calendarFormats.js';
 
 /** Every body with a schema: the pushes, and the webhook registration. */
 export type BodyKind = BatchKind | 'webhook';
@@ -39,7 +40,8 @@ export function createBodyValidator(schemas: readonly SchemaDocument[]): BodyVal
   // verbose: errors carry the schema object that failed, which names the shared definition and
   // so chooses the message. The submitted data the errors also carry is never read.
   const ajv = new Ajv2020({ allErrors: true, strict: true, messages: false, verbose: true });
-  addFormats(ajv, ['date', 'date-time', 'uuid']);
+  addFormats(ajv, ['uuid']);
+  for (const [name, format] of Object.entries(calendarFormats)) ajv.addFormat(name, format);
   const definitionNames = new WeakMap<object, string>();
   for (const schema of schemas) {
     for (const [name, definition] of Object.entries(schema.$defs ?? {})) definitionNames.set(definition, name);

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
 
@@ -30,12 +31,8 @@ export function parseJsonBody(bytes: Uint8Array): ParseJsonBodyResult {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return fail('', 'The body starts with a byte order mark; send UTF-8 JSON without a BOM.');
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return fail('', 'The body is not valid UTF-8.');
-  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return fail('', 'The body is not valid UTF-8.');
   const keyCount = countKeysWithinLimits(bytes);
   let value: unknown;
   if (keyCount >= 0) {
@@ -54,6 +51,20 @@ export function parseJsonBody(bytes: Uint8Array): ParseJsonBodyResult {
     return { ok: true, value: value ?? JSON.parse(text) };
   } catch {
     return fail('', 'The body is not well-formed JSON.');
+  }
+}
+
+/**
+ * The text of UTF-8 bytes, or undefined when they are not UTF-8. Most bodies are ASCII, whose
+ * bytes are their text as Latin-1 too: checking that and copying costs a third of the validating
+ * decoder (bench/README.md, round 20).
+ */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
   }
 }
 

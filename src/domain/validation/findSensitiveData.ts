@@ -16,39 +16,33 @@ const shortestCardText = 13;
 /**
  * Looks through every string of a parsed body for data the service must not receive: a payment
  * card number in any field but `card_last4`, and a member_id that is an e-mail address, phone
- * number or card number. The walk keeps an explicit stack of the arrays and objects it is in, so
- * any depth is safe, and allocates nothing per value; each problem names the path and never
- * repeats the value.
+ * number or card number. Each problem names the path and never repeats the value.
+ *
+ * The walk recurses: every body reaching it was parsed by `parseJsonBody`, which refuses nesting
+ * deeper than 32 levels. It reads objects with `for…in` (JSON.parse builds plain objects, whose
+ * prototype has no enumerable property) and keeps only the tokens of the containers it is in, so
+ * it allocates no array of names per object; a push walks thousands of them (bench/README.md,
+ * round 20).
  */
 export function findSensitiveData(body: unknown): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
-  const stack: Frame[] = [];
-  let value = body;
-  let token: string | number = '';
-  for (;;) {
-    if (typeof value === 'string') {
-      const problem = sensitiveStringProblem(value, token);
-      if (problem !== undefined) problems.push({ path: pathOf(stack, token), message: problem });
-    } else if (Array.isArray(value)) {
-      stack.push({ array: value as unknown[], object: undefined, names: undefined, next: 0, token });
-    } else if (value !== null && typeof value === 'object') {
-      stack.push({ array: undefined, object: value as Record<string, unknown>, names: Object.keys(value), next: 0, token });
-    }
-    // The next value: the next item of the innermost container that has one left.
-    let frame = stack.at(-1);
-    while (frame !== undefined && frame.next >= (frame.names ?? frame.array ?? []).length) {
-      stack.pop();
-      frame = stack.at(-1);
-    }
-    if (frame === undefined) return problems;
-    const i = frame.next++;
-    if (frame.names !== undefined && frame.object !== undefined) {
-      token = frame.names[i] ?? '';
-      value = frame.object[token];
-    } else {
-      token = i;
-      value = frame.array?.[i];
-    }
+  visit(body, '', [], problems);
+  return problems;
+}
+
+/** Visits `value`, met under `token` inside the containers whose tokens `path` holds (the body's first). */
+function visit(value: unknown, token: string | number, path: (string | number)[], problems: ProblemDetail[]): void {
+  if (typeof value === 'string') {
+    const problem = sensitiveStringProblem(value, token);
+    if (problem !== undefined) problems.push({ path: pathOf(path, token), message: problem });
+  } else if (Array.isArray(value)) {
+    path.push(token);
+    for (let i = 0; i < value.length; i++) visit(value[i], i, path, problems);
+    path.pop();
+  } else if (value !== null && typeof value === 'object') {
+    path.push(token);
+    for (const name in value) visit((value as Record<string, unknown>)[name], name, path, problems);
+    path.pop();
   }
 }
 
@@ -65,20 +59,10 @@ function sensitiveStringProblem(value: string, token: string | number): string |
   return containsCardNumber(value) ? 'appears to hold a payment card number, which must never be sent' : undefined;
 }
 
-/** An array or object the walk is in, how far it got, and how the walk reached it from its parent. */
-interface Frame {
-  readonly array: readonly unknown[] | undefined;
-  readonly object: Readonly<Record<string, unknown>> | undefined;
-  /** The property names of the object, in order; undefined for an array. */
-  readonly names: readonly string[] | undefined;
-  next: number;
-  readonly token: string | number;
-}
-
-/** The path of a value met under `token` inside the containers of `stack` (the first is the body). */
-function pathOf(stack: readonly Frame[], token: string | number): string {
-  if (stack.length === 0) return '';
-  let path = '';
-  for (let level = 1; level < stack.length; level++) path += '/' + escapePointerToken(stack[level]?.token ?? '');
-  return path + '/' + escapePointerToken(token);
+/** The JSON Pointer of a value met under `token` inside the containers of `path` (the first is the body). */
+function pathOf(path: readonly (string | number)[], token: string | number): string {
+  if (path.length === 0) return '';
+  let pointer = '';
+  for (let level = 1; level < path.length; level++) pointer += '/' + escapePointerToken(path[level] ?? '');
+  return pointer + '/' + escapePointerToken(token);
 }
