@@ -30,7 +30,8 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.length > 0 && !argv.includes('--help') && !argv.includes('-h')) {
     // The service creates the tables (locally at start-up, in Azure the templates do); the tool
-    // only needs to reach them, which keeps an operator's role to Table Data Contributor.
+    // only needs to reach them. Most commands need no more than Table Data Contributor; the README
+    // names the three that also send queue messages or read and write blobs.
     if (!(await new HealthCheck(storage.tables.partners).isHealthy())) {
       io.err('error: cannot reach storage. Locally, start the service with `npm start` first; it runs the storage emulator.');
       return 1;
