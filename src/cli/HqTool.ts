@@ -520,7 +520,8 @@ export class HqTool {
     }
     this.io.out('dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget');
     const partnerId = options.partner === undefined ? undefined : await this.resolvePartner(options.partner);
-    for (const f of await this.webhookFailures.list({ partnerId, limit })) {
+    const failures = await this.webhookFailures.list({ partnerId, limit });
+    for (const f of failures.items) {
       const error = f.last_status === null ? f.last_error_class : `${f.last_error_class} ${f.last_status}`;
       this.io.out(
         [
@@ -537,6 +538,9 @@ export class HqTool {
           .map((cell) => printable(String(cell)))
           .join('\t'),
       );
+    }
+    if (failures.truncated) {
+      this.io.err(`Older failures are left out: raise --limit (at most ${maxWebhookFailures}) or name a --partner.`);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { HqRequestValidator } from './http/HqRequestValidator.js';
 import type { BatchList } from './services/BatchList.js';
+import type { DeadLetterList } from './services/DeadLetterList.js';
 import type { OperatorAuthenticator } from './services/OperatorAuthenticator.js';
 import type { PartnerAdmin } from './services/PartnerAdmin.js';
 import type { PartnerDirectory } from './services/PartnerDirectory.js';
@@ -18,4 +19,6 @@ export interface HqServices {
   readonly admin: PartnerAdmin;
   /** Sales totals and unmapped codes from the report data. */
   readonly reports: ReportTotals;
+  /** Webhook deliveries given up. */
+  readonly deadLetters: DeadLetterList;
 }

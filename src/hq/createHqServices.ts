@@ -15,9 +15,12 @@ import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
+import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterRepository.js';
+import { WebhookFailureQuery } from '../services/webhooks/WebhookFailureQuery.js';
 import type { HqServices } from './HqServices.js';
 import { HqRequestValidator } from './http/HqRequestValidator.js';
 import { BatchList } from './services/BatchList.js';
+import { DeadLetterList } from './services/DeadLetterList.js';
 import { OperatorAuthenticator } from './services/OperatorAuthenticator.js';
 import { PartnerAdmin } from './services/PartnerAdmin.js';
 import { PartnerDirectory } from './services/PartnerDirectory.js';
@@ -49,5 +52,6 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
       new UnmappedQuery(reportStoreDays, partners, new UnmappedUsageRepository(t.unmappedUsage)),
       clock,
     ),
+    deadLetters: new DeadLetterList(partners, new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters))),
   };
 }

@@ -73,6 +73,15 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
     response: { schema: 'unmappedPage', description: 'One page of unmapped codes.' },
     errors: [],
   },
+  hqWebhookFailures: {
+    tag: 'Partners',
+    summary: 'Webhook deliveries given up',
+    description:
+      "Dead-lettered deliveries, newest first, everyone's or one partner's: who, which event, how many attempts and why the last failed, the endpoint's origin only (never the body, the secret or the URL's path). Not paged: `items_truncated` marks a list that left older ones out; name a partner to see them. The HQ tool's `webhook resend` and `webhook dismiss` act on them.",
+    query: 'webhookFailures',
+    response: { schema: 'webhookFailureList', description: 'The newest dead letters.' },
+    errors: ['PARTNER_NOT_FOUND'],
+  },
   hqPartners: {
     tag: 'Partners',
     summary: 'List partners',

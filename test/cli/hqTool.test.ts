@@ -372,6 +372,8 @@ describe('webhook failures', () => {
     expect(all.out.some((line) => line.includes(`${other}\tevt_other`) && line.includes('\tHTTP_ERROR\t'))).toBe(true);
     const one = await service.hq('webhook', 'failures', '--limit', '1');
     expect(one.out).toHaveLength(2);
+    expect(one.err.join('\n')).toMatch(/Older failures are left out/);
+    expect(mine.err).toEqual([]);
 
     for (const argv of [
       ['webhook', 'failures', '--limit', '0'],

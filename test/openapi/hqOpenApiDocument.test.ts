@@ -16,6 +16,7 @@ import { functionTable } from '../../src/functions/functionTable.js';
 import { hqFunctions } from '../../src/hq/http/hqFunctions.js';
 import { hqOpenApiDocument } from '../../src/openapi/hqApi.js';
 import { hqOpenApiFile, renderHqOpenApiFile } from '../../src/openapi/writeDocs.js';
+import { WebhookDeadLetterRepository } from '../../src/storage/WebhookDeadLetterRepository.js';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
 import type { TestResponse } from '../support/responseBodies.js';
@@ -136,6 +137,21 @@ beforeAll(async () => {
     const result = await reconciled(service, partner, usdStore, businessDate);
     expect(result.status, partner === mapped ? 'mapped' : 'unmapped').toBe(partner === mapped ? 'MATCHED' : 'MISMATCHED');
   }
+  // Two deliveries given up: a list of one leaves the older out.
+  const deadLetters = new WebhookDeadLetterRepository(service.services.storage.tables.webhookDeadLetters);
+  for (const day of ['02', '03']) {
+    await deadLetters.add({
+      partnerId: mapped.partnerId,
+      eventId: `evt_${day}`,
+      eventType: 'com.example.pos.reconciliation.completed',
+      targetOrigin: 'https://hooks.example.com',
+      attempts: 8,
+      lastErrorClass: 'HTTP_ERROR',
+      lastStatus: 503,
+      createdAt: `2026-03-${day}T00:00:00.000Z`,
+      deadLetteredAt: `2026-03-${day}T01:00:00.000Z`,
+    });
+  }
 });
 afterAll(async () => {
   await service.stop();
@@ -155,6 +171,7 @@ const valid = (): Record<string, Request> => ({
   hqBatches: { query: `state=failed&partner_id=${mapped.partnerId}` },
   hqSales: { query: `from=${businessDate}&to=${businessDate}&group_by=store,standard_type,day&partner_id=${mapped.partnerId}` },
   hqUnmapped: { query: `partner_id=${unmapped.partnerId}` },
+  hqWebhookFailures: { query: `partner_id=${mapped.partnerId}&limit=1` },
   hqPartners: { query: 'limit=200' },
   hqPartner: { params: { partner_id: mapped.partnerId } },
   hqPartnerStores: { params: { partner_id: mapped.partnerId } },
@@ -225,7 +242,17 @@ describe('real answers of the HQ API match the document', () => {
   });
 
   it('the list routes answered with items, so their item schemas were checked', async () => {
-    for (const operationId of ['hqStoreDays', 'hqBatches', 'hqSales', 'hqUnmapped', 'hqPartners', 'hqPartnerStores', 'hqPartnerKeys']) {
+    const listRoutes = [
+      'hqStoreDays',
+      'hqBatches',
+      'hqSales',
+      'hqUnmapped',
+      'hqWebhookFailures',
+      'hqPartners',
+      'hqPartnerStores',
+      'hqPartnerKeys',
+    ];
+    for (const operationId of listRoutes) {
       const response = await send(operationId, viewer, valid()[operationId]!);
       expect((response.body as { items: unknown[] }).items.length, operationId).toBeGreaterThan(0);
     }
@@ -293,6 +320,8 @@ describe('real answers of the HQ API match the document', () => {
     }
     const grid = await send('hqStoreDays', admin, { query: `from=${businessDate}&to=${businessDate}&partner_id=${unknownPartner}` });
     expectDocumented('hqStoreDays', grid, 'PARTNER_NOT_FOUND');
+    const failures = await send('hqWebhookFailures', admin, { query: `partner_id=${unknownPartner}` });
+    expectDocumented('hqWebhookFailures', failures, 'PARTNER_NOT_FOUND');
     const store = await send('hqStoreDay', admin, { params: { ...valid().hqStoreDay!.params, store_id: 'LON-9999' } });
     expectDocumented('hqStoreDay', store, 'STORE_NOT_FOUND');
     const key = await send('hqRevokePartnerKey', admin, { params: { partner_id: spare.partnerId, key_id: 'key-00000000' } });

@@ -9,6 +9,7 @@ import { getSales } from './endpoints/getSales.js';
 import { getStoreDay } from './endpoints/getStoreDay.js';
 import { getStoreDays } from './endpoints/getStoreDays.js';
 import { getUnmapped } from './endpoints/getUnmapped.js';
+import { getWebhookFailures } from './endpoints/getWebhookFailures.js';
 import { getWhoami } from './endpoints/getWhoami.js';
 import { postPartnerStatus } from './endpoints/postPartnerStatus.js';
 import { postPartnerStores } from './endpoints/postPartnerStores.js';
@@ -49,6 +50,7 @@ export const hqFunctions: readonly HqFunctionDefinition[] = [
   hq('hqBatches', 'GET', 'batches', 'read', getBatches),
   hq('hqSales', 'GET', 'sales', 'read', getSales),
   hq('hqUnmapped', 'GET', 'unmapped', 'read', getUnmapped),
+  hq('hqWebhookFailures', 'GET', 'webhook-failures', 'read', getWebhookFailures),
   hq('hqPartners', 'GET', 'partners', 'read', getPartners),
   hq('hqPartner', 'GET', 'partners/{partner_id}', 'read', getPartner),
   hq(

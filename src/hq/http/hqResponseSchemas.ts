@@ -168,6 +168,28 @@ export const responseSchemas = {
       by_currency: { type: 'array', items: object(currencyTotals) },
     }),
   ),
+  webhookFailureList: object(
+    {
+      items: {
+        type: 'array',
+        items: object({
+          partner_id: text,
+          event_id: text,
+          event_type: text,
+          target_origin: { type: 'string', description: 'Scheme, host and port of the endpoint; never its path.' },
+          attempts: count,
+          last_error_class: text,
+          last_status: { type: ['integer', 'null'] },
+          created_at: timestamp,
+          first_attempt_at: timestampOrNull,
+          last_attempt_at: timestampOrNull,
+          dead_lettered_at: timestamp,
+        }),
+      },
+      items_truncated: { const: true, description: 'Present when older dead letters were left out.' },
+    },
+    ['items_truncated'],
+  ),
   partnerPage: page(partner),
   partner,
   partnerStorePage: page(

@@ -1,3 +1,4 @@
+import { defaultWebhookFailures, maxWebhookFailures } from '../../services/webhooks/WebhookFailureQuery.js';
 import { hqLimits } from '../hqLimits.js';
 
 /**
@@ -81,6 +82,16 @@ export const querySchemas = {
   batches: query({ state: { enum: ['pending', 'failed'], description: 'must be pending or failed' }, partner_id: id, ...paging }, [
     'state',
   ]),
+  webhookFailures: query({
+    partner_id: id,
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: maxWebhookFailures,
+      default: defaultWebhookFailures,
+      description: `must be a whole number from 1 to ${maxWebhookFailures}`,
+    },
+  }),
 } as const;
 
 /** The path parameters of HQ routes; a service checks each (a date's form, an id's existence). */
@@ -146,6 +157,7 @@ export interface QueryTypes {
   sales: PageQuery & { readonly from: string; readonly to: string; readonly group_by: string; readonly partner_id?: string };
   unmapped: PageQuery & { readonly partner_id?: string };
   batches: PageQuery & { readonly state: 'pending' | 'failed'; readonly partner_id?: string };
+  webhookFailures: { readonly limit: number; readonly partner_id?: string };
 }
 
 export interface BodyTypes {

@@ -20,6 +20,15 @@ export interface WebhookFailure {
 /** Most failures one call lists. */
 export const maxWebhookFailures = 500;
 
+/** Failures a call lists when it does not say how many. */
+export const defaultWebhookFailures = 100;
+
+/** The newest failures, and whether older ones were left out. */
+export interface WebhookFailures {
+  readonly items: WebhookFailure[];
+  readonly truncated: boolean;
+}
+
 /**
  * Webhook deliveries given up, newest first, for HQ: the HQ tool's `webhook failures` and the HQ
  * API. Everyone's, or one partner's.
@@ -27,13 +36,14 @@ export const maxWebhookFailures = 500;
 export class WebhookFailureQuery {
   constructor(private readonly deadLetters: WebhookDeadLetters) {}
 
-  async list(options: { readonly partnerId?: string | undefined; readonly limit?: number | undefined } = {}): Promise<WebhookFailure[]> {
-    const limit = Math.min(Math.max(options.limit ?? 100, 1), maxWebhookFailures);
+  async list(options: { readonly partnerId?: string | undefined; readonly limit?: number | undefined } = {}): Promise<WebhookFailures> {
+    const limit = Math.min(Math.max(options.limit ?? defaultWebhookFailures, 1), maxWebhookFailures);
+    // One more than asked for tells whether older failures were left out.
     const deadLetters = await this.deadLetters.list({
       ...(options.partnerId === undefined ? {} : { partnerId: options.partnerId }),
-      limit,
+      limit: limit + 1,
     });
-    return deadLetters.map(toFailure);
+    return { items: deadLetters.slice(0, limit).map(toFailure), truncated: deadLetters.length > limit };
   }
 }
 

@@ -75,7 +75,7 @@ describe('HQ routes', () => {
     for (const [method, path] of [
       ['GET', 'hq/v1/nothing-here'],
       ['DELETE', 'hq/v1/partners'],
-      ['GET', 'hq/v1/webhook-failures'],
+      ['DELETE', 'hq/v1/webhook-failures'],
     ] as const) {
       const response = await service.callHost(admin, method, path);
       expect(response.status, `${method} ${path}`).toBe(404);

@@ -1,6 +1,7 @@
 /**
  * The HQ API's read routes over real HTTP on real storage: the grid with its statuses, overdue
- * cells, filters and paging; one store-day in detail; batches not committed; partners, stores, keys.
+ * cells, filters and paging; one store-day in detail; batches not committed; partners, stores, keys;
+ * webhook deliveries given up.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { FailedBatchIndex } from '../../../src/storage/FailedBatchIndex.js';
 import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
 import { encodeKeyPart } from '../../../src/storage/tableKey.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
+import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
 import { buildDailyClose } from '../../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../../fixtures/tradeRecordFixtures.js';
 import { jpyStore, partnerWithStores, reconciled, tradeBatch, usdStore } from '../../support/httpScenario.js';
@@ -332,6 +334,69 @@ describe('partners, stores, keys', () => {
       const response = await get(`partners/nobody-${randomUUID()}${path}`);
       expect(response.status, path).toBe(404);
       expect(errorCodeOf(response)).toBe('PARTNER_NOT_FOUND');
+    }
+  });
+});
+
+describe('GET /hq/v1/webhook-failures', () => {
+  it('lists deliveries given up newest first, one partner or all, with the origin alone, and marks a list cut short', async () => {
+    const other = await service.createPartner({ stores: [usdStore] });
+    const deadLetters = new WebhookDeadLetterRepository(service.services.storage.tables.webhookDeadLetters);
+    const given = (partnerId: string, eventId: string, day: string, targetOrigin = 'https://hooks.example.com') =>
+      deadLetters.add({
+        partnerId,
+        eventId,
+        eventType: 'com.example.pos.reconciliation.completed',
+        targetOrigin,
+        attempts: 8,
+        lastErrorClass: 'HTTP_ERROR',
+        lastStatus: 503,
+        createdAt: `2026-03-${day}T00:00:00.000Z`,
+        firstAttemptAt: `2026-03-${day}T00:00:01.000Z`,
+        lastAttemptAt: `2026-03-${day}T00:59:00.000Z`,
+        deadLetteredAt: `2026-03-${day}T01:00:00.000Z`,
+      });
+    await given(partner.partnerId, 'evt_older', '02');
+    // A record written with more than an origin is still shown with its origin alone.
+    await given(partner.partnerId, 'evt_newer', '04', 'https://user:pw@hooks.example.com:8443/path?token=t');
+    await given(other.partnerId, 'evt_other', '03');
+
+    const mine = objectOf(await get(`webhook-failures?partner_id=${partner.partnerId}`));
+    expect(mine).toEqual({
+      items: [
+        {
+          partner_id: partner.partnerId,
+          event_id: 'evt_newer',
+          event_type: 'com.example.pos.reconciliation.completed',
+          target_origin: 'https://hooks.example.com:8443',
+          attempts: 8,
+          last_error_class: 'HTTP_ERROR',
+          last_status: 503,
+          created_at: '2026-03-04T00:00:00.000Z',
+          first_attempt_at: '2026-03-04T00:00:01.000Z',
+          last_attempt_at: '2026-03-04T00:59:00.000Z',
+          dead_lettered_at: '2026-03-04T01:00:00.000Z',
+        },
+        expect.objectContaining({ event_id: 'evt_older' }),
+      ],
+    });
+    expect(JSON.stringify(mine)).not.toMatch(/pw@|token=|\/path/);
+
+    const everyone = objectOf(await get('webhook-failures?limit=500'));
+    const events = (everyone.items as { event_id: string }[]).map((f) => f.event_id);
+    expect(events.filter((id) => id.startsWith('evt_'))).toEqual(['evt_newer', 'evt_other', 'evt_older']);
+
+    const cut = objectOf(await get(`webhook-failures?partner_id=${partner.partnerId}&limit=1`));
+    expect(cut).toEqual({ items: [expect.objectContaining({ event_id: 'evt_newer' })], items_truncated: true });
+  });
+
+  it('refuses an unknown partner and a limit out of range with their codes', async () => {
+    const unknown = await get(`webhook-failures?partner_id=nobody-${randomUUID()}`);
+    expect([unknown.status, errorCodeOf(unknown)]).toEqual([404, 'PARTNER_NOT_FOUND']);
+    for (const limit of ['0', '501', 'many']) {
+      const response = await get(`webhook-failures?limit=${limit}`);
+      expect([response.status, errorCodeOf(response)], limit).toEqual([400, 'INVALID_QUERY']);
+      expect(errorPaths(response), limit).toEqual(['/limit']);
     }
   });
 });
