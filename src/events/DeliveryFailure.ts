@@ -18,7 +18,12 @@ export type DeliveryErrorClass =
   /** 410 Gone: the receiver says it wants no more deliveries; the event is not retried. */
   | 'GONE'
   /** Any other status outside 2xx. */
-  | 'HTTP_ERROR';
+  | 'HTTP_ERROR'
+  /**
+   * Not the endpoint's failure: this process's host-name lookups all stayed taken, so the name was
+   * not looked up and nothing was sent. Not counted as an attempt; the event goes back to the queue.
+   */
+  | 'LOOKUPS_BUSY';
 
 interface DeliveryFailure {
   readonly errorClass: DeliveryErrorClass;

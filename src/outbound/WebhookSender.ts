@@ -20,6 +20,15 @@ export interface WebhookSenderOptions {
   readonly ca?: string | Buffer;
 }
 
+/** What a delivery attempt reports for each reason the target guard refused its URL. */
+const refusalClass = {
+  INVALID_URL: 'TARGET_REFUSED',
+  NOT_HTTPS: 'TARGET_REFUSED',
+  NOT_PUBLIC: 'TARGET_REFUSED',
+  UNRESOLVABLE: 'DNS',
+  LOOKUPS_BUSY: 'LOOKUPS_BUSY',
+} as const satisfies Record<string, DeliveryErrorClass>;
+
 const tlsErrorCodes = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
 
 /**
@@ -35,7 +44,7 @@ export class WebhookSender {
     const started = Date.now();
     const checked = await withTimeout(this.options.guard.check(request.url), this.options.timeoutMs);
     if (checked === undefined) return { ok: false, errorClass: 'TIMEOUT' };
-    if (!checked.ok) return { ok: false, errorClass: checked.reason === 'UNRESOLVABLE' ? 'DNS' : 'TARGET_REFUSED' };
+    if (!checked.ok) return { ok: false, errorClass: refusalClass[checked.reason] };
     const remaining = this.options.timeoutMs - (Date.now() - started);
     if (remaining <= 0) return { ok: false, errorClass: 'TIMEOUT' };
     return this.#post(checked, request, remaining);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedLookups } from '../../src/outbound/BoundedLookups.js';
+import { LookupsBusyError } from '../../src/outbound/LookupsBusyError.js';
 
 /** A resolver whose answers the test gives by hand, and which counts the lookups running. */
 function handResolver() {
@@ -36,13 +37,14 @@ describe('BoundedLookups', () => {
     expect(resolver.most()).toBe(2);
   });
 
-  it('answers undefined when no answer comes in time, and keeps the turn until the resolver lets go', async () => {
+  it('answers undefined when no answer comes in time, keeps the turn until the resolver lets go, and tells a caller no turn came', async () => {
     const resolver = handResolver();
     const lookups = new BoundedLookups(resolver.resolve, 1, 50);
     // A name server that does not answer: the caller is told after the timeout.
     expect(await lookups.lookup('blackhole.example')).toBeUndefined();
-    // Its thread is still taken: the next lookup waits its turn, and gives up in time too.
-    expect(await lookups.lookup('next.example')).toBeUndefined();
+    // Its thread is still taken: the next lookup waits its turn and gets none in time, which says
+    // nothing about its name.
+    await expect(lookups.lookup('next.example')).rejects.toBeInstanceOf(LookupsBusyError);
     expect(resolver.most()).toBe(1);
     // Once the first lookup lets go, lookups run again.
     resolver.answer('blackhole.example');
@@ -50,6 +52,25 @@ describe('BoundedLookups', () => {
     await tick();
     resolver.answer('later.example');
     expect(await later).toEqual(['93.184.216.34']);
+  });
+
+  it('lets lookups of a name being looked up share that lookup, without a turn of their own', async () => {
+    const resolver = handResolver();
+    const lookups = new BoundedLookups(resolver.resolve, 2, 5_000);
+    const same = [lookups.lookup('slow.example'), lookups.lookup('slow.example'), lookups.lookup('slow.example')];
+    const other = lookups.lookup('other.example');
+    await tick();
+    expect(resolver.running()).toBe(2);
+    resolver.answer('other.example');
+    expect(await other).toEqual(['93.184.216.34']);
+    resolver.answer('slow.example');
+    expect(await Promise.all(same)).toEqual([['93.184.216.34'], ['93.184.216.34'], ['93.184.216.34']]);
+    // Once answered, the name is looked up afresh.
+    const again = lookups.lookup('slow.example');
+    await tick();
+    expect(resolver.running()).toBe(1);
+    resolver.answer('slow.example');
+    expect(await again).toEqual(['93.184.216.34']);
   });
 
   it('passes the resolver refusal on', async () => {

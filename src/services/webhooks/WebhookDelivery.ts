@@ -79,13 +79,7 @@ export class WebhookDelivery {
 
     const running = this.#inFlight.get(partnerId) ?? 0;
     if (running >= this.deps.policy.partnerConcurrency) {
-      // Back to the queue, not an attempt: the slot goes to whatever event is next, of any partner.
-      // Each return waits twice as long as the one before, up to the policy's bound.
-      const busyReturns = (message.busyReturns ?? 0) + 1;
-      const { busyRetrySeconds, maxBusyRetrySeconds } = this.deps.policy;
-      const delaySeconds = Math.min(busyRetrySeconds * 2 ** Math.min(busyReturns - 1, 30), maxBusyRetrySeconds);
-      await this.deps.queue.send({ ...message, busyReturns }, delaySeconds);
-      return `${what}: ${running} attempts to this endpoint running; waits ${delaySeconds} s`;
+      return this.#returnBusy(message, `${what}: ${running} attempts to this endpoint running`);
     }
     this.#inFlight.set(partnerId, running + 1);
     const started = performance.now();
@@ -97,6 +91,8 @@ export class WebhookDelivery {
       if (left > 0) this.#inFlight.set(partnerId, left);
       else this.#inFlight.delete(partnerId);
     }
+    // Nothing was sent, and nothing is known of the endpoint: not an attempt, and no pause for it.
+    if (!outcome.ok && outcome.errorClass === 'LOOKUPS_BUSY') return this.#returnBusy(message, `${what}: host-name lookups all taken`);
     const latencyMs = Math.round(performance.now() - started);
     const attempts = message.attempts + 1;
     const firstAttemptAt = message.firstAttemptAt ?? now.toISOString();
@@ -162,6 +158,18 @@ export class WebhookDelivery {
       plan.delaySeconds,
     );
     return `${what}: attempt ${attempts} failed (${failed}); next in ${plan.delaySeconds} s`;
+  }
+
+  /**
+   * Back to the queue, not an attempt: the slot goes to whatever event is next, of any partner.
+   * Each return waits twice as long as the one before, up to the policy's bound.
+   */
+  async #returnBusy(message: WebhookDeliveryMessage, why: string): Promise<string> {
+    const busyReturns = (message.busyReturns ?? 0) + 1;
+    const { busyRetrySeconds, maxBusyRetrySeconds } = this.deps.policy;
+    const delaySeconds = Math.min(busyRetrySeconds * 2 ** Math.min(busyReturns - 1, 30), maxBusyRetrySeconds);
+    await this.deps.queue.send({ ...message, busyReturns }, delaySeconds);
+    return `${why}; waits ${delaySeconds} s`;
   }
 
   /** The signed request of an attempt made at `now`: same id and body every time, the attempt's own timestamp. */

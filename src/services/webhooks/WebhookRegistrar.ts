@@ -32,6 +32,9 @@ export interface WebhookRegistrarDeps {
  * signing secret once), show it without the secret, rotate the secret, remove it. The URL is
  * checked against the outbound target rules, its host name resolved, before anything is stored.
  */
+/** Seconds a registration refused for busy lookups is asked to wait: about one lookup's time. */
+const lookupsBusyRetrySeconds = 5;
+
 export class WebhookRegistrar {
   constructor(private readonly deps: WebhookRegistrarDeps) {}
 
@@ -42,6 +45,14 @@ export class WebhookRegistrar {
   ): Promise<WebhookBody | WebhookBodyWithSecret> {
     const endpoint = { url: request.url, eventTypes: checkEventTypes(request.eventTypes) };
     const verdict = await this.deps.guard.check(request.url);
+    if (!verdict.ok && verdict.reason === 'LOOKUPS_BUSY') {
+      throw new ApiError(
+        'SERVICE_UNAVAILABLE',
+        "The webhook URL's host name could not be looked up just now; nothing was changed. Retry after the seconds in Retry-After.",
+        [],
+        lookupsBusyRetrySeconds,
+      );
+    }
     if (!verdict.ok) {
       throw new ApiError('INVALID_PAYLOAD', 'The webhook URL is not accepted.', [{ path: '/url', message: verdict.message }]);
     }

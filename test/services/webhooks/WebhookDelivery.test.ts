@@ -277,6 +277,88 @@ describe('attempts per partner at once', () => {
   });
 });
 
+/**
+ * Partners whose endpoints are named hosts on the local receiver: `slow.example` resolves at once
+ * until `hang()`, then its name server never answers (until `letGo()`); any other name resolves at once.
+ */
+async function namedEndpoints(atOnce: number) {
+  const healthy = await receiver(() => 200);
+  const port = new URL(healthy.url).port;
+  let hanging = false;
+  let slowLookups = 0;
+  const held: (() => void)[] = [];
+  const kit = await startWebhookKit({
+    lookups: { atOnce, timeoutMs: 1_000 },
+    resolve: (host) => {
+      if (host !== 'slow.example' || !hanging) return Promise.resolve(['127.0.0.1']);
+      slowLookups += 1;
+      return new Promise((answer) =>
+        held.push(() => {
+          answer(['127.0.0.1']);
+        }),
+      );
+    },
+  });
+  const slowPartner = newPartnerId();
+  const otherPartner = newPartnerId();
+  await register(kit, slowPartner, `http://slow.example:${port}/`);
+  await register(kit, otherPartner, `http://other.example:${port}/`);
+  return {
+    kit,
+    healthy,
+    slowPartner,
+    otherPartner,
+    hang: () => (hanging = true),
+    slowLookups: () => slowLookups,
+    letGo: () => {
+      held.splice(0).forEach((answer) => {
+        answer();
+      });
+    },
+  };
+}
+
+describe('host-name lookups', () => {
+  it("a partner's hanging name server holds one lookup turn however many of its events are sent", async () => {
+    const { kit, healthy, slowPartner, otherPartner, hang, slowLookups, letGo } = await namedEndpoints(2);
+    hang();
+    await publish(kit, slowPartner, 'S1');
+    await publish(kit, slowPartner, 'S2');
+    const slowEvents = kit.queue.takeVisible();
+    // Both of the slow partner's events look its name up at once, and share that one lookup.
+    const slow = await Promise.all(slowEvents.map((m) => kit.delivery.deliver(m)));
+    expect(slow.map((o) => o.includes('attempt 1 failed (DNS)'))).toEqual([true, true]);
+    expect(slowLookups()).toBe(1);
+    // The lookup still holds its turn; the other partner's name takes the one left.
+    await publish(kit, otherPartner, 'O1');
+    const [other] = kit.queue.takeVisible();
+    expect(await kit.delivery.deliver(other!)).toContain('delivered on attempt 1');
+    expect(healthy.received).toHaveLength(1);
+    letGo();
+  });
+
+  it("an event whose lookup gets no turn goes back to the queue: not an attempt, and not its endpoint's failure", async () => {
+    const { kit, slowPartner, otherPartner, hang, letGo } = await namedEndpoints(1);
+    hang();
+    await publish(kit, slowPartner, 'S1');
+    const [slow] = kit.queue.takeVisible();
+    expect(await kit.delivery.deliver(slow!)).toContain('attempt 1 failed (DNS)');
+    await publish(kit, otherPartner, 'O1');
+    const [other] = kit.queue.takeVisible();
+    expect(await kit.delivery.deliver(other!)).toContain('host-name lookups all taken; waits 5 s');
+    expect(kit.queue.sent.at(-1)).toMatchObject({ delaySeconds: 5, message: { eventId: other!.eventId, attempts: 0, busyReturns: 1 } });
+    expect(await kit.health.get(otherPartner)).toBeUndefined();
+    // A registration meanwhile is asked to retry, not told its URL does not resolve.
+    await expect(
+      kit.registrar.register(newPartnerId(), { url: 'http://third.example/', eventTypes: ['batch.failed'] }),
+    ).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      retryAfterSeconds: 5,
+    });
+    letGo();
+  });
+});
+
 describe('subscriptions and secrets at delivery time', () => {
   it('delivers only the event types the endpoint takes', async () => {
     const kit = await startWebhookKit();

@@ -86,6 +86,7 @@ export interface WebhookServicesOptions {
   policy?: Partial<DeliveryPolicy>;
   allowPrivate?: boolean;
   resolve?: HostResolver;
+  lookups?: { readonly atOnce: number; readonly timeoutMs: number };
   random?: () => number;
 }
 
@@ -108,6 +109,7 @@ export async function webhookServices(
   const guard = new WebhookTargetGuard({
     allowPrivate: options.allowPrivate ?? true,
     resolve: options.resolve ?? (() => Promise.reject(new Error('no DNS in tests'))),
+    ...(options.lookups === undefined ? {} : { lookups: options.lookups }),
   });
   const sender = new WebhookSender({ guard, timeoutMs: policy.attemptTimeoutMs });
   return {
