@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../console/src/format/formatAmount.js';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
+import { WebhookDeadLetterRepository } from '../../src/storage/WebhookDeadLetterRepository.js';
 import { startTestService, type TestOperator, type TestService } from '../support/startTestService.js';
 import { chromiumMissing, launchChromium } from './support/chromium.js';
 import { buildConsole, consoleUrl } from './support/consoleBuild.js';
@@ -279,6 +280,43 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
       .split('\r\n');
     expect(lines[0]).toBe('partner_id,name,status,rate_limit_per_minute,created_at');
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual([...ascending].reverse());
+  });
+
+  it('lists the webhook deliveries given up as the API does, newest first, with the endpoint’s origin only', async () => {
+    const deadLetters = new WebhookDeadLetterRepository(service.services.storage.tables.webhookDeadLetters);
+    const partnerId = seeded.mismatched.partnerId;
+    const base = {
+      partnerId,
+      eventType: 'com.example.pos.reconciliation.completed',
+      targetOrigin: 'https://hooks.example.com',
+      attempts: 8,
+      lastErrorClass: 'HTTP_ERROR',
+      lastStatus: 503,
+      createdAt: '2026-03-02T00:00:00.000Z',
+    };
+    await deadLetters.add({ ...base, eventId: 'evt_console_older', deadLetteredAt: '2026-03-03T00:00:00.000Z' });
+    const { lastStatus: _noAnswer, ...timedOut } = base;
+    await deadLetters.add({
+      ...timedOut,
+      eventId: 'evt_console_newer',
+      lastErrorClass: 'TIMEOUT',
+      targetOrigin: 'https://hooks.example.com:8443/secret-path?token=t',
+      deadLetteredAt: '2026-03-04T00:00:00.000Z',
+    });
+    const page = await openPage();
+    await signIn(page, viewer, '#/operations');
+    const table = page.getByTestId('webhook-failures');
+    await table.locator('tbody tr').nth(1).waitFor();
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...(tr as HTMLTableRowElement).cells].map((cell) => cell.textContent)));
+    // Partner, event, event id, attempts, last error, endpoint (given up is in the viewer's time zone).
+    expect(rows.map((cells) => cells.slice(0, 6))).toEqual([
+      [partnerId, base.eventType, 'evt_console_newer', '8', 'TIMEOUT', 'https://hooks.example.com:8443'],
+      [partnerId, base.eventType, 'evt_console_older', '8', 'HTTP_ERROR 503', 'https://hooks.example.com'],
+    ]);
+    expect(JSON.stringify(rows)).not.toMatch(/secret-path|token=/);
+    expect(await table.locator('tbody tr a').first().getAttribute('href')).toBe(`#/partners/${encodeURIComponent(partnerId)}`);
   });
 
   it('reads on a phone in the operator’s locale', async () => {

@@ -103,6 +103,26 @@ export interface UncommittedBatch {
   readonly failure: string | null;
 }
 
+/** A webhook delivery given up (GET /webhook-failures): who, what, how often, why; the endpoint's origin only. */
+export interface WebhookFailure {
+  readonly partner_id: string;
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly target_origin: string;
+  readonly attempts: number;
+  readonly last_error_class: string;
+  readonly last_status: number | null;
+  readonly created_at: string;
+  readonly first_attempt_at: string | null;
+  readonly last_attempt_at: string | null;
+  readonly dead_lettered_at: string;
+}
+
+export interface WebhookFailureList {
+  readonly items: readonly WebhookFailure[];
+  readonly items_truncated?: true;
+}
+
 export interface Partner {
   readonly partner_id: string;
   readonly name: string;

@@ -1,4 +1,4 @@
-import type { Partner, UncommittedBatch } from '../api/hqTypes.js';
+import type { Partner, UncommittedBatch, WebhookFailure, WebhookFailureList } from '../api/hqTypes.js';
 import { DataTable, type Column } from '../components/DataTable.js';
 import { LoadedContent } from '../components/LoadedContent.js';
 import { formatInstant } from '../format/formatDate.js';
@@ -6,12 +6,19 @@ import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
 
-/** Batches not committed (pending or failed) and every partner, with links to their stores and keys. */
+/** The most dead letters the API lists at once. */
+const webhookFailureLimit = '500';
+
+/**
+ * Batches not committed (pending or failed), webhook deliveries given up, and every partner, with
+ * links to their stores and keys.
+ */
 export function OperationsView() {
   const { client } = useSession();
   const pending = useLoad(() => client.getAll<UncommittedBatch>('batches', { state: 'pending' }), 'pending');
   const failed = useLoad(() => client.getAll<UncommittedBatch>('batches', { state: 'failed' }), 'failed');
   const partners = useLoad(() => client.getAll<Partner>('partners'), 'partners');
+  const webhookFailures = useLoad(() => client.get<WebhookFailureList>('webhook-failures', { limit: webhookFailureLimit }), 'webhooks');
 
   const batchColumns = (state: 'pending' | 'failed'): Column<UncommittedBatch>[] => [
     {
@@ -34,6 +41,24 @@ export function OperationsView() {
           { id: 'failure', label: 'Storage answered', value: (b: UncommittedBatch) => b.failure ?? undefined },
         ]
       : []),
+  ];
+  const webhookColumns: Column<WebhookFailure>[] = [
+    {
+      id: 'partner_id',
+      label: 'Partner',
+      value: (f) => f.partner_id,
+      render: (f) => <a href={hrefOf(['partners', f.partner_id])}>{f.partner_id}</a>,
+    },
+    { id: 'event_type', label: 'Event', value: (f) => f.event_type },
+    { id: 'event_id', label: 'Event id', value: (f) => f.event_id, render: (f) => <code>{f.event_id}</code> },
+    { id: 'attempts', label: 'Attempts', value: (f) => f.attempts, numeric: true },
+    {
+      id: 'last_error',
+      label: 'Last error',
+      value: (f) => (f.last_status === null ? f.last_error_class : `${f.last_error_class} ${f.last_status}`),
+    },
+    { id: 'target_origin', label: 'Endpoint', value: (f) => f.target_origin },
+    { id: 'dead_lettered_at', label: 'Given up', value: (f) => f.dead_lettered_at, render: (f) => formatInstant(f.dead_lettered_at) },
   ];
   const partnerColumns: Column<Partner>[] = [
     {
@@ -87,6 +112,32 @@ export function OperationsView() {
             empty="No batch has failed."
             testId="failed"
           />
+        )}
+      </LoadedContent>
+      <h2>Webhook deliveries given up</h2>
+      <p class="muted">
+        Events a partner's endpoint did not take within 24 hours of attempts. Send one again once the endpoint is fixed, or drop it, with
+        the HQ tool: <code>webhook resend</code> or <code>webhook dismiss</code>.
+      </p>
+      <LoadedContent loaded={webhookFailures} what="webhook deliveries given up">
+        {(list) => (
+          <>
+            <DataTable
+              caption="Webhook deliveries given up"
+              columns={webhookColumns}
+              rows={list.items}
+              rowKey={(f) => `${f.partner_id}/${f.event_id}`}
+              fileName="webhook-failures"
+              initialSort={{ id: 'dead_lettered_at', descending: true }}
+              empty="No webhook delivery has been given up."
+              testId="webhook-failures"
+            />
+            {list.items_truncated && (
+              <p class="muted">
+                Only the newest {webhookFailureLimit} are shown; older ones are listed per partner by the API and the HQ tool.
+              </p>
+            )}
+          </>
         )}
       </LoadedContent>
       <h2>Partners</h2>
