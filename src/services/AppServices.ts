@@ -17,7 +17,6 @@ import type { ReconciliationQuery } from './ReconciliationQuery.js';
 import type { BatchFailureEvents } from './webhooks/BatchFailureEvents.js';
 import type { PartnerWebhooks } from './webhooks/PartnerWebhooks.js';
 import type { WebhookDelivery } from './webhooks/WebhookDelivery.js';
-import type { WebhookFailureQuery } from './webhooks/WebhookFailureQuery.js';
 import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 import type { SalesQuery } from './reports/SalesQuery.js';
 import type { UnmappedQuery } from './reports/UnmappedQuery.js';
@@ -63,8 +62,6 @@ export interface AppServices {
   readonly webhooks: PartnerWebhooks;
   /** Runs one message of the webhook delivery queue. */
   readonly webhookDelivery: WebhookDelivery;
-  /** Dead-lettered deliveries, for HQ's tool and API. */
-  readonly webhookFailures: WebhookFailureQuery;
   /** What the batch ledger's failure path calls when a batch ends FAILED. */
   readonly batchFailures: BatchFailureEvents;
   /** /trade-records calls a partner may make per minute. */

@@ -72,7 +72,6 @@ import { EventPublisher } from './webhooks/EventPublisher.js';
 import { PartnerWebhooks } from './webhooks/PartnerWebhooks.js';
 import { ReconciliationEvents } from './webhooks/ReconciliationEvents.js';
 import { WebhookDelivery } from './webhooks/WebhookDelivery.js';
-import { WebhookFailureQuery } from './webhooks/WebhookFailureQuery.js';
 import { WebhookRegistrar } from './webhooks/WebhookRegistrar.js';
 
 export interface AppServicesOptions extends StorageClientOptions {
@@ -251,7 +250,6 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       clock,
       random: Math.random,
     }),
-    webhookFailures: new WebhookFailureQuery(deadLetters),
     batchFailures,
     rateLimitFor: (partner) => partner.rateLimitPerMinute ?? config.rateLimitPerMinute,
   };

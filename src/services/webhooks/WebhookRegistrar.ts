@@ -27,14 +27,14 @@ export interface WebhookRegistrarDeps {
   readonly clock: () => Date;
 }
 
+/** Seconds a registration refused for busy lookups is asked to wait: about one lookup's time. */
+const lookupsBusyRetrySeconds = 5;
+
 /**
  * A partner's one webhook endpoint: register or replace it (the first registration answers the
  * signing secret once), show it without the secret, rotate the secret, remove it. The URL is
  * checked against the outbound target rules, its host name resolved, before anything is stored.
  */
-/** Seconds a registration refused for busy lookups is asked to wait: about one lookup's time. */
-const lookupsBusyRetrySeconds = 5;
-
 export class WebhookRegistrar {
   constructor(private readonly deps: WebhookRegistrarDeps) {}
 
