@@ -41,9 +41,6 @@ export interface BatchIngestionOptions {
   readonly onFailed?: ((batch: FailedBatch) => Promise<void>) | undefined;
 }
 
-/** The refusal of a body that does not parse as acceptable JSON. */
-const notJson = 'The body is not acceptable JSON.';
-
 /** Each kind of push by the path it is sent to below /pos/v1. */
 const endpointOf: Readonly<Record<BatchKind, string>> = {
   tradeRecords: 'trade-records',
@@ -67,11 +64,17 @@ export class BatchIngestion {
     this.abandonedAfterMs = options.abandonedAfterMs ?? 30_000;
   }
 
-  /** Validates a push; throws ApiError for every reason to reject it. */
-  async validate<T extends { batch_id: string }>(partnerId: string, processor: BatchProcessor<T>, bytes: Uint8Array): Promise<T> {
+  /** The JSON value of a push body; throws INVALID_PAYLOAD for bytes that are not acceptable JSON. */
+  parse(bytes: Uint8Array): object {
     const parsed = parseJsonBody(bytes);
-    if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', notJson, parsed.problems);
-    const body = parsed.value as Record<string, unknown>;
+    if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
+    // parseJsonBody accepts a JSON object only.
+    return parsed.value as object;
+  }
+
+  /** Validates a parsed push; throws ApiError for every reason to reject it. */
+  async validate<T extends { batch_id: string }>(partnerId: string, processor: BatchProcessor<T>, value: object): Promise<T> {
+    const body = value as Record<string, unknown>;
     if (processor.collection) {
       // Counted before the schema runs, so a huge batch is refused without validating every record.
       const records = body[processor.collection];
@@ -114,11 +117,13 @@ export class BatchIngestion {
     bytes: Uint8Array,
     admitted: Promise<void> = Promise.resolve(),
   ): Promise<BatchAcknowledgement> {
+    // A body that is not JSON was never accepted, so its refusal needs no look at the ledger.
+    const value = this.parse(bytes);
     let body: T;
     try {
-      body = await this.validate(partnerId, processor, bytes);
+      body = await this.validate(partnerId, processor, value);
     } catch (error) {
-      const repeat = await this.committedRepeat(partnerId, bytes, error);
+      const repeat = await this.committedRepeat(partnerId, value, bytes, error);
       if (repeat === undefined) throw error;
       await admitted;
       return repeat;
@@ -353,12 +358,14 @@ export class BatchIngestion {
    * limit). Read only on the refusal path; undefined for anything else, and when the ledger cannot
    * be read (the refusal then stands).
    */
-  private async committedRepeat(partnerId: string, bytes: Uint8Array, refusal: unknown): Promise<BatchAcknowledgement | undefined> {
-    // A body that is not JSON was never accepted: it is not parsed a second time to find that out.
-    if (!(refusal instanceof ApiError) || refusal.status >= 500 || refusal.message === notJson) return undefined;
-    const parsed = parseJsonBody(bytes);
-    if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
-    const batchId = (parsed.value as { batch_id?: unknown }).batch_id;
+  private async committedRepeat(
+    partnerId: string,
+    value: object,
+    bytes: Uint8Array,
+    refusal: unknown,
+  ): Promise<BatchAcknowledgement | undefined> {
+    if (!(refusal instanceof ApiError) || refusal.status >= 500) return undefined;
+    const batchId = (value as { batch_id?: unknown }).batch_id;
     // Only an id the schema would take can have been accepted; anything else is not sent to storage.
     if (typeof batchId !== 'string' || !isUuidShaped(batchId)) return undefined;
     const entry = await this.options.ledger.get(partnerId, batchId).catch(() => undefined);
