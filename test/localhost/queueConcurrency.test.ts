@@ -6,6 +6,7 @@ import type { LocalHostLogger } from '../../src/localhost/LocalHostLogger.js';
 import { QueuePoller, type QueuePoll } from '../../src/localhost/QueuePoller.js';
 import { JsonQueue } from '../../src/storage/JsonQueue.js';
 import { poisonQueueName } from '../../src/storage/storageNames.js';
+import { deferred } from '../support/deferred.js';
 
 /*
  * The Functions queue trigger fetches a new batch as soon as the messages still running drop to
@@ -18,13 +19,10 @@ const service = (): QueueServiceClient => QueueServiceClient.fromConnectionStrin
 const logger: LocalHostLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const handled = new Map<string, number>();
 const started = new Set<string>();
-let release: () => void = () => undefined;
+const { promise: slowGate, resolve: release } = deferred();
 let poller: QueuePoller;
 
 beforeAll(async () => {
-  const slowGate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
   const fn: CapturedQueueFunction = {
     kind: 'queue',
     name: 'sample',

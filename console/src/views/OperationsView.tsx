@@ -21,12 +21,7 @@ export function OperationsView() {
   const webhookFailures = useLoad(() => client.get<WebhookFailureList>('webhook-failures', { limit: webhookFailureLimit }), 'webhooks');
 
   const batchColumns = (state: 'pending' | 'failed'): Column<UncommittedBatch>[] => [
-    {
-      id: 'partner_id',
-      label: 'Partner',
-      value: (b) => b.partner_id,
-      render: (b) => <a href={hrefOf(['partners', b.partner_id])}>{b.partner_id}</a>,
-    },
+    partnerColumn(),
     { id: 'batch_id', label: 'Batch id', value: (b) => b.batch_id, render: (b) => <code>{b.batch_id}</code> },
     { id: 'kind', label: 'Kind', value: (b) => b.kind },
     { id: 'created_at', label: 'Received', value: (b) => b.created_at, render: (b) => formatInstant(b.created_at) },
@@ -43,12 +38,7 @@ export function OperationsView() {
       : []),
   ];
   const webhookColumns: Column<WebhookFailure>[] = [
-    {
-      id: 'partner_id',
-      label: 'Partner',
-      value: (f) => f.partner_id,
-      render: (f) => <a href={hrefOf(['partners', f.partner_id])}>{f.partner_id}</a>,
-    },
+    partnerColumn(),
     { id: 'event_type', label: 'Event', value: (f) => f.event_type },
     { id: 'event_id', label: 'Event id', value: (f) => f.event_id, render: (f) => <code>{f.event_id}</code> },
     { id: 'attempts', label: 'Attempts', value: (f) => f.attempts, numeric: true },
@@ -61,12 +51,7 @@ export function OperationsView() {
     { id: 'dead_lettered_at', label: 'Given up', value: (f) => f.dead_lettered_at, render: (f) => formatInstant(f.dead_lettered_at) },
   ];
   const partnerColumns: Column<Partner>[] = [
-    {
-      id: 'partner_id',
-      label: 'Partner',
-      value: (p) => p.partner_id,
-      render: (p) => <a href={hrefOf(['partners', p.partner_id])}>{p.partner_id}</a>,
-    },
+    partnerColumn(),
     { id: 'name', label: 'Name', value: (p) => p.name },
     { id: 'status', label: 'Status', value: (p) => p.status, render: (p) => <span class={`pill ${p.status}`}>{p.status}</span> },
     {
@@ -156,4 +141,14 @@ export function OperationsView() {
       </LoadedContent>
     </section>
   );
+}
+
+/** The partner of a row, linked to the partner's page. */
+function partnerColumn<T extends { readonly partner_id: string }>(): Column<T> {
+  return {
+    id: 'partner_id',
+    label: 'Partner',
+    value: (row) => row.partner_id,
+    render: (row) => <a href={hrefOf(['partners', row.partner_id])}>{row.partner_id}</a>,
+  };
 }

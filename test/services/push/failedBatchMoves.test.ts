@@ -17,6 +17,7 @@ import { TradeRecordHomeTable } from '../../../src/storage/TradeRecordHomeTable.
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
 import { azuriteTable } from '../../support/azuriteClients.js';
 import { buildUsdTaxExcludedRecord } from '../../fixtures/tradeRecordFixtures.js';
+import { deferred } from '../../support/deferred.js';
 
 const tableName = (): string => `t${randomUUID().replace(/-/g, '').slice(0, 20)}`;
 let index: TradeRecordIndex;
@@ -82,14 +83,8 @@ function refusingIndex(write: boolean): TradeRecords {
  * once written, and its index write waits for `release`, then is refused without writing.
  */
 function heldPush(): { ports: { index: TradeRecords; homes: TradeRecordHomes }; claimed: Promise<void>; release: () => void } {
-  let claimedNow = (): void => undefined;
-  const claimed = new Promise<void>((resolve) => {
-    claimedNow = resolve;
-  });
-  let release = (): void => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: claimed, resolve: claimedNow } = deferred();
+  const { promise: released, resolve: release } = deferred();
   const heldIndex = delegate(index, 'applyBatch', async () => {
     await released;
     throw new StorageError('invalid', 400, 'EntityTooLarge');

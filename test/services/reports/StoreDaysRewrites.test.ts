@@ -10,6 +10,7 @@ import { StoreDaysRewrites, type StoreDaysRewritesTiming } from '../../../src/se
 import { StoreDaysWriterTable } from '../../../src/storage/StoreDaysWriterTable.js';
 import type { StoreDaysWriters } from '../../../src/services/ports/StoreDaysWriters.js';
 import { azuriteTable } from '../../support/azuriteClients.js';
+import { deferred } from '../../support/deferred.js';
 
 const date = '2026-03-01';
 let writers: StoreDaysWriterTable;
@@ -81,10 +82,7 @@ describe('StoreDaysRewrites', () => {
   it('a holder whose rewrite fails gives the turn to a waiting store, which covers both', async () => {
     const rewrites = new StoreDaysRewrites(writers, () => new Date(), undefined, fast);
     const { partnerId, rows, files, rewrite } = partnerDate();
-    let entered = (): void => undefined;
-    const holding = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
+    const { promise: holding, resolve: entered } = deferred();
     rows.add(1);
     const failing = rewrites.afterRowWritten(partnerId, date, async () => {
       entered();
@@ -104,10 +102,7 @@ describe('StoreDaysRewrites', () => {
     const clock = () => new Date(Date.now() + clockOffset.ms);
     const rewrites = new StoreDaysRewrites(writers, clock, undefined, { ...fast, leaseMs: 60_000 });
     const { partnerId, rows, files, rewrite } = partnerDate();
-    let entered = (): void => undefined;
-    const holding = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
+    const { promise: holding, resolve: entered } = deferred();
     rows.add(1);
     // The holder's process is gone: its rewrite never ends.
     void rewrites.afterRowWritten(partnerId, date, () => {

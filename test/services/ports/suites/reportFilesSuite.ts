@@ -3,6 +3,7 @@ import { storeDayBlobName, storeDaysBlobName } from '../../../../src/reports/rep
 import type { StoreDayDataset } from '../../../../src/reports/reportDatasets.js';
 import type { ReportFiles } from '../../../../src/services/ports/ReportFiles.js';
 import { freshPartnerId } from './freshIds.js';
+import { deferred } from '../../../support/deferred.js';
 
 /** An implementation, and how a test reads a file back by its name in the reports container. */
 export interface ReportFilesUnderTest {
@@ -116,14 +117,8 @@ export function reportFilesSuite(make: () => Promise<ReportFilesUnderTest>): voi
     const { files, read } = await make();
     const partnerId = freshPartnerId();
     let rows = 'one store';
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let entered = (): void => undefined;
-    const building = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
+    const { promise: gate, resolve: release } = deferred();
+    const { promise: building, resolve: entered } = deferred();
     let slowBuilds = 0;
     const slow = files.writeStoreDays(partnerId, date, async () => {
       slowBuilds += 1;
