@@ -9,6 +9,7 @@ import { expectAccepted, type BenchEnvironment, type BenchPartner } from './Benc
 import { forkReconcileJob } from './forkReconcileJob.js';
 import { instanceHeapFlags } from './instanceHeap.js';
 import { loadStoreDay } from './loadStoreDay.js';
+import { pendingRunMessage } from './pendingRunMessage.js';
 import { removeStagedFragments } from './removeStagedFragments.js';
 import type { BenchScale } from './benchScale.js';
 import type { ReconcileChildReport } from './runReconcileJob.js';
@@ -151,9 +152,10 @@ export async function measureReconcile(
 async function countRoundTrips(env: BenchEnvironment, message: ReconcileMessage): Promise<ReconcileResult['roundTrips']> {
   const proxy = env.proxy;
   if (!proxy) return undefined;
+  const run = await pendingRunMessage(new ReconciliationRepository(env.service.services.storage.tables.reconciliations), message);
   await proxy.idle();
   proxy.reset();
-  await env.service.services.reconciler.reconcile(message);
+  await env.service.services.reconciler.reconcile(run);
   const reconcile = proxy.chain();
   await proxy.idle();
   proxy.reset();

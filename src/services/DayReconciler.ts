@@ -25,6 +25,7 @@ import { ReconcileInputsChangingError } from './ReconcileInputsChangingError.js'
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { classifyReportError } from './reports/classifyReportError.js';
 import { RerunNotes } from './reruns/RerunNotes.js';
+import { StartedListing } from './StartedListing.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 
 export interface DayReconcilerDependencies {
@@ -67,12 +68,15 @@ export class DayReconciler {
     // message leaves them unused.
     const firstInputs = readInputs();
     firstInputs.catch(() => undefined);
+    // A run's own row is read alongside the close too: the retry check reads it, and the pending
+    // run is cleared from it without a read of its own.
+    const dayRow = message.runId === undefined ? undefined : this.deps.results.readAhead?.(partnerId, storeId, businessDate);
     const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
     if (stored?.close.batch_id !== closeBatchId) return 'superseded';
     if (message.runId !== undefined) {
       // A retry of a run that stored its result but may not have published it: publish that
       // result again, with the same event ids, rather than compute a new one.
-      const existing = await this.deps.results.get(partnerId, storeId, businessDate);
+      const existing = await this.deps.results.get(partnerId, storeId, businessDate, dayRow);
       if (existing && existing.status !== 'RECEIVED' && existing.runId === message.runId && existing.closeBatchId === closeBatchId) {
         await this.deps.events.resultStored(existing);
         // The run may also have failed writing the day's files: they are written from that result.
@@ -83,23 +87,33 @@ export class DayReconciler {
         return existing.status;
       }
       // From here on, a batch committed for the day may not be read by this run: it schedules another.
-      await this.deps.results.clearPendingRun(partnerId, storeId, businessDate, message.runId);
+      await this.deps.results.clearPendingRun(partnerId, storeId, businessDate, message.runId, dayRow);
     }
 
     for (let pass = 1; ; pass += 1) {
-      const [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
-      const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
-      const batches: ReceivedBatch[] = [];
-      // The latest versions are noted while the rows go by, so the report needs no second listing.
-      const latest = this.deps.reports ? new LatestVersions() : undefined;
+      // The day is listed while the mapping and payment directions are read (they decide how rows
+      // are counted, not which rows there are): its first page is requested now.
+      const rows = new StartedListing(this.deps.index.listDay(partnerId, storeId, businessDate));
       // The day's batches are listed first: their fragments download while the transactions are listed.
       const fragments = this.deps.reports?.prefetch(partnerId);
       // The result's row is read while the day is listed; its write is still guarded by the row's ETag.
       const resultRow = this.deps.results.readAhead?.(partnerId, storeId, businessDate);
+      let mapping: Awaited<typeof firstInputs>[0];
+      let directions: Awaited<typeof firstInputs>[1];
+      try {
+        [mapping, directions] = await (pass === 1 ? firstInputs : readInputs());
+      } catch (error) {
+        await rows.close();
+        throw error;
+      }
+      const aggregator = new DayAggregator({ currency: stored.close.currency, mapping: mapping.byCode, paymentDirections: directions });
+      const batches: ReceivedBatch[] = [];
+      // The latest versions are noted while the rows go by, so the report needs no second listing.
+      const latest = this.deps.reports ? new LatestVersions() : undefined;
       // A listing meets every batch row before any transaction row, so a failed batch is known
       // before its rows (if any are left) come by: they are never counted, nor put in the files.
       const failed = new Set<string>();
-      for await (const row of this.deps.index.listDay(partnerId, storeId, businessDate)) {
+      for await (const row of rows) {
         if (row.type === 'transaction') {
           if (failed.has(row.summary.batch_id)) continue;
           aggregator.add(row.summary);

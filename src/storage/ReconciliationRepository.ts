@@ -6,7 +6,7 @@ import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { tableKey } from './tableKey.js';
 import type { RowReadAhead } from './RowReadAhead.js';
-import { readRowAhead, writeIfCurrent } from './writeIfCurrent.js';
+import { readEarly, readRowAhead, unread, writeIfCurrent } from './writeIfCurrent.js';
 
 export type ReconciliationStatus = 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
 
@@ -84,7 +84,10 @@ export interface ReconciliationFilter {
 export class ReconciliationRepository {
   constructor(private readonly table: TableClient) {}
 
-  async get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationRecord | undefined> {
+  /** With `readAhead`, the row it read is the answer (a read ahead that failed is read again). */
+  async get(partnerId: string, storeId: string, businessDate: string, readAhead?: RowReadAhead): Promise<ReconciliationRecord | undefined> {
+    const early = await readEarly<ResultEntity>(readAhead);
+    if (early !== unread) return early && toRecord(early);
     try {
       return toRecord(await this.table.getEntity<ResultEntity>(tableKey(partnerId, storeId), businessDate));
     } catch (error) {
@@ -164,10 +167,14 @@ export class ReconciliationRepository {
   }
 
   /** A run starts: it is no longer pending, so a batch committed from now on schedules another. */
-  async clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string): Promise<void> {
+  async clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string, readAhead?: RowReadAhead): Promise<void> {
     const partitionKey = tableKey(partnerId, storeId);
+    // The first round decides on the row read ahead when it shows this run pending (the write is
+    // guarded by that row's ETag); one that does not is read again, as the run may be noted since.
+    let early = await readEarly<ResultEntity>(readAhead);
     for (;;) {
-      const current = await this.#read(partitionKey, businessDate);
+      const current = early !== unread && early?.pendingRunId === runId ? early : await this.#read(partitionKey, businessDate);
+      early = unread;
       if (current?.pendingRunId !== runId) return;
       try {
         await this.table.updateEntity({ partitionKey, rowKey: businessDate, pendingRunId: '', pendingDueAt: '' }, 'Merge', {

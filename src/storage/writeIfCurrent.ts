@@ -61,10 +61,10 @@ export async function writeIfCurrent<T extends object>(
   throw new WriteContentionError(table.tableName, maxAttempts);
 }
 
-const unread = Symbol('unread');
+export const unread = Symbol('unread');
 
 /** The row a read ahead found (undefined: absent), or `unread` when there was none or it failed. */
-async function readEarly<T>(readAhead: RowReadAhead | undefined): Promise<(T & { etag: string }) | undefined | typeof unread> {
+export async function readEarly<T>(readAhead: RowReadAhead | undefined): Promise<(T & { etag: string }) | undefined | typeof unread> {
   if (readAhead === undefined) return unread;
   try {
     return (await readAhead.row) as (T & { etag: string }) | undefined;

@@ -6,6 +6,7 @@ import { MappingCatalog } from '../../src/services/catalog/MappingCatalog.js';
 import { ClosedDayReruns } from '../../src/services/reruns/ClosedDayReruns.js';
 import type { ClosedDayRerunMessage } from '../../src/services/reruns/ClosedDayRerunMessage.js';
 import { allNotes } from '../support/allNotes.js';
+import { deferred } from '../support/deferred.js';
 import { DayReconciler } from '../../src/services/DayReconciler.js';
 import { maxNotedPaymentTypes } from '../../src/services/maxNotedPaymentTypes.js';
 import { FragmentPrefetch } from '../../src/services/reports/FragmentPrefetch.js';
@@ -234,6 +235,30 @@ describe('DayReconciler', () => {
     });
     // The stored result is what the partner's events are told of.
     expect(stored).toEqual([result]);
+  });
+
+  it("requests the day's rows while the mapping is still being read, and counts them with it", async () => {
+    const records = [sale('T-1', 'S01', '10.00')];
+    const { ports, reconciler, upload, message } = await world(records, closeFor(records, '10.00', '10.00'));
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    const pointerGate = deferred();
+    const getPointer = ports.pointers.getPointer.bind(ports.pointers);
+    ports.pointers.getPointer = async (partner) => {
+      await pointerGate.promise;
+      return getPointer(partner);
+    };
+    let listingStarted = false;
+    const listDay = ports.index.listDay.bind(ports.index);
+    ports.index.listDay = async function* (...day) {
+      listingStarted = true;
+      yield* listDay(...day);
+    };
+    const run = reconciler.reconcile(message);
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(listingStarted).toBe(true);
+    pointerGate.resolve();
+    // Counted with the mapping (an unmapped S01 would be left out of net sales and mismatch).
+    expect(await run).toBe('MATCHED');
   });
 
   it('does nothing for a message whose close was superseded', async () => {

@@ -4,7 +4,8 @@ import type { PendingRun, ReconciliationFilter, ReconciliationRecord, ResultToSa
 
 /** The reconciliation state of each store-day: RECEIVED when a close arrives, then the result. */
 export interface Reconciliations {
-  get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationRecord | undefined>;
+  /** With `readAhead` (a read of the row started earlier), the row it read is the answer. */
+  get(partnerId: string, storeId: string, businessDate: string, readAhead?: RowReadAhead): Promise<ReconciliationRecord | undefined>;
   /** Sets the day to RECEIVED for this close, unless a close received later is recorded; the close's run is the day's pending run. */
   markReceived(
     partnerId: string,
@@ -26,8 +27,8 @@ export interface Reconciliations {
     run: PendingRun,
     lost: { readonly now: Date; readonly lostAfterMs: number },
   ): Promise<{ closeBatchId: string } | undefined>;
-  /** A run starts: it is no longer pending. */
-  clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string): Promise<void>;
+  /** A run starts: it is no longer pending. `readAhead`: the row as read earlier, a first guess checked by the write. */
+  clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string, readAhead?: RowReadAhead): Promise<void>;
   /**
    * Records a result for the close it was computed from, noting whether it changed the day's
    * status or figures; undefined when that close was superseded. `readAhead`: the row as read

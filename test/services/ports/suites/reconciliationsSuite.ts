@@ -96,6 +96,35 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     expect(await results.notePendingRun(partnerId, ...day, run('late-2'), lost)).toBeUndefined();
   });
 
+  it('clears the pending run of a run that starts, whatever was read ahead of it', async () => {
+    const results = await make();
+    const partnerId = freshPartnerId();
+    const lost = { now: new Date('2026-03-02T10:20:00.000Z'), lostAfterMs: 3_600_000 };
+    const run = (runId: string) => ({ runId, dueAt: '2026-03-02T10:20:00.000Z' });
+    await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
+
+    // Read before the run was noted: the run is cleared all the same, so a later batch notes one of its own.
+    const beforeRunNoted = results.readAhead?.(partnerId, ...day);
+    expect(await results.notePendingRun(partnerId, ...day, run('late-1'), lost)).toEqual({ closeBatchId: 'close-1' });
+    await results.clearPendingRun(partnerId, ...day, 'late-1', beforeRunNoted);
+    expect(await results.notePendingRun(partnerId, ...day, run('late-2'), lost)).toEqual({ closeBatchId: 'close-1' });
+
+    // Read while the run was pending, then a later close made its own run the pending one: that one stays.
+    const whilePending = results.readAhead?.(partnerId, ...day);
+    await results.markReceived(partnerId, ...day, {
+      batchId: 'close-2',
+      receivedAt: '2026-03-02T10:00:00.000Z',
+      expected,
+      run: run('close-close-2'),
+    });
+    await results.clearPendingRun(partnerId, ...day, 'late-2', whilePending);
+    expect(await results.notePendingRun(partnerId, ...day, run('late-3'), lost)).toBeUndefined();
+
+    // The record answered from a read ahead is the one read.
+    const now = results.readAhead?.(partnerId, ...day);
+    expect(await results.get(partnerId, ...day, now)).toEqual(await results.get(partnerId, ...day));
+  });
+
   it('lists results by partner, status and business date', async () => {
     const results = await make();
     const partnerId = freshPartnerId();
