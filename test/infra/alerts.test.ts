@@ -11,6 +11,9 @@ import { metricLine, type MetricName } from '../../src/observability/Telemetry.j
 
 const alerts = readFileSync(fileURLToPath(new URL('../../infra/modules/alerts.bicep', import.meta.url)), 'utf8');
 const main = readFileSync(fileURLToPath(new URL('../../infra/main.bicep', import.meta.url)), 'utf8');
+const host = JSON.parse(readFileSync(fileURLToPath(new URL('../../host.json', import.meta.url)), 'utf8')) as {
+  logging?: { applicationInsights?: { samplingSettings?: { isEnabled?: boolean; excludedTypes?: string } } };
+};
 
 const alerted: readonly MetricName[] = [
   'webhook_dead_letter',
@@ -32,6 +35,14 @@ describe('alert rules', () => {
     expect(line).toBe('metric webhook_dead_letter 3 partner=p%201 event=evt_1');
     expect(alerts).toContain('startswith "metric ${rule.metric} "');
     expect(alerts).toContain('todouble(split(message, " ")[2])');
+  });
+
+  it('find every line: Application Insights never samples traces away', () => {
+    // The rules read `traces`; a rule that fires on one line (a dead letter, a poison message) would
+    // miss it whenever adaptive sampling dropped the invocation's traces.
+    const sampling = host.logging?.applicationInsights?.samplingSettings;
+    const excluded = (sampling?.excludedTypes ?? '').split(';').map((type) => type.trim());
+    expect(sampling?.isEnabled === false || excluded.includes('Trace')).toBe(true);
   });
 
   it('every rule sends to the action group, which e-mails the address main.bicep is given', () => {
