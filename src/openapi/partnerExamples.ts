@@ -228,21 +228,23 @@ export interface OperationExamples {
   readonly responses: Readonly<Record<number, unknown>>;
 }
 
+/** What the service answers the trade-records example with once the other examples are uploaded. */
+const tradeRecordsWarnings = [
+  {
+    code: 'UNKNOWN_PRODUCT',
+    path: 'trade_records[0]',
+    message: '3 item line(s) name a product_id HQ has no product data for.',
+  },
+];
+
 export const partnerExamples = {
   pushTradeRecords: {
     request: tradeRecordsBody,
     responses: {
-      202: acknowledgement(tradeRecordsBatchId, 1),
-      200: {
-        ...acknowledgement(tradeRecordsBatchId, 1, 'ALREADY_RECEIVED'),
-        warnings: [
-          {
-            code: 'UNKNOWN_PRODUCT',
-            path: 'trade_records[0]',
-            message: '1 item line(s) name a product_id HQ has no product data for.',
-          },
-        ],
-      },
+      // The example products name only the combo: its three component lines are unknown. A repeat
+      // is answered with the first receipt's warnings.
+      202: { ...acknowledgement(tradeRecordsBatchId, 1), warnings: tradeRecordsWarnings },
+      200: { ...acknowledgement(tradeRecordsBatchId, 1, 'ALREADY_RECEIVED'), warnings: tradeRecordsWarnings },
     },
   },
   pushDailyClose: {
