@@ -6,6 +6,7 @@
  */
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TradeRecord } from '../../packages/partner-kit/src/contractTypes.js';
 import { PosClient, PosRequestError } from '../../packages/partner-kit/src/PosClient.js';
 import { controlTotals } from '../e2e/support/storeDayKit.js';
 import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
@@ -186,5 +187,173 @@ describe("PosClient on answers that are not the service's", () => {
     expect(error).toBeInstanceOf(PosRequestError);
     expect((error as PosRequestError).status).toBe(401);
     expect((error as PosRequestError).message).toContain('check the API key sent as x-functions-key');
+  });
+});
+
+/** A fetch that notes every request's method, path and body before passing it on (or to `answer`). */
+function recording(
+  answer: (call: number, input: RequestInfo | URL, init?: RequestInit) => Promise<Response> | undefined = () => undefined,
+) {
+  const calls: { method: string; path: string; body: string | undefined }[] = [];
+  const send: typeof fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    calls.push({
+      method: init?.method ?? 'GET',
+      path: new URL(url).pathname,
+      body: typeof init?.body === 'string' ? init.body : undefined,
+    });
+    return answer(calls.length, input, init) ?? fetch(input, init);
+  };
+  return { calls, send };
+}
+
+/** The close of `records` for a partner with `mapping` in effect. */
+const closeOf = (records: readonly TradeRecord[], mapping: Record<string, string> = {}) => ({
+  store_id: usdStoreId,
+  business_date: fixtureBusinessDate,
+  currency: 'USD',
+  closed_at: '2026-03-02T03:55:00-05:00',
+  ...controlTotals(USD, records, { mapping }),
+});
+
+describe('PosClient corrections', () => {
+  it('sends what a MISMATCHED day missed as the next batches of the day, and the close counts them all', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, maxRecordsPerBatch: 2, baseDelayMs: 1, maxDelayMs: 5 });
+    await client.uploadStores([buildUsdStore(usdStoreId)]);
+    const entries = buildMappingBatch().mappings;
+    await client.uploadMapping(entries);
+    const mapping = Object.fromEntries(entries.map((entry) => [entry.source_code, entry.standard_code]));
+    const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
+    const totals = closeOf(records, mapping);
+    const wait = () => client.waitForReconciliation(usdStoreId, fixtureBusinessDate, { intervalMs: 250, timeoutMs: 60_000 });
+
+    // The POS left the last transaction out: two batches, and a close whose totals hold all five.
+    const first = await client.pushDay(records.slice(0, 4), totals);
+    expect(first.batches).toHaveLength(2);
+    expect((await wait()).status).toBe('MISMATCHED');
+
+    // The close is ACCEPTED once the day is RECEIVED again: the next result is the new close's.
+    const correction = await client.pushDay(records.slice(4), totals, { batchesSentBefore: 2 });
+    expect(correction.batches).toHaveLength(1);
+    const result = await wait();
+    expect(result.status, JSON.stringify(result.differences)).toBe('MATCHED');
+    // Numbered 3 and counted as the day's third batch: no batch is missing or unexpected.
+    expect(result.diagnosis?.missing_batch_seqs).toEqual([]);
+    expect(result.diagnosis?.hints).toEqual([]);
+
+    // The close alone, sent again with a new batch_id, counts the same three batches.
+    const again = await client.sendDailyClose(totals, 3);
+    expect(again.batch_id).not.toBe(correction.close.batch_id);
+    expect(again.status).toBe('ACCEPTED');
+    const resent = await wait();
+    expect(resent.status).toBe('MATCHED');
+    expect(resent.diagnosis?.hints).toEqual([]);
+  });
+
+  it("fills in the close's batch_id and batch_count itself, whatever the totals it is given hold", async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const { calls, send } = recording();
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, fetch: send, baseDelayMs: 1, maxDelayMs: 5 });
+    await client.uploadStores([buildUsdStore(usdStoreId)]);
+    const records = [buildUsdTaxExcludedRecord({ seq: 0 })];
+    const stale = { ...closeOf(records), batch_id: '3f0c1c2a-5d1e-4c47-9a51-000000000001', batch_count: 9 };
+    const day = await client.pushDay(records, stale);
+    const sentClose = JSON.parse(calls.at(-1)?.body ?? '{}') as { batch_id: string; batch_count: number };
+    expect(sentClose.batch_id).toBe(day.close.batch_id);
+    expect(sentClose.batch_id).not.toBe(stale.batch_id);
+    expect(sentClose.batch_count).toBe(1);
+    expect(day.close.status).toBe('ACCEPTED');
+  });
+});
+
+describe('PosClient before it sends a day', () => {
+  it("refuses a day the service would refuse halfway with the service's own answer, and sends nothing", async () => {
+    const { calls, send } = recording();
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: 'never-used', fetch: send, maxRecordsPerBatch: 2 });
+    const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
+    const broken = records.map((record, index) => (index === 4 ? { ...record, total_amount: '1.2.3' } : record));
+    const error: unknown = await client.pushDay(broken, closeOf(records)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PosRequestError);
+    const refusal = error as PosRequestError;
+    expect(refusal.sent).toBe(false);
+    expect(refusal.status).toBe(400);
+    expect((refusal.body as { error: { code: string; details: { path: string }[] } }).error.code).toBe('INVALID_PAYLOAD');
+    expect(refusal.message).toContain('before sending anything');
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses records that hold one trade_record_id twice, and sends nothing', async () => {
+    const { calls, send } = recording();
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: 'never-used', fetch: send, maxRecordsPerBatch: 1 });
+    const record = buildUsdTaxExcludedRecord({ seq: 0 });
+    const error: unknown = await client.pushDay([record, { ...record, version: 2 }], closeOf([record])).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toContain(`trade_record_id ${record.trade_record_id} is in the records more than once`);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('PosClient waiting and retrying', () => {
+  it('waits out a Retry-After longer than its own longest backoff', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const slept: number[] = [];
+    const { send } = recording((call) =>
+      call === 1
+        ? Promise.resolve(
+            new Response(JSON.stringify({ error: { code: 'RATE_LIMITED' } }), { status: 429, headers: { 'Retry-After': '45' } }),
+          )
+        : undefined,
+    );
+    const client = new PosClient({
+      baseUrl: service.baseUrl,
+      apiKey: partner.key,
+      fetch: send,
+      sleep: (ms) => {
+        slept.push(ms);
+        return Promise.resolve();
+      },
+    });
+    expect((await client.uploadStores([buildUsdStore(usdStoreId)])).status).toBe('ACCEPTED');
+    expect(slept).toEqual([45_000]);
+  });
+
+  it('gives up on an attempt that outlives timeoutMs and sends the same bytes again', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    let abortedAfterMs: number | undefined;
+    const { calls, send } = recording((call, _input, init) => {
+      if (call !== 1) return undefined;
+      const started = performance.now();
+      // An answer that never comes: only the client's own time limit ends the attempt.
+      return new Promise<Response>((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => {
+          abortedAfterMs = performance.now() - started;
+          reject(new Error('The attempt was aborted.', { cause: init.signal?.reason }));
+        });
+      });
+    });
+    const client = new PosClient({
+      baseUrl: service.baseUrl,
+      apiKey: partner.key,
+      fetch: send,
+      timeoutMs: 2_000,
+      baseDelayMs: 1,
+      maxDelayMs: 5,
+    });
+    const ack = await client.uploadStores([buildUsdStore(usdStoreId)]);
+    expect(abortedAfterMs).toBeGreaterThanOrEqual(1_900);
+    // Applied once: ACCEPTED, or ALREADY_RECEIVED should a slow answer have been cut off too.
+    expect(['ACCEPTED', 'ALREADY_RECEIVED']).toContain(ack.status);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    for (const call of calls) expect(call.body).toBe(calls[0]?.body);
+  });
+
+  it("sends a batch again after the Functions host's bodyless 500 (the service's own 500 is final: above)", async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const { calls, send } = recording((call) => (call === 1 ? Promise.resolve(new Response('', { status: 500 })) : undefined));
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, fetch: send, baseDelayMs: 1, maxDelayMs: 5 });
+    expect((await client.uploadStores([buildUsdStore(usdStoreId)])).status).toBe('ACCEPTED');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.body).toBe(calls[0]?.body);
   });
 });

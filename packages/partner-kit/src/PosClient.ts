@@ -9,6 +9,7 @@ import type {
   Store,
   TradeRecord,
 } from './contractTypes.js';
+import { validatePayload } from './validatePayload.js';
 
 /** The daily close without what pushDay fills in itself (batch_id, batch_count). */
 export type DailyCloseTotals = Omit<DailyCloseBody, 'batch_id' | 'batch_count'>;
@@ -26,27 +27,47 @@ export interface PosClientOptions {
   readonly maxAttempts?: number;
   /** First backoff in ms, doubled per attempt with jitter, capped at maxDelayMs; default 500. */
   readonly baseDelayMs?: number;
+  /** Longest backoff in ms; default 30,000. A `Retry-After` answer is waited out whole, up to a minute. */
   readonly maxDelayMs?: number;
+  /** One attempt, from sending the request to reading the whole answer, in ms; default 120,000. Then it is retried. */
+  readonly timeoutMs?: number;
   /** Replaceable for tests and proxies; default the global fetch. */
   readonly fetch?: typeof fetch;
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
-/** A refusal the client does not retry: the body must be fixed (400, 403, 413, 415) or the key (401). */
+/**
+ * A refusal the client does not retry: the body must be fixed (400, 403, 413, 415) or the key (401).
+ * `sent` is false when the kit refused the body itself, with the service's own rules, before sending
+ * anything of the day (the body then carries `request_id` "offline").
+ */
 export class PosRequestError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
     readonly batchId?: string,
+    readonly sent = true,
   ) {
-    const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+    const code = errorCodeOf(body);
     // A missing or unknown key is answered 401 with no body (as the Functions host does).
     const hint = status === 401 && code === undefined ? ': check the API key sent as x-functions-key' : '';
-    super(
-      `The service refused the request: ${status}${typeof code === 'string' ? ` ${code}` : ''}${hint}${batchId ? ` (batch_id ${batchId})` : ''}`,
-    );
+    const who = sent ? 'The service refused the request' : 'The kit refused the request before sending anything';
+    super(`${who}: ${status}${code === undefined ? '' : ` ${code}`}${hint}${batchId ? ` (batch_id ${batchId})` : ''}`);
     this.name = 'PosRequestError';
   }
+}
+
+/** A push body: whatever the endpoint takes, with the batch_id every retry sends again. */
+type BatchBody = (Readonly<Record<string, unknown>> & { readonly batch_id: string }) | DailyCloseBody;
+
+/** What `pushDay` needs to know of a day it has sent before (a correction after MISMATCHED). */
+export interface PushDayOptions {
+  /**
+   * Batches already sent for this store and business date: this call numbers its batches from
+   * `batchesSentBefore + 1`, and the close counts all of them (contract: batch_seq increases per
+   * store and business date; batch_count is the day's number of batches). Default 0.
+   */
+  readonly batchesSentBefore?: number;
 }
 
 export interface DayResult {
@@ -54,15 +75,21 @@ export interface DayResult {
   readonly close: BatchAcknowledgement;
 }
 
-// Not 500: the service answers it (INTERNAL_ERROR, BATCH_FAILED) only when sending the same batch
-// again cannot help; 502 and 504 come from a gateway on the way and say nothing about the batch.
+// Not the service's 500: it answers one (INTERNAL_ERROR, BATCH_FAILED) only when sending the same
+// batch again cannot help. 502 and 504 come from a gateway on the way and say nothing about the
+// batch; a 500 without the service's error body comes from the Functions host (see `isRetryable`).
 const retryableStatuses = new Set([408, 429, 502, 503, 504]);
+
+/** The longest `Retry-After` waited out: the rate limit's window, the longest the service asks for. */
+const maxRetryAfterMs = 60_000;
 
 /**
  * A reference client of the partner API. Every push has a batch_id chosen once and reused on every
- * retry, so a batch is applied once however often it is sent; 408, 429, 502, 503, 504 and network
- * failures are retried with exponential backoff, honouring Retry-After. A 500 is final: the batch
- * ended FAILED (BATCH_FAILED) or the request cannot succeed unchanged (INTERNAL_ERROR).
+ * retry, so a batch is applied once however often it is sent; 408, 429, 502, 503, 504, network
+ * failures, attempts that time out and the Functions host's bodyless 500 (the function failed or
+ * ran out of time; the batch may be pending) are retried with exponential backoff, honouring
+ * Retry-After. The service's own 500 is final: the batch ended FAILED (BATCH_FAILED) or the request
+ * cannot succeed unchanged (INTERNAL_ERROR).
  */
 export class PosClient {
   private readonly baseUrl: string;
@@ -71,6 +98,7 @@ export class PosClient {
   private readonly maxAttempts: number;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly timeoutMs: number;
   private readonly fetch: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -81,21 +109,41 @@ export class PosClient {
     this.maxAttempts = options.maxAttempts ?? 8;
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.maxDelayMs = options.maxDelayMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? 120_000;
     this.fetch = options.fetch ?? fetch;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /**
    * Sends one store-day: the records in batches within the record and byte limits, numbered by
-   * batch_seq from 1, each acknowledged before the next is sent; then the daily close with the
-   * batch count filled in, only once every batch was acknowledged.
+   * batch_seq from 1 (or after the day's earlier batches, see {@link PushDayOptions}), each
+   * acknowledged before the next is sent; then the daily close with the batch count filled in, only
+   * once every batch was acknowledged. Every batch and the close are first checked with the service's
+   * own rules, so a day that would be refused halfway is refused before anything is sent.
    */
-  async pushDay(records: readonly TradeRecord[], close: DailyCloseTotals): Promise<DayResult> {
-    const batches = splitIntoBatches(records, this.maxRecords, this.maxBytes, close.store_id, close.business_date);
+  async pushDay(records: readonly TradeRecord[], close: DailyCloseTotals, options: PushDayOptions = {}): Promise<DayResult> {
+    const before = options.batchesSentBefore ?? 0;
+    if (!Number.isInteger(before) || before < 0) throw new RangeError('batchesSentBefore must be a whole number, 0 or more.');
+    refuseRepeatedIds(records);
+    const batches = splitIntoBatches(records, this.maxRecords, this.maxBytes, close.store_id, close.business_date, before + 1);
+    const closeBody = dailyCloseBody(close, before + batches.length);
+    for (const batch of batches) refuseOffline('trade-records', batch);
+    refuseOffline('daily-close', closeBody);
     const acks: BatchAcknowledgement[] = [];
     for (const batch of batches) acks.push(await this.send('POST', '/trade-records', batch));
-    const closeAck = await this.send('POST', '/daily-close', { batch_id: randomUUID(), batch_count: batches.length, ...close });
-    return { batches: acks, close: closeAck };
+    return { batches: acks, close: await this.send('POST', '/daily-close', closeBody) };
+  }
+
+  /**
+   * Sends the daily close alone, with a new batch_id, counting `batchCount` batches for the day: a
+   * close sent again after a transaction moved to another business date, or after corrections sent
+   * by other means.
+   */
+  sendDailyClose(close: DailyCloseTotals, batchCount: number): Promise<BatchAcknowledgement> {
+    if (!Number.isInteger(batchCount) || batchCount < 0) throw new RangeError('batchCount must be a whole number, 0 or more.');
+    const body = dailyCloseBody(close, batchCount);
+    refuseOffline('daily-close', body);
+    return this.send('POST', '/daily-close', body);
   }
 
   /**
@@ -136,11 +184,7 @@ export class PosClient {
     return this.send('PUT', '/mappings/transaction-types', { batch_id: randomUUID(), mappings });
   }
 
-  private send(
-    method: string,
-    path: string,
-    body: Readonly<Record<string, unknown>> & { batch_id: string },
-  ): Promise<BatchAcknowledgement> {
+  private send(method: string, path: string, body: BatchBody): Promise<BatchAcknowledgement> {
     // Serialised once: every retry sends the very same bytes under the same batch_id.
     return this.request(method, path, JSON.stringify(body), body.batch_id);
   }
@@ -148,15 +192,18 @@ export class PosClient {
   private async request<T>(method: string, path: string, body?: string, batchId?: string): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let response: Response;
+      // Covers reading the answer too: a stalled body is cut off and retried like a dropped one.
+      const signal = AbortSignal.timeout(this.timeoutMs);
       try {
         response = await this.fetch(this.baseUrl + path, {
           method,
           headers: { 'x-functions-key': this.options.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           ...(body === undefined ? {} : { body }),
+          signal,
         });
       } catch (error) {
-        // No answer (connection refused, reset, dropped): the batch may or may not have arrived;
-        // sending it again with the same batch_id is safe either way.
+        // No answer (connection refused, reset, dropped, timed out): the batch may or may not have
+        // arrived; sending it again with the same batch_id is safe either way.
         if (attempt >= this.maxAttempts) throw error;
         await this.sleep(this.backoff(attempt));
         continue;
@@ -174,8 +221,7 @@ export class PosClient {
         if (parsed === undefined && text !== '') throw new Error(`The answer to ${method} ${path} is not JSON.`);
         return parsed as T;
       }
-      if (!retryableStatuses.has(response.status) || attempt >= this.maxAttempts)
-        throw new PosRequestError(response.status, parsed, batchId);
+      if (!isRetryable(response.status, parsed) || attempt >= this.maxAttempts) throw new PosRequestError(response.status, parsed, batchId);
       await this.sleep(this.retryDelay(response, attempt));
     }
   }
@@ -183,12 +229,53 @@ export class PosClient {
   private retryDelay(response: Response, attempt: number): number {
     const header = response.headers.get('retry-after');
     const seconds = header === null ? NaN : Number(header);
-    return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, this.maxDelayMs) : this.backoff(attempt);
+    return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, maxRetryAfterMs) : this.backoff(attempt);
   }
 
   private backoff(attempt: number): number {
     const ceiling = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (attempt - 1));
     return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+}
+
+/**
+ * Whether an answer is worth the same request again. The Functions host answers a function that
+ * failed or outlived its time limit with a 500 of its own, without the service's error body: the
+ * batch may be pending, and the same bytes under the same batch_id finish it.
+ */
+function isRetryable(status: number, body: unknown): boolean {
+  return retryableStatuses.has(status) || (status === 500 && errorCodeOf(body) === undefined);
+}
+
+function errorCodeOf(body: unknown): string | undefined {
+  const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The close as sent: the caller's totals with a batch_id of its own and the day's batch count (never the caller's). */
+function dailyCloseBody(close: DailyCloseTotals, batchCount: number): DailyCloseBody {
+  return { ...close, batch_id: randomUUID(), batch_count: batchCount };
+}
+
+/** Throws the service's own refusal of a body, found offline, so nothing of the day is sent. */
+function refuseOffline(endpoint: 'trade-records' | 'daily-close', body: { batch_id: string }): void {
+  const outcome = validatePayload(endpoint, Buffer.from(JSON.stringify(body)));
+  if (!outcome.ok) throw new PosRequestError(outcome.status, outcome.body, body.batch_id, false);
+}
+
+/**
+ * A transaction sent twice in one day's records would be refused within a batch, or counted by
+ * the version rule across two: either way the day is not what the POS meant to send.
+ */
+function refuseRepeatedIds(records: readonly TradeRecord[]): void {
+  const seen = new Set<string>();
+  for (const record of records) {
+    if (seen.has(record.trade_record_id)) {
+      throw new RangeError(
+        `trade_record_id ${record.trade_record_id} is in the records more than once: send each transaction once, in its latest version.`,
+      );
+    }
+    seen.add(record.trade_record_id);
   }
 }
 
@@ -202,7 +289,7 @@ function parseJsonOrUndefined(text: string): unknown {
 
 /**
  * Splits a day's records into /trade-records bodies of at most `maxRecords` records and
- * `maxBytes` bytes each, numbered by batch_seq from 1, each with its own batch_id.
+ * `maxBytes` bytes each, numbered by batch_seq from `firstSeq` (default 1), each with its own batch_id.
  */
 export function splitIntoBatches(
   records: readonly TradeRecord[],
@@ -210,6 +297,7 @@ export function splitIntoBatches(
   maxBytes: number,
   storeId: string,
   businessDate: string,
+  firstSeq = 1,
 ): { batch_id: string; store_id: string; business_date: string; batch_seq: number; trade_records: TradeRecord[] }[] {
   // The envelope around the records, with room for the largest batch_seq.
   const envelope = Buffer.byteLength(
@@ -234,7 +322,7 @@ export function splitIntoBatches(
     batch_id: randomUUID(),
     store_id: storeId,
     business_date: businessDate,
-    batch_seq: index + 1,
+    batch_seq: firstSeq + index,
     trade_records,
   }));
 }

@@ -5,6 +5,14 @@
  */
 export type * from './contractTypes.js';
 export { validatePayload, pushEndpoints, type PushEndpoint, type ValidateOptions, type ValidationOutcome } from './validatePayload.js';
-export { PosClient, PosRequestError, splitIntoBatches, type PosClientOptions, type DailyCloseTotals, type DayResult } from './PosClient.js';
+export {
+  PosClient,
+  PosRequestError,
+  splitIntoBatches,
+  type PosClientOptions,
+  type DailyCloseTotals,
+  type DayResult,
+  type PushDayOptions,
+} from './PosClient.js';
 export { verifyWebhook, type WebhookVerification, type VerifyOptions } from '../../../src/events/verifyWebhook.js';
 export { WebhookSecret } from '../../../src/events/WebhookSecret.js';
