@@ -64,7 +64,7 @@ export class BatchSweeper {
   constructor(
     private readonly ledger: Ledger,
     private readonly pendingIndex: PendingBatches,
-    private readonly ingestion: Pick<BatchIngestion, 'completeFromBlob' | 'dropIfAbandoned'>,
+    private readonly ingestion: Pick<BatchIngestion, 'completeFromBlob' | 'dropIfAbandoned' | 'announceFailure'>,
     private readonly processors: Readonly<Record<BatchKind, BatchProcessor<{ batch_id: string }>>>,
     private readonly staleAfterSeconds: number,
     private readonly clock: Clock,
@@ -143,7 +143,9 @@ export class BatchSweeper {
       return 'committed';
     }
     if (entry.state === 'FAILED') {
-      // A failed batch counts nowhere: it gets no fragment.
+      // A failed batch counts nowhere: it gets no fragment. Its row is left only when its failure
+      // may not have been told: it is told (again) before the row goes.
+      await this.ingestion.announceFailure(partnerId, batchId, entry.kind, new Date(entry.failedAt));
       await this.pendingIndex.remove(pending);
       return 'failed';
     }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdFor } from '../../src/events/eventIdFor.js';
 import { WebhookSecret } from '../../src/events/WebhookSecret.js';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
+import { PendingBatchIndex } from '../../src/storage/PendingBatchIndex.js';
 import { WebhookEventStore } from '../../src/storage/WebhookEventStore.js';
 import { WebhookRegistrationRepository } from '../../src/storage/WebhookRegistrationRepository.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
@@ -185,6 +186,52 @@ describe('a batch storage refuses part-way', () => {
     expect(await dayRows(businessDate)).toHaveLength(7);
     const day = await checkDay(service, partner, random, 'NYC-0001', businessDate, kept.trade_records);
     expect(day.reconciliation).toBe('MATCHED');
+  });
+
+  it("keeps a failed batch's pending row while its failure is untold, and the sweep tells it before removing the row", async () => {
+    const listener = await preparePartner(service, random);
+    await new WebhookRegistrationRepository(service.services.storage.tables.webhooks).create(
+      listener.partnerId,
+      { url: 'https://hooks.example.com/pos', eventTypes: ['batch.failed'] },
+      WebhookSecret.generate(),
+      new Date(),
+    );
+    const events = new WebhookEventStore(service.services.storage.tables.webhookEvents);
+    const eventOf = (batchId: string) => events.get(listener.partnerId, eventIdFor([listener.partnerId, 'batch.failed', batchId]));
+    const pendingRowOf = async (batchId: string) => {
+      for await (const row of new PendingBatchIndex(service.services.storage.tables.pendingBatches).listOlderThan(new Date('2100-01-01'))) {
+        if (row.batchId === batchId) return true;
+      }
+      return false;
+    };
+    const businessDate = businessDateOf(8300);
+
+    // Told at once: the row goes with it.
+    const told = buildDayBatch(random, 'NYC-0001', businessDate, 20, 'ft');
+    refuseTransactionWriting(told.trade_records.at(-1)?.trade_record_id ?? '');
+    expectBatchFailed(await service.call(listener, 'POST', 'trade-records', told));
+    expect(await eventOf(told.batch_id)).toMatchObject({ eventType: 'batch.failed' });
+    expect(await pendingRowOf(told.batch_id)).toBe(false);
+
+    // The event could not be stored: the partner still gets BATCH_FAILED, and the row stays.
+    const untold = buildDayBatch(random, 'NYC-0001', businessDate, 20, 'fu');
+    untold.batch_seq = 2;
+    refuseTransactionWriting(untold.trade_records.at(-1)?.trade_record_id ?? '');
+    policy.answerWith(
+      (request: PipelineRequest) => request.method === 'POST' && /\/webhookevents(\?|$)/.test(request.url),
+      400,
+      'InvalidInput',
+    );
+    expectBatchFailed(await service.call(listener, 'POST', 'trade-records', untold));
+    expect(await eventOf(untold.batch_id)).toBeUndefined();
+    expect(await pendingRowOf(untold.batch_id)).toBe(true);
+
+    // The sweep tells it, under the batch's event id, then removes the row.
+    expect(await service.services.sweeper.sweep({ partnerId: listener.partnerId, batchId: untold.batch_id })).toBe('failed');
+    expect(JSON.parse((await eventOf(untold.batch_id))?.body ?? '{}')).toMatchObject({
+      data: { batch_id: untold.batch_id, status: 'FAILED', error: { code: 'BATCH_FAILED' } },
+    });
+    expect(await pendingRowOf(untold.batch_id)).toBe(false);
   });
 
   it('a products batch storage refuses ends FAILED as well, and is listed', async () => {

@@ -45,6 +45,7 @@ function sweeperOf(ledger: InMemoryLedger, pending: InMemoryPendingBatches, cloc
   const unused = {
     completeFromBlob: () => Promise.reject(new Error('a committed batch is not completed again')),
     dropIfAbandoned: () => Promise.reject(new Error('a committed batch is not dropped')),
+    announceFailure: () => Promise.reject(new Error('a committed batch did not fail')),
   };
   const processors = {} as Record<BatchKind, BatchProcessor<{ batch_id: string }>>;
   const sweeper = new BatchSweeper(

@@ -288,25 +288,36 @@ export class BatchIngestion {
     for (let attempt = 0; attempt < 3 && current?.state === 'PENDING' && current.bodyHash === entry.bodyHash; attempt++) {
       const failedAt = this.options.clock();
       if (await ledger.markFailed(partnerId, batchId, current, cause.message, failedAt)) {
-        const failure = batchFailed(cause);
         try {
-          await this.options.onFailed?.({
-            partnerId,
-            batchId,
-            endpoint: endpointOf[processor.kind],
-            code: failure.code,
-            message: failure.message,
-            failedAt,
-          });
+          await this.announceFailure(partnerId, batchId, processor.kind, failedAt);
+          await this.forgetPending(partnerId, batchId, entry.createdAt);
         } catch {
           // The ledger already says FAILED and HQ lists the batch; the partner still gets its
-          // BATCH_FAILED answer when the event could not be queued.
+          // BATCH_FAILED answer. The batch keeps its pending-index row, so the sweep tells again.
         }
         break;
       }
       current = await ledger.get(partnerId, batchId);
     }
     throw batchFailed(cause);
+  }
+
+  /**
+   * Tells HQ (its figure) and the partner (a batch.failed event) that a batch ended FAILED. The
+   * event id is the batch's, so telling again is harmless: the sweep does when it finds a FAILED
+   * batch still in the pending index, the mark of a failure not yet told (a crash, or the event
+   * not queued, right after the ledger said FAILED).
+   */
+  async announceFailure(partnerId: string, batchId: string, kind: BatchKind, failedAt: Date): Promise<void> {
+    const failure = batchFailed();
+    await this.options.onFailed?.({
+      partnerId,
+      batchId,
+      endpoint: endpointOf[kind],
+      code: failure.code,
+      message: failure.message,
+      failedAt,
+    });
   }
 
   /** Drops a PENDING entry that has no stored body once it is old enough to be abandoned. */
