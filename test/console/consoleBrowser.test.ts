@@ -287,7 +287,7 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     const partnerId = seeded.mismatched.partnerId;
     const base = {
       partnerId,
-      eventType: 'com.example.pos.reconciliation.completed',
+      eventType: 'reconciliation.completed',
       targetOrigin: 'https://hooks.example.com',
       attempts: 8,
       lastErrorClass: 'HTTP_ERROR',

@@ -143,7 +143,7 @@ beforeAll(async () => {
     await deadLetters.add({
       partnerId: mapped.partnerId,
       eventId: `evt_${day}`,
-      eventType: 'com.example.pos.reconciliation.completed',
+      eventType: 'reconciliation.completed',
       targetOrigin: 'https://hooks.example.com',
       attempts: 8,
       lastErrorClass: 'HTTP_ERROR',

@@ -175,7 +175,10 @@ export const responseSchemas = {
         items: object({
           partner_id: text,
           event_id: text,
-          event_type: text,
+          event_type: {
+            type: 'string',
+            description: 'The type as a partner subscribes to it (`reconciliation.completed`), without the prefix the event carries.',
+          },
           target_origin: { type: 'string', description: 'Scheme, host and port of the endpoint; never its path.' },
           attempts: count,
           last_error_class: text,

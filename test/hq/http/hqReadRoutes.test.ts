@@ -346,7 +346,7 @@ describe('GET /hq/v1/webhook-failures', () => {
       deadLetters.add({
         partnerId,
         eventId,
-        eventType: 'com.example.pos.reconciliation.completed',
+        eventType: 'reconciliation.completed',
         targetOrigin,
         attempts: 8,
         lastErrorClass: 'HTTP_ERROR',
@@ -367,7 +367,7 @@ describe('GET /hq/v1/webhook-failures', () => {
         {
           partner_id: partner.partnerId,
           event_id: 'evt_newer',
-          event_type: 'com.example.pos.reconciliation.completed',
+          event_type: 'reconciliation.completed',
           target_origin: 'https://hooks.example.com:8443',
           attempts: 8,
           last_error_class: 'HTTP_ERROR',
