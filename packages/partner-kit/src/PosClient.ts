@@ -139,7 +139,7 @@ export class PosClient {
    * close sent again after a transaction moved to another business date, or after corrections sent
    * by other means.
    */
-  sendDailyClose(close: DailyCloseTotals, batchCount: number): Promise<BatchAcknowledgement> {
+  async sendDailyClose(close: DailyCloseTotals, batchCount: number): Promise<BatchAcknowledgement> {
     if (!Number.isInteger(batchCount) || batchCount < 0) throw new RangeError('batchCount must be a whole number, 0 or more.');
     const body = dailyCloseBody(close, batchCount);
     refuseOffline('daily-close', body);
