@@ -2,6 +2,8 @@ import { settingNames } from '../config/settingNames.js';
 import { ConsoleAssets } from '../console/ConsoleAssets.js';
 import { serveConsole } from '../console/serveConsole.js';
 import { createHttpHandler } from '../http/createHttpHandler.js';
+import { withInvocationTelemetry } from '../observability/invocationTelemetry.js';
+import { logTelemetry } from '../observability/Telemetry.js';
 import type { AnonymousEndpoint, Endpoint } from '../http/Endpoint.js';
 import { getDocsAsset, getDocsPage } from '../http/endpoints/getDocs.js';
 import { getHealth } from '../http/endpoints/getHealth.js';
@@ -116,7 +118,8 @@ export const functionTable: readonly FunctionDefinition[] = [
     trigger: 'timer',
     schedule: sweepSchedule,
     createHandler: (services) => async (_timer, context) => {
-      const summary = await services.sweeper.sweepStale();
+      // A batch the sweep finds FAILED raises HQ's figure in this run's log.
+      const summary = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () => services.sweeper.sweepStale());
       context.info(
         `sweepPendingBatches: ${summary.examined} stale, ${summary.alreadyFinished} already finished, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged${summary.stoppedAtBudget ? '; stopped at its time budget, the rest is left for the next sweep' : ''}`,
       );

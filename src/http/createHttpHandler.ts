@@ -3,6 +3,8 @@ import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } fr
 import type { AppServices, Partner } from '../services/AppServices.js';
 import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
 import { describeError } from '../observability/describeError.js';
+import { withInvocationTelemetry } from '../observability/invocationTelemetry.js';
+import { logTelemetry } from '../observability/Telemetry.js';
 import { answerError } from './answerError.js';
 
 /**
@@ -38,7 +40,10 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
       let result;
       if (options.authenticate) {
         partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
-        result = await options.endpoint({ request, services, partner });
+        const caller = partner;
+        result = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
+          options.endpoint({ request, services, partner: caller }),
+        );
       } else {
         result = await options.endpoint({ request, services });
       }

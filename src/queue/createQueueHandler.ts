@@ -1,5 +1,6 @@
 import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 import { describeError } from '../observability/describeError.js';
+import { withInvocationTelemetry } from '../observability/invocationTelemetry.js';
 import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
 
 /**
@@ -32,11 +33,13 @@ export function createQueueHandler<T>(
     try {
       // A malformed message fails every time and so ends in the poison queue, where HQ sees it.
       if (!isMessage(value)) throw new Error('the message is not of the expected shape');
-      const outcome = await handle(value, telemetry, {
-        warn: (line) => {
-          context.warn(`${name}: ${line}`);
-        },
-      });
+      const outcome = await withInvocationTelemetry(telemetry, () =>
+        handle(value, telemetry, {
+          warn: (line) => {
+            context.warn(`${name}: ${line}`);
+          },
+        }),
+      );
       context.info(`${name}: ${outcome} (dequeue ${dequeueCount})`);
     } catch (error) {
       context.warn(`${name}: failed on dequeue ${dequeueCount}: ${describeError(error)}`);

@@ -7,6 +7,8 @@
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdFor } from '../../src/events/eventIdFor.js';
+import { withInvocationTelemetry } from '../../src/observability/invocationTelemetry.js';
+import { logTelemetry } from '../../src/observability/Telemetry.js';
 import { WebhookSecret } from '../../src/events/WebhookSecret.js';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
 import { PendingBatchIndex } from '../../src/storage/PendingBatchIndex.js';
@@ -212,6 +214,9 @@ describe('a batch storage refuses part-way', () => {
     expectBatchFailed(await service.call(listener, 'POST', 'trade-records', told));
     expect(await eventOf(told.batch_id)).toMatchObject({ eventType: 'batch.failed' });
     expect(await pendingRowOf(told.batch_id)).toBe(false);
+    // HQ's figure, in the log of the push that found the failure (what the alert rule reads).
+    const figure = (batchId: string) => `metric batch_failed 1 partner=${listener.partnerId} batch_id=${batchId} code=BATCH_FAILED`;
+    expect(service.logs.filter((line) => line.includes(figure(told.batch_id)))).toHaveLength(1);
 
     // The event could not be stored: the partner still gets BATCH_FAILED, and the row stays.
     const untold = buildDayBatch(random, 'NYC-0001', businessDate, 20, 'fu');
@@ -226,8 +231,17 @@ describe('a batch storage refuses part-way', () => {
     expect(await eventOf(untold.batch_id)).toBeUndefined();
     expect(await pendingRowOf(untold.batch_id)).toBe(true);
 
-    // The sweep tells it, under the batch's event id, then removes the row.
-    expect(await service.services.sweeper.sweep({ partnerId: listener.partnerId, batchId: untold.batch_id })).toBe('failed');
+    // The sweep tells it, under the batch's event id and with HQ's figure in its own log, then
+    // removes the row.
+    const sweepLog: string[] = [];
+    const sweep = () => service.services.sweeper.sweep({ partnerId: listener.partnerId, batchId: untold.batch_id });
+    expect(
+      await withInvocationTelemetry(
+        logTelemetry((line) => sweepLog.push(line)),
+        sweep,
+      ),
+    ).toBe('failed');
+    expect(sweepLog).toEqual([figure(untold.batch_id)]);
     expect(JSON.parse((await eventOf(untold.batch_id))?.body ?? '{}')).toMatchObject({
       data: { batch_id: untold.batch_id, status: 'FAILED', error: { code: 'BATCH_FAILED' } },
     });

@@ -1,5 +1,6 @@
 import { eventIdFor } from '../../events/eventIdFor.js';
-import { noTelemetry, type Telemetry } from '../../observability/Telemetry.js';
+import { invocationTelemetry } from '../../observability/invocationTelemetry.js';
+import type { Telemetry } from '../../observability/Telemetry.js';
 import type { EventPublisher } from './EventPublisher.js';
 
 /** A batch that ended in the failed state, as the batch ledger's failure path reports it. */
@@ -30,7 +31,8 @@ interface BatchFailedData {
 export class BatchFailureEvents {
   constructor(private readonly publisher: EventPublisher) {}
 
-  async batchFailed(batch: FailedBatch, telemetry: Telemetry = noTelemetry): Promise<void> {
+  /** `telemetry`: by default the invocation's that found the failure (a push, or the sweep). */
+  async batchFailed(batch: FailedBatch, telemetry: Telemetry = invocationTelemetry()): Promise<void> {
     telemetry.metric('batch_failed', 1, { partner: batch.partnerId, batch_id: batch.batchId, code: batch.code });
     const data: BatchFailedData = {
       batch_id: batch.batchId,
