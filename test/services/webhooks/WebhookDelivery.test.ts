@@ -247,8 +247,9 @@ describe('attempts per partner at once', () => {
   });
 
   it('an event sent back again and again waits twice as long each time, up to the bound, and from the start after an attempt', async () => {
+    // The hanging attempt must outlast the five returns below, even on a busy machine.
     const kit = await startWebhookKit({
-      policy: { attemptTimeoutMs: 1_500, partnerConcurrency: 1, busyRetrySeconds: 5, maxBusyRetrySeconds: 30 },
+      policy: { attemptTimeoutMs: 6_000, partnerConcurrency: 1, busyRetrySeconds: 5, maxBusyRetrySeconds: 30 },
     });
     const { slowPartner } = await hangingAndHealthyPartners(kit);
     await publish(kit, slowPartner, 'H1');

@@ -106,8 +106,13 @@ export function uncommittedBatchesSuite(make: () => Promise<UncommittedBatchesWo
       const entry = await ledger.get(partnerId, id);
       await ledger.commit(partnerId, id, entry!, { recordCount: 1, warnings: [] }, now);
     }
+    // The first index rows are committed batches: the page reads on past them rather than coming
+    // back empty. (It may stop short of full at its read limit, where the two land late in the
+    // index's order; the next page then holds the rest.)
     const first = await listing.page('PENDING', { partnerId, limit: 2 });
-    expect(first.items.map((b) => b.batchId).sort()).toEqual(ids.slice(10));
+    expect(first.items.length).toBeGreaterThan(0);
+    expect(ids.slice(10)).toEqual(expect.arrayContaining(first.items.map((b) => b.batchId)));
+    expect((await allPages(listing, 'PENDING', partnerId, 2)).map((b) => b.batchId).sort()).toEqual(ids.slice(10));
   });
 
   it('takes back only positions a page could have produced', async () => {
