@@ -57,9 +57,6 @@ export class PosRequestError extends Error {
   }
 }
 
-/** A push body: whatever the endpoint takes, with the batch_id every retry sends again. */
-type BatchBody = (Readonly<Record<string, unknown>> & { readonly batch_id: string }) | DailyCloseBody;
-
 /** What `pushDay` needs to know of a day it has sent before (a correction after MISMATCHED). */
 export interface PushDayOptions {
   /**
@@ -127,11 +124,11 @@ export class PosClient {
     refuseRepeatedIds(records);
     const batches = splitIntoBatches(records, this.maxRecords, this.maxBytes, close.store_id, close.business_date, before + 1);
     const closeBody = dailyCloseBody(close, before + batches.length);
-    for (const batch of batches) refuseOffline('trade-records', batch);
-    refuseOffline('daily-close', closeBody);
+    const checked = batches.map((batch) => checkedOffline('trade-records', batch));
+    const checkedClose = checkedOffline('daily-close', closeBody);
     const acks: BatchAcknowledgement[] = [];
-    for (const batch of batches) acks.push(await this.send('POST', '/trade-records', batch));
-    return { batches: acks, close: await this.send('POST', '/daily-close', closeBody) };
+    for (const batch of checked) acks.push(await this.request('POST', '/trade-records', batch.text, batch.batchId));
+    return { batches: acks, close: await this.request('POST', '/daily-close', checkedClose.text, checkedClose.batchId) };
   }
 
   /**
@@ -142,8 +139,8 @@ export class PosClient {
   async sendDailyClose(close: DailyCloseTotals, batchCount: number): Promise<BatchAcknowledgement> {
     if (!Number.isInteger(batchCount) || batchCount < 0) throw new RangeError('batchCount must be a whole number, 0 or more.');
     const body = dailyCloseBody(close, batchCount);
-    refuseOffline('daily-close', body);
-    return this.send('POST', '/daily-close', body);
+    const checked = checkedOffline('daily-close', body);
+    return this.request('POST', '/daily-close', checked.text, checked.batchId);
   }
 
   /**
@@ -184,7 +181,11 @@ export class PosClient {
     return this.send('PUT', '/mappings/transaction-types', { batch_id: randomUUID(), mappings });
   }
 
-  private send(method: string, path: string, body: BatchBody): Promise<BatchAcknowledgement> {
+  private send(
+    method: string,
+    path: string,
+    body: Readonly<Record<string, unknown>> & { batch_id: string },
+  ): Promise<BatchAcknowledgement> {
     // Serialised once: every retry sends the very same bytes under the same batch_id.
     return this.request(method, path, JSON.stringify(body), body.batch_id);
   }
@@ -257,10 +258,15 @@ function dailyCloseBody(close: DailyCloseTotals, batchCount: number): DailyClose
   return { ...close, batch_id: randomUUID(), batch_count: batchCount };
 }
 
-/** Throws the service's own refusal of a body, found offline, so nothing of the day is sent. */
-function refuseOffline(endpoint: 'trade-records' | 'daily-close', body: { batch_id: string }): void {
-  const outcome = validatePayload(endpoint, Buffer.from(JSON.stringify(body)));
+/**
+ * A body serialised once, as it will be sent, after the service's own rules found nothing to refuse
+ * in it offline; throws that refusal otherwise, so nothing of the day is sent.
+ */
+function checkedOffline(endpoint: 'trade-records' | 'daily-close', body: { batch_id: string }): { text: string; batchId: string } {
+  const text = JSON.stringify(body);
+  const outcome = validatePayload(endpoint, Buffer.from(text));
   if (!outcome.ok) throw new PosRequestError(outcome.status, outcome.body, body.batch_id, false);
+  return { text, batchId: body.batch_id };
 }
 
 /**
