@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reconciliationSource, storeDaySubject } from '../../../src/events/buildCloudEvent.js';
 import { eventIdFor } from '../../../src/events/eventIdFor.js';
 import type { EventType } from '../../../src/events/eventTypes.js';
@@ -37,6 +37,12 @@ async function register(
   const answer = (await kit.registrar.register(partnerId, { url, eventTypes })) as WebhookBodyWithSecret;
   return answer.secret;
 }
+
+/**
+ * Longer than any test runs: a hanging attempt ends only when its test closes the receiver, so the
+ * order of events does not depend on how fast a busy machine gets through the steps between.
+ */
+const neverTimesOut = 120_000;
 
 /** Two partners, each with its endpoint registered: one that never answers and one that answers 200. */
 async function hangingAndHealthyPartners(kit: WebhookKit) {
@@ -173,7 +179,7 @@ describe('a receiver that always fails', () => {
 
 describe("one partner's slow endpoint and another partner", () => {
   it('a hanging receiver does not delay the other partner, and its backlog waits without attempts', async () => {
-    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 4_000 } });
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: neverTimesOut } });
     const { hanging, healthy, slowPartner, otherPartner } = await hangingAndHealthyPartners(kit);
     await publish(kit, slowPartner, 'A1');
     await publish(kit, otherPartner, 'B1');
@@ -189,7 +195,9 @@ describe("one partner's slow endpoint and another partner", () => {
     expect(fast).toContain('delivered on attempt 1');
     expect(healthy.received).toHaveLength(1);
     expect(slowSettled).toBe(false);
-    expect(await slow).toContain('attempt 1 failed (TIMEOUT)');
+    // The receiver drops the hanging connection: the attempt fails and pauses the endpoint.
+    await hanging.close();
+    expect(await slow).toContain('attempt 1 failed (NETWORK)');
 
     // More events for both partners while the slow endpoint is paused: the slow partner's wait in
     // the queue without an attempt each, the other partner's go straight through.
@@ -228,15 +236,20 @@ describe("one partner's slow endpoint and another partner", () => {
 
 describe('attempts per partner at once', () => {
   it('a burst for one slow endpoint takes at most partnerConcurrency slots; the rest go back to the queue, not an attempt each', async () => {
-    // Long enough that both attempts still hang when the last message of the burst is looked at.
-    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: 4_000, partnerConcurrency: 2, busyRetrySeconds: 7 } });
-    const { hanging, slowPartner, otherPartner } = await hangingAndHealthyPartners(kit);
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: neverTimesOut, partnerConcurrency: 2, busyRetrySeconds: 7 } });
+    const { hanging, healthy, slowPartner, otherPartner } = await hangingAndHealthyPartners(kit);
     for (const store of ['C1', 'C2', 'C3', 'C4']) await publish(kit, slowPartner, store);
     await publish(kit, otherPartner, 'D1');
 
     const runs = kit.queue.takeVisible().map((m) => kit.delivery.deliver(m));
+    // Everything but the two hanging attempts settles while they hang; then the receiver lets go.
+    await vi.waitFor(() => {
+      expect(kit.queue.sent.filter((entry) => entry.delaySeconds === 7)).toHaveLength(2);
+      expect(healthy.received).toHaveLength(1);
+    }, 30_000);
+    await hanging.close();
     const outcomes = await Promise.all(runs);
-    expect(outcomes.filter((o) => o.includes('attempt 1 failed (TIMEOUT)'))).toHaveLength(2);
+    expect(outcomes.filter((o) => o.includes('attempt 1 failed (NETWORK)'))).toHaveLength(2);
     expect(outcomes.filter((o) => o.includes('2 attempts to this endpoint running; waits 7 s'))).toHaveLength(2);
     expect(outcomes.filter((o) => o.includes('delivered on attempt 1'))).toHaveLength(1);
     expect(hanging.received).toHaveLength(2);
@@ -247,11 +260,10 @@ describe('attempts per partner at once', () => {
   });
 
   it('an event sent back again and again waits twice as long each time, up to the bound, and from the start after an attempt', async () => {
-    // The hanging attempt must outlast the five returns below, even on a busy machine.
     const kit = await startWebhookKit({
-      policy: { attemptTimeoutMs: 6_000, partnerConcurrency: 1, busyRetrySeconds: 5, maxBusyRetrySeconds: 30 },
+      policy: { attemptTimeoutMs: neverTimesOut, partnerConcurrency: 1, busyRetrySeconds: 5, maxBusyRetrySeconds: 30 },
     });
-    const { slowPartner } = await hangingAndHealthyPartners(kit);
+    const { hanging, slowPartner } = await hangingAndHealthyPartners(kit);
     await publish(kit, slowPartner, 'H1');
     await publish(kit, slowPartner, 'H2');
     const [first, second] = kit.queue.takeVisible();
@@ -267,11 +279,12 @@ describe('attempts per partner at once', () => {
     }
     expect(waits).toEqual([5, 10, 20, 30, 30]);
     expect(message.busyReturns).toBe(5);
-    await holding;
-    // The first attempt timed out and paused the endpoint. Once the pause is over the event probes
-    // it (and times out too); its retry starts the busy waits afresh.
+    // The receiver goes away: the first attempt fails and pauses the endpoint. Once the pause is
+    // over the event probes it (and fails too); its retry starts the busy waits afresh.
+    await hanging.close();
+    expect(await holding).toContain('attempt 1 failed (NETWORK)');
     kit.clock.advance(10 * 60);
-    expect(await kit.delivery.deliver(message)).toContain('attempt 1 failed (TIMEOUT)');
+    expect(await kit.delivery.deliver(message)).toContain('attempt 1 failed (NETWORK)');
     const retried = kit.queue.sent.at(-1)!.message;
     expect(retried).toMatchObject({ eventId: message.eventId, attempts: 1 });
     expect(retried.busyReturns).toBeUndefined();
