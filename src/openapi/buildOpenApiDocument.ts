@@ -7,6 +7,7 @@ import type { OperationDoc } from './OperationDoc.js';
 import type { OperationExamples } from './partnerExamples.js';
 import { componentRef } from './SchemaRef.js';
 import { schemaComponents } from './schemaComponents.js';
+import type { WebhookDoc } from './WebhookDoc.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -24,6 +25,8 @@ export interface ApiDescription {
   readonly examples: Readonly<Record<string, OperationExamples>>;
   /** Functions under basePath that serve the documentation itself and are left out of it. */
   readonly undocumented: readonly string[];
+  /** Events the service sends to the API's callers, by event name: the document's `webhooks`. */
+  readonly webhooks?: Readonly<Record<string, WebhookDoc>>;
 }
 
 export interface OpenApiInput {
@@ -79,6 +82,7 @@ export function buildOpenApiDocument(api: ApiDescription, input: OpenApiInput): 
     security: [{ [securitySchemeName]: [] }],
     tags: api.tags,
     paths,
+    ...(api.webhooks === undefined ? {} : { webhooks: webhookItems(api.webhooks) }),
     components: {
       securitySchemes: {
         [securitySchemeName]: { type: 'apiKey', in: 'header', name: api.security.header, description: api.security.description },
@@ -157,6 +161,56 @@ function operation(
   );
   op.responses = responses;
   return op;
+}
+
+/** The Standard Webhooks headers every delivery carries, as the receiver's parameters. */
+const webhookHeaders = [
+  { name: 'webhook-id', description: "The event's id: the same on every attempt. Deduplicate on it." },
+  {
+    name: 'webhook-timestamp',
+    description: "The attempt's time in whole seconds since the Unix epoch. Refuse one more than 5 minutes away.",
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded bytes after `whsec_` of the webhook secret; two during a secret rotation, one per secret.',
+  },
+];
+
+/** One `webhooks` entry per event: the POST a partner's endpoint receives, and what its answers do. */
+function webhookItems(webhooks: Readonly<Record<string, WebhookDoc>>): Record<string, JsonObject> {
+  const items: Record<string, JsonObject> = {};
+  for (const [name, doc] of Object.entries(webhooks)) {
+    items[name] = {
+      post: {
+        operationId: `${name.replace(/\.(.)/g, (_dot, letter: string) => letter.toUpperCase())}Event`,
+        tags: ['Webhooks'],
+        summary: doc.summary,
+        description: doc.description,
+        // Signed with the webhook secret instead of carrying a key.
+        security: [],
+        parameters: webhookHeaders.map((header) => ({
+          name: header.name,
+          in: 'header',
+          required: true,
+          description: header.description,
+          schema: { type: 'string' },
+        })),
+        requestBody: {
+          required: true,
+          content: { 'application/cloudevents+json': { schema: { $ref: componentRef(doc.schema) }, example: doc.example } },
+        },
+        responses: {
+          '2XX': { description: 'Received: the event is not sent again. Answer quickly and do the work later.' },
+          '410': { description: "Gone: this event's attempts stop at once. The endpoint stays registered and gets later events." },
+          default: {
+            description: 'Any other answer (a redirect included), like a timeout or a network error: the event is sent again later.',
+          },
+        },
+      },
+    };
+  }
+  return items;
 }
 
 const hostNotes: Partial<Record<number, string>> = {

@@ -6,6 +6,7 @@ import { readHostSettings } from '../localhost/readHostSettings.js';
 import { buildOpenApiDocument, type ApiDescription } from './buildOpenApiDocument.js';
 import { partnerExamples } from './partnerExamples.js';
 import { partnerOperations } from './partnerOperations.js';
+import { partnerWebhooks } from './partnerWebhooks.js';
 
 const errorTable = (Object.keys(errorCatalogue) as ErrorCode[])
   .map((code) => `| ${errorCatalogue[code].status} | \`${code}\` | ${errorCatalogue[code].message} |`)
@@ -51,6 +52,7 @@ export const partnerApi: ApiDescription = {
   operations: partnerOperations,
   examples: partnerExamples,
   undocumented: ['partnerOpenApi', 'partnerDocs', 'partnerDocsAsset'],
+  webhooks: partnerWebhooks,
 };
 
 /** The partner API's OpenAPI document for the app as configured (routes from host.json). */

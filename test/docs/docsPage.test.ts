@@ -1,6 +1,6 @@
 /**
  * GET /pos/v1/openapi.json and GET /pos/v1/docs on the running service: served anonymously, the
- * docs page renders every operation of the spec in a real browser (Debian's Chromium) and asks no
+ * docs page renders every operation and webhook event of the spec in a real browser (Debian's Chromium) and asks no
  * other host for anything.
  */
 import { existsSync } from 'node:fs';
@@ -10,8 +10,16 @@ import { renderPartnerOpenApiFile } from '../../src/openapi/writeDocs.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 
 const chromiumPath = '/usr/bin/chromium';
-const spec = JSON.parse(renderPartnerOpenApiFile()) as { paths: Record<string, Record<string, { operationId: string; summary: string }>> };
+interface Operation {
+  operationId: string;
+  summary: string;
+}
+const spec = JSON.parse(renderPartnerOpenApiFile()) as {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, Record<string, Operation>>;
+};
 const operations = Object.values(spec.paths).flatMap((item) => Object.values(item));
+const events = Object.values(spec.webhooks).flatMap((item) => Object.values(item));
 
 let service: TestService;
 beforeAll(async () => {
@@ -60,7 +68,7 @@ describe('the served spec and docs page', () => {
       await browser.close();
     });
 
-    it('renders every operation of the spec and asks no other host for anything', async () => {
+    it('renders every operation and event of the spec and asks no other host for anything', async () => {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       const origin = new URL(service.baseUrl).origin;
       const elsewhere: string[] = [];
@@ -76,6 +84,8 @@ describe('the served spec and docs page', () => {
       await page.getByText(operations[0]!.summary).first().waitFor({ timeout: 30_000 });
       const text = await page.locator('body').innerText();
       for (const operation of operations) expect(text, operation.operationId).toContain(operation.summary);
+      expect(events).toHaveLength(3);
+      for (const event of events) expect(text, event.operationId).toContain(event.summary);
       expect(elsewhere).toEqual([]);
       expect(refused).toEqual([]);
       await page.close();

@@ -15,6 +15,7 @@ import { eventually, startTestService, type TestPartner, type TestService } from
 import { makeTestCertificates } from '../support/testCertificates.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 import { independentlyVerified } from '../services/webhooks/webhookKit.js';
+import { pointerToken, specValidator } from '../openapi/specAjv.js';
 import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
 import { controlTotals, dailyClose, POS_CODES, tradeBatch } from './support/storeDayKit.js';
 import { buildRecord, USD } from '../fixtures/tradeRecordFixtures.js';
@@ -123,6 +124,14 @@ describe('webhooks over https', () => {
     ).toEqual(['com.example.pos.reconciliation.changed', 'com.example.pos.reconciliation.completed']);
     const now = await getResult(service, partner, day);
     expect(events.slice(1).map((e) => e.data)).toEqual([now, now]);
+    // Each is the event the API document the service serves describes under the event's name.
+    const served = await service.call(null, 'GET', 'openapi.json');
+    const schemaAt = specValidator(served.body as object);
+    for (const event of events) {
+      const name = event.type.slice('com.example.pos.'.length);
+      const validate = schemaAt(`/webhooks/${pointerToken(name)}/post/requestBody/content/application~1cloudevents+json/schema`);
+      expect(validate(event), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
     expect(all.every((r) => independentlyVerified(secret, r.headers, r.body))).toBe(true);
 
     // Each delivery is measured in the log, with no URL, body or secret.

@@ -6,6 +6,7 @@
 import type { SchemaDocument } from '../../../src/validation/createBodyValidator.js';
 import common from '../../../schemas/common.schema.json';
 import dailyClose from '../../../schemas/daily-close.schema.json';
+import events from '../../../schemas/events.schema.json';
 import mappings from '../../../schemas/mappings.schema.json';
 import products from '../../../schemas/products.schema.json';
 import responses from '../../../schemas/responses.schema.json';
@@ -16,6 +17,7 @@ import webhook from '../../../schemas/webhook.schema.json';
 export const contractSchemas: readonly SchemaDocument[] = [
   common,
   dailyClose,
+  events,
   mappings,
   products,
   responses,

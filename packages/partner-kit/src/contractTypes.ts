@@ -148,6 +148,13 @@ export type TaxCategory = 'STANDARD' | 'REDUCED' | 'ZERO' | 'EXEMPT';
  */
 export type ActiveStatus = 'ACTIVE' | 'INACTIVE';
 /**
+ * The event id, also sent as the webhook-id header: the same on every attempt and every resend of one event, so receivers deduplicate on it.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "EventId".
+ */
+export type EventId = string;
+/**
  * A calendar date YYYY-MM-DD.
  */
 export type CalendarDate1 = string;
@@ -204,6 +211,142 @@ export interface DailyCloseBody {
   payment_total_amount: Amount;
   currency: Currency;
   closed_at: Timestamp;
+}
+/**
+ * reconciliation.completed (every reconciliation result) or reconciliation.changed (a later result of the same day changed its status or figures). type is the environment's EVENT_TYPE_PREFIX, a dot and the event name. source + "/" + subject is the GET path of the same result, data is that result and time its checked_at.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "ReconciliationEvent".
+ */
+export interface ReconciliationEvent {
+  specversion: '1.0';
+  id: EventId;
+  source: '/pos/v1/daily-close';
+  type: string;
+  /**
+   * <store_id>/<business_date>.
+   */
+  subject: string;
+  time: Timestamp;
+  datacontenttype: 'application/json';
+  data: ReconciliationResult;
+}
+/**
+ * Reconciliation state of one store and business date (contract §2.12). diagnosis goes beyond the contract: why the figures may differ and what to resend; null until reconciled.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "ReconciliationResult".
+ */
+export interface ReconciliationResult {
+  store_id: string;
+  business_date: CalendarDate;
+  status: 'NOT_RECEIVED' | 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
+  checked_at: TimestampOrNull;
+  expected: ControlTotals | null;
+  actual: ControlTotals | null;
+  /**
+   * Names of the fields of expected and actual that differ; empty when they agree.
+   */
+  differences: string[];
+  /**
+   * Null until the day is reconciled.
+   */
+  diagnosis?: Diagnosis | null;
+}
+/**
+ * The seven figures of a store-day: declared by the daily close (expected) or recomputed by HQ (actual).
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "ControlTotals".
+ */
+export interface ControlTotals {
+  trade_record_count: Count;
+  item_row_count: Count;
+  payment_row_count: Count;
+  net_sales_amount: Amount;
+  tax_amount: Amount;
+  tip_amount: Amount;
+  payment_total_amount: Amount;
+}
+/**
+ * Why a reconciled day's figures may differ from its close, and what to resend. More fields may be added. batch_count is not one of the compared figures: a batch_seq missing from 1..batch_count shows here and in hints, whatever the status.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "Diagnosis".
+ */
+export interface Diagnosis {
+  /**
+   * batch_seq numbers from 1 to the close's batch_count that were not received, ascending (at most 500 listed).
+   */
+  missing_batch_seqs: number[];
+  /**
+   * How many of 1..batch_count were not received.
+   */
+  missing_batch_count: number;
+  /**
+   * batch_seq numbers above batch_count that were received, ascending (at most 500 listed).
+   */
+  unexpected_batch_seqs: number[];
+  /**
+   * Batches received after the daily close.
+   */
+  batches_after_close: number;
+  /**
+   * Source codes with no mapping, most frequent first (at most 50).
+   */
+  unmapped_transaction_types: {
+    source_code: string;
+    transaction_count: number;
+  }[];
+  /**
+   * payment_type values with no known direction, most frequent first (at most 50).
+   */
+  unknown_payment_types: {
+    payment_type: string;
+    payment_count: number;
+  }[];
+  /**
+   * Plain-English advice to the partner.
+   */
+  hints: string[];
+}
+/**
+ * batch.failed: a batch ended in the failed state; none of its transactions are counted. subject is the batch_id and time is data.failed_at. Send the records again under a new batch_id; give HQ the batch_id when asking about it.
+ *
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "BatchFailedEvent".
+ */
+export interface BatchFailedEvent {
+  specversion: '1.0';
+  id: EventId;
+  /**
+   * The push endpoint the batch was sent to.
+   */
+  source: '/pos/v1/trade-records' | '/pos/v1/daily-close' | '/pos/v1/stores' | '/pos/v1/products' | '/pos/v1/mappings/transaction-types';
+  type: string;
+  subject: Uuid;
+  time: Timestamp;
+  datacontenttype: 'application/json';
+  data: BatchFailedData;
+}
+/**
+ * This interface was referenced by `PosContract`'s JSON-Schema
+ * via the `definition` "BatchFailedData".
+ */
+export interface BatchFailedData {
+  batch_id: Uuid;
+  status: 'FAILED';
+  /**
+   * The error the push was answered with (or would have been): branch on the code.
+   */
+  error: {
+    /**
+     * A code of the error catalogue, e.g. BATCH_FAILED.
+     */
+    code: string;
+    message: string;
+  };
+  failed_at: Timestamp;
 }
 /**
  * The complete transaction-type mapping of the partner, replacing the previous one. Unknown fields are rejected with INVALID_PAYLOAD. At most 10000 entries per upload (the contract leaves the limit open; this is the service's limit).
@@ -377,85 +520,6 @@ export interface ErrorBody {
       message: string;
     }[];
   };
-}
-/**
- * The seven figures of a store-day: declared by the daily close (expected) or recomputed by HQ (actual).
- *
- * This interface was referenced by `PosContract`'s JSON-Schema
- * via the `definition` "ControlTotals".
- */
-export interface ControlTotals {
-  trade_record_count: Count;
-  item_row_count: Count;
-  payment_row_count: Count;
-  net_sales_amount: Amount;
-  tax_amount: Amount;
-  tip_amount: Amount;
-  payment_total_amount: Amount;
-}
-/**
- * Reconciliation state of one store and business date (contract §2.12). diagnosis goes beyond the contract: why the figures may differ and what to resend; null until reconciled.
- *
- * This interface was referenced by `PosContract`'s JSON-Schema
- * via the `definition` "ReconciliationResult".
- */
-export interface ReconciliationResult {
-  store_id: string;
-  business_date: CalendarDate;
-  status: 'NOT_RECEIVED' | 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
-  checked_at: TimestampOrNull;
-  expected: ControlTotals | null;
-  actual: ControlTotals | null;
-  /**
-   * Names of the fields of expected and actual that differ; empty when they agree.
-   */
-  differences: string[];
-  /**
-   * Null until the day is reconciled.
-   */
-  diagnosis?: Diagnosis | null;
-}
-/**
- * Why a reconciled day's figures may differ from its close, and what to resend. More fields may be added. batch_count is not one of the compared figures: a batch_seq missing from 1..batch_count shows here and in hints, whatever the status.
- *
- * This interface was referenced by `PosContract`'s JSON-Schema
- * via the `definition` "Diagnosis".
- */
-export interface Diagnosis {
-  /**
-   * batch_seq numbers from 1 to the close's batch_count that were not received, ascending (at most 500 listed).
-   */
-  missing_batch_seqs: number[];
-  /**
-   * How many of 1..batch_count were not received.
-   */
-  missing_batch_count: number;
-  /**
-   * batch_seq numbers above batch_count that were received, ascending (at most 500 listed).
-   */
-  unexpected_batch_seqs: number[];
-  /**
-   * Batches received after the daily close.
-   */
-  batches_after_close: number;
-  /**
-   * Source codes with no mapping, most frequent first (at most 50).
-   */
-  unmapped_transaction_types: {
-    source_code: string;
-    transaction_count: number;
-  }[];
-  /**
-   * payment_type values with no known direction, most frequent first (at most 50).
-   */
-  unknown_payment_types: {
-    payment_type: string;
-    payment_count: number;
-  }[];
-  /**
-   * Plain-English advice to the partner.
-   */
-  hints: string[];
 }
 /**
  * The transaction-type mapping in effect (contract §2.5).
