@@ -139,7 +139,7 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Webhooks',
     summary: 'Rotate the webhook signing secret',
     description:
-      'A new signing secret, answered this once. For 24 hours deliveries carry signatures by both the new and the previous secret, so the receiver can switch over without losing an event.',
+      'A new signing secret, answered this once. For 24 hours deliveries carry signatures by both the new and the previous secret, so the receiver can switch over without losing an event. Only one previous secret is kept: a second rotation within those 24 hours stops the first secret signing at once.',
     responses: [
       {
         status: 200,
