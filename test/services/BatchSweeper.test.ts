@@ -7,7 +7,7 @@ import { InvocationContext } from '@azure/functions';
 import { PendingBatchIndex } from '../../src/storage/PendingBatchIndex.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
-import { SimulatedCrash, isBlobPut, isTableTransaction } from '../reliability/support/faultPolicy.js';
+import { FaultPolicy, SimulatedCrash, isBlobPut, isTableTransaction } from '../reliability/support/faultPolicy.js';
 
 /** A clock the test moves forward, so the sweep's stale age passes without waiting. */
 let offsetMs = 0;
@@ -17,6 +17,8 @@ let crashAfter: string | undefined;
 let failBodyStore = false;
 /** While set, storage refuses every table transaction. */
 let refuseTransactions = false;
+/** Answers storage gives in place of the real ones. */
+const answers = new FaultPolicy();
 
 describe('the pending-batch sweep (timer)', () => {
   let service: TestService;
@@ -33,7 +35,7 @@ describe('the pending-batch sweep (timer)', () => {
               throw new SimulatedCrash('body not stored');
             }
             if (refuseTransactions && isTableTransaction(request)) throw new SimulatedCrash('transaction refused');
-            return next(request);
+            return answers.sendRequest(request, next);
           },
         },
         onPushStep: (step) => {
@@ -131,6 +133,28 @@ describe('the pending-batch sweep (timer)', () => {
     const named = lines.filter((line) => line.includes(batch.batch_id));
     expect(named).toEqual([expect.stringMatching(/failed and is left pending: \w+/) as string]);
     expect((await runTimerFunction()).join('\n')).toMatch(/1 completed/);
+    expect(await pendingRows()).toBe(0);
+  });
+
+  it("writes HQ's batch_failed figure in the log of the timer run that finds a batch failing", async () => {
+    offsetMs = 0;
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 2 });
+    crashAfter = 'blob-stored';
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    // Finishing the push, the sweep meets storage refusing the batch: it ends FAILED.
+    const id = batch.trade_records[0]!.trade_record_id;
+    answers.answerWith(
+      (request) => isTableTransaction(request) && typeof request.body === 'string' && request.body.includes(`"${id}"`),
+      400,
+      'EntityTooLarge',
+    );
+    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    const lines = await runTimerFunction();
+    expect(lines.join('\n')).toMatch(/ 1 failed/);
+    expect(lines.filter((line) => line.startsWith('metric batch_failed 1 '))).toEqual([
+      `metric batch_failed 1 partner=${partner.partnerId} batch_id=${batch.batch_id} code=BATCH_FAILED`,
+    ]);
     expect(await pendingRows()).toBe(0);
   });
 
