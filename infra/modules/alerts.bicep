@@ -66,6 +66,14 @@ var rules = [
     threshold: 0
   }
   {
+    name: 'reports-unwritten'
+    metric: 'report_unwritten'
+    description: 'A reconciled store-day got no new report files (REPORT_DATA_UNWRITABLE or REPORT_SOURCE_INCONSISTENT in the log): BI reads its earlier files, or none. Fix the cause, then npm run hq -- reports rebuild.'
+    severity: 2
+    aggregation: 'sum'
+    threshold: 0
+  }
+  {
     name: 'days-mismatched'
     metric: 'reconciliation_mismatched'
     description: 'A store-day reconciled MISMATCHED: npm run hq -- reconciliation list --status MISMATCHED.'

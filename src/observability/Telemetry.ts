@@ -14,7 +14,9 @@ export type MetricName =
   /** A batch that ended FAILED: value 1. */
   | 'batch_failed'
   /** A queue message that failed its last allowed dequeue and goes to the poison queue: value 1. */
-  | 'poison_message';
+  | 'poison_message'
+  /** A reconciled store-day whose report files could not be written and will not be retried: value 1. */
+  | 'report_unwritten';
 
 export type Dimensions = Readonly<Record<string, string | number | undefined>>;
 

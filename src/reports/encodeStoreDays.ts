@@ -44,21 +44,31 @@ export function encodeStoreDays(
       unmapped_transaction_count: row.counts.unmapped_transactions,
       report_generated_at: instant(row.report_generated_at, 'report_generated_at'),
     };
-    for (const side of ['expected', 'actual'] as const) {
-      for (const field of CONTROL_TOTAL_FIELDS) {
-        const column = `${side}_${field}`;
-        const value = row[side][field];
-        if ((COUNT_FIELDS as readonly string[]).includes(field)) {
-          values[column] = value;
-        } else {
-          const scaled = toScaledInteger(String(value), AMOUNT_SCALE, AMOUNT_PRECISION);
-          if (scaled === undefined)
-            throw new ReportDataError(`${column} of ${where} does not fit DECIMAL(${AMOUNT_PRECISION}, ${AMOUNT_SCALE})`);
-          values[column] = scaled;
-        }
-      }
-    }
+    Object.assign(values, controlTotalValues(row, where));
     file.append(values);
   }
   return file.finish();
+}
+
+/**
+ * The expected_* and actual_* columns of a store-day's row. Throws ReportDataError when a total
+ * does not fit the money type: a day's sum may, though each of its amounts fits.
+ */
+export function controlTotalValues(row: Pick<StoreDayRow, 'expected' | 'actual'>, where: string): Record<string, ReportValue> {
+  const values: Record<string, ReportValue> = {};
+  for (const side of ['expected', 'actual'] as const) {
+    for (const field of CONTROL_TOTAL_FIELDS) {
+      const column = `${side}_${field}`;
+      const value = row[side][field];
+      if ((COUNT_FIELDS as readonly string[]).includes(field)) {
+        values[column] = value;
+      } else {
+        const scaled = toScaledInteger(String(value), AMOUNT_SCALE, AMOUNT_PRECISION);
+        if (scaled === undefined)
+          throw new ReportDataError(`${column} of ${where} does not fit DECIMAL(${AMOUNT_PRECISION}, ${AMOUNT_SCALE})`);
+        values[column] = scaled;
+      }
+    }
+  }
+  return values;
 }

@@ -82,7 +82,9 @@ export class DayReconciler {
         // The run may also have failed writing the day's files: they are written from that result.
         // (Files already written are only stamped again: their content has not changed.)
         const reports = this.deps.reports;
-        const filesWritten = reports ? await this.writeReport(() => reports.rebuild(partnerId, storeId, businessDate), log) : true;
+        const filesWritten = reports
+          ? await this.writeReport(() => reports.rebuild(partnerId, storeId, businessDate), message, telemetry, log)
+          : true;
         await this.forgetRerunNotes(message, filesWritten, log);
         return existing.status;
       }
@@ -144,6 +146,8 @@ export class DayReconciler {
                   notedUnmapped: new Set(diagnostics.unmapped_transaction_types.keys()),
                   ...(fragments ? { fragments } : {}),
                 }),
+              message,
+              telemetry,
               log,
             )
           : Promise.resolve(true);
@@ -202,13 +206,15 @@ export class DayReconciler {
    * retry writes the files (a run with an id of its own finds its result stored and writes them
    * from it).
    */
-  private async writeReport(write: () => Promise<unknown>, log: QueueLog): Promise<boolean> {
+  private async writeReport(write: () => Promise<unknown>, day: ReconcileMessage, telemetry: Telemetry, log: QueueLog): Promise<boolean> {
     try {
       await write();
       return true;
     } catch (error) {
       const failure = classifyReportError(error);
       if (!failure.permanent) throw error;
+      // Nothing retries it, and BI reads the day's earlier files (or none) meanwhile: HQ is told.
+      telemetry.metric('report_unwritten', 1, { partner: day.partnerId, code: failure.code });
       log.warn(`${failure.code}: the report files of the store-day were not written: ${failure.message}`);
       return false;
     }

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { paymentDirection, type PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
 import { buildReportFragment } from '../../reports/buildReportFragment.js';
-import { encodeStoreDays } from '../../reports/encodeStoreDays.js';
+import { controlTotalValues, encodeStoreDays } from '../../reports/encodeStoreDays.js';
 import { LatestVersions, type BatchSelection } from '../../reports/LatestVersions.js';
 import { loadParquetFooterEncoder, loadParquetWriter, type ParquetWriterModule } from '../../reports/loadParquetWriter.js';
 import { ParquetFileAssembly } from '../../reports/ParquetFileAssembly.js';
@@ -105,6 +105,9 @@ export class StoreDayReportService {
   }
 
   async write(day: ReconciledStoreDay, inputs: ReportInputs): Promise<StoreDayReportOutcome> {
+    // The day's row must fit the date's store_days file before anything of the day is written: a
+    // row that does not would leave its files without a row, and fail that file for every store.
+    controlTotalValues(day, 'the store-day');
     const generatedAt = this.deps.clock().toISOString();
     const { partnerId, storeId, businessDate } = day;
     // The store-day's row is read while the files are built and written; it is written after them.

@@ -1,9 +1,12 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
 import { eventually, startTestService, type TestService } from '../../support/startTestService.js';
 import { push, sendClose, settled, setUpPartner } from '../../e2e/support/partnerFlow.js';
-import { dailyClose, tradeBatch } from '../../e2e/support/storeDayKit.js';
+import { controlTotals, dailyClose, POS_CODES, tradeBatch } from '../../e2e/support/storeDayKit.js';
 import { buildRecord, USD } from '../../fixtures/tradeRecordFixtures.js';
+import { DuckDb, dataset } from '../../support/duckDb.js';
+import { downloadReports } from './reportDownload.js';
 
 /*
  * A store-day whose figures the files cannot hold: every amount is within the push limits, but the
@@ -54,12 +57,12 @@ describe('a permanent report failure', () => {
     expect(result.status).toBe('MISMATCHED');
 
     const warned = await eventually(
-      () => Promise.resolve(service.logs.filter((l) => l.includes('REPORT_DATA_UNWRITABLE'))),
+      () => Promise.resolve(service.logs.filter((l) => l.includes(': REPORT_DATA_UNWRITABLE: '))),
       (lines) => lines.length > 0,
     );
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatch(
-      /^WARN \[reconcileDay\] reconcileDay: REPORT_DATA_UNWRITABLE: the report files of the store-day were not written: net_sales of trade_records\[0\] of batch [0-9a-f-]+ does not fit DECIMAL\(18, 4\)$/,
+      /^WARN \[reconcileDay\] reconcileDay: REPORT_DATA_UNWRITABLE: the report files of the store-day were not written: actual_net_sales_amount of the store-day does not fit DECIMAL\(18, 4\)$/,
     );
     expect(warned[0]).not.toContain('99999999999999');
     // Not retried: the message succeeded, no failed dequeue was logged.
@@ -69,5 +72,73 @@ describe('a permanent report failure', () => {
     expect(names.filter((n) => n.includes(partner.partnerId))).toEqual([]);
     const storeDays = new ReportStoreDayRepository(service.services.storage.tables.reportStoreDays);
     expect(await storeDays.list(partner.partnerId, day.businessDate)).toEqual([]);
+  });
+
+  it("keeps a day whose totals the store_days file cannot hold out of it, and the date's other stores' rows current", async () => {
+    const { partner, days } = await setUpPartner(service, [USD, USD]);
+    const refusals = () => service.logs.filter((l) => l.includes(': REPORT_DATA_UNWRITABLE: ')).length;
+    const refusedBefore = refusals();
+    const [big, small] = days.map((d) => ({ ...d, businessDate: days[0]!.businessDate }));
+    if (!big || !small) throw new Error('no days');
+    const storeDays = new ReportStoreDayRepository(service.services.storage.tables.reportStoreDays);
+    const rowsOfDate = () => storeDays.list(partner.partnerId, big.businessDate);
+
+    const sale = (id: string, unit: number) =>
+      buildRecord(small, { id, code: 'S01', items: [{ product: 'P-1', name: 'Tea', qty: 1, unit }] });
+    const first = sale('SMALL-1', 1_000);
+    await push(service, partner, tradeBatch(small, 1, [first]));
+    await sendClose(service, partner, dailyClose(small, 1, controlTotals(USD, [first], { mapping: POS_CODES })));
+    await eventually(rowsOfDate, (rows) => rows.length === 1);
+
+    // Each transaction is within the push limits; the day's net sales, 120,000,000,000,000.00, is not
+    // within DECIMAL(18,4).
+    const huge = ['BIG-1', 'BIG-2'].map((id) =>
+      buildRecord(big, { id, code: 'S01', items: [{ product: 'P-1', name: 'Gold', qty: 1, unit: 6_000_000_000_000_000 }], tax: 0 }),
+    );
+    await push(service, partner, tradeBatch(big, 1, huge));
+    const zero = {
+      trade_record_count: 2,
+      item_row_count: 2,
+      payment_row_count: 2,
+      net_sales_amount: '0.00',
+      tax_amount: '0.00',
+      tip_amount: '0.00',
+    };
+    await sendClose(service, partner, dailyClose(big, 1, { ...zero, payment_total_amount: '0.00' }));
+    expect((await settled(service, partner, big)).actual.net_sales_amount).toBe('120000000000000.00');
+    const refused = await eventually(
+      () => Promise.resolve(service.logs.filter((l) => l.includes(': REPORT_DATA_UNWRITABLE: ')).slice(refusedBefore)),
+      (lines) => lines.length > 0,
+    );
+    expect(refused).toEqual([expect.stringMatching(/actual_net_sales_amount of the store-day does not fit DECIMAL\(18, 4\)$/) as string]);
+
+    // A late batch of the other store: its row and the date's file follow it.
+    const late = sale('SMALL-2', 500);
+    await push(service, partner, tradeBatch(small, 2, [late]));
+    await eventually(rowsOfDate, (rows) => rows.some((row) => row.counts.sales_transactions === 2));
+    expect((await rowsOfDate()).map((row) => row.store_id)).toEqual([small.storeId]);
+    await eventually(
+      async () => {
+        const { root } = await downloadReports(service.services.storage.reports);
+        const db = await DuckDb.open();
+        try {
+          return await db.rows(
+            `SELECT store_id, sales_transaction_count AS n FROM ${dataset(root, 'store_days')} WHERE partner_id = '${partner.partnerId}'`,
+          );
+        } finally {
+          db.close();
+          rmSync(root, { recursive: true, force: true });
+        }
+      },
+      (rows) => JSON.stringify(rows) === JSON.stringify([{ store_id: small.storeId, n: '2' }]),
+    );
+    // The big day has no files, and its failure was the only one.
+    const names: string[] = [];
+    for await (const blob of service.services.storage.reports.listBlobsFlat({ prefix: 'sales_transactions/' })) names.push(blob.name);
+    expect(names.filter((n) => n.includes(encodeURIComponent(big.storeId)) || n.includes(big.storeId))).toEqual([]);
+    expect(refusals()).toBe(refusedBefore + 1);
+    // HQ is alerted on it: nothing retries the day's files.
+    const figure = `metric report_unwritten 1 partner=${encodeURIComponent(partner.partnerId)} code=REPORT_DATA_UNWRITABLE`;
+    expect(service.logs.filter((l) => l.endsWith(figure))).toHaveLength(1);
   });
 });
