@@ -56,7 +56,14 @@ export interface MoveMark {
 }
 
 /** The transactions of a batch that were not written, by trade_record_id. */
-export type AppliedBatch = Unwritten<string>;
+export interface AppliedBatch extends Unwritten<string> {
+  /**
+   * Transactions left as stored because another batch delivered the same stamp with the same
+   * figures, by the batch_id of that batch; absent when there are none. The row keeps figures
+   * only: whether the rest of the transaction is the same too is for the caller to read.
+   */
+  readonly keptFrom?: ReadonlyMap<string, string>;
+}
 
 /** A transaction's row says the same as another when all but the columns naming the batch that delivered it agree. */
 const sameContent = sameColumnsExcept(['batchSeq', 'batchId'] satisfies (keyof SummaryEntity)[]);
@@ -159,8 +166,14 @@ export class TradeRecordIndex {
       'Replace',
     ];
     const written = await writeVersionedRows(this.table, partitionKey, rows, [batchRow], { sameContent });
-    const ids = (rowKeys: ReadonlySet<string>) => new Set([...rowKeys].map((rowKey) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey)));
-    return { stale: ids(written.staleRowKeys), conflicting: ids(written.conflictingRowKeys) };
+    const idOf = (rowKey: string) => idByRowKey.get(rowKey) ?? decodeKeyPart(rowKey);
+    const ids = (rowKeys: ReadonlySet<string>) => new Set([...rowKeys].map(idOf));
+    const keptFrom = new Map<string, string>();
+    for (const [rowKey, stored] of written.keptRows) {
+      // A retry of this very batch finds its own rows: the same transactions.
+      if (typeof stored.batchId === 'string' && stored.batchId !== batch.batchId) keptFrom.set(idOf(rowKey), stored.batchId);
+    }
+    return { stale: ids(written.staleRowKeys), conflicting: ids(written.conflictingRowKeys), ...(keptFrom.size > 0 ? { keptFrom } : {}) };
   }
 
   /**

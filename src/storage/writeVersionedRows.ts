@@ -21,6 +21,11 @@ export interface VersionedWriteResult {
    * {@link VersionedWriteOptions.sameContent}): a change sent without a new stamp.
    */
   readonly conflictingRowKeys: ReadonlySet<string>;
+  /**
+   * Rows not written because the same stamp is stored saying the same (by `sameContent`, which it
+   * is read whole for), with the stored row: the caller may compare what its columns leave out.
+   */
+  readonly keptRows: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 }
 
 /** The rows (or records, by key `K`) a write under the version rule left as stored, and why. */
@@ -61,6 +66,7 @@ const maxAttempts = 8;
 interface Outcome {
   readonly stale: Set<string>;
   readonly conflicting: Set<string>;
+  readonly kept: Map<string, Readonly<Record<string, unknown>>>;
 }
 
 /**
@@ -100,13 +106,13 @@ export async function writeVersionedRows(
     if (last && fitsOneTransaction(last.rows.length + extraActions.length, lastBytes + extraBytes)) last.extra.push(...extraActions);
     else chunks.push({ rows: [], extra: [...extraActions] });
   }
-  const outcome: Outcome = { stale: new Set(), conflicting: new Set() };
+  const outcome: Outcome = { stale: new Set(), conflicting: new Set(), kept: new Map() };
   const outcomes = await Promise.allSettled(
     chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, outcome, options)),
   );
   const failed = outcomes.find((settled) => settled.status === 'rejected');
   if (failed) throw failed.reason;
-  return { staleRowKeys: outcome.stale, conflictingRowKeys: outcome.conflicting };
+  return { staleRowKeys: outcome.stale, conflictingRowKeys: outcome.conflicting, keptRows: outcome.kept };
 }
 
 async function writeChunk(
@@ -157,6 +163,8 @@ async function guardedActions(
       outcome.stale.add(row.rowKey);
     } else if (sameContent && !sameContent(row.properties, current.entity)) {
       outcome.conflicting.add(row.rowKey);
+    } else if (sameContent) {
+      outcome.kept.set(row.rowKey, current.entity);
     }
     // Otherwise the same version is stored already; nothing to do.
   });

@@ -55,13 +55,32 @@ describe('trade records: highest version wins, then the later last_modified_at',
     expect(ackOf(unstamped).warnings).toContainEqual({
       code: 'STALE_VERSION',
       path: 'trade_records[0]',
-      message: expect.stringContaining('same version and last_modified_at but other figures') as string,
+      message: expect.stringContaining('same version and last_modified_at but other content') as string,
     });
 
     const close = { ...buildDailyClose('USD'), batch_id: newBatchId(), trade_record_count: 2, item_row_count: 10, payment_row_count: 2 };
     expect((await call(partner, 'POST', 'daily-close', close)).status).toBe(202);
     const result = await reconciled(service, partner, usdStore, fixtureBusinessDate);
     expect(result.actual).toMatchObject({ trade_record_count: 2, item_row_count: 10, payment_row_count: 2 });
+  });
+
+  it('tells a change under the stored stamp that moves no figure (another product, an employee) from a retry', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    const first = record('T-3', 1, '2026-03-01T12:00:00-05:00', 2);
+    await pushRecords(partner, [first]);
+    // The same transaction with its fields in another order, and its stamp in another offset: a retry.
+    const reordered = Object.fromEntries(
+      Object.entries({ ...first, last_modified_at: '2026-03-01T17:00:00Z' }).reverse(),
+    ) as unknown as TradeRecord;
+    expect(warningCodes(await pushRecords(partner, [reordered]))).not.toContain('STALE_VERSION');
+    // Another product and an employee, every figure the same: not applied, and the partner is told.
+    const items = first.items.map((item, i) => (i === 0 ? { ...item, product_id: 'P-OTHER', product_name: 'Other' } : item));
+    const changed = await pushRecords(partner, [{ ...first, items, employee_id: 'E-9' }]);
+    expect(ackOf(changed).warnings).toContainEqual({
+      code: 'STALE_VERSION',
+      path: 'trade_records[0]',
+      message: expect.stringContaining('same version and last_modified_at but other content') as string,
+    });
   });
 });
 

@@ -12,12 +12,10 @@ export function staleVersion<K>(unwritten: Unwritten<K>, key: K, path: string, r
     return { code: 'STALE_VERSION', path, message: `A newer version of this ${record} is already stored; this one was ignored.` };
   }
   if (unwritten.conflicting.has(key)) {
-    // A transaction's content is its figures; a product's is all it says.
-    const content = record === 'transaction' ? 'figures' : 'content';
     return {
       code: 'STALE_VERSION',
       path,
-      message: `This ${record} is already stored with the same version and last_modified_at but other ${content}; this copy was ignored. Send a change with version + 1.`,
+      message: `This ${record} is already stored with the same version and last_modified_at but other content; this copy was ignored. Send a change with version + 1.`,
     };
   }
   return undefined;

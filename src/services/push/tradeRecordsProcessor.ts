@@ -23,6 +23,7 @@ import { rowProblemDetails } from './rowProblemDetails.js';
 import { heldElsewhere, staleVersion } from './staleVersion.js';
 import type { TradeRecordMoves } from './TradeRecordMoves.js';
 import { mapBounded } from '../mapBounded.js';
+import { changedUnderStamp } from './changedUnderStamp.js';
 
 export interface TradeRecordsDependencies {
   readonly stores: StoreMasterData;
@@ -99,11 +100,15 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         deps.stores.get(partnerId, body.store_id),
       ]);
 
+      // A copy under the stored stamp with the same figures may still say something else.
+      const changed = await changedUnderStamp(deps.rawBatches, partnerId, body.trade_records, applied.keptFrom);
+      const unwritten = changed.size === 0 ? applied : { stale: applied.stale, conflicting: new Set([...applied.conflicting, ...changed]) };
+
       // Only the rows this push wrote (or found already written) can move: a stale one moves nothing.
-      const written = summaries.filter((s) => !applied.stale.has(s.trade_record_id) && !applied.conflicting.has(s.trade_record_id));
+      const written = summaries.filter((s) => !unwritten.stale.has(s.trade_record_id) && !unwritten.conflicting.has(s.trade_record_id));
       const [leftOut, movedAway] = await Promise.all([
         deps.moves.settle(partnerId, here, written, homes),
-        deps.moves.movedAmong(partnerId, here, [...applied.stale, ...applied.conflicting]),
+        deps.moves.movedAmong(partnerId, here, [...unwritten.stale, ...unwritten.conflicting]),
       ]);
 
       const warnings: Warning[] = [];
@@ -137,9 +142,9 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         }
         const id = record.trade_record_id;
         const movedTo = movedAway.get(id);
-        const held = leftOut.get(id) ?? (movedTo && { ...movedTo, reason: applied.stale.has(id) ? 'stale' : 'conflicting' });
-        const unwritten = held ? heldElsewhere(held, path) : staleVersion(applied, id, path, 'transaction');
-        if (unwritten) warnings.push(unwritten);
+        const held = leftOut.get(id) ?? (movedTo && { ...movedTo, reason: unwritten.stale.has(id) ? 'stale' : 'conflicting' });
+        const notApplied = held ? heldElsewhere(held, path) : staleVersion(unwritten, id, path, 'transaction');
+        if (notApplied) warnings.push(notApplied);
       });
       if (close) {
         // After the index writes above (awaited with the reads), so that the run scheduled, or the

@@ -26,6 +26,7 @@ export class InMemoryTradeRecords implements TradeRecords {
     const day = this.day(partnerId, storeId, businessDate);
     const stale = new Set<string>();
     const conflicting = new Set<string>();
+    const keptFrom = new Map<string, string>();
     for (const summary of summaries) {
       const current = day.rows.get(summary.trade_record_id);
       const order = current ? compareVersions(summary, stampOf(current)) : 1;
@@ -33,10 +34,12 @@ export class InMemoryTradeRecords implements TradeRecords {
       else if (order < 0) stale.add(summary.trade_record_id);
       else if (current && (!('summary' in current) || figuresOf(current.summary) !== figuresOf(summary))) {
         conflicting.add(summary.trade_record_id);
+      } else if (current && 'summary' in current && current.summary.batch_id !== batch.batchId) {
+        keptFrom.set(summary.trade_record_id, current.summary.batch_id);
       }
     }
     day.batches.set(batch.batchId, batch);
-    return Promise.resolve({ stale, conflicting });
+    return Promise.resolve({ stale, conflicting, ...(keptFrom.size > 0 ? { keptFrom } : {}) });
   }
 
   /** A map holds any row: nothing to refuse. */

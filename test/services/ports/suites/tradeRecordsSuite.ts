@@ -64,9 +64,16 @@ export function tradeRecordsSuite(make: () => Promise<TradeRecords>): void {
     const partnerId = freshPartnerId();
     const first = summary('T-1', 1, '2026-03-01T10:00:00Z', 1);
     await index.applyBatch(partnerId, ...day, [first], batch(1, 1));
-    // The same transaction again in another batch, its stamp written with another offset: nothing to report.
+    // The same transaction again in another batch, its stamp written with another offset: the same
+    // figures, so left as stored, naming the batch of the stored copy for the caller to compare the rest.
     const again = { ...first, last_modified_at: '2026-03-01T05:00:00-05:00', batch_seq: 2, batch_id: 'batch-2' };
-    expect(await index.applyBatch(partnerId, ...day, [again], batch(2, 1))).toEqual({ stale: new Set(), conflicting: new Set() });
+    expect(await index.applyBatch(partnerId, ...day, [again], batch(2, 1))).toEqual({
+      stale: new Set(),
+      conflicting: new Set(),
+      keptFrom: new Map([['T-1', 'batch-1']]),
+    });
+    // The stored copy's own batch again (a retry): nothing to compare.
+    expect(await index.applyBatch(partnerId, ...day, [first], batch(1, 1))).toEqual({ stale: new Set(), conflicting: new Set() });
     // Changed without version + 1 or a later last_modified_at: left as stored, and said so.
     const changed = { ...first, tip_amount: '1.00', batch_seq: 3, batch_id: 'batch-3' };
     expect(await index.applyBatch(partnerId, ...day, [changed], batch(3, 1))).toEqual({ stale: new Set(), conflicting: new Set(['T-1']) });
