@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { MessageQueue } from './ports/MessageQueue.js';
 import type { Reconciliations } from './ports/Reconciliations.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
@@ -24,19 +23,27 @@ const lostAfterMs = 15 * 60 * 1000;
  * it starts, after their writes. The run clears the note as it starts; a batch committed after
  * that notes (and queues) the next run. The close's own run is noted the same way, so batches that
  * arrive between the close and its reconciliation cause no second run.
+ *
+ * A run's id comes from what caused it (the batch, or a transaction's move), so the replay of a
+ * push cut off between the note and the message (a retry, or the sweep) finds its own run pending
+ * and sends the message again. A message sent twice is harmless: the second finds the run's
+ * result stored and publishes it again.
  */
 export class LateDataScheduler {
   constructor(private readonly deps: LateDataSchedulerDeps) {}
 
-  /** Call after the batch's index writes, never before: the guarantee above rests on that order. */
-  async batchCommitted(partnerId: string, storeId: string, businessDate: string): Promise<'scheduled' | 'not-needed'> {
-    const runId = `late-${randomUUID()}`;
+  /**
+   * Call after the batch's index writes, never before: the guarantee above rests on that order.
+   * `cause`: the same on a replay of the same change (a batch_id), and never another change's.
+   */
+  async batchCommitted(partnerId: string, storeId: string, businessDate: string, cause: string): Promise<'scheduled' | 'not-needed'> {
+    const runId = `late-${cause}`;
     const now = this.deps.clock();
     const dueAt = new Date(now.getTime() + this.deps.delaySeconds * 1000).toISOString();
     const noted = await this.deps.results.notePendingRun(partnerId, storeId, businessDate, { runId, dueAt }, { now, lostAfterMs });
     if (!noted) return 'not-needed';
-    // A crash between the note and this send leaves a note without a message: the next late batch
-    // finds it overdue and schedules again.
+    // A crash between the note and this send leaves a note without a message: the replay of this
+    // change sends it; failing that, a late batch finds the note overdue and schedules again.
     await this.deps.reconcileQueue.send(
       { partnerId, storeId, businessDate, closeBatchId: noted.closeBatchId, runId, dueAt },
       this.deps.delaySeconds,

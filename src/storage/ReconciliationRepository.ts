@@ -154,6 +154,8 @@ export class ReconciliationRepository {
     for (;;) {
       const current = await this.#read(partitionKey, businessDate);
       if (!current) return undefined;
+      // The caller's own run noted before (its message may never have been sent): send it again.
+      if (current.pendingRunId === run.runId) return { closeBatchId: current.closeBatchId };
       if (current.pendingRunId && Date.parse(current.pendingDueAt ?? '') + lost.lostAfterMs > lost.now.getTime()) return undefined;
       try {
         await this.table.updateEntity({ partitionKey, rowKey: businessDate, pendingRunId: run.runId, pendingDueAt: run.dueAt }, 'Merge', {

@@ -2,8 +2,8 @@ import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyClose } from '../../src/domain/model/payloads.js';
 import { reconciled } from '../support/httpScenario.js';
-import { ackOf } from '../support/responseBodies.js';
-import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { ackOf, reconciliationOf } from '../support/responseBodies.js';
+import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { buildDayBatch, businessDateOf, expectedTotals, ledgerState, preparePartner } from './support/dayScenario.js';
 import { FaultPolicy } from './support/faultPolicy.js';
 import { seededRandom, seededUuid } from './support/random.js';
@@ -65,5 +65,47 @@ describe('daily close cut off at one of its side-by-side writes', () => {
         expect(result.expected).toMatchObject({ trade_record_count: 3, net_sales_amount: close.net_sales_amount });
       });
     }
+  }
+});
+
+/*
+ * A batch for a day already closed notes the day's next run, then queues its message. Cut off
+ * between the two, the push is not acknowledged; sent again, it finds its own run noted and queues
+ * it, so the day is reconciled with the batch and is not left waiting for a later one.
+ */
+describe('a late batch cut off at its reconcile message', () => {
+  let day = 7400;
+  for (const afterSend of [false, true]) {
+    it(`${afterSend ? 'answer lost' : 'request not sent'}: sent again, the day is reconciled with it`, async () => {
+      const businessDate = businessDateOf(day++);
+      const first = buildDayBatch(random, 'NYC-0001', businessDate, 3, `lr-${day}-1`);
+      const late = { ...buildDayBatch(random, 'NYC-0001', businessDate, 2, `lr-${day}-2`), batch_seq: 2 };
+      expect((await service.call(partner, 'POST', 'trade-records', first)).status).toBe(202);
+      const close: DailyClose = {
+        batch_id: seededUuid(random),
+        store_id: 'NYC-0001',
+        business_date: businessDate,
+        batch_count: 2,
+        ...expectedTotals([...first.trade_records, ...late.trade_records]),
+        currency: 'USD',
+        closed_at: `${businessDate}T23:59:00-05:00`,
+      };
+      expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
+      expect((await reconciled(service, partner, 'NYC-0001', businessDate)).status).toBe('MISMATCHED');
+
+      policy.armCrash(writes['reconcile message']!, afterSend);
+      const cut = await service.call(partner, 'POST', 'trade-records', late);
+      policy.disarm();
+      expect(cut.status).toBeGreaterThanOrEqual(500);
+      expect(await ledgerState(service, partner.partnerId, late.batch_id)).toBe('PENDING');
+
+      expect((await service.call(partner, 'POST', 'trade-records', late)).status).toBe(202);
+      const result = await eventually(
+        async () => reconciliationOf(await service.call(partner, 'GET', `daily-close/NYC-0001/${businessDate}`)),
+        (r) => r.status === 'MATCHED',
+      );
+      expect(result.status).toBe('MATCHED');
+      expect(result.actual).toMatchObject({ trade_record_count: 5 });
+    });
   }
 });

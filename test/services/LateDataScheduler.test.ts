@@ -53,7 +53,7 @@ async function setUp() {
 describe('LateDataScheduler', () => {
   it('schedules nothing for a day without a close', async () => {
     const { scheduler, count, day } = await setUp();
-    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate)).toBe('not-needed');
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('not-needed');
     expect(await count()).toBe(0);
   });
 
@@ -64,7 +64,7 @@ describe('LateDataScheduler', () => {
       receivedAt: '2026-03-05T09:00:00.000Z',
       expected: totals,
     });
-    const commit = () => scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate);
+    const commit = () => scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID());
     expect(await commit()).toBe('scheduled');
     expect(await commit()).toBe('not-needed');
     expect(await commit()).toBe('not-needed');
@@ -89,9 +89,9 @@ describe('LateDataScheduler', () => {
       run: { runId: 'close-close-1', dueAt: '2026-03-05T10:15:00.000Z' },
     });
     // The close's own run is pending: a batch before it starts needs nothing more.
-    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate)).toBe('not-needed');
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('not-needed');
     await results.clearPendingRun(day.partnerId, day.storeId, day.businessDate, 'close-close-1');
-    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate)).toBe('scheduled');
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('scheduled');
     expect(await count()).toBe(1);
     await queueClient.clearMessages();
 
@@ -102,8 +102,34 @@ describe('LateDataScheduler', () => {
       expected: totals,
       run: { runId: 'close-close-2', dueAt: '2026-03-05T10:45:00.000Z' },
     });
-    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate)).toBe('not-needed');
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('not-needed');
     expect(await count()).toBe(0);
+  });
+
+  it('the replay of a change cut off after noting its run sends the run again; another change does not', async () => {
+    const { results, scheduler, count, day } = await setUp();
+    await results.markReceived(day.partnerId, day.storeId, day.businessDate, {
+      batchId: 'close-1',
+      receivedAt: '2026-03-05T09:00:00.000Z',
+      expected: totals,
+    });
+    // As a push cut off between the note and the message leaves it: noted, nothing queued.
+    await results.notePendingRun(
+      day.partnerId,
+      day.storeId,
+      day.businessDate,
+      { runId: 'late-batch-7', dueAt: '2026-03-05T10:01:00.000Z' },
+      {
+        now: new Date('2026-03-05T10:00:00Z'),
+        lostAfterMs: 15 * 60_000,
+      },
+    );
+    expect(await count()).toBe(0);
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, 'batch-8')).toBe('not-needed');
+    expect(await count()).toBe(0);
+    // The push of batch-7 sent again (or finished by the sweep): its run is sent.
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, 'batch-7')).toBe('scheduled');
+    expect(await count()).toBe(1);
   });
 
   it('a note whose message was never sent is taken as lost 15 minutes past its due time', async () => {
@@ -116,9 +142,9 @@ describe('LateDataScheduler', () => {
       run: { runId: 'close-close-1', dueAt: '2026-03-05T10:00:00.000Z' },
     });
     advance(14 * 60_000);
-    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate)).toBe('not-needed');
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('not-needed');
     advance(2 * 60_000);
-    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate)).toBe('scheduled');
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('scheduled');
     expect(await count()).toBe(1);
   });
 });
@@ -139,13 +165,14 @@ describe('the message sent', () => {
       expected: totals,
     });
     now += 1;
-    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate)).toBe('scheduled');
+    const batchId = randomUUID();
+    expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, batchId)).toBe('scheduled');
     const [peeked] = (await queueClient.peekMessages()).peekedMessageItems;
     const message = decodeMessageText(peeked?.messageText ?? '')?.value as ReconcileMessage;
     expect(message).toEqual({
       ...day,
       closeBatchId: 'close-9',
-      runId: expect.stringMatching(/^late-[0-9a-f-]{36}$/) as unknown,
+      runId: `late-${batchId}`,
       dueAt: '2026-03-05T10:00:00.001Z',
     });
   });

@@ -18,7 +18,8 @@ export interface Reconciliations {
   readAhead?(partnerId: string, storeId: string, businessDate: string): RowReadAhead;
   /**
    * Notes a run for the day unless one is pending (and not overdue by `lostAfterMs`); returns the
-   * close the run is for, or undefined when nothing needs scheduling.
+   * close the run is for, or undefined when nothing needs scheduling. A run whose id is the one
+   * pending is returned again: its caller noted it before and may not have sent its message.
    */
   notePendingRun(
     partnerId: string,

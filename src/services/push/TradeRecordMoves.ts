@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { compareVersions, type Versioned } from '../../domain/reconciliation/isNewerVersion.js';
 import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
 import { ApiError } from '../../errors/ApiError.js';
@@ -17,7 +18,7 @@ export interface TradeRecordMovesDependencies {
   readonly homes: TradeRecordHomes;
   readonly index: TradeRecords;
   /** Re-reconciles a closed day whose transactions changed. */
-  readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string): Promise<unknown> };
+  readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string, cause: string): Promise<unknown> };
 }
 
 /** Rounds of reading a row again after another push changed it first. */
@@ -170,7 +171,8 @@ export class TradeRecordMoves {
     if (home.vacating.length === 0) return;
     for (const day of home.vacating) {
       await this.markMoved(partnerId, id, day, home);
-      await this.deps.lateData.batchCommitted(partnerId, day.storeId, day.businessDate);
+      // The move's run is named by the transaction and the version that moved it: a replay finds it.
+      await this.deps.lateData.batchCommitted(partnerId, day.storeId, day.businessDate, moveCause(id, home.stamp));
     }
     await this.deps.homes.replace(partnerId, id, { ...home, vacating: [] }, home.etag);
   }
@@ -218,4 +220,10 @@ function stampOf(record: Versioned): Versioned {
 
 function distinctDays(days: readonly StoreDay[]): StoreDay[] {
   return days.filter((day, i) => days.findIndex((other) => sameStoreDay(other, day)) === i);
+}
+
+/** The cause of the runs a transaction's move schedules on the days it leaves: the same on every replay of that move. */
+function moveCause(tradeRecordId: string, stamp: Versioned): string {
+  const digest = createHash('sha256').update(JSON.stringify([tradeRecordId, stamp.version, stamp.last_modified_at]), 'utf8');
+  return `move-${digest.digest('hex').slice(0, 32)}`;
 }

@@ -38,7 +38,7 @@ export interface TradeRecordsDependencies {
   /** A day reconciled while a failed batch's rows were still there is reconciled again. */
   readonly reconcileQueue: MessageQueue<ReconcileMessage>;
   /** Re-reconciles a day whose close was received, once this batch's rows are written. */
-  readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string): Promise<unknown> };
+  readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string, cause: string): Promise<unknown> };
   /** Keeps each trade_record_id counted on one store-day when a version arrives under another. */
   readonly moves: TradeRecordMoves;
 }
@@ -149,7 +149,7 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       if (close) {
         // After the index writes above (awaited with the reads), so that the run scheduled, or the
         // one already pending, reads this batch.
-        await deps.lateData.batchCommitted(partnerId, body.store_id, body.business_date);
+        await deps.lateData.batchCommitted(partnerId, body.store_id, body.business_date, body.batch_id);
         warnings.push({
           code: 'DAY_ALREADY_CLOSED',
           path: 'business_date',

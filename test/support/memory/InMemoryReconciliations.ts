@@ -65,6 +65,7 @@ export class InMemoryReconciliations implements Reconciliations {
   ): Promise<{ closeBatchId: string } | undefined> {
     const day = this.days.get(key(partnerId, storeId, businessDate));
     if (!day) return Promise.resolve(undefined);
+    if (day.pending?.runId === run.runId) return Promise.resolve({ closeBatchId: day.record.closeBatchId });
     if (day.pending && Date.parse(day.pending.dueAt) + lost.lostAfterMs > lost.now.getTime()) return Promise.resolve(undefined);
     day.pending = run;
     return Promise.resolve({ closeBatchId: day.record.closeBatchId });

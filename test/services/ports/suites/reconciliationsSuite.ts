@@ -94,6 +94,8 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     expect(await results.saveResult(partnerId, ...day, 'close-2', result, beforeRunNoted)).toMatchObject(result);
     // The run noted after the read is still pending: another is not noted.
     expect(await results.notePendingRun(partnerId, ...day, run('late-2'), lost)).toBeUndefined();
+    // The same run again (its message may never have been sent) is returned, to be sent again.
+    expect(await results.notePendingRun(partnerId, ...day, run('late-1'), lost)).toEqual({ closeBatchId: 'close-2' });
   });
 
   it('clears the pending run of a run that starts, whatever was read ahead of it', async () => {
