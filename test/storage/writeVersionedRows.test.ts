@@ -151,12 +151,16 @@ describe('writeVersionedRows', () => {
     expect(await writeVersionedRows(table, partitionKey, copy('second'))).toEqual({
       staleRowKeys: new Set(),
       conflictingRowKeys: new Set(),
+      keptRows: new Map(),
     });
     expect(await storedText()).toBe('first');
-    // Told to compare content, it reports a tie whose other columns differ, and only that.
+    // Told to compare content, it reports a tie whose other columns differ, and only that; a tie
+    // that says the same is kept, with the stored row for the caller to compare what it left out.
     const content = { sameContent: sameColumnsExcept([]) };
     expect((await writeVersionedRows(table, partitionKey, copy('second'), [], content)).conflictingRowKeys).toEqual(new Set(['r0']));
-    expect((await writeVersionedRows(table, partitionKey, copy('first'), [], content)).conflictingRowKeys).toEqual(new Set());
+    const same = await writeVersionedRows(table, partitionKey, copy('first'), [], content);
+    expect(same.conflictingRowKeys).toEqual(new Set());
+    expect([...same.keptRows].map(([rowKey, stored]) => [rowKey, stored.text])).toEqual([['r0', 'first']]);
     expect(await storedText()).toBe('first');
 
     expect((await writeVersionedRows(table, partitionKey, copy('second'), [], { replaceOnTie: true })).staleRowKeys.size).toBe(0);
