@@ -214,7 +214,8 @@ export class DayReconciler {
       const failure = classifyReportError(error);
       if (!failure.permanent) throw error;
       // Nothing retries it, and BI reads the day's earlier files (or none) meanwhile: HQ is told.
-      telemetry.metric('report_unwritten', 1, { partner: day.partnerId, code: failure.code });
+      const { partnerId: partner, storeId: store, businessDate } = day;
+      telemetry.metric('report_unwritten', 1, { partner, store, business_date: businessDate, code: failure.code });
       log.warn(`${failure.code}: the report files of the store-day were not written: ${failure.message}`);
       return false;
     }

@@ -138,7 +138,7 @@ describe('a permanent report failure', () => {
     expect(names.filter((n) => n.includes(encodeURIComponent(big.storeId)) || n.includes(big.storeId))).toEqual([]);
     expect(refusals()).toBe(refusedBefore + 1);
     // HQ is alerted on it: nothing retries the day's files.
-    const figure = `metric report_unwritten 1 partner=${encodeURIComponent(partner.partnerId)} code=REPORT_DATA_UNWRITABLE`;
+    const figure = `metric report_unwritten 1 partner=${encodeURIComponent(partner.partnerId)} store=${encodeURIComponent(big.storeId)} business_date=${big.businessDate} code=REPORT_DATA_UNWRITABLE`;
     expect(service.logs.filter((l) => l.endsWith(figure))).toHaveLength(1);
   });
 });
