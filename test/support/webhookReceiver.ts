@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** One request as a receiver saw it: lower-case headers and the exact body bytes. */
 interface ReceivedWebhook {
@@ -63,21 +63,32 @@ export async function startWebhookReceiver(
     received,
     connections: 0,
     open: 0,
+    /**
+     * Stops listening and drops every connection, a hanging one included, and any the server
+     * accepts meanwhile: a sender's attempt then fails at once, whatever stage it was at.
+     */
     close: async (): Promise<void> => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) =>
+      closing = true;
+      const closed = new Promise<void>((resolve) =>
         server.close(() => {
           resolve();
         }),
       );
+      for (const socket of sockets) socket.destroy();
+      await closed;
     },
   };
-  server.on('connection', (socket) => {
+  let closing = false;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
     receiver.connections += 1;
     receiver.open += 1;
+    sockets.add(socket);
     socket.on('close', () => {
       receiver.open -= 1;
+      sockets.delete(socket);
     });
+    if (closing) socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.port = (server.address() as AddressInfo).port;

@@ -195,6 +195,9 @@ describe("one partner's slow endpoint and another partner", () => {
     expect(fast).toContain('delivered on attempt 1');
     expect(healthy.received).toHaveLength(1);
     expect(slowSettled).toBe(false);
+    await vi.waitFor(() => {
+      expect(hanging.received).toHaveLength(1);
+    }, 30_000);
     // The receiver drops the hanging connection: the attempt fails and pauses the endpoint.
     await hanging.close();
     expect(await slow).toContain('attempt 1 failed (NETWORK)');
@@ -246,6 +249,7 @@ describe('attempts per partner at once', () => {
     await vi.waitFor(() => {
       expect(kit.queue.sent.filter((entry) => entry.delaySeconds === 7)).toHaveLength(2);
       expect(healthy.received).toHaveLength(1);
+      expect(hanging.received).toHaveLength(2);
     }, 30_000);
     await hanging.close();
     const outcomes = await Promise.all(runs);
@@ -269,6 +273,9 @@ describe('attempts per partner at once', () => {
     const [first, second] = kit.queue.takeVisible();
     // The first takes the one slot (its endpoint hangs); the second keeps coming back meanwhile.
     const holding = kit.delivery.deliver(first!);
+    await vi.waitFor(() => {
+      expect(hanging.received).toHaveLength(1);
+    }, 30_000);
     const waits: number[] = [];
     let message = second!;
     for (let i = 0; i < 5; i++) {
