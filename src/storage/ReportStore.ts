@@ -118,8 +118,9 @@ export class ReportStore {
     // The lease is taken before the files are built, so it is kept while they are.
     const files = await lease.keptWhile(building);
     await lease.renewIfDue();
-    // The four files are independent blobs, each replaced whole: they are sent side by side.
-    await Promise.all(
+    // The four files are independent blobs, each replaced whole: they are sent side by side, the
+    // lease kept meanwhile, as uploads of large files can outlast it.
+    const uploads = Promise.all(
       names.map(async ({ dataset, name }, i) => {
         const blob = this.container.getBlockBlobClient(name);
         const bytes = files[dataset];
@@ -141,6 +142,7 @@ export class ReportStore {
         await this.upload(blob, bytes, metadata);
       }),
     );
+    await lease.keptWhile(uploads);
     await lease.renewIfDue();
     await marker.setMetadata({ [stampKey]: stamp }, { conditions: { leaseId: lease.leaseId } });
     return 'written';

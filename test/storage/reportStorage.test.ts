@@ -44,7 +44,8 @@ async function names(prefix: string): Promise<string[]> {
 }
 
 /** What the store's storage does with one request: send it, refuse it, or lose the connection part-way through its body. */
-type Fate = 'send' | 'refuse' | 'cut body';
+/** What happens to a request: sent, refused, cut part-way, or sent once a promise settles. */
+type Fate = 'send' | 'refuse' | 'cut body' | Promise<'send'>;
 
 /**
  * A body that sends its first `limit` bytes and then `cut()`s the request (the request's abort),
@@ -77,7 +78,11 @@ async function storeWith(fate: (request: { method: string; url: URL; leaseAction
     policy: {
       name: 'fate',
       sendRequest: async (request, next) => {
-        const chosen = fate({ method: request.method, url: new URL(request.url), leaseAction: request.headers.get('x-ms-lease-action') });
+        const chosen = await fate({
+          method: request.method,
+          url: new URL(request.url),
+          leaseAction: request.headers.get('x-ms-lease-action'),
+        });
         if (chosen === 'refuse') throw new Error('refused before it was sent');
         if (chosen === 'send') return next(request);
         const connection = new AbortController();
@@ -186,6 +191,32 @@ describe('report files with their marker and stamps', () => {
     expect(whileWriting).toBeGreaterThanOrEqual(3);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(renewals).toHaveLength(whileWriting);
+  });
+
+  it("keeps the store-day's lease renewed while the files are uploaded", async () => {
+    let renewals = 0;
+    // Every file upload is held until the lease has been renewed three times meanwhile (10 s at most).
+    let release = (): void => undefined;
+    const renewed = new Promise<'send'>((resolve) => {
+      const latest = setTimeout(() => {
+        resolve('send');
+      }, 10_000);
+      release = () => {
+        clearTimeout(latest);
+        resolve('send');
+      };
+    });
+    let uploading = false;
+    const { store } = await storeWith(({ method, url, leaseAction }) => {
+      if (leaseAction === 'renew' && uploading && ++renewals === 3) release();
+      if (method === 'PUT' && url.pathname.endsWith('.parquet')) {
+        uploading = true;
+        return renewed;
+      }
+      return 'send';
+    }, 50);
+    expect(await store.writeStoreDay(partner(), 'S1', date, files, '2026-03-02T01:00:00.000Z')).toBe('written');
+    expect(renewals).toBeGreaterThanOrEqual(3);
   });
 
   it('fails the write when a renewal during the build failed, even if a later one went through', async () => {
