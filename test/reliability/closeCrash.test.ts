@@ -4,7 +4,7 @@ import type { DailyClose } from '../../src/domain/model/payloads.js';
 import { reconciled } from '../support/httpScenario.js';
 import { ackOf, reconciliationOf } from '../support/responseBodies.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
-import { buildDayBatch, businessDateOf, expectedTotals, ledgerState, preparePartner } from './support/dayScenario.js';
+import { buildDayBatch, businessDateOf, expectedTotals, ledgerState, preparePartner, sendClose } from './support/dayScenario.js';
 import { FaultPolicy } from './support/faultPolicy.js';
 import { seededRandom, seededUuid } from './support/random.js';
 
@@ -81,16 +81,7 @@ describe('a late batch cut off at its reconcile message', () => {
       const first = buildDayBatch(random, 'NYC-0001', businessDate, 3, `lr-${day}-1`);
       const late = { ...buildDayBatch(random, 'NYC-0001', businessDate, 2, `lr-${day}-2`), batch_seq: 2 };
       expect((await service.call(partner, 'POST', 'trade-records', first)).status).toBe(202);
-      const close: DailyClose = {
-        batch_id: seededUuid(random),
-        store_id: 'NYC-0001',
-        business_date: businessDate,
-        batch_count: 2,
-        ...expectedTotals([...first.trade_records, ...late.trade_records]),
-        currency: 'USD',
-        closed_at: `${businessDate}T23:59:00-05:00`,
-      };
-      expect((await service.call(partner, 'POST', 'daily-close', close)).status).toBe(202);
+      await sendClose(service, partner, random, 'NYC-0001', businessDate, [...first.trade_records, ...late.trade_records], 2);
       expect((await reconciled(service, partner, 'NYC-0001', businessDate)).status).toBe('MISMATCHED');
 
       policy.armCrash(writes['reconcile message']!, afterSend);

@@ -43,8 +43,10 @@ async function names(prefix: string): Promise<string[]> {
   return found.sort();
 }
 
-/** What the store's storage does with one request: send it, refuse it, or lose the connection part-way through its body. */
-/** What happens to a request: sent, refused, cut part-way, or sent once a promise settles. */
+/**
+ * What the store's storage does with one request: send it, refuse it, lose the connection part-way
+ * through its body, or send it once a promise settles.
+ */
 type Fate = 'send' | 'refuse' | 'cut body' | Promise<'send'>;
 
 /**
@@ -100,22 +102,28 @@ async function storeWith(fate: (request: { method: string; url: URL; leaseAction
 }
 
 /**
- * The test's files, built when the test says (`finish`), so that what happens while they are built
- * does not depend on the machine's speed; after 10 s at the latest, so that a test whose condition
+ * `value`, once the test says (`finish`), so that what happens meanwhile (a build, an upload) does
+ * not depend on the machine's speed; after 10 s at the latest, so that a test whose condition
  * never comes fails on its assertions instead of hanging.
  */
-function builtWhen(): { files: Promise<typeof files>; finish: () => void } {
+function settledWhenTold<T>(value: T): { settled: Promise<T>; finish: () => void } {
   let finish = (): void => undefined;
-  const built = new Promise<typeof files>((resolve) => {
+  const settled = new Promise<T>((resolve) => {
     const latest = setTimeout(() => {
-      resolve(files);
+      resolve(value);
     }, 10_000);
     finish = () => {
       clearTimeout(latest);
-      resolve(files);
+      resolve(value);
     };
   });
-  return { files: built, finish };
+  return { settled, finish };
+}
+
+/** The test's files, built when the test says. */
+function builtWhen(): { files: Promise<typeof files>; finish: () => void } {
+  const { settled, finish } = settledWhenTold(files);
+  return { files: settled, finish };
 }
 
 describe('report fragments in the reports container', () => {
@@ -195,23 +203,14 @@ describe('report files with their marker and stamps', () => {
 
   it("keeps the store-day's lease renewed while the files are uploaded", async () => {
     let renewals = 0;
-    // Every file upload is held until the lease has been renewed three times meanwhile (10 s at most).
-    let release = (): void => undefined;
-    const renewed = new Promise<'send'>((resolve) => {
-      const latest = setTimeout(() => {
-        resolve('send');
-      }, 10_000);
-      release = () => {
-        clearTimeout(latest);
-        resolve('send');
-      };
-    });
+    // Every file upload is held until the lease has been renewed three times meanwhile.
+    const renewed = settledWhenTold<'send'>('send');
     let uploading = false;
     const { store } = await storeWith(({ method, url, leaseAction }) => {
-      if (leaseAction === 'renew' && uploading && ++renewals === 3) release();
+      if (leaseAction === 'renew' && uploading && ++renewals === 3) renewed.finish();
       if (method === 'PUT' && url.pathname.endsWith('.parquet')) {
         uploading = true;
-        return renewed;
+        return renewed.settled;
       }
       return 'send';
     }, 50);

@@ -1,11 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { TradeRecord, TradeRecordBatch } from '../../domain/model/payloads.js';
-import { parseJsonBody } from '../../validation/parseJsonBody.js';
+import type { TradeRecord } from '../../domain/model/payloads.js';
 import type { RawBatches } from '../ports/RawBatches.js';
-import { mapBounded } from '../mapBounded.js';
-
-/** Earlier batches read at once (each up to the body limit, parsed). */
-const batchReadsAtOnce = 4;
+import { forEachStoredTradeBatch } from './forEachStoredTradeBatch.js';
 
 /**
  * The transactions of a push that came under the stamp of a stored copy with the same figures but
@@ -24,19 +20,11 @@ export async function changedUnderStamp(
   const changed = new Set<string>();
   if (keptFrom === undefined || keptFrom.size === 0) return changed;
   const sent = new Map(records.map((record) => [record.trade_record_id, record]));
-  const idsByBatch = new Map<string, string[]>();
-  for (const [id, batchId] of keptFrom) idsByBatch.set(batchId, [...(idsByBatch.get(batchId) ?? []), id]);
-  await mapBounded([...idsByBatch], batchReadsAtOnce, async ([batchId, ids]) => {
-    const stored = await rawBatches.get(partnerId, batchId);
-    const parsed = stored ? parseJsonBody(stored) : undefined;
-    if (!parsed?.ok) return;
-    const storedRecords = (parsed.value as Partial<TradeRecordBatch>).trade_records;
-    if (!Array.isArray(storedRecords)) return;
-    const wanted = new Set(ids);
-    for (const storedRecord of storedRecords) {
+  await forEachStoredTradeBatch(rawBatches, partnerId, [...new Set(keptFrom.values())], (stored, batchId) => {
+    for (const storedRecord of stored.trade_records) {
       const id = storedRecord.trade_record_id;
       const record = sent.get(id);
-      if (!wanted.has(id) || !record) continue;
+      if (record === undefined || keptFrom.get(id) !== batchId) continue;
       if (!isDeepStrictEqual(withoutStamp(storedRecord), withoutStamp(record))) changed.add(id);
     }
   });

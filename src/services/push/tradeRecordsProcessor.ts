@@ -13,7 +13,6 @@ import type { PaymentDirections } from '../ports/PaymentDirections.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { TradeRecords } from '../ports/TradeRecords.js';
-import { parseJsonBody } from '../../validation/parseJsonBody.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { ProductCatalog } from '../catalog/ProductCatalog.js';
 import type { ReconcileMessage } from '../ReconcileMessage.js';
@@ -22,7 +21,7 @@ import type { BatchProcessor } from './BatchProcessor.js';
 import { rowProblemDetails } from './rowProblemDetails.js';
 import { heldElsewhere, staleVersion } from './staleVersion.js';
 import type { TradeRecordMoves } from './TradeRecordMoves.js';
-import { mapBounded } from '../mapBounded.js';
+import { forEachStoredTradeBatch } from './forEachStoredTradeBatch.js';
 import { changedUnderStamp } from './changedUnderStamp.js';
 
 export interface TradeRecordsDependencies {
@@ -42,9 +41,6 @@ export interface TradeRecordsDependencies {
   /** Keeps each trade_record_id counted on one store-day when a version arrives under another. */
   readonly moves: TradeRecordMoves;
 }
-
-/** Raw batches of the day a failed batch's clean-up reads at once (each up to the 5 MB body limit, parsed). */
-const rawBatchReadsAtOnce = 4;
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
 export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProcessor<TradeRecordBatch> {
@@ -177,13 +173,9 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       const others = (await deps.index.listBatches(partnerId, storeId, businessDate)).filter(
         (other) => other.failed !== true && other.batchId !== batchId,
       );
-      // A few raw batches at a time: a day of hundreds of batches is read in a fraction of the time,
-      // and each keeps only the versions of this batch's ids once parsed.
-      await mapBounded(others, rawBatchReadsAtOnce, async (other) => {
-        const stored = await deps.rawBatches.get(partnerId, other.batchId);
-        const parsed = stored ? parseJsonBody(stored) : undefined;
-        if (!parsed?.ok) return;
-        const otherBody = parsed.value as TradeRecordBatch;
+      // Each keeps only the versions of this batch's ids once parsed.
+      const otherIds = others.map((other) => other.batchId);
+      await forEachStoredTradeBatch(deps.rawBatches, partnerId, otherIds, (otherBody) => {
         for (const record of otherBody.trade_records) {
           if (!ids.has(record.trade_record_id)) continue;
           const summary = summarizeTradeRecord(record, otherBody);
