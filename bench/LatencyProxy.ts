@@ -2,10 +2,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { azureDelayMs, type StorageRequestShape } from './azureLatencyModel.js';
+import { tableOfRequest } from './tableOfRequest.js';
 
 export interface ProxyTargets {
   readonly blobPort: number;
   readonly queuePort: number;
+  readonly tablePort: number;
+}
+
+/** Tables served by an emulator of their own (its table port), as Azure serves them apart. */
+export interface TablesApart {
+  readonly tables: ReadonlySet<string>;
   readonly tablePort: number;
 }
 
@@ -29,7 +36,8 @@ export interface RoundTripChain {
  * A proxy in front of the storage emulator's three ports: forwards each request, then holds the
  * answer back for the delay the Azure-shaped model gives it ({@link azureDelayMs}), and logs
  * when each request arrived and was answered, so the benchmark can tell how many round trips an
- * operation waited on one after another.
+ * operation waited on one after another. Requests naming one of the tables served apart
+ * ({@link TablesApart}) go to that emulator's table port instead.
  */
 /** How long storage must have been quiet before a count starts (the poller's receives aside). */
 const defaultQuietMs = 300;
@@ -48,7 +56,18 @@ export class LatencyProxy {
    */
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 });
 
-  constructor(private readonly delay: (request: StorageRequestShape) => number = azureDelayMs) {}
+  /** Requests sent to the tables served apart (see {@link TablesApart}). */
+  private apartRequests = 0;
+
+  constructor(
+    private readonly delay: (request: StorageRequestShape) => number = azureDelayMs,
+    private readonly apart?: TablesApart,
+  ) {}
+
+  /** How many requests went to the emulator of the tables served apart. */
+  get requestsApart(): number {
+    return this.apartRequests;
+  }
 
   /** Starts one listener per service; resolves with the ports to use instead of the emulator's. */
   async start(targets: ProxyTargets): Promise<ProxyTargets> {
@@ -147,7 +166,14 @@ export class LatencyProxy {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const upstream = http.request(
-        { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers, agent: this.agent },
+        {
+          host: '127.0.0.1',
+          port: service === 'table' ? this.tablePortFor(req.method ?? 'GET', req.url ?? '/', body, port) : port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+          agent: this.agent,
+        },
         (answer) => {
           const parts: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -171,6 +197,13 @@ export class LatencyProxy {
       });
       upstream.end(body);
     });
+  }
+
+  private tablePortFor(method: string, url: string, body: Buffer, port: number): number {
+    const table = this.apart && tableOfRequest(method, url, body);
+    if (!this.apart || table === undefined || !this.apart.tables.has(table)) return port;
+    this.apartRequests += 1;
+    return this.apart.tablePort;
   }
 }
 
