@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TableClient, TableEntity, TransactionAction } from '@azure/data-tables';
 import { compareVersions, type Versioned } from '../domain/reconciliation/isNewerVersion.js';
 import { sendTableTransaction } from './sendTableTransaction.js';
@@ -76,8 +77,9 @@ interface Outcome {
  * and the chunk is retried with `If-Match` on each existing row's ETag, so a concurrent newer
  * write is never overwritten.
  * `extraActions` (idempotent upserts in the same partition) ride along in the last chunk with room.
- * The chunks run side by side; when one fails, the others are let finish before the failure is
- * raised, so no write of this call is still under way once it returns or throws.
+ * The chunks run side by side (the first is sent before the others' bodies are built); when one
+ * fails, the others are let finish before the failure is raised, so no write of this call is still
+ * under way once it returns or throws.
  */
 export async function writeVersionedRows(
   table: TableClient,
@@ -107,9 +109,20 @@ export async function writeVersionedRows(
     else chunks.push({ rows: [], extra: [...extraActions] });
   }
   const outcome: Outcome = { stale: new Set(), conflicting: new Set(), kept: new Map() };
-  const outcomes = await Promise.allSettled(
-    chunks.map((chunk) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, outcome, options)),
-  );
+  const write = (chunk: (typeof chunks)[number]) => writeChunk(table, partitionKey, chunk.rows, chunk.extra, outcome, options);
+  const [first, ...rest] = chunks;
+  const writes: Promise<void>[] = [];
+  if (first) {
+    const started = write(first);
+    // Raised below, with the others' outcomes; not an unhandled rejection while the turn is given.
+    started.catch(() => undefined);
+    writes.push(started);
+    // A transaction leaves for its socket only on a later turn of the event loop: one turn is given
+    // so that storage starts on the first while the bodies of the others are built.
+    if (rest.length > 0) await nextTurn();
+  }
+  for (const chunk of rest) writes.push(write(chunk));
+  const outcomes = await Promise.allSettled(writes);
   const failed = outcomes.find((settled) => settled.status === 'rejected');
   if (failed) throw failed.reason;
   return { staleRowKeys: outcome.stale, conflictingRowKeys: outcome.conflicting, keptRows: outcome.kept };

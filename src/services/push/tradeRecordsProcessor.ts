@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TradeRecordBatch } from '../../domain/model/payloads.js';
 import { compareVersions } from '../../domain/reconciliation/isNewerVersion.js';
 import type { Warning } from '../../domain/model/Warning.js';
@@ -76,6 +77,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         receivedAt,
         recordCount: body.trade_records.length,
       });
+      // Raised below, once the claim has ended too; not an unhandled rejection while the turn is given.
+      indexed.catch(() => undefined);
+      // The index's first transaction leaves on the next turn of the event loop: storage starts on
+      // it while the claim's bodies are built.
+      await nextTurn();
       // Beside the index write: a home it creates is for an id sent nowhere before. A newer version
       // that takes the home elsewhere before this row lands marks the row's place as moved, and
       // the index then keeps this row out (see TradeRecordMoves).
