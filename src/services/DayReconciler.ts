@@ -68,9 +68,9 @@ export class DayReconciler {
     // message leaves them unused.
     const firstInputs = readInputs();
     firstInputs.catch(() => undefined);
-    // A run's own row is read alongside the close too: the retry check reads it, and the pending
-    // run is cleared from it without a read of its own.
-    const dayRow = message.runId === undefined ? undefined : this.deps.results.readAhead?.(partnerId, storeId, businessDate);
+    // The day's row is read alongside the close too: a named run's retry check reads it, and the
+    // run's start is written on it without a read of its own.
+    const dayRow = this.deps.results.readAhead?.(partnerId, storeId, businessDate);
     const stored = await this.deps.closes.get(partnerId, storeId, businessDate);
     if (stored?.close.batch_id !== closeBatchId) return 'superseded';
     if (message.runId !== undefined) {
@@ -88,9 +88,11 @@ export class DayReconciler {
         await this.forgetRerunNotes(message, filesWritten, log);
         return existing.status;
       }
-      // From here on, a batch committed for the day may not be read by this run: it schedules another.
-      await this.deps.results.clearPendingRun(partnerId, storeId, businessDate, message.runId, dayRow);
     }
+    // Numbered before the day is listed: a run started later lists it later, so once one has stored
+    // its result, this one's is not stored over it. A named run is no longer pending from here on:
+    // a batch committed for the day from now on may not be read by this run, and schedules another.
+    const runNumber = await this.deps.results.startRun(partnerId, storeId, businessDate, message.runId, dayRow);
 
     for (let pass = 1; ; pass += 1) {
       // The day is listed while the mapping and payment directions are read (they decide how rows
@@ -132,7 +134,7 @@ export class DayReconciler {
         if (pass < maxPasses) continue;
         throw new ReconcileInputsChangingError(maxPasses);
       }
-      const saved = await this.save(message, stored, actual, diagnostics, batches, telemetry, resultRow);
+      const saved = await this.save(message, runNumber, stored, actual, diagnostics, batches, telemetry, resultRow);
       if (saved === 'superseded') return saved;
       const reports = this.deps.reports;
       const filesWritten =
@@ -241,6 +243,7 @@ export class DayReconciler {
 
   private async save(
     message: ReconcileMessage,
+    runNumber: number,
     stored: StoredClose,
     actual: ControlTotals,
     diagnostics: DayDiagnostics,
@@ -273,6 +276,7 @@ export class DayReconciler {
         differences,
         diagnosis,
         runId: message.runId,
+        runNumber,
       },
       resultRow,
     );

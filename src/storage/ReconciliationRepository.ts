@@ -6,9 +6,13 @@ import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { tableKey } from './tableKey.js';
 import type { RowReadAhead } from './RowReadAhead.js';
+import { WriteContentionError } from './WriteContentionError.js';
 import { readEarly, readRowAhead, unread, writeIfCurrent } from './writeIfCurrent.js';
 
 export type ReconciliationStatus = 'RECEIVED' | 'MATCHED' | 'MISMATCHED';
+
+/** Rounds of read-then-write a run's start makes while other writers keep changing the day's row. */
+const maxStartAttempts = 32;
 
 /** The reconciliation state of one store-day, as stored. */
 export interface ReconciliationRecord {
@@ -51,6 +55,11 @@ export interface ResultToSave {
   readonly differences: readonly string[];
   readonly diagnosis: unknown;
   readonly runId?: string | undefined;
+  /**
+   * The number `startRun` gave the run. The result is stored only when no run started after it
+   * has stored one: that run listed the day later, so it counted at least what this one did.
+   */
+  readonly runNumber: number;
 }
 
 interface ResultEntity {
@@ -71,6 +80,10 @@ interface ResultEntity {
   /** The pending run's id, '' when none (a merge cannot remove a property). */
   pendingRunId?: string;
   pendingDueAt?: string;
+  /** Runs of the day started so far: the number of the last one (absent: none yet). */
+  runsStarted?: number;
+  /** The number of the run whose result is stored (absent: none, or stored before runs were numbered). */
+  resultRunNumber?: number;
   [chunk: string]: unknown;
 }
 
@@ -130,6 +143,8 @@ export class ReconciliationRepository {
           pendingRunId: close.run?.runId ?? '',
           pendingDueAt: close.run?.dueAt ?? '',
           ...(lastOutcome ? { lastOutcome } : {}),
+          // Runs go on numbering from where the previous close's left off.
+          ...(current?.runsStarted === undefined ? {} : { runsStarted: current.runsStarted }),
         };
       },
       undefined,
@@ -168,25 +183,38 @@ export class ReconciliationRepository {
     }
   }
 
-  /** A run starts: it is no longer pending, so a batch committed from now on schedules another. */
-  async clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string, readAhead?: RowReadAhead): Promise<void> {
+  /**
+   * A run starts: it takes the day's next number (see {@link ResultToSave.runNumber}) and, when it
+   * is the pending run, is no longer pending, so a batch committed from now on schedules another.
+   * Resolves with the number; 0 when the day has no close recorded (the run will find it so).
+   */
+  async startRun(
+    partnerId: string,
+    storeId: string,
+    businessDate: string,
+    runId: string | undefined,
+    readAhead?: RowReadAhead,
+  ): Promise<number> {
     const partitionKey = tableKey(partnerId, storeId);
-    // The first round decides on the row read ahead when it shows this run pending (the write is
-    // guarded by that row's ETag); one that does not is read again, as the run may be noted since.
+    // The first round writes on the row read ahead, guarded by its ETag: a row changed since is
+    // read again, as the run may have been noted pending since.
     let early = await readEarly<ResultEntity>(readAhead);
-    for (;;) {
-      const current = early !== unread && early?.pendingRunId === runId ? early : await this.#read(partitionKey, businessDate);
+    for (let attempt = 1; attempt <= maxStartAttempts; attempt++) {
+      const current = early !== unread && early !== undefined ? early : await this.#read(partitionKey, businessDate);
       early = unread;
-      if (current?.pendingRunId !== runId) return;
+      if (!current) return 0;
+      const runNumber = (current.runsStarted ?? 0) + 1;
+      const started = runId !== undefined && current.pendingRunId === runId ? { pendingRunId: '', pendingDueAt: '' } : {};
       try {
-        await this.table.updateEntity({ partitionKey, rowKey: businessDate, pendingRunId: '', pendingDueAt: '' }, 'Merge', {
+        await this.table.updateEntity({ partitionKey, rowKey: businessDate, runsStarted: runNumber, ...started }, 'Merge', {
           etag: current.etag,
         });
-        return;
+        return runNumber;
       } catch (error) {
         if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
       }
     }
+    throw new WriteContentionError(this.table.tableName, maxStartAttempts);
   }
 
   async #read(partitionKey: string, rowKey: string): Promise<(ResultEntity & { etag: string }) | undefined> {
@@ -200,7 +228,8 @@ export class ReconciliationRepository {
 
   /**
    * Records a result for the close it was computed from, noting whether it changed the day's
-   * status or figures; undefined when that close has been superseded.
+   * status or figures; undefined when that close has been superseded, or when a run started after
+   * this one has stored its result.
    */
   async saveResult(
     partnerId: string,
@@ -217,6 +246,8 @@ export class ReconciliationRepository {
       businessDate,
       (current) => {
         if (current?.closeBatchId !== closeBatchId) return undefined;
+        // A run started after this one stored its result: it counted at least what this one did.
+        if ((current.resultRunNumber ?? 0) > result.runNumber) return undefined;
         const before = parseOutcome(current.lastOutcome) ?? outcomeOf(current);
         const expected = JSON.parse(current.expected) as ControlTotals;
         const outcome: Outcome = { status: result.status, expected, actual: result.actual };
@@ -238,6 +269,8 @@ export class ReconciliationRepository {
           // A run noted while this one computed is still to come.
           pendingRunId: current.pendingRunId ?? '',
           pendingDueAt: current.pendingDueAt ?? '',
+          ...(current.runsStarted === undefined ? {} : { runsStarted: current.runsStarted }),
+          resultRunNumber: result.runNumber,
         };
         return written;
       },

@@ -261,6 +261,46 @@ describe('DayReconciler', () => {
     expect(await run).toBe('MATCHED');
   });
 
+  it('a run that listed the day before a later batch leaves standing the result of the run started after it', async () => {
+    const first = sale('T-1', 'S01', '10.00');
+    const late = { ...sale('T-2', 'S01', '5.50'), batch_seq: 2, batch_id: 'batch-2' };
+    const { ports, reconciler, upload, message, stored } = await world([first], {
+      ...closeFor([first, late], '15.50', '15.50'),
+      batch_count: 2,
+    });
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    // The first run to save is held there: it listed the day before the late batch arrived.
+    const reached = deferred();
+    const gate = deferred();
+    const saveResult = ports.results.saveResult.bind(ports.results);
+    let hold = true;
+    ports.results.saveResult = async (...args) => {
+      if (hold) {
+        hold = false;
+        reached.resolve();
+        await gate.promise;
+      }
+      return saveResult(...args);
+    };
+    const slow = reconciler.reconcile(message);
+    await reached.promise;
+    await ports.index.applyBatch(partnerId, message.storeId, message.businessDate, [late], {
+      batchId: 'batch-2',
+      batchSeq: 2,
+      receivedAt: '2026-03-02T09:30:00.000Z',
+      recordCount: 1,
+    });
+    // The run started after the batch arrived counts it, and its result is stored and told.
+    expect(await reconciler.reconcile(message)).toBe('MATCHED');
+    gate.resolve();
+    expect(await slow).toBe('superseded');
+    expect(await ports.results.get(partnerId, message.storeId, message.businessDate)).toMatchObject({
+      status: 'MATCHED',
+      actual: { trade_record_count: 2, net_sales_amount: '15.50' },
+    });
+    expect(stored.map((record) => record.status)).toEqual(['MATCHED']);
+  });
+
   it('does nothing for a message whose close was superseded', async () => {
     const records = [sale('T-1', 'S01', '10.00')];
     const { ports, reconciler, message, stored } = await world(records, closeFor(records, '10.00', '10.00'));

@@ -76,7 +76,7 @@ describe('LateDataScheduler', () => {
     const stored = await results.get(day.partnerId, day.storeId, day.businessDate);
     expect(stored?.closeBatchId).toBe('close-1');
     // The run's id is what the note holds: clearing another id changes nothing.
-    await results.clearPendingRun(day.partnerId, day.storeId, day.businessDate, 'late-someone-else');
+    await results.startRun(day.partnerId, day.storeId, day.businessDate, 'late-someone-else');
     expect(await commit()).toBe('not-needed');
   });
 
@@ -90,7 +90,7 @@ describe('LateDataScheduler', () => {
     });
     // The close's own run is pending: a batch before it starts needs nothing more.
     expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('not-needed');
-    await results.clearPendingRun(day.partnerId, day.storeId, day.businessDate, 'close-close-1');
+    await results.startRun(day.partnerId, day.storeId, day.businessDate, 'close-close-1');
     expect(await scheduler.batchCommitted(day.partnerId, day.storeId, day.businessDate, randomUUID())).toBe('scheduled');
     expect(await count()).toBe(1);
     await queueClient.clearMessages();

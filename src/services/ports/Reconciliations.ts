@@ -28,12 +28,17 @@ export interface Reconciliations {
     run: PendingRun,
     lost: { readonly now: Date; readonly lostAfterMs: number },
   ): Promise<{ closeBatchId: string } | undefined>;
-  /** A run starts: it is no longer pending. `readAhead`: the row as read earlier, a first guess checked by the write. */
-  clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string, readAhead?: RowReadAhead): Promise<void>;
+  /**
+   * A run starts, before it lists the day: resolves with its number, after every run of the day
+   * started before it (0 when no close is recorded). A run named `runId` that is the day's pending
+   * run is no longer pending. `readAhead`: the row as read earlier, a first guess checked by the write.
+   */
+  startRun(partnerId: string, storeId: string, businessDate: string, runId: string | undefined, readAhead?: RowReadAhead): Promise<number>;
   /**
    * Records a result for the close it was computed from, noting whether it changed the day's
-   * status or figures; undefined when that close was superseded. `readAhead`: the row as read
-   * earlier, a first guess checked by the write (see {@link RowReadAhead}).
+   * status or figures; undefined when that close was superseded, or when a run numbered after
+   * `result.runNumber` has stored its result. `readAhead`: the row as read earlier, a first guess
+   * checked by the write (see {@link RowReadAhead}).
    */
   saveResult(
     partnerId: string,

@@ -13,6 +13,9 @@ interface Day {
   /** Status and figures of the last result, kept across a corrected close. */
   lastOutcome?: string;
   pending?: PendingRun;
+  /** Runs started so far, and the number of the run whose result is stored. */
+  runsStarted: number;
+  resultRunNumber: number;
 }
 
 /** Reconciliation states in a map, for unit tests of services. */
@@ -52,6 +55,8 @@ export class InMemoryReconciliations implements Reconciliations {
       },
       ...(current?.lastOutcome === undefined ? {} : { lastOutcome: current.lastOutcome }),
       ...(close.run === undefined ? {} : { pending: close.run }),
+      runsStarted: current?.runsStarted ?? 0,
+      resultRunNumber: 0,
     });
     return Promise.resolve();
   }
@@ -71,10 +76,12 @@ export class InMemoryReconciliations implements Reconciliations {
     return Promise.resolve({ closeBatchId: day.record.closeBatchId });
   }
 
-  clearPendingRun(partnerId: string, storeId: string, businessDate: string, runId: string): Promise<void> {
+  startRun(partnerId: string, storeId: string, businessDate: string, runId: string | undefined): Promise<number> {
     const day = this.days.get(key(partnerId, storeId, businessDate));
-    if (day?.pending?.runId === runId) delete day.pending;
-    return Promise.resolve();
+    if (!day) return Promise.resolve(0);
+    if (runId !== undefined && day.pending?.runId === runId) delete day.pending;
+    day.runsStarted += 1;
+    return Promise.resolve(day.runsStarted);
   }
 
   saveResult(
@@ -86,8 +93,10 @@ export class InMemoryReconciliations implements Reconciliations {
   ): Promise<ReconciliationRecord | undefined> {
     const day = this.days.get(key(partnerId, storeId, businessDate));
     if (day?.record.closeBatchId !== closeBatchId) return Promise.resolve(undefined);
+    if (day.resultRunNumber > result.runNumber) return Promise.resolve(undefined);
+    day.resultRunNumber = result.runNumber;
     const outcome = JSON.stringify({ status: result.status, expected: day.record.expected, actual: result.actual });
-    const { runId, ...rest } = result;
+    const { runId, runNumber: _, ...rest } = result;
     day.record = {
       ...day.record,
       ...rest,

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { ControlTotals } from '../../../../src/domain/reconciliation/ControlTotals.js';
-import type { ReconciliationRecord } from '../../../../src/storage/ReconciliationRepository.js';
+import type { ReconciliationRecord, ResultToSave } from '../../../../src/storage/ReconciliationRepository.js';
 import type { Reconciliations } from '../../../../src/services/ports/Reconciliations.js';
 import { freshPartnerId } from './freshIds.js';
 
@@ -58,18 +58,20 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       differences: ['trade_record_count'],
       diagnosis: { missing_batch_seqs: [2] },
     };
-    expect(await results.saveResult(partnerId, ...day, 'close-1', result)).toBeUndefined();
-    expect(await results.saveResult(partnerId, ...day, 'close-2', { ...result, runId: 'run-1' })).toMatchObject({
+    const save = (closeBatchId: string, toSave: Omit<ResultToSave, 'runNumber'>, partner = partnerId) =>
+      results.saveResult(partner, ...day, closeBatchId, { ...toSave, runNumber: 1 });
+    expect(await save('close-1', result)).toBeUndefined();
+    expect(await save('close-2', { ...result, runId: 'run-1' })).toMatchObject({
       ...result,
       runId: 'run-1',
       changed: false,
     });
     expect(await results.get(partnerId, ...day)).toMatchObject({ ...result, closeBatchId: 'close-2', expected });
-    expect(await results.saveResult(freshPartnerId(), ...day, 'close-2', result)).toBeUndefined();
+    expect(await save('close-2', result, freshPartnerId())).toBeUndefined();
     // The same figures again are no change; other figures are.
-    expect((await results.saveResult(partnerId, ...day, 'close-2', result))?.changed).toBe(false);
+    expect((await save('close-2', result))?.changed).toBe(false);
     const matched = { ...result, status: 'MATCHED' as const, actual: expected, differences: [] };
-    expect((await results.saveResult(partnerId, ...day, 'close-2', matched))?.changed).toBe(true);
+    expect((await save('close-2', matched))?.changed).toBe(true);
   });
 
   it('saves a result against the day as it is when it writes, whatever was read ahead of it', async () => {
@@ -85,13 +87,13 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
     const beforeLaterClose = results.readAhead?.(partnerId, ...day);
     await results.markReceived(partnerId, ...day, { batchId: 'close-2', receivedAt: '2026-03-02T10:00:00.000Z', expected });
-    expect(await results.saveResult(partnerId, ...day, 'close-1', result, beforeLaterClose)).toBeUndefined();
+    expect(await results.saveResult(partnerId, ...day, 'close-1', { ...result, runNumber: 1 }, beforeLaterClose)).toBeUndefined();
 
     const beforeRunNoted = results.readAhead?.(partnerId, ...day);
     const lost = { now: new Date('2026-03-02T10:20:00.000Z'), lostAfterMs: 3_600_000 };
     const run = (runId: string) => ({ runId, dueAt: '2026-03-02T10:20:00.000Z' });
     expect(await results.notePendingRun(partnerId, ...day, run('late-1'), lost)).toEqual({ closeBatchId: 'close-2' });
-    expect(await results.saveResult(partnerId, ...day, 'close-2', result, beforeRunNoted)).toMatchObject(result);
+    expect(await results.saveResult(partnerId, ...day, 'close-2', { ...result, runNumber: 1 }, beforeRunNoted)).toMatchObject(result);
     // The run noted after the read is still pending: another is not noted.
     expect(await results.notePendingRun(partnerId, ...day, run('late-2'), lost)).toBeUndefined();
     // The same run again (its message may never have been sent) is returned, to be sent again.
@@ -108,7 +110,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     // Read before the run was noted: the run is cleared all the same, so a later batch notes one of its own.
     const beforeRunNoted = results.readAhead?.(partnerId, ...day);
     expect(await results.notePendingRun(partnerId, ...day, run('late-1'), lost)).toEqual({ closeBatchId: 'close-1' });
-    await results.clearPendingRun(partnerId, ...day, 'late-1', beforeRunNoted);
+    await results.startRun(partnerId, ...day, 'late-1', beforeRunNoted);
     expect(await results.notePendingRun(partnerId, ...day, run('late-2'), lost)).toEqual({ closeBatchId: 'close-1' });
 
     // Read while the run was pending, then a later close made its own run the pending one: that one stays.
@@ -119,12 +121,49 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       expected,
       run: run('close-close-2'),
     });
-    await results.clearPendingRun(partnerId, ...day, 'late-2', whilePending);
+    await results.startRun(partnerId, ...day, 'late-2', whilePending);
     expect(await results.notePendingRun(partnerId, ...day, run('late-3'), lost)).toBeUndefined();
 
     // The record answered from a read ahead is the one read.
     const now = results.readAhead?.(partnerId, ...day);
     expect(await results.get(partnerId, ...day, now)).toEqual(await results.get(partnerId, ...day));
+  });
+
+  it('numbers the runs of a day, and stores no result over that of a run started after it', async () => {
+    const results = await make();
+    const partnerId = freshPartnerId();
+    const mismatched = {
+      status: 'MISMATCHED' as const,
+      checkedAt: '2026-03-02T10:15:00.000Z',
+      actual: { ...expected, trade_record_count: 1 },
+      differences: ['trade_record_count'],
+      diagnosis: null,
+    };
+    const matched = { ...mismatched, status: 'MATCHED' as const, actual: expected, differences: [] };
+    // No close recorded: nothing to number.
+    expect(await results.startRun(partnerId, ...day, undefined)).toBe(0);
+    await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
+    const first = await results.startRun(partnerId, ...day, undefined);
+    const second = await results.startRun(partnerId, ...day, 'late-1');
+    expect(second).toBeGreaterThan(first);
+
+    // The run started later stores its result first: the earlier one's is not stored over it.
+    expect(await results.saveResult(partnerId, ...day, 'close-1', { ...matched, runNumber: second })).toMatchObject({ status: 'MATCHED' });
+    expect(await results.saveResult(partnerId, ...day, 'close-1', { ...mismatched, runNumber: first })).toBeUndefined();
+    expect(await results.get(partnerId, ...day)).toMatchObject({ status: 'MATCHED', actual: expected });
+
+    // A later close's runs are numbered after the earlier close's, and store their results.
+    await results.markReceived(partnerId, ...day, { batchId: 'close-2', receivedAt: '2026-03-02T10:00:00.000Z', expected });
+    const third = await results.startRun(partnerId, ...day, undefined);
+    expect(third).toBeGreaterThan(second);
+    expect(await results.saveResult(partnerId, ...day, 'close-2', { ...mismatched, runNumber: third })).toMatchObject({
+      status: 'MISMATCHED',
+    });
+
+    // A run whose read ahead was taken before another run started is numbered after it all the same.
+    const readBefore = results.readAhead?.(partnerId, ...day);
+    const fourth = await results.startRun(partnerId, ...day, undefined);
+    expect(await results.startRun(partnerId, ...day, undefined, readBefore)).toBeGreaterThan(fourth);
   });
 
   it('lists results by partner, status and business date', async () => {
@@ -140,6 +179,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       actual: expected,
       differences: [],
       diagnosis: null,
+      runNumber: 1,
     });
     const list = async (filter: Parameters<Reconciliations['list']>[0]) => {
       const found: string[] = [];
