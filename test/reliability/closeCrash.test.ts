@@ -100,3 +100,43 @@ describe('a late batch cut off at its reconcile message', () => {
     });
   }
 });
+
+/*
+ * A newer version of a transaction sent under another store-day moves it there: the day it leaves
+ * has its row marked, and that day's next run is noted and then queued. Cut off between the two, the
+ * push is not acknowledged; sent again, it finds the move's run noted under the same name and queues
+ * it, so the day left is reconciled without the transaction.
+ */
+describe('a move cut off at the reconcile message of the day it leaves', () => {
+  let day = 7500;
+  for (const afterSend of [false, true]) {
+    it(`${afterSend ? 'answer lost' : 'request not sent'}: sent again, the day left is reconciled without it`, async () => {
+      const left = businessDateOf(day++);
+      const movedTo = businessDateOf(day++);
+      const first = buildDayBatch(random, 'NYC-0001', left, 3, `mv-${day}`);
+      expect((await service.call(partner, 'POST', 'trade-records', first)).status).toBe(202);
+      await sendClose(service, partner, random, 'NYC-0001', left, first.trade_records);
+      expect((await reconciled(service, partner, 'NYC-0001', left)).status).toBe('MATCHED');
+
+      const [original] = first.trade_records;
+      if (!original) throw new Error('the batch has no record');
+      const moving = {
+        ...buildDayBatch(random, 'NYC-0001', movedTo, 1, `mv-${day}-to`),
+        trade_records: [{ ...original, business_date: movedTo, version: original.version + 1 }],
+      };
+      policy.armCrash(writes['reconcile message']!, afterSend);
+      const cut = await service.call(partner, 'POST', 'trade-records', moving);
+      policy.disarm();
+      expect(cut.status).toBeGreaterThanOrEqual(500);
+      expect(await ledgerState(service, partner.partnerId, moving.batch_id)).toBe('PENDING');
+
+      expect((await service.call(partner, 'POST', 'trade-records', moving)).status).toBe(202);
+      const result = await eventually(
+        async () => reconciliationOf(await service.call(partner, 'GET', `daily-close/NYC-0001/${left}`)),
+        (r) => r.actual?.trade_record_count === 2,
+      );
+      expect(result.status).toBe('MISMATCHED');
+      expect(result.actual).toMatchObject({ trade_record_count: 2 });
+    });
+  }
+});
