@@ -59,14 +59,15 @@ describe('queue message visibility in the local host', () => {
     const queue = await pollerWith(
       async (name) => {
         runs.push(name);
-        // Three run visibilities: only the renewals keep the message from being received again.
-        await sleep(3_000);
+        // Over two run visibilities: only the renewals keep the message from being received again.
+        // A renewal is due every half visibility; 4 s leaves a loaded machine 2 s to make each one.
+        await sleep(9_000);
         finished = true;
       },
-      { visibilityTimeoutSeconds: 0, runVisibilitySeconds: 1 },
+      { visibilityTimeoutSeconds: 0, runVisibilitySeconds: 4 },
     );
     await queue.send({ name: 'long' }, 0);
-    await expect.poll(() => finished, { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => finished, { timeout: 30_000 }).toBe(true);
     // Long enough for a copy received again to have started.
     await sleep(1_500);
     expect(runs).toEqual(['long']);
