@@ -1,6 +1,6 @@
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DailyClose } from '../../src/domain/model/payloads.js';
+import type { DailyClose, TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { reconciled } from '../support/httpScenario.js';
 import { ackOf, reconciliationOf } from '../support/responseBodies.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
@@ -68,6 +68,19 @@ describe('daily close cut off at one of its side-by-side writes', () => {
   }
 });
 
+/**
+ * Pushes `batch` with the reconcile message its push queues cut off (the request not sent, or its
+ * answer lost): not acknowledged, left PENDING; sent again, accepted.
+ */
+async function cutOffAtReconcileMessageThenSentAgain(batch: TradeRecordBatch, afterSend: boolean): Promise<void> {
+  policy.armCrash(writes['reconcile message']!, afterSend);
+  const cut = await service.call(partner, 'POST', 'trade-records', batch);
+  policy.disarm();
+  expect(cut.status).toBeGreaterThanOrEqual(500);
+  expect(await ledgerState(service, partner.partnerId, batch.batch_id)).toBe('PENDING');
+  expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
+}
+
 /*
  * A batch for a day already closed notes the day's next run, then queues its message. Cut off
  * between the two, the push is not acknowledged; sent again, it finds its own run noted and queues
@@ -84,13 +97,7 @@ describe('a late batch cut off at its reconcile message', () => {
       await sendClose(service, partner, random, 'NYC-0001', businessDate, [...first.trade_records, ...late.trade_records], 2);
       expect((await reconciled(service, partner, 'NYC-0001', businessDate)).status).toBe('MISMATCHED');
 
-      policy.armCrash(writes['reconcile message']!, afterSend);
-      const cut = await service.call(partner, 'POST', 'trade-records', late);
-      policy.disarm();
-      expect(cut.status).toBeGreaterThanOrEqual(500);
-      expect(await ledgerState(service, partner.partnerId, late.batch_id)).toBe('PENDING');
-
-      expect((await service.call(partner, 'POST', 'trade-records', late)).status).toBe(202);
+      await cutOffAtReconcileMessageThenSentAgain(late, afterSend);
       const result = await eventually(
         async () => reconciliationOf(await service.call(partner, 'GET', `daily-close/NYC-0001/${businessDate}`)),
         (r) => r.status === 'MATCHED',
@@ -124,13 +131,7 @@ describe('a move cut off at the reconcile message of the day it leaves', () => {
         ...buildDayBatch(random, 'NYC-0001', movedTo, 1, `mv-${day}-to`),
         trade_records: [{ ...original, business_date: movedTo, version: original.version + 1 }],
       };
-      policy.armCrash(writes['reconcile message']!, afterSend);
-      const cut = await service.call(partner, 'POST', 'trade-records', moving);
-      policy.disarm();
-      expect(cut.status).toBeGreaterThanOrEqual(500);
-      expect(await ledgerState(service, partner.partnerId, moving.batch_id)).toBe('PENDING');
-
-      expect((await service.call(partner, 'POST', 'trade-records', moving)).status).toBe(202);
+      await cutOffAtReconcileMessageThenSentAgain(moving, afterSend);
       const result = await eventually(
         async () => reconciliationOf(await service.call(partner, 'GET', `daily-close/NYC-0001/${left}`)),
         (r) => r.actual?.trade_record_count === 2,

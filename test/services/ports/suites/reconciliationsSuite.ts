@@ -14,6 +14,14 @@ const expected: ControlTotals = {
   payment_total_amount: '10.80',
 };
 const day = ['S/1', '2026-03-01'] as const;
+/** A MATCHED result to save (with a run number added). */
+const matchedResult = {
+  status: 'MATCHED' as const,
+  checkedAt: '2026-03-02T10:15:00.000Z',
+  actual: expected,
+  differences: [],
+  diagnosis: null,
+};
 
 /** What every Reconciliations implementation does. */
 export function reconciliationsSuite(make: () => Promise<Reconciliations>): void {
@@ -77,13 +85,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
   it('saves a result against the day as it is when it writes, whatever was read ahead of it', async () => {
     const results = await make();
     const partnerId = freshPartnerId();
-    const result = {
-      status: 'MATCHED' as const,
-      checkedAt: '2026-03-02T10:15:00.000Z',
-      actual: expected,
-      differences: [],
-      diagnosis: null,
-    };
+    const result = matchedResult;
     await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
     const beforeLaterClose = results.readAhead?.(partnerId, ...day);
     await results.markReceived(partnerId, ...day, { batchId: 'close-2', receivedAt: '2026-03-02T10:00:00.000Z', expected });
@@ -132,14 +134,13 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
   it('numbers the runs of a day, and stores no result over that of a run started after it', async () => {
     const results = await make();
     const partnerId = freshPartnerId();
+    const matched = matchedResult;
     const mismatched = {
+      ...matchedResult,
       status: 'MISMATCHED' as const,
-      checkedAt: '2026-03-02T10:15:00.000Z',
       actual: { ...expected, trade_record_count: 1 },
       differences: ['trade_record_count'],
-      diagnosis: null,
     };
-    const matched = { ...mismatched, status: 'MATCHED' as const, actual: expected, differences: [] };
     // No close recorded: nothing to number.
     expect(await results.startRun(partnerId, ...day, undefined)).toBe(0);
     await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
@@ -173,14 +174,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     await results.markReceived(partnerId, 'S-1', '2026-03-01', close);
     await results.markReceived(partnerId, 'S-2', '2026-03-01', close);
     await results.markReceived(partnerId, 'S-1', '2026-03-02', close);
-    await results.saveResult(partnerId, 'S-2', '2026-03-01', 'close-1', {
-      status: 'MATCHED',
-      checkedAt: '2026-03-02T10:00:00.000Z',
-      actual: expected,
-      differences: [],
-      diagnosis: null,
-      runNumber: 1,
-    });
+    await results.saveResult(partnerId, 'S-2', '2026-03-01', 'close-1', { ...matchedResult, runNumber: 1 });
     const list = async (filter: Parameters<Reconciliations['list']>[0]) => {
       const found: string[] = [];
       for await (const r of results.list(filter)) found.push(`${r.storeId} ${r.businessDate} ${r.status}`);
