@@ -18,6 +18,8 @@ export async function serveForLargePushes(connectionString: string): Promise<Lar
     ...resolveLocalSettings({}, findProjectRoot()),
     AzureWebJobsStorage: connectionString,
     RATE_LIMIT_PER_MINUTE: '1000000',
+    MAX_TRANSACTIONS_PER_STORE_DAY: '100000',
+    MAX_BATCHES_PER_STORE_DAY: '2000',
   };
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const service = await startLocalService({ settings, port: 0, logger: quiet });

@@ -43,6 +43,14 @@ param reconcileDelaySeconds int = 900
 @minValue(1)
 param rateLimitPerMinute int = 600
 
+@description('Transactions one store and business date may receive, summed over its batches that did not fail (MAX_TRANSACTIONS_PER_STORE_DAY). Bounds what one reconciliation of the day lists and builds.')
+@minValue(1)
+param maxTransactionsPerStoreDay int = 100000
+
+@description('Transaction batches one store and business date may receive, failed ones included (MAX_BATCHES_PER_STORE_DAY). Every push lists them to count the day.')
+@minValue(1)
+param maxBatchesPerStoreDay int = 2000
+
 @description('Age in seconds after which the timer sweep finishes a push that was never committed (BATCH_SWEEP_DELAY_SECONDS).')
 @minValue(1)
 param batchSweepDelaySeconds int = 300
@@ -268,6 +276,14 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
         {
           name: 'RATE_LIMIT_PER_MINUTE'
           value: string(rateLimitPerMinute)
+        }
+        {
+          name: 'MAX_TRANSACTIONS_PER_STORE_DAY'
+          value: string(maxTransactionsPerStoreDay)
+        }
+        {
+          name: 'MAX_BATCHES_PER_STORE_DAY'
+          value: string(maxBatchesPerStoreDay)
         }
         {
           name: 'BATCH_SWEEP_DELAY_SECONDS'

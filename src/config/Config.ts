@@ -19,6 +19,13 @@ export interface Config {
   readonly maxRequestBodyBytes: number;
   /** Default /trade-records calls per partner per minute; HQ may set a partner's own limit. */
   readonly rateLimitPerMinute: number;
+  /**
+   * Transactions a store-day may receive, summed over its batches that did not fail (a transaction
+   * sent again counts again): bounds what one reconciliation of the day lists and builds.
+   */
+  readonly maxTransactionsPerStoreDay: number;
+  /** Transaction batches a store-day may receive, failed ones included: every push lists them to count. */
+  readonly maxBatchesPerStoreDay: number;
   /** How long after a push the background sweep checks that the batch was committed. */
   readonly batchSweepDelaySeconds: number;
   /**

@@ -36,6 +36,8 @@ export function loadConfig(settings: Settings): Config {
     reconcileDelaySeconds: integer(names.reconcileDelaySeconds, 0),
     maxRequestBodyBytes: integer(names.maxRequestBodyBytes, 1),
     rateLimitPerMinute: integer(names.rateLimitPerMinute, 1),
+    maxTransactionsPerStoreDay: integer(names.maxTransactionsPerStoreDay, 1),
+    maxBatchesPerStoreDay: integer(names.maxBatchesPerStoreDay, 1),
     batchSweepDelaySeconds: integer(names.batchSweepDelaySeconds, 1),
     maxRequestBytesInFlight: integer(names.maxRequestBytesInFlight, 1),
     partnerCacheSeconds: integer(names.partnerCacheSeconds, 0, maxPartnerCacheSeconds),

@@ -14,6 +14,10 @@ export const settingNames = {
   reconcileDelaySeconds: 'RECONCILE_DELAY_SECONDS',
   maxRequestBodyBytes: 'MAX_REQUEST_BODY_BYTES',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
+  /** Transactions one store and business date may receive, summed over its batches. */
+  maxTransactionsPerStoreDay: 'MAX_TRANSACTIONS_PER_STORE_DAY',
+  /** Transaction batches one store and business date may receive. */
+  maxBatchesPerStoreDay: 'MAX_BATCHES_PER_STORE_DAY',
   batchSweepDelaySeconds: 'BATCH_SWEEP_DELAY_SECONDS',
   maxRequestBytesInFlight: 'MAX_REQUEST_BYTES_IN_FLIGHT',
   /** Seconds an instance keeps key → partner and per-partner lookups; bounds how late a revocation takes effect. */
@@ -39,6 +43,8 @@ export const tunableSettingNames = [
   settingNames.reconcileDelaySeconds,
   settingNames.maxRequestBodyBytes,
   settingNames.rateLimitPerMinute,
+  settingNames.maxTransactionsPerStoreDay,
+  settingNames.maxBatchesPerStoreDay,
   settingNames.batchSweepDelaySeconds,
   settingNames.maxRequestBytesInFlight,
   settingNames.partnerCacheSeconds,

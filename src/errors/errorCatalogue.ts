@@ -5,6 +5,10 @@
 export const errorCatalogue = {
   INVALID_PAYLOAD: { status: 400, message: 'The request body or path is invalid.' },
   BATCH_TOO_LARGE: { status: 400, message: 'The batch holds more records than the limit allows.' },
+  STORE_DAY_TOO_LARGE: {
+    status: 400,
+    message: 'The store and business date would receive more transactions or batches than the limit allows; ask HQ before sending more.',
+  },
   UNKNOWN_STANDARD_CODE: { status: 400, message: 'A standard_code is not in the standard transaction type list.' },
   INVALID_QUERY: { status: 400, message: 'A query or path parameter is missing or invalid.' },
   UNAUTHORIZED: { status: 401, message: 'The API key is missing or invalid.' },

@@ -27,8 +27,11 @@ export interface OperationDoc {
   readonly summary: string;
   readonly description: string;
   readonly parameters?: readonly ParameterDoc[];
-  /** The JSON body the operation takes; `limitedArray` names the array BATCH_TOO_LARGE counts. */
-  readonly requestBody?: { readonly schema: SchemaRef; readonly limitedArray?: string };
+  /**
+   * The JSON body the operation takes; `limitedArray` names the array BATCH_TOO_LARGE counts, and
+   * `storeDayLimited` says the store-day it names is limited too (STORE_DAY_TOO_LARGE).
+   */
+  readonly requestBody?: { readonly schema: SchemaRef; readonly limitedArray?: string; readonly storeDayLimited?: boolean };
   readonly responses: readonly SuccessDoc[];
   /** Every error code of the catalogue the service (or the host in front of it) can answer with. */
   readonly errors: readonly ErrorCode[];

@@ -8,6 +8,7 @@ import type { OperationExamples } from './partnerExamples.js';
 import { componentRef } from './SchemaRef.js';
 import { schemaComponents } from './schemaComponents.js';
 import type { WebhookDoc } from './WebhookDoc.js';
+import type { StoreDayLimits } from '../services/push/storeDayLimit.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -35,6 +36,8 @@ export interface OpenApiInput {
   readonly routePrefix: string;
   readonly schemaFolder: string;
   readonly maxRequestBodyBytes: number;
+  /** What a store-day may receive, for the operations whose request body says `storeDayLimited`. */
+  readonly storeDayLimits?: StoreDayLimits;
 }
 
 const securitySchemeName = 'functionKey';
@@ -122,6 +125,13 @@ function operation(
         max === undefined
           ? `More entries in ${field} than the batch limit are answered 400 BATCH_TOO_LARGE.`
           : `At most ${max} entries in ${field}; more are answered 400 BATCH_TOO_LARGE.`,
+      );
+    }
+    const day = input.storeDayLimits;
+    if (doc.requestBody.storeDayLimited) {
+      if (day === undefined) throw new Error(`${fn.name} is limited per store-day, and the document was given no store-day limits.`);
+      limits.push(
+        `A store and business date take at most ${day.maxTransactions} transactions, summed over their batches (a transaction sent again counts again), and at most ${day.maxBatches} batches; a batch that would pass either is answered 400 STORE_DAY_TOO_LARGE.`,
       );
     }
     op.requestBody = {

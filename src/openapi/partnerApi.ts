@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Config } from '../config/Config.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
 import { errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.js';
 import type { FunctionDefinition } from '../functions/FunctionDefinition.js';
@@ -55,13 +56,17 @@ export const partnerApi: ApiDescription = {
   webhooks: partnerWebhooks,
 };
 
+/** The configured limits the partner document states. */
+export type PartnerApiLimits = Pick<Config, 'maxRequestBodyBytes' | 'maxTransactionsPerStoreDay' | 'maxBatchesPerStoreDay'>;
+
 /** The partner API's OpenAPI document for the app as configured (routes from host.json). */
-export function partnerOpenApiDocument(functions: readonly FunctionDefinition[], maxRequestBodyBytes: number): Record<string, unknown> {
+export function partnerOpenApiDocument(functions: readonly FunctionDefinition[], limits: PartnerApiLimits): Record<string, unknown> {
   const root = findProjectRoot();
   return buildOpenApiDocument(partnerApi, {
     functions,
     routePrefix: readHostSettings(path.join(root, 'host.json')).routePrefix,
     schemaFolder: path.join(root, 'schemas'),
-    maxRequestBodyBytes,
+    maxRequestBodyBytes: limits.maxRequestBodyBytes,
+    storeDayLimits: { maxTransactions: limits.maxTransactionsPerStoreDay, maxBatches: limits.maxBatchesPerStoreDay },
   });
 }

@@ -33,9 +33,9 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Transactions',
     summary: 'Push a batch of transactions',
     description: `One store and business date per batch; a day may be split into several batches, numbered by batch_seq from 1. Every record's store_id and business_date must equal the batch's. A record whose amounts break the amount identity is accepted with an AMOUNT_MISMATCH warning; an unknown product_id or unmapped source_transaction_type is accepted with a warning and re-mapped once the data arrives. A trade_record_id is unique within the partner: a change is sent whole with version + 1, and the highest version wins; sent under another store or business date, it moves the transaction there, and the day it left is reconciled again (resend that day's close without it). An older or equal version under another day is ignored with a STALE_VERSION warning naming the day that holds it. ${idempotencyNote(true)}`,
-    requestBody: { schema: { file: 'trade-records.schema.json' }, limitedArray: 'trade_records' },
+    requestBody: { schema: { file: 'trade-records.schema.json' }, limitedArray: 'trade_records', storeDayLimited: true },
     responses: acknowledged,
-    errors: [...everyPush, 'BATCH_TOO_LARGE', 'STORE_NOT_ALLOWED', 'RATE_LIMITED'],
+    errors: [...everyPush, 'BATCH_TOO_LARGE', 'STORE_DAY_TOO_LARGE', 'STORE_NOT_ALLOWED', 'RATE_LIMITED'],
   },
   pushDailyClose: {
     tag: 'Daily close',

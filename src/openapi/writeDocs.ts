@@ -16,9 +16,17 @@ import { partnerOpenApiDocument } from './partnerApi.js';
 /** The document as docs/openapi.json holds it, for the limits of local.settings.sample.json. */
 export function renderPartnerOpenApiFile(root: string = findProjectRoot()): string {
   const sample = JSON.parse(readFileSync(path.join(root, 'local.settings.sample.json'), 'utf8')) as { Values: Record<string, string> };
-  const maxBytes = Number(sample.Values[settingNames.maxRequestBodyBytes]);
-  if (!Number.isSafeInteger(maxBytes)) throw new Error(`local.settings.sample.json lacks ${settingNames.maxRequestBodyBytes}.`);
-  return JSON.stringify(partnerOpenApiDocument(functionTable, maxBytes), null, 2) + '\n';
+  const integer = (name: string): number => {
+    const value = Number(sample.Values[name]);
+    if (!Number.isSafeInteger(value)) throw new Error(`local.settings.sample.json lacks ${name}.`);
+    return value;
+  };
+  const limits = {
+    maxRequestBodyBytes: integer(settingNames.maxRequestBodyBytes),
+    maxTransactionsPerStoreDay: integer(settingNames.maxTransactionsPerStoreDay),
+    maxBatchesPerStoreDay: integer(settingNames.maxBatchesPerStoreDay),
+  };
+  return JSON.stringify(partnerOpenApiDocument(functionTable, limits), null, 2) + '\n';
 }
 
 /** The HQ API's document as docs/hq-openapi.json holds it (it depends on no setting). */

@@ -158,6 +158,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       reconcileQueue,
       lateData,
       moves: new TradeRecordMoves({ homes: new TradeRecordHomeTable(t.tradeRecordHomes), index, lateData }),
+      storeDayLimits: { maxTransactions: config.maxTransactionsPerStoreDay, maxBatches: config.maxBatchesPerStoreDay },
     }),
     dailyClose: dailyCloseProcessor({
       stores,

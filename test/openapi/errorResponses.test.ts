@@ -66,8 +66,13 @@ let inactive: TestPartner;
 let limited: TestPartner;
 /** The partner whose batches storage refuses. */
 let refused: TestPartner;
+/** The partner whose store-day is filled to the limit. */
+let crowded: TestPartner;
+/** Transactions a store-day takes here: room for every other push of this file to one day. */
+const maxTransactionsPerStoreDay = 6;
 beforeAll(async () => {
   service = await startTestService({
+    settings: { MAX_TRANSACTIONS_PER_STORE_DAY: String(maxTransactionsPerStoreDay) },
     services: {
       policy,
       onPushStep: (_step, batchId) => {
@@ -81,6 +86,7 @@ beforeAll(async () => {
   inactive = await service.createPartner({ stores: [usdStore] });
   expect((await service.hq('partner', 'deactivate', inactive.partnerId)).code).toBe(0);
   limited = await partnerWithStores(service);
+  crowded = await partnerWithStores(service);
   expect((await service.hq('partner', 'set-rate-limit', limited.partnerId, '1')).code).toBe(0);
 });
 afterAll(async () => {
@@ -182,6 +188,16 @@ const cases: Case[] = [
     [operationId, 'SERVICE_UNAVAILABLE', () => send(operationId, partner, { ...(body() as object), batch_id: failingId(failWith503) })],
   ]),
   ['pushTradeRecords', 'BATCH_TOO_LARGE', () => send('pushTradeRecords', partner, tradeBatch({ recordCount: 501 }))],
+  [
+    'pushTradeRecords',
+    'STORE_DAY_TOO_LARGE',
+    async () => {
+      const businessDate = '2026-02-20';
+      const full = await send('pushTradeRecords', crowded, tradeBatch({ businessDate, recordCount: maxTransactionsPerStoreDay }));
+      expect(full.status).toBe(202);
+      return send('pushTradeRecords', crowded, tradeBatch({ businessDate, recordCount: 1 }));
+    },
+  ],
   ['pushTradeRecords', 'STORE_NOT_ALLOWED', () => send('pushTradeRecords', partner, tradeBatch({ storeId: 'NOT-MINE' }))],
   [
     'pushTradeRecords',

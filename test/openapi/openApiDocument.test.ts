@@ -72,6 +72,7 @@ describe('the partner API document', () => {
         routePrefix: '',
         schemaFolder: path.join(root, 'schemas'),
         maxRequestBodyBytes: 1,
+        storeDayLimits: { maxTransactions: 1, maxBatches: 1 },
       }),
     ).toThrow(/getSomethingNew/);
   });

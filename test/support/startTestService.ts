@@ -120,6 +120,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     RECONCILE_DELAY_SECONDS: '1',
     MAX_REQUEST_BODY_BYTES: '5242880',
     RATE_LIMIT_PER_MINUTE: '100000',
+    MAX_TRANSACTIONS_PER_STORE_DAY: '100000',
+    MAX_BATCHES_PER_STORE_DAY: '2000',
     BATCH_SWEEP_DELAY_SECONDS: '300',
     // Off by default: tests see a revoked key, a deactivated partner or a new rate limit at once, as
     // they assert; the cache's own tests turn it on with a clock they move.

@@ -10,7 +10,7 @@ import type { AnonymousEndpoint } from '../Endpoint.js';
 export function getOpenApi(functions: () => readonly FunctionDefinition[]): AnonymousEndpoint {
   let document: Record<string, unknown> | undefined;
   return ({ services }) => {
-    document ??= partnerOpenApiDocument(functions(), services.config.maxRequestBodyBytes);
+    document ??= partnerOpenApiDocument(functions(), services.config);
     return Promise.resolve({ status: 200, body: document, headers: { 'Cache-Control': 'no-cache' } });
   };
 }

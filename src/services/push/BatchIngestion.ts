@@ -73,7 +73,12 @@ export class BatchIngestion {
   }
 
   /** Validates a parsed push; throws ApiError for every reason to reject it. */
-  async validate<T extends { batch_id: string }>(partnerId: string, processor: BatchProcessor<T>, value: object): Promise<T> {
+  async validate<T extends { batch_id: string }>(
+    partnerId: string,
+    processor: BatchProcessor<T>,
+    value: object,
+    ahead?: unknown,
+  ): Promise<T> {
     const body = value as Record<string, unknown>;
     if (processor.collection) {
       // Counted before the schema runs, so a huge batch is refused without validating every record.
@@ -94,7 +99,7 @@ export class BatchIngestion {
     // is refused first all the same.
     const [tenancy, checked] = await Promise.allSettled([
       this.options.tenants.requireStores(partnerId, processor.storesOf(typed)),
-      processor.check(partnerId, typed),
+      processor.check(partnerId, typed, ahead),
     ]);
     if (tenancy.status === 'rejected') throw tenancy.reason;
     if (checked.status === 'rejected') throw checked.reason;
@@ -119,9 +124,10 @@ export class BatchIngestion {
   ): Promise<BatchAcknowledgement> {
     // A body that is not JSON was never accepted, so its refusal needs no look at the ledger.
     const value = this.parse(bytes);
+    const ahead = processor.readAhead?.(partnerId, value);
     let body: T;
     try {
-      body = await this.validate(partnerId, processor, value);
+      body = await this.validate(partnerId, processor, value, ahead);
     } catch (error) {
       const repeat = await this.committedRepeat(partnerId, value, bytes, error);
       if (repeat === undefined) throw error;

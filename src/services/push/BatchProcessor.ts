@@ -22,7 +22,7 @@ export interface SemanticCheck {
  * What differs between the push endpoints. The pipeline around it (parse, schema, limits,
  * tenancy, ledger, raw blob, commit) is the same for all of them: `BatchIngestion`.
  */
-export interface BatchProcessor<T extends { batch_id: string }> {
+export interface BatchProcessor<T extends { batch_id: string }, A = unknown> {
   readonly kind: BatchKind;
   /**
    * The top-level array whose length beyond its schema's maxItems is answered BATCH_TOO_LARGE
@@ -31,7 +31,14 @@ export interface BatchProcessor<T extends { batch_id: string }> {
   readonly collection?: string;
   /** Stores the body names, and where: every one must be registered for the partner. */
   storesOf(body: T): StoreReference[];
-  check(partnerId: string, body: T): Promise<SemanticCheck>;
+  /**
+   * Called with the parsed body before it is validated: starts the reads `check` needs that depend
+   * only on where the body says it goes, so that they overlap validation. The body is not trusted
+   * yet: only well-formed values may be used, and only to read the partner's own data. `check` gets
+   * what this returned and uses it only if the validated body names the same place.
+   */
+  readAhead?(partnerId: string, value: object): A | undefined;
+  check(partnerId: string, body: T, ahead?: A): Promise<SemanticCheck>;
   /**
    * Called once a push is validated, as its ledger entry is written: starts the reads `apply` will
    * decide on, so they overlap that write. Only reads; a push that ends before `apply` drops them.

@@ -24,6 +24,8 @@ import { heldElsewhere, staleVersion } from './staleVersion.js';
 import type { TradeRecordMoves } from './TradeRecordMoves.js';
 import { forEachStoredTradeBatch } from './forEachStoredTradeBatch.js';
 import { changedUnderStamp } from './changedUnderStamp.js';
+import type { DayBatch } from '../../storage/TradeRecordIndex.js';
+import { storeDayOverLimit, type StoreDayLimits } from './storeDayLimit.js';
 
 export interface TradeRecordsDependencies {
   readonly stores: StoreMasterData;
@@ -41,18 +43,53 @@ export interface TradeRecordsDependencies {
   readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string, cause: string): Promise<unknown> };
   /** Keeps each trade_record_id counted on one store-day when a version arrives under another. */
   readonly moves: TradeRecordMoves;
+  readonly storeDayLimits: StoreDayLimits;
 }
 
+/** The batches of the store-day a body names, listed while the body is validated. */
+interface DayBatchesAhead {
+  readonly storeId: string;
+  readonly businessDate: string;
+  readonly batches: Promise<DayBatch[]>;
+}
+
+/** The shapes the schema requires of store_id and business_date: nothing else is worth a read. */
+const maxIdLength = 128;
+const datePattern = /^\d{4}-\d{2}-\d{2}$/;
+
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
-export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProcessor<TradeRecordBatch> {
+export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProcessor<TradeRecordBatch, DayBatchesAhead> {
+  const listDay = (partnerId: string, storeId: string, businessDate: string) =>
+    deps.index.listDayBatches(partnerId, storeId, businessDate, deps.storeDayLimits.maxBatches);
   return {
     kind: 'tradeRecords',
     collection: 'trade_records',
     storesOf: (body) => [{ storeId: body.store_id, path: '/store_id' }],
     recordCount: (body) => body.trade_records.length,
 
-    async check(partnerId, body) {
-      const store = await deps.stores.get(partnerId, body.store_id);
+    readAhead(partnerId, value) {
+      // Read under the caller's own partner id, so a store_id that is not the caller's reads nothing of anyone's.
+      const { store_id: storeId, business_date: businessDate } = value as { store_id?: unknown; business_date?: unknown };
+      if (
+        typeof storeId !== 'string' ||
+        storeId.length > maxIdLength ||
+        typeof businessDate !== 'string' ||
+        !datePattern.test(businessDate)
+      ) {
+        return undefined;
+      }
+      const batches = listDay(partnerId, storeId, businessDate);
+      // A body refused before `check` never awaits it.
+      batches.catch(() => undefined);
+      return { storeId, businessDate, batches };
+    },
+
+    async check(partnerId, body, ahead) {
+      const sameDay = ahead?.storeId === body.store_id && ahead.businessDate === body.business_date;
+      const [store, dayBatches] = await Promise.all([
+        deps.stores.get(partnerId, body.store_id),
+        sameDay ? ahead.batches : listDay(partnerId, body.store_id, body.business_date),
+      ]);
       const problems = checkTradeRecordBatch(body, store?.currency);
       // Each record's business_date must equal the batch's, so the batch's is the one to check.
       const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
@@ -62,6 +99,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         const rowProblems = deps.index.rowProblems(partnerId, body.store_id, body.business_date, summarizeTradeRecord(record, body));
         problems.push(...rowProblemDetails(`/trade_records/${i}`, rowProblems, { payments: 'payments' }));
       });
+      // A body that breaks the rules hears that first: fixing it would not make room in the day.
+      if (problems.length === 0) {
+        const over = storeDayOverLimit({ batchId: body.batch_id, recordCount: body.trade_records.length }, dayBatches, deps.storeDayLimits);
+        if (over) throw over;
+      }
       return { problems };
     },
 

@@ -1,0 +1,79 @@
+/**
+ * The trade-records processor lists the store-day's batches from the parsed body, while the body is
+ * validated, and its check uses that listing only for the store-day the validated body names.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TradeRecordsDependencies } from '../../../src/services/push/tradeRecordsProcessor.js';
+import { tradeRecordsProcessor } from '../../../src/services/push/tradeRecordsProcessor.js';
+import type { DayBatch } from '../../../src/storage/TradeRecordIndex.js';
+import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
+import { InMemoryTradeRecords } from '../../support/memory/InMemoryTradeRecords.js';
+
+const limits = { maxTransactions: 10, maxBatches: 5 };
+
+/** The processor over an in-memory index whose batch listings are recorded; the check reads nothing else that matters here. */
+function processorWithListings() {
+  const index = new InMemoryTradeRecords();
+  const listings: { partnerId: string; storeId: string; businessDate: string; max: number }[] = [];
+  const listDayBatches = index.listDayBatches.bind(index);
+  index.listDayBatches = (partnerId, storeId, businessDate, max) => {
+    listings.push({ partnerId, storeId, businessDate, max });
+    return listDayBatches(partnerId, storeId, businessDate, max);
+  };
+  const deps = {
+    stores: { get: () => Promise.resolve({ currency: 'USD' }) },
+    index,
+    clock: () => new Date('2026-03-02T12:00:00Z'),
+    storeDayLimits: limits,
+  } as unknown as TradeRecordsDependencies;
+  return { processor: tradeRecordsProcessor(deps), listings };
+}
+
+const fullDay = (batchId: string): DayBatch => ({ batchId, batchSeq: 1, receivedAt: '2026-03-01T10:00:00.000Z', recordCount: 10 });
+
+describe('the store-day read ahead of validation', () => {
+  it("lists the day the parsed body names, under the caller's partner id, and the check uses that listing", async () => {
+    const { processor, listings } = processorWithListings();
+    const body = buildTradeRecordBatch({ businessDate: '2026-03-01' });
+    const ahead = processor.readAhead?.('partner-a', structuredClone(body));
+    expect(listings).toEqual([{ partnerId: 'partner-a', storeId: body.store_id, businessDate: '2026-03-01', max: limits.maxBatches }]);
+
+    // The listing read ahead is the one judged: a full day there refuses the batch.
+    const full = { ...ahead!, batches: Promise.resolve([fullDay('other')]) };
+    await expect(processor.check('partner-a', body, full)).rejects.toMatchObject({ code: 'STORE_DAY_TOO_LARGE' });
+    expect(listings).toHaveLength(1);
+  });
+
+  it('lists the validated day again when the read ahead was for another', async () => {
+    const { processor, listings } = processorWithListings();
+    const body = buildTradeRecordBatch({ businessDate: '2026-03-01' });
+    const elsewhere = { storeId: body.store_id, businessDate: '2026-02-28', batches: Promise.resolve([fullDay('other')]) };
+    expect((await processor.check('partner-a', body, elsewhere)).problems).toEqual([]);
+    expect(listings.map((listing) => listing.businessDate)).toEqual(['2026-03-01']);
+  });
+
+  it('reads nothing for a store_id or business_date the schema would refuse', () => {
+    const { processor, listings } = processorWithListings();
+    const body = buildTradeRecordBatch();
+    for (const value of [
+      { ...body, store_id: 42 },
+      { ...body, store_id: 'S'.repeat(129) },
+      { ...body, business_date: '2026-3-1' },
+      { ...body, business_date: ['2026-03-01'] },
+      { batch_id: body.batch_id },
+    ]) {
+      expect(processor.readAhead?.('partner-a', value)).toBeUndefined();
+    }
+    expect(listings).toEqual([]);
+  });
+
+  it('leaves no unhandled rejection when the listing fails and the body is refused before its check', async () => {
+    const failing = new InMemoryTradeRecords();
+    failing.listDayBatches = () => Promise.reject(new Error('storage unavailable'));
+    const processor = tradeRecordsProcessor({ index: failing, storeDayLimits: limits } as unknown as TradeRecordsDependencies);
+    const ahead = processor.readAhead?.('partner-a', buildTradeRecordBatch());
+    expect(ahead).toBeDefined();
+    // Vitest fails the run on an unhandled rejection; give it the turns to surface one.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+});
