@@ -8,7 +8,7 @@ import type { OperationExamples } from './partnerExamples.js';
 import { componentRef } from './SchemaRef.js';
 import { schemaComponents } from './schemaComponents.js';
 import type { WebhookDoc } from './WebhookDoc.js';
-import type { StoreDayLimits } from '../services/push/storeDayLimit.js';
+import type { StoreDayLimits } from '../domain/validation/storeDayOverLimit.js';
 
 type JsonObject = Record<string, unknown>;
 

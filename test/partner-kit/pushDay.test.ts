@@ -283,6 +283,47 @@ describe('PosClient before it sends a day', () => {
     expect(calls).toEqual([]);
   });
 
+  it("refuses a day past the store-day limits it is given with the service's own answer, and sends nothing", async () => {
+    const { calls, send } = recording();
+    const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
+    const limited = (maxTransactions: number, maxBatches: number) =>
+      new PosClient({
+        baseUrl: service.baseUrl,
+        apiKey: 'never-used',
+        fetch: send,
+        maxRecordsPerBatch: 2,
+        storeDayLimits: { maxTransactions, maxBatches },
+      });
+    const refusalOf = async (client: PosClient, batchesSentBefore = 0) => {
+      const error: unknown = await client.pushDay(records, closeOf(records), { batchesSentBefore }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(PosRequestError);
+      return error as PosRequestError;
+    };
+
+    // Batches of 2, 2 and 1: the third would take the day to 5 transactions.
+    const overTransactions = await refusalOf(limited(4, 10));
+    expect(overTransactions.sent).toBe(false);
+    expect(overTransactions.status).toBe(400);
+    const body = overTransactions.body as { error: { code: string; message: string; request_id: string } };
+    expect(body.error).toMatchObject({ code: 'STORE_DAY_TOO_LARGE', request_id: 'offline' });
+    expect(body.error.message).toContain('already hold 4 transactions');
+    // Two batches sent before and three now pass a limit of four batches.
+    const overBatches = await refusalOf(limited(100, 4), 2);
+    expect((overBatches.body as { error: { message: string } }).error.message).toContain('already hold 4 batches');
+    expect(calls).toEqual([]);
+
+    // A day within them is sent.
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const fits = new PosClient({
+      baseUrl: service.baseUrl,
+      apiKey: partner.key,
+      maxRecordsPerBatch: 2,
+      storeDayLimits: { maxTransactions: 5, maxBatches: 3 },
+    });
+    await fits.uploadStores([buildUsdStore(usdStoreId)]);
+    expect((await fits.pushDay(records, closeOf(records))).batches.map((ack) => ack.status)).toEqual(['ACCEPTED', 'ACCEPTED', 'ACCEPTED']);
+  });
+
   it('refuses records that hold one trade_record_id twice, and sends nothing', async () => {
     const { calls, send } = recording();
     const client = new PosClient({ baseUrl: service.baseUrl, apiKey: 'never-used', fetch: send, maxRecordsPerBatch: 1 });

@@ -9,7 +9,8 @@ import type {
   Store,
   TradeRecord,
 } from './contractTypes.js';
-import { validatePayload } from './validatePayload.js';
+import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
+import { offlineRefusal, validatePayload } from './validatePayload.js';
 
 /** The daily close without what pushDay fills in itself (batch_id, batch_count). */
 export type DailyCloseTotals = Omit<DailyCloseBody, 'batch_id' | 'batch_count'>;
@@ -23,6 +24,14 @@ export interface PosClientOptions {
   readonly maxRecordsPerBatch?: number;
   /** Bytes per request body; default 5 MiB less a margin (the service's limit is 5 MiB). */
   readonly maxBodyBytes?: number;
+  /**
+   * What the service takes per store and business date: transactions summed over the day's batches,
+   * and batches (the OpenAPI document's /trade-records states both). Given, `pushDay` refuses a day
+   * past them before sending anything, as the service would refuse it halfway with 400
+   * STORE_DAY_TOO_LARGE. Of the batches sent before a call only their number is known to the kit,
+   * not their transactions. Not given, the service alone judges.
+   */
+  readonly storeDayLimits?: StoreDayLimits;
   /** Attempts per request before giving up; default 8. */
   readonly maxAttempts?: number;
   /** First backoff in ms, doubled per attempt with jitter, capped at maxDelayMs; default 500. */
@@ -116,7 +125,8 @@ export class PosClient {
    * batch_seq from 1 (or after the day's earlier batches, see {@link PushDayOptions}), each
    * acknowledged before the next is sent; then the daily close with the batch count filled in, only
    * once every batch was acknowledged. Every batch and the close are first checked with the service's
-   * own rules, so a day that would be refused halfway is refused before anything is sent.
+   * own rules (and the day against its store-day limits, when given), so a day that would be refused
+   * halfway is refused before anything is sent.
    */
   async pushDay(records: readonly TradeRecord[], close: DailyCloseTotals, options: PushDayOptions = {}): Promise<DayResult> {
     const before = options.batchesSentBefore ?? 0;
@@ -125,6 +135,7 @@ export class PosClient {
     const batches = splitIntoBatches(records, this.maxRecords, this.maxBytes, close.store_id, close.business_date, before + 1);
     const closeBody = dailyCloseBody(close, before + batches.length);
     const checked = batches.map((batch) => checkedOffline('trade-records', batch));
+    if (this.options.storeDayLimits) refuseOverDayLimits(batches, before, this.options.storeDayLimits);
     const checkedClose = checkedOffline('daily-close', closeBody);
     const acks: BatchAcknowledgement[] = [];
     for (const batch of checked) acks.push(await this.request('POST', '/trade-records', batch.text, batch.batchId));
@@ -267,6 +278,24 @@ function checkedOffline(endpoint: 'trade-records' | 'daily-close', body: { batch
   const outcome = validatePayload(endpoint, Buffer.from(text));
   if (!outcome.ok) throw new PosRequestError(outcome.status, outcome.body, body.batch_id, false);
   return { text, batchId: body.batch_id };
+}
+
+/**
+ * Counts the day as the service will, batch after batch: first the batches sent before this call
+ * (their transactions unknown here), then each of this call's. Throws the service's own
+ * STORE_DAY_TOO_LARGE for the first batch it would refuse, so nothing of the day is sent.
+ */
+function refuseOverDayLimits(batches: ReturnType<typeof splitIntoBatches>, sentBefore: number, limits: StoreDayLimits): void {
+  const day: CountedBatch[] = Array.from({ length: sentBefore }, (_, i) => ({ batchId: `sent-before-${i + 1}`, recordCount: 0 }));
+  for (const batch of batches) {
+    const counted = { batchId: batch.batch_id, recordCount: batch.trade_records.length };
+    const over = storeDayOverLimit(counted, day, limits);
+    if (over) {
+      const { status, body } = offlineRefusal(over);
+      throw new PosRequestError(status, body, batch.batch_id, false);
+    }
+    day.push(counted);
+  }
 }
 
 /**

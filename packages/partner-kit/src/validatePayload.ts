@@ -62,10 +62,14 @@ export function validatePayload(endpoint: PushEndpoint, bytes: Uint8Array, optio
     return { ok: true, ...check(endpoint, bytes, options) };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // No request reached the service, so the body names none.
-    const { response } = toErrorResponse(error, offlineRequestId);
-    return { ok: false, status: error.status, body: response.jsonBody as ErrorBody };
+    return { ok: false, ...offlineRefusal(error) };
   }
+}
+
+/** The service's answer to a refusal found offline; no request reached the service, so the body names none. */
+export function offlineRefusal(error: ApiError): { readonly status: number; readonly body: ErrorBody } {
+  const { response } = toErrorResponse(error, offlineRequestId);
+  return { status: error.status, body: response.jsonBody as ErrorBody };
 }
 
 function check(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions): { recordCount: number; warnings: Warning[] } {

@@ -25,7 +25,7 @@ import type { TradeRecordMoves } from './TradeRecordMoves.js';
 import { forEachStoredTradeBatch } from './forEachStoredTradeBatch.js';
 import { changedUnderStamp } from './changedUnderStamp.js';
 import type { DayBatch } from '../../storage/TradeRecordIndex.js';
-import { storeDayOverLimit, type StoreDayLimits } from './storeDayLimit.js';
+import { storeDayOverLimit, type StoreDayLimits } from '../../domain/validation/storeDayOverLimit.js';
 
 export interface TradeRecordsDependencies {
   readonly stores: StoreMasterData;

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { DayBatch } from '../../../src/storage/TradeRecordIndex.js';
-import { storeDayOverLimit } from '../../../src/services/push/storeDayLimit.js';
+import { storeDayOverLimit, type CountedBatch } from '../../../src/domain/validation/storeDayOverLimit.js';
 
 const limits = { maxTransactions: 1_000, maxBatches: 4 };
 
-function stored(batchId: string, recordCount: number, failed = false): DayBatch {
-  return { batchId, batchSeq: 1, receivedAt: '2026-03-01T10:00:00.000Z', recordCount, ...(failed ? { failed: true } : {}) };
+function stored(batchId: string, recordCount: number, failed = false): CountedBatch {
+  return { batchId, recordCount, ...(failed ? { failed: true } : {}) };
 }
 
 describe('storeDayOverLimit', () => {

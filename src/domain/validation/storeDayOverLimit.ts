@@ -1,5 +1,4 @@
 import { ApiError } from '../../errors/ApiError.js';
-import type { DayBatch } from '../../storage/TradeRecordIndex.js';
 
 /** What one store and business date may receive (`MAX_TRANSACTIONS_PER_STORE_DAY`, `MAX_BATCHES_PER_STORE_DAY`). */
 export interface StoreDayLimits {
@@ -7,6 +6,13 @@ export interface StoreDayLimits {
   readonly maxTransactions: number;
   /** Batches, failed ones included: each keeps a row that every push and every reconciliation of the day lists. */
   readonly maxBatches: number;
+}
+
+/** What the count needs of each batch the day holds. */
+export interface CountedBatch {
+  readonly batchId: string;
+  readonly recordCount: number;
+  readonly failed?: boolean;
 }
 
 /**
@@ -17,7 +23,7 @@ export interface StoreDayLimits {
  */
 export function storeDayOverLimit(
   batch: { readonly batchId: string; readonly recordCount: number },
-  dayBatches: readonly DayBatch[],
+  dayBatches: readonly CountedBatch[],
   limits: StoreDayLimits,
 ): ApiError | undefined {
   const others = dayBatches.filter((other) => other.batchId !== batch.batchId);
