@@ -18,7 +18,16 @@ export interface ReadBody {
  * the rest and the client reads the answer. Every chunk is counted against the instance's budget
  * (503 when it is spent).
  */
-export async function readJsonBody(request: HttpRequest, maxBytes: number, budget: BodyBudget): Promise<ReadBody> {
+/** Bytes that make the body's head: enough for the envelope fields a client writes first. */
+const headBytes = 1024;
+
+export async function readJsonBody(
+  request: HttpRequest,
+  maxBytes: number,
+  budget: BodyBudget,
+  /** Called once with the first bytes (at least `headBytes`, or the whole body if shorter), while the rest still arrives. */
+  onHead?: (head: Uint8Array) => void,
+): Promise<ReadBody> {
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
   const declaredText = request.headers.get('content-length');
@@ -49,6 +58,10 @@ export async function readJsonBody(request: HttpRequest, maxBytes: number, budge
           if (total > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));
           if (total > held) hold(total - held);
           chunks.push(value);
+          if (onHead && total >= headBytes) {
+            onHead(chunks.length === 1 ? value : Buffer.concat(chunks, total));
+            onHead = undefined;
+          }
         }
       } catch (error) {
         if (error instanceof ApiError) throw error;
@@ -60,6 +73,7 @@ export async function readJsonBody(request: HttpRequest, maxBytes: number, budge
     }
     const [only] = chunks;
     const bytes = chunks.length === 1 && only ? only : Buffer.concat(chunks, total);
+    onHead?.(bytes);
     // A declared length larger than what arrived gives the difference back now.
     if (held > total) {
       budget.give(held - total);

@@ -19,7 +19,12 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
     const admission = options.rateLimited ? admit(services, partner) : Promise.resolve();
     // Awaited below on every path; this only keeps a refusal from being reported as unhandled meanwhile.
     admission.catch(() => undefined);
-    const reading = readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget);
+    const processor = services.processors[kind];
+    // Reads the checks need are started from the body's first bytes, while the rest still arrives.
+    let ahead: unknown;
+    const reading = readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget, (head) => {
+      ahead = services.ingestion.readAheadFromHead(partner.partnerId, processor, head);
+    });
     let body;
     try {
       body = await Promise.race([reading, admission.then(() => reading)]);
@@ -39,7 +44,7 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
       // parsing the body holds the thread for tens of milliseconds: one turn is given first, so the
       // rate-limit decision is under way while the body is parsed instead of being sent after it.
       if (options.rateLimited) await nextTurn();
-      const ack = await services.ingestion.push(partner.partnerId, services.processors[kind], body.bytes, admission);
+      const ack = await services.ingestion.push(partner.partnerId, processor, body.bytes, admission, ahead);
       return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
     } catch (error) {
       await admission;

@@ -111,20 +111,26 @@ export class BatchIngestion {
     return typed;
   }
 
+  /** Starts the reads a push's checks need from the first bytes of its body, for {@link push}. */
+  readAheadFromHead<T extends { batch_id: string }>(partnerId: string, processor: BatchProcessor<T>, head: Uint8Array): unknown {
+    return processor.readAheadFromHead?.(partnerId, head);
+  }
+
   /**
    * Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request.
    * `admitted` (the rate-limit decision, taken while the body was read) is awaited before the first
-   * write, so a refused push writes nothing.
+   * write, so a refused push writes nothing. `aheadFromHead` is what {@link readAheadFromHead} started.
    */
   async push<T extends { batch_id: string }>(
     partnerId: string,
     processor: BatchProcessor<T>,
     bytes: Uint8Array,
     admitted: Promise<void> = Promise.resolve(),
+    aheadFromHead?: unknown,
   ): Promise<BatchAcknowledgement> {
     // A body that is not JSON was never accepted, so its refusal needs no look at the ledger.
     const value = this.parse(bytes);
-    const ahead = processor.readAhead?.(partnerId, value);
+    const ahead = aheadFromHead ?? processor.readAhead?.(partnerId, value);
     let body: T;
     try {
       body = await this.validate(partnerId, processor, value, ahead);

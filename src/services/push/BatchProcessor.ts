@@ -38,6 +38,11 @@ export interface BatchProcessor<T extends { batch_id: string }, A = unknown> {
    * what this returned and uses it only if the validated body names the same place.
    */
   readAhead?(partnerId: string, value: object): A | undefined;
+  /**
+   * The same reads, started sooner: from the first bytes of the body while the rest still arrives.
+   * Only a guess from text that may be cut anywhere; `check` still compares it with the validated body.
+   */
+  readAheadFromHead?(partnerId: string, head: Uint8Array): A | undefined;
   check(partnerId: string, body: T, ahead?: A): Promise<SemanticCheck>;
   /**
    * Called once a push is validated, as its ledger entry is written: starts the reads `apply` will

@@ -56,11 +56,30 @@ interface DayBatchesAhead {
 /** The shapes the schema requires of store_id and business_date: nothing else is worth a read. */
 const maxIdLength = 128;
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
+/** The envelope's values as a client writes them, unescaped, near the start; anything else waits for the parse. */
+const headScanBytes = 4096;
+const storeIdInHead = /"store_id"\s*:\s*"([^"\\]{1,128})"/;
+const businessDateInHead = /"business_date"\s*:\s*"(\d{4}-\d{2}-\d{2})"/;
 
 /** POST /trade-records (contract §4.2): 1–500 transactions of one store and business date. */
 export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProcessor<TradeRecordBatch, DayBatchesAhead> {
   const listDay = (partnerId: string, storeId: string, businessDate: string) =>
     deps.index.listDayBatches(partnerId, storeId, businessDate, deps.storeDayLimits.maxBatches);
+  const readDayAhead = (partnerId: string, storeId: unknown, businessDate: unknown): DayBatchesAhead | undefined => {
+    if (
+      typeof storeId !== 'string' ||
+      storeId.length > maxIdLength ||
+      typeof businessDate !== 'string' ||
+      !datePattern.test(businessDate)
+    ) {
+      return undefined;
+    }
+    // Read under the caller's own partner id, so a store_id that is not the caller's reads nothing of anyone's.
+    const batches = listDay(partnerId, storeId, businessDate);
+    // A body refused before `check` never awaits it.
+    batches.catch(() => undefined);
+    return { storeId, businessDate, batches };
+  };
   return {
     kind: 'tradeRecords',
     collection: 'trade_records',
@@ -68,20 +87,15 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
     recordCount: (body) => body.trade_records.length,
 
     readAhead(partnerId, value) {
-      // Read under the caller's own partner id, so a store_id that is not the caller's reads nothing of anyone's.
       const { store_id: storeId, business_date: businessDate } = value as { store_id?: unknown; business_date?: unknown };
-      if (
-        typeof storeId !== 'string' ||
-        storeId.length > maxIdLength ||
-        typeof businessDate !== 'string' ||
-        !datePattern.test(businessDate)
-      ) {
-        return undefined;
-      }
-      const batches = listDay(partnerId, storeId, businessDate);
-      // A body refused before `check` never awaits it.
-      batches.catch(() => undefined);
-      return { storeId, businessDate, batches };
+      return readDayAhead(partnerId, storeId, businessDate);
+    },
+
+    readAheadFromHead(partnerId, head) {
+      // Every record's store_id and business_date must equal the batch's, so any occurrence is the
+      // batch's in a body that passes validation; in any other the check finds the guess wrong.
+      const text = new TextDecoder().decode(head.subarray(0, headScanBytes));
+      return readDayAhead(partnerId, storeIdInHead.exec(text)?.[1], businessDateInHead.exec(text)?.[1]);
     },
 
     async check(partnerId, body, ahead) {

@@ -67,6 +67,28 @@ describe('the store-day read ahead of validation', () => {
     expect(listings).toEqual([]);
   });
 
+  it("lists the day the body's first bytes name, before the body is parsed", () => {
+    const { processor, listings } = processorWithListings();
+    const head = (text: string) => Buffer.from(text);
+    const ahead = processor.readAheadFromHead?.(
+      'partner-a',
+      head('{"batch_id":"b","store_id":"NYC-0001", "business_date" : "2026-03-01","trade_re'),
+    );
+    expect(ahead).toMatchObject({ storeId: 'NYC-0001', businessDate: '2026-03-01' });
+    expect(listings).toEqual([{ partnerId: 'partner-a', storeId: 'NYC-0001', businessDate: '2026-03-01', max: limits.maxBatches }]);
+
+    // Nothing is guessed from an escaped or cut value, or without both fields.
+    for (const text of [
+      '{"store_id":"NYC\\u002d0001","business_date":"2026-03-01"}',
+      '{"business_date":"2026-03-01","store_id":"NYC-00',
+      '{"store_id":"NYC-0001","trade_records":[',
+      `{"store_id":"${'S'.repeat(129)}","business_date":"2026-03-01"}`,
+    ]) {
+      expect(processor.readAheadFromHead?.('partner-a', head(text)), text).toBeUndefined();
+    }
+    expect(listings).toHaveLength(1);
+  });
+
   it('leaves no unhandled rejection when the listing fails and the body is refused before its check', async () => {
     const failing = new InMemoryTradeRecords();
     failing.listDayBatches = () => Promise.reject(new Error('storage unavailable'));
