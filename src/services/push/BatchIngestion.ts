@@ -111,9 +111,17 @@ export class BatchIngestion {
     return typed;
   }
 
-  /** Starts the reads a push's checks need from the first bytes of its body, for {@link push}. */
+  /**
+   * Starts the reads a push's checks need from the first bytes of its body, for {@link push}. Only a
+   * head start: called while the body is read, it must not fail the read, so a failure leaves the
+   * reads to the parse.
+   */
   readAheadFromHead<T extends { batch_id: string }>(partnerId: string, processor: BatchProcessor<T>, head: Uint8Array): unknown {
-    return processor.readAheadFromHead?.(partnerId, head);
+    try {
+      return processor.readAheadFromHead?.(partnerId, head);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TradeRecordsDependencies } from '../../../src/services/push/tradeRecordsProcessor.js';
 import { tradeRecordsProcessor } from '../../../src/services/push/tradeRecordsProcessor.js';
+import { BatchIngestion, type BatchIngestionOptions } from '../../../src/services/push/BatchIngestion.js';
+import type { BatchProcessor } from '../../../src/services/push/BatchProcessor.js';
 import type { DayBatch } from '../../../src/storage/TradeRecordIndex.js';
 import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
 import { InMemoryTradeRecords } from '../../support/memory/InMemoryTradeRecords.js';
@@ -97,5 +99,15 @@ describe('the store-day read ahead of validation', () => {
     expect(ahead).toBeDefined();
     // Vitest fails the run on an unhandled rejection; give it the turns to surface one.
     await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  it('never lets a head start that fails fail the reading of the body', () => {
+    const ingestion = new BatchIngestion({} as BatchIngestionOptions);
+    const failing = {
+      readAheadFromHead: () => {
+        throw new Error('a bug in the guess');
+      },
+    } as unknown as BatchProcessor<{ batch_id: string }>;
+    expect(ingestion.readAheadFromHead('partner-a', failing, Buffer.from('{'))).toBeUndefined();
   });
 });
