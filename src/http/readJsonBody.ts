@@ -10,6 +10,9 @@ export interface ReadBody {
   release(): void;
 }
 
+/** Bytes that make the body's head: enough for the envelope fields a client writes first. */
+const headBytes = 1024;
+
 /**
  * Reads a push body after the checks that need no reading: the media type must be JSON (415) and a
  * declared Content-Length at most `maxBytes` (413). The body is read as a stream, so a chunked body
@@ -18,9 +21,6 @@ export interface ReadBody {
  * the rest and the client reads the answer. Every chunk is counted against the instance's budget
  * (503 when it is spent).
  */
-/** Bytes that make the body's head: enough for the envelope fields a client writes first. */
-const headBytes = 1024;
-
 export async function readJsonBody(
   request: HttpRequest,
   maxBytes: number,
