@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
-import { partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { expectInvalid, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
 import { ackOf, errorOf, type TestResponse } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 
@@ -106,9 +106,7 @@ describe('transactions per store-day', () => {
     expect((await push(partner, dayBatch(date, maxTransactions))).status).toBe(202);
     const broken = dayBatch(date, 1);
     broken.trade_records[0]!.total_amount = '1.001';
-    const response = await push(partner, broken);
-    expect(response.status).toBe(400);
-    expect(errorOf(response).code).toBe('INVALID_PAYLOAD');
+    expectInvalid(await push(partner, broken), '/trade_records/0/total_amount');
   });
 });
 
