@@ -1,24 +1,38 @@
 /**
  * A store-day takes at most MAX_TRANSACTIONS_PER_STORE_DAY transactions and MAX_BATCHES_PER_STORE_DAY
  * batches: a push past either is refused 400 STORE_DAY_TOO_LARGE before anything is written, through
- * real HTTP and storage. Small limits here; the same code runs with the deployed ones.
+ * real HTTP and storage. Small limits here; the same code runs with the deployed ones. The day's
+ * batches are listed once per push, starting from the body's first bytes.
  */
+import http from 'node:http';
+import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../src/storage/BatchLedger.js';
+import { tableKey } from '../../src/storage/tableKey.js';
 import { TradeRecordIndex } from '../../src/storage/TradeRecordIndex.js';
 import { expectInvalid, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
 import { ackOf, errorOf, type TestResponse } from '../support/responseBodies.js';
-import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 
 const maxTransactions = 7;
 const maxBatches = 3;
 const now = new Date('2026-03-02T12:00:00Z');
 
+/** Every storage request the service sends, by the id its tries share (a retry is not a second request). */
+const storageRequests = new Map<string, { method: string; url: string }>();
+const recordRequests: PipelinePolicy = {
+  name: 'recordRequests',
+  sendRequest: (request, next) => {
+    storageRequests.set(request.requestId, { method: request.method, url: request.url });
+    return next(request);
+  },
+};
+
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService({
     settings: { MAX_TRANSACTIONS_PER_STORE_DAY: String(maxTransactions), MAX_BATCHES_PER_STORE_DAY: String(maxBatches) },
-    services: { clock: () => now },
+    services: { clock: () => now, policy: recordRequests },
   });
 });
 afterAll(async () => {
@@ -124,5 +138,53 @@ describe('batches per store-day', () => {
     expect(expectDayFull(await push(partner, over))).toContain(`already hold ${maxBatches} batches`);
     expect(await ledgerHas(partner, over.batch_id)).toBe(false);
     expect(await dayBatchIds(partner, date)).toEqual(accepted.sort());
+  });
+});
+
+describe("the store-day's listing", () => {
+  /** Reads of the index that name the store-day's partition: the listing of its batches is the only one a new batch makes. */
+  function dayReads(partner: TestPartner, businessDate: string): number {
+    const tableName = service.services.storage.tables.tradeRecords.tableName;
+    const partition = `PartitionKey eq '${tableKey(partner.partnerId, usdStore, businessDate)}'`;
+    return [...storageRequests.values()].filter(
+      (request) =>
+        request.method === 'GET' &&
+        new URL(request.url).pathname.endsWith(`/${tableName}()`) &&
+        decodeURIComponent(request.url).includes(partition),
+    ).length;
+  }
+
+  it('starts while the body still arrives, from its first bytes, and is made once', async () => {
+    const partner = await partnerWithStores(service);
+    const date = '2026-02-23';
+    const body = Buffer.from(JSON.stringify(dayBatch(date, 5)));
+    const [head, rest] = [body.subarray(0, 2048), body.subarray(2048)];
+    expect(rest.length).toBeGreaterThan(0);
+
+    const request = http.request(`${service.baseUrl}/trade-records`, {
+      method: 'POST',
+      headers: { 'x-functions-key': partner.key, 'content-type': 'application/json', 'content-length': String(body.length) },
+      agent: false,
+    });
+    const answered = new Promise<number>((resolve, reject) => {
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+    });
+    request.write(head);
+    // The rest of the body is held back until the day is being listed: a listing that waited for the
+    // whole body would not come within the wait, and the test fails there.
+    expect(
+      await eventually(
+        () => Promise.resolve(dayReads(partner, date)),
+        (reads) => reads > 0,
+        10_000,
+      ),
+    ).toBe(1);
+    request.end(rest);
+    expect(await answered).toBe(202);
+    expect(dayReads(partner, date)).toBe(1);
   });
 });
