@@ -100,10 +100,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
 
     async check(partnerId, body, ahead) {
       const sameDay = ahead?.storeId === body.store_id && ahead.businessDate === body.business_date;
-      const [store, dayBatches] = await Promise.all([
-        deps.stores.get(partnerId, body.store_id),
-        sameDay ? ahead.batches : listDay(partnerId, body.store_id, body.business_date),
-      ]);
+      const dayBatches = sameDay ? ahead.batches : listDay(partnerId, body.store_id, body.business_date);
+      // Awaited only for a body that keeps to the rules: a refused one neither waits for the
+      // listing nor hears of its failure.
+      dayBatches.catch(() => undefined);
+      const store = await deps.stores.get(partnerId, body.store_id);
       const problems = checkTradeRecordBatch(body, store?.currency);
       // Each record's business_date must equal the batch's, so the batch's is the one to check.
       const outOfWindow = checkBusinessDate(body.business_date, deps.clock(), '/business_date');
@@ -115,7 +116,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       });
       // A body that breaks the rules hears that first: fixing it would not make room in the day.
       if (problems.length === 0) {
-        const over = storeDayOverLimit({ batchId: body.batch_id, recordCount: body.trade_records.length }, dayBatches, deps.storeDayLimits);
+        const over = storeDayOverLimit(
+          { batchId: body.batch_id, recordCount: body.trade_records.length },
+          await dayBatches,
+          deps.storeDayLimits,
+        );
         if (over) throw over;
       }
       return { problems };

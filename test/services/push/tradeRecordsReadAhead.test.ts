@@ -91,6 +91,31 @@ describe('the store-day read ahead of validation', () => {
     expect(listings).toHaveLength(1);
   });
 
+  it('refuses a body that breaks the rules without waiting for the listing, or hearing of its failure', async () => {
+    const { processor } = processorWithListings();
+    const broken = buildTradeRecordBatch({ businessDate: '2026-03-01' });
+    broken.trade_records[0]!.total_amount = '1.001';
+    const never = { storeId: broken.store_id, businessDate: '2026-03-01', batches: new Promise<DayBatch[]>(() => undefined) };
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error('the check waited for the listing'));
+      }, 2_000);
+    });
+    const { problems } = await Promise.race([processor.check('partner-a', broken, never), waited]).finally(() => {
+      clearTimeout(timer);
+    });
+    expect(problems.map((problem) => problem.path)).toContain('/trade_records/0/total_amount');
+
+    const failed = Promise.reject(new Error('storage unavailable'));
+    failed.catch(() => undefined);
+    const failing = { ...never, batches: failed };
+    expect((await processor.check('partner-a', broken, failing)).problems).not.toEqual([]);
+    // A body within the rules hears of it: the day cannot be counted.
+    const valid = buildTradeRecordBatch({ businessDate: '2026-03-01' });
+    await expect(processor.check('partner-a', valid, failing)).rejects.toThrow('storage unavailable');
+  });
+
   it('leaves no unhandled rejection when the listing fails and the body is refused before its check', async () => {
     const failing = new InMemoryTradeRecords();
     failing.listDayBatches = () => Promise.reject(new Error('storage unavailable'));
