@@ -59,12 +59,13 @@ describe('queue message visibility in the local host', () => {
     const queue = await pollerWith(
       async (name) => {
         runs.push(name);
-        // Over two run visibilities: only the renewals keep the message from being received again.
-        // A renewal is due every half visibility; 4 s leaves a loaded machine 2 s to make each one.
-        await sleep(9_000);
+        // Past the run visibility: only the renewals keep the message from being received again.
+        // A renewal is due every half visibility, so each of the two has 4 s to land; a fresh-clone
+        // CI run with ESLint and the type-check beside the tests saw one come over 2 s late.
+        await sleep(12_000);
         finished = true;
       },
-      { visibilityTimeoutSeconds: 0, runVisibilitySeconds: 4 },
+      { visibilityTimeoutSeconds: 0, runVisibilitySeconds: 8 },
     );
     await queue.send({ name: 'long' }, 0);
     await expect.poll(() => finished, { timeout: 30_000 }).toBe(true);
