@@ -33,7 +33,15 @@ async function main(): Promise<void> {
     settings[settingNames.storage] = developmentConnectionString();
   }
 
-  const service = await startLocalService({ settings, port });
+  let service;
+  try {
+    service = await startLocalService({ settings, port });
+  } catch (error) {
+    // The emulator is a process of its own: left running, it would hold its ports and data folder
+    // after this one exits, and the next start would fail on them.
+    await azurite?.stop();
+    throw error;
+  }
   consoleLogger.info(`POS ingestion service listening on ${service.baseUrl.replace('127.0.0.1', 'localhost')}`);
   consoleLogger.info(`HQ API on ${service.origin.replace('127.0.0.1', 'localhost')}/hq/v1`);
   consoleLogger.info(`HQ console on ${service.origin.replace('127.0.0.1', 'localhost')}/console/`);

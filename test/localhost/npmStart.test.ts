@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startAzurite, type RunningAzurite } from '../../src/localhost/startAzurite.js';
+import { developmentPorts } from '../../src/storage/developmentStorage.js';
 
 let azurite: RunningAzurite;
 beforeAll(async () => {
@@ -57,3 +59,66 @@ describe('npm start', () => {
     await expect(fetch(`http://127.0.0.1:${port}/pos/v1/health`)).rejects.toThrow();
   }, 120_000);
 });
+
+describe('npm start that cannot start', () => {
+  it('stops the storage emulator it started before it exits', async (context) => {
+    // The embedded emulator listens on the development ports; an emulator already there (a
+    // developer's `npm start`) would make this test about something else.
+    if (!(await allFree(Object.values(developmentPorts)))) context.skip();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const child = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, PORT: String(port), AzureWebJobsStorage: 'UseDevelopmentStorage=true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(output).toContain('starting the storage emulator');
+      expect(output).toContain('could not start: listen EADDRINUSE');
+      expect(code).not.toBe(0);
+      // The emulator was a process of the group; nothing of the group outlives the failed start.
+      for (let i = 0; i < 50 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 200));
+      expect(groupAlive(child.pid!)).toBe(false);
+      expect(await allFree(Object.values(developmentPorts))).toBe(true);
+    } finally {
+      if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 120_000);
+});
+
+/** Whether any process of the group `pid` leads is still running. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether nothing listens on any of the ports of this machine's loopback address. */
+async function allFree(ports: readonly number[]): Promise<boolean> {
+  const free = await Promise.all(
+    ports.map(
+      (port) =>
+        new Promise<boolean>((resolve) => {
+          const probe = createServer();
+          probe.once('error', () => {
+            resolve(false);
+          });
+          probe.listen(port, '127.0.0.1', () => {
+            probe.close(() => {
+              resolve(true);
+            });
+          });
+        }),
+    ),
+  );
+  return free.every(Boolean);
+}
