@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,21 +18,13 @@ describe('npm start', () => {
   it('builds, serves /pos/v1 on PORT, and stops cleanly on Ctrl-C (SIGINT)', async () => {
     const port = await freePort();
     // A storage connection other than the development shorthand: no embedded emulator is started.
-    const child = spawn('npm', ['start', '--silent'], {
-      env: { ...process.env, PORT: String(port), AzureWebJobsStorage: azurite.connectionString },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group, so that the group can be signalled as a terminal's Ctrl-C does.
-      detached: true,
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = npmStart({ PORT: String(port), AzureWebJobsStorage: azurite.connectionString });
     try {
       const deadline = Date.now() + 90_000;
-      while (!output.includes('listening on') && Date.now() < deadline && child.exitCode === null) {
+      while (!output().includes('listening on') && Date.now() < deadline && child.exitCode === null) {
         await new Promise((r) => setTimeout(r, 200));
       }
-      expect(output).toContain(`listening on http://localhost:${port}/pos/v1`);
+      expect(output()).toContain(`listening on http://localhost:${port}/pos/v1`);
       const health = await fetch(`http://127.0.0.1:${port}/pos/v1/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok' });
@@ -44,18 +37,9 @@ describe('npm start', () => {
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
     // npm itself ends by the signal (or with 0); the service stops in order.
     expect(code === 0 || signal === 'SIGINT').toBe(true);
-    expect(output).toContain('stopping');
+    expect(output()).toContain('stopping');
     // Nothing of the group is left running once the service has finished stopping.
-    const groupAlive = (): boolean => {
-      try {
-        process.kill(-child.pid!, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 50 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 200));
-    expect(groupAlive()).toBe(false);
+    expect(await groupEnded(child.pid!)).toBe(true);
     await expect(fetch(`http://127.0.0.1:${port}/pos/v1/health`)).rejects.toThrow();
   }, 120_000);
 });
@@ -68,22 +52,14 @@ describe('npm start that cannot start', () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
-    const child = spawn('npm', ['start', '--silent'], {
-      env: { ...process.env, PORT: String(port), AzureWebJobsStorage: 'UseDevelopmentStorage=true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = npmStart({ PORT: String(port), AzureWebJobsStorage: 'UseDevelopmentStorage=true' });
     try {
       const [code] = (await once(child, 'exit')) as [number | null];
-      expect(output).toContain('starting the storage emulator');
-      expect(output).toContain('could not start: listen EADDRINUSE');
+      expect(output()).toContain('starting the storage emulator');
+      expect(output()).toContain('could not start: listen EADDRINUSE');
       expect(code).not.toBe(0);
       // The emulator was a process of the group; nothing of the group outlives the failed start.
-      for (let i = 0; i < 50 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 200));
-      expect(groupAlive(child.pid!)).toBe(false);
+      expect(await groupEnded(child.pid!)).toBe(true);
       expect(await allFree(Object.values(developmentPorts))).toBe(true);
     } finally {
       if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
@@ -91,6 +67,21 @@ describe('npm start that cannot start', () => {
     }
   }, 120_000);
 });
+
+/** `npm start` with extra environment, in a process group of its own (signalled as a terminal's Ctrl-C signals one). */
+function npmStart(env: Record<string, string>): { child: ChildProcessByStdio<null, Readable, Readable>; output: () => string } {
+  const child = spawn('npm', ['start', '--silent'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Whether the group `pid` leads has no process left, waiting up to 10 s for its last ones to stop. */
+async function groupEnded(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50 && groupAlive(pid); i++) await new Promise((r) => setTimeout(r, 200));
+  return !groupAlive(pid);
+}
 
 /** Whether any process of the group `pid` leads is still running. */
 function groupAlive(pid: number): boolean {
