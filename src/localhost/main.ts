@@ -1,7 +1,7 @@
 /**
  * `npm start`: the service on this machine. Starts an embedded storage emulator when the storage
  * setting is the development shorthand, serves http://localhost:7071/pos/v1 (PORT overrides), and
- * stops everything it started on Ctrl-C.
+ * stops everything it started on Ctrl-C, on SIGTERM, or when the npm that launched it is gone.
  */
 import { startLocalService } from './startLocalService.js';
 import path from 'node:path';
@@ -12,8 +12,11 @@ import { findProjectRoot } from '../config/findProjectRoot.js';
 import { consoleLogger } from './LocalHostLogger.js';
 import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { startAzurite, type RunningAzurite } from './startAzurite.js';
+import { whenParentExits } from './whenParentExits.js';
 
 async function main(): Promise<void> {
+  // Taken first: npm may be stopped while the emulator and the service start.
+  const launcher = process.ppid;
   const root = findProjectRoot();
   const settings = { ...resolveLocalSettings(process.env, root) };
   const port = Number(process.env.PORT ?? 7071);
@@ -57,6 +60,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  // Started by an npm script, the service ends with it. Run directly (`nohup node …`), it is
+  // the caller's to stop, and it outlives its shell.
+  if (process.env.npm_lifecycle_event !== undefined) {
+    whenParentExits(launcher, () => {
+      consoleLogger.info('the npm script that started the service has ended');
+      void stop();
+    });
+  }
 }
 
 main().catch((error: unknown) => {

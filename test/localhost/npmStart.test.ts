@@ -20,10 +20,7 @@ describe('npm start', () => {
     // A storage connection other than the development shorthand: no embedded emulator is started.
     const { child, output } = npmStart({ PORT: String(port), AzureWebJobsStorage: azurite.connectionString });
     try {
-      const deadline = Date.now() + 90_000;
-      while (!output().includes('listening on') && Date.now() < deadline && child.exitCode === null) {
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await untilListening(child, output);
       expect(output()).toContain(`listening on http://localhost:${port}/pos/v1`);
       const health = await fetch(`http://127.0.0.1:${port}/pos/v1/health`);
       expect(health.status).toBe(200);
@@ -41,6 +38,25 @@ describe('npm start', () => {
     // Nothing of the group is left running once the service has finished stopping.
     expect(await groupEnded(child.pid!)).toBe(true);
     await expect(fetch(`http://127.0.0.1:${port}/pos/v1/health`)).rejects.toThrow();
+  }, 120_000);
+
+  it('stops when only npm is sent SIGTERM, as a supervisor or `kill <pid>` sends it', async () => {
+    const port = await freePort();
+    const { child, output } = npmStart({ PORT: String(port), AzureWebJobsStorage: azurite.connectionString });
+    try {
+      await untilListening(child, output);
+      expect((await fetch(`http://127.0.0.1:${port}/pos/v1/health`)).status).toBe(200);
+      // npm passes the signal to the shell that runs the script; the shell ends without passing it on.
+      process.kill(child.pid!, 'SIGTERM');
+      await once(child, 'exit');
+      // The service sees its launcher gone and stops in order, before the group's wait runs out.
+      expect(await groupEnded(child.pid!)).toBe(true);
+      expect(output()).toContain('the npm script that started the service has ended');
+      expect(output()).toContain('stopping');
+      await expect(fetch(`http://127.0.0.1:${port}/pos/v1/health`)).rejects.toThrow();
+    } finally {
+      if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
+    }
   }, 120_000);
 });
 
@@ -75,6 +91,14 @@ function npmStart(env: Record<string, string>): { child: ChildProcessByStdio<nul
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output };
+}
+
+/** Waits until the service says it listens, it exits, or 90 s pass (the build comes first). */
+async function untilListening(child: ChildProcessByStdio<null, Readable, Readable>, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (!output().includes('listening on') && Date.now() < deadline && child.exitCode === null) {
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** Whether the group `pid` leads has no process left, waiting up to 10 s for its last ones to stop. */
