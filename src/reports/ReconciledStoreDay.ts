@@ -16,6 +16,8 @@ export interface ReconciledStoreDay {
   /** When the reconciliation ran (checked_at), UTC. */
   readonly reconciledAt: string;
   readonly closeBatchId: string;
+  /** The number of the run whose result this is; 0 for a result stored before runs were numbered. */
+  readonly runNumber: number;
 }
 
 /** One row of store_days: the outcome plus what the store-day's files hold. */

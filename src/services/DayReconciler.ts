@@ -299,6 +299,7 @@ export class DayReconciler {
         differences,
         reconciledAt: checkedAt.toISOString(),
         closeBatchId,
+        runNumber,
       },
     };
   }

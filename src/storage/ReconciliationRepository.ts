@@ -29,6 +29,11 @@ export interface ReconciliationRecord {
   readonly diagnosis: unknown;
   /** The run that computed the result (absent before a first result, or for runs that named none). */
   readonly runId: string | null;
+  /**
+   * The number of the run whose result this is (see {@link ResultToSave.runNumber}): null before
+   * a first result, and for a result stored before runs were numbered.
+   */
+  readonly runNumber: number | null;
   /** The result differs in status or figures from the day's result before it. */
   readonly changed: boolean;
 }
@@ -317,6 +322,7 @@ function toRecord(e: ResultEntity): ReconciliationRecord {
     differences: JSON.parse(e.differences) as string[],
     diagnosis: fromChunkedProperties('diagnosis', e) ?? null,
     runId: e.runId ?? null,
+    runNumber: e.resultRunNumber ?? null,
     changed: e.changed ?? false,
   };
 }

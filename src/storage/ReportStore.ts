@@ -44,8 +44,9 @@ const maxStoreDaysRounds = 20;
  * file's) is not uploaded again: only its stamp is updated, with the blob's ETag as condition, so
  * rewriting an unchanged day costs a few requests instead of megabytes.
  *
- * Writes of a store-day are ordered by the instant their build started (its stamp): under a lease
- * on the store-day's marker blob, a build writes only if no later build has written already, so
+ * Writes of a store-day are ordered by their build's stamp (buildStamp: the run, then the instant
+ * the build started; compared as strings): under a lease on the store-day's marker blob, a build
+ * writes only if no build with a greater stamp has written already, so
  * two reconciliations of the same day racing each other leave the newer one's files, and a
  * dataset the newer build has no row for is removed rather than left stale.
  */
@@ -58,7 +59,7 @@ export class ReportStore {
 
   /**
    * Writes a store-day's files (a dataset without a file has its old file removed). Returns
-   * 'superseded' and writes nothing when a build that started later has written the store-day.
+   * 'superseded' and writes nothing when a later build (a greater `stamp`) has written the store-day.
    *
    * `files` may still be being built: the store-day's lease is taken and its current files read
    * meanwhile. `onWritten` runs once the files are written, while the lease is let go (it must not

@@ -16,6 +16,7 @@ const noSales: StoreDaySales = { sales: [], unmapped: [] };
  */
 interface StoreDayEntity {
   row?: string;
+  /** The build's stamp (buildStamp); rows written before builds were stamped so keep their instant here. */
   generatedAt: string;
 }
 
@@ -26,18 +27,15 @@ interface StoreDayEntity {
 export class ReportStoreDayRepository {
   constructor(private readonly table: TableClient) {}
 
-  /**
-   * Stores the row unless a row from a later build is already there (builds are ordered by the
-   * instant they started, ISO 8601 UTC strings that sort in time order). Returns whether it wrote.
-   */
-  async putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow, readAhead?: RowReadAhead): Promise<boolean> {
+  /** Stores the row unless a row from a later build (a greater stamp) is already there. Returns whether it wrote. */
+  async putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow, stamp: string, readAhead?: RowReadAhead): Promise<boolean> {
     return writeIfCurrent<StoreDayEntity>(
       this.table,
       tableKey(partnerId, businessDate),
       encodeKeyPart(row.store_id),
       (current) => {
-        if (current && current.generatedAt > row.report_generated_at) return undefined;
-        return { ...toCompactProperties('row', row), generatedAt: row.report_generated_at };
+        if (current && current.generatedAt > stamp) return undefined;
+        return { ...toCompactProperties('row', row), generatedAt: stamp };
       },
       undefined,
       readAhead,

@@ -14,6 +14,7 @@ const day = {
   differences: [],
   reconciledAt: filler.reconciled_at,
   closeBatchId: filler.close_batch_id,
+  runNumber: 1,
 };
 
 describe('storeDayRow', () => {

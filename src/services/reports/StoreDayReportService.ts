@@ -27,6 +27,7 @@ import type { TradeRecords } from '../ports/TradeRecords.js';
 import type { UnmappedCodes } from '../ports/UnmappedCodes.js';
 import { FragmentPrefetch } from './FragmentPrefetch.js';
 import type { StoreDaysRewrites } from './StoreDaysRewrites.js';
+import { buildStamp } from '../../reports/buildStamp.js';
 
 export interface StoreDayReportDependencies {
   readonly index: Pick<TradeRecords, 'listDay'>;
@@ -67,10 +68,10 @@ export interface ReportInputs {
 }
 
 export interface StoreDayReportOutcome {
-  /** 'superseded': a build that started later had already written the store-day; nothing was written. */
+  /** 'superseded': a later build (buildStamp) had already written the store-day; nothing was written. */
   readonly status: 'written' | 'superseded';
   readonly counts: StoreDayCounts;
-  /** When this build started (the stamp that orders concurrent builds), UTC. */
+  /** When this build started, UTC (with the run number, the stamp that orders concurrent builds: buildStamp). */
   readonly generatedAt: string;
   /** Batches whose staged fragment was used as it was, and batches converted from the raw batch now. */
   readonly batches: { readonly staged: number; readonly converted: number };
@@ -109,6 +110,7 @@ export class StoreDayReportService {
     // row that does not would leave its files without a row, and fail that file for every store.
     controlTotalValues(day, 'the store-day');
     const generatedAt = this.deps.clock().toISOString();
+    const stamp = buildStamp(day.runNumber, generatedAt);
     const { partnerId, storeId, businessDate } = day;
     // The store-day's row is read while the files are built and written; it is written after them.
     const rowRead = this.deps.storeDays.readAhead?.(partnerId, businessDate, storeId);
@@ -125,7 +127,7 @@ export class StoreDayReportService {
         row.sales.unmapped.map((held) => held.source_transaction_type).filter((code) => !inputs.notedUnmapped?.has(code)),
       );
       if (unnoted.size > 0) await this.deps.unmappedCodes.record(partnerId, storeId, businessDate, unnoted);
-      await this.deps.storeDays.putIfNewer(partnerId, businessDate, row, rowRead);
+      await this.deps.storeDays.putIfNewer(partnerId, businessDate, row, stamp, rowRead);
       // One writer at a time rewrites the date's file for every store whose row is written by then.
       await this.deps.storeDaysRewrites.afterRowWritten(partnerId, businessDate, () =>
         this.deps.files.writeStoreDays(partnerId, businessDate, async () =>
@@ -140,7 +142,7 @@ export class StoreDayReportService {
         storeId,
         businessDate,
         building.then((built) => built.files),
-        generatedAt,
+        stamp,
         afterFiles,
       );
     } catch (error) {
@@ -201,6 +203,7 @@ export class StoreDayReportService {
       differences: record.differences,
       reconciledAt: record.checkedAt,
       closeBatchId: record.closeBatchId,
+      runNumber: record.runNumber ?? 0,
     };
     return this.write(day, { mapping: mapping.byCode, paymentDirections });
   }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnmappedCode } from '../../../src/services/reports/UnmappedQuery.js';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
 import { buildDailyClose, buildMappingBatch } from '../../fixtures/masterDataFixtures.js';
-import { storeDayRowWith, salesTotals } from '../../services/reports/storeDayRowBuilder.js';
+import { putRow, storeDayRowWith, salesTotals } from '../../services/reports/storeDayRowBuilder.js';
 import { partnerWithStores, reconciled, tradeBatch, usdStore } from '../../support/httpScenario.js';
 import { errorCodeOf, errorPaths } from '../../support/responseBodies.js';
 import {
@@ -196,7 +196,8 @@ describe('GET /hq/v1/unmapped', () => {
         quietDays
           .slice(i, i + 50)
           .map((date) =>
-            repository.putIfNewer(
+            putRow(
+              repository,
               unmapped.partnerId,
               date,
               storeDayRowWith(usdStore, [salesTotals('USD', 'SALE', { count: 3, net: '30000' })]),

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { SalesQuery } from '../../../src/services/reports/SalesQuery.js';
 import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
 import { InMemoryReportStoreDays } from '../../support/memory/InMemoryReportStoreDays.js';
-import { salesTotals, storeDayRowWith } from './storeDayRowBuilder.js';
+import { putRow, salesTotals, storeDayRowWith } from './storeDayRowBuilder.js';
 
 let storeDays: InMemoryReportStoreDays;
 let query: SalesQuery;
@@ -15,7 +15,8 @@ beforeEach(async () => {
   await partners.create('acme', 'Acme', now);
   await partners.create('bolt', 'Bolt', now);
   // Ten-thousandths: 125000 is 12.50.
-  await storeDays.putIfNewer(
+  await putRow(
+    storeDays,
     'acme',
     '2026-03-01',
     storeDayRowWith('SEA', [
@@ -23,14 +24,15 @@ beforeEach(async () => {
       salesTotals('USD', 'DEPOSIT', { count: 1, net: '990000', isRevenue: false }),
     ]),
   );
-  await storeDays.putIfNewer('acme', '2026-03-01', storeDayRowWith('TKY', [salesTotals('JPY', 'SALE', { count: 3, net: '15000000' })]));
-  await storeDays.putIfNewer(
+  await putRow(storeDays, 'acme', '2026-03-01', storeDayRowWith('TKY', [salesTotals('JPY', 'SALE', { count: 3, net: '15000000' })]));
+  await putRow(
+    storeDays,
     'acme',
     '2026-03-02',
     storeDayRowWith('SEA', [salesTotals('USD', 'REFUND', { count: 1, net: '-25000', tax: '-2500' })]),
   );
-  await storeDays.putIfNewer('bolt', '2026-03-02', storeDayRowWith('SEA', [salesTotals('USD', 'SALE', { count: 1, net: '10000' })]));
-  await storeDays.putIfNewer('acme', '2026-03-04', storeDayRowWith('SEA', [salesTotals('USD', 'SALE', { count: 9, net: '90000' })]));
+  await putRow(storeDays, 'bolt', '2026-03-02', storeDayRowWith('SEA', [salesTotals('USD', 'SALE', { count: 1, net: '10000' })]));
+  await putRow(storeDays, 'acme', '2026-03-04', storeDayRowWith('SEA', [salesTotals('USD', 'SALE', { count: 9, net: '90000' })]));
 });
 
 describe('sales totals', () => {

@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyClose, Store, TradeRecord, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { standardTransactionTypes } from '../../../src/domain/reference/standardTransactionTypes.js';
+import { buildStamp } from '../../../src/reports/buildStamp.js';
 import { LatestVersions } from '../../../src/reports/LatestVersions.js';
 import { createStoreDayReportService } from '../../../src/services/createStoreDayReportService.js';
 import type { StoreDayReportService } from '../../../src/services/reports/StoreDayReportService.js';
@@ -341,6 +342,49 @@ describe('writers racing each other', () => {
     expect((await blob.getProperties()).etag).toBe(before.etag);
   });
 
+  it("a later run's build wins over an earlier run's, whichever instance's clock is ahead", async () => {
+    // The other partner's day: the tests after this one rebuild acme's days with their own run.
+    const record = await new ReconciliationRepository(service.services.storage.tables.reconciliations).get(
+      other.partnerId,
+      'SEA-001',
+      businessDate,
+    );
+    if (!record?.actual || !record.checkedAt || record.status === 'RECEIVED') throw new Error('the day is not reconciled');
+    expect(record.runNumber).toBeGreaterThan(0);
+    const run = record.runNumber ?? 0;
+    const day = {
+      partnerId: other.partnerId,
+      storeId: 'SEA-001',
+      businessDate,
+      status: record.status,
+      currency: 'USD',
+      expected: record.expected,
+      actual: record.actual,
+      differences: record.differences,
+      reconciledAt: record.checkedAt,
+      closeBatchId: record.closeBatchId,
+    };
+    const blob = service.services.storage.reports.getBlockBlobClient(
+      `sales_transactions/partner_id=${other.partnerId}/business_date=${businessDate}/store_id=SEA-001/part-0.parquet`,
+    );
+    const storeDays = new ReportStoreDayRepository(service.services.storage.tables.reportStoreDays);
+    const now = clock;
+    try {
+      // The later run's instance runs an hour behind; the earlier run's builds after it, on time.
+      clock = new Date(now.getTime() - 3_600_000);
+      const later = await reports.write({ ...day, runNumber: run + 1 }, { mapping: new Map(Object.entries(fullMapping)) });
+      expect(later.status).toBe('written');
+      const written = await blob.getProperties();
+      clock = new Date(now.getTime() + 60_000);
+      const earlier = await reports.write({ ...day, runNumber: run }, { mapping: new Map(Object.entries(fullMapping)) });
+      expect(earlier.status).toBe('superseded');
+      expect((await blob.getProperties()).etag).toBe(written.etag);
+      expect((await storeDays.get(other.partnerId, businessDate, 'SEA-001'))?.report_generated_at).toBe(later.generatedAt);
+    } finally {
+      clock = now;
+    }
+  });
+
   it('two stores of the same day written at once both end up in store_days', async () => {
     clock = new Date(clock.getTime() + 60_000);
     const [usd, jpy] = await Promise.all([
@@ -387,12 +431,13 @@ describe('writers racing each other', () => {
         differences: record.differences,
         reconciledAt: record.checkedAt,
         closeBatchId: record.closeBatchId,
+        runNumber: record.runNumber ?? 0,
       },
       { mapping: new Map(Object.entries(fullMapping)), latest },
     );
     expect(outcome.status).toBe('written');
     expect(Buffer.compare(await blob.downloadToBuffer(), listed)).toBe(0);
-    expect(text((await blob.getProperties()).metadata?.generatedat)).toBe(clock.toISOString());
+    expect(text((await blob.getProperties()).metadata?.generatedat)).toBe(buildStamp(record.runNumber ?? 0, clock.toISOString()));
   });
 
   it('a rewrite of an unchanged store-day uploads no file again; a file changed outside the service is replaced', async () => {
@@ -424,7 +469,9 @@ describe('writers racing each other', () => {
     // store_days holds the new build's stamp, so it is uploaded; the store-day's files are unchanged.
     expect(uploads.filter((name) => !name.includes('/store_days/'))).toEqual([]);
     expect(Buffer.compare(await blob.downloadToBuffer(), content)).toBe(0);
-    expect(text((await blob.getProperties()).metadata?.generatedat)).toBe(clock.toISOString());
+    const run = (await new ReconciliationRepository(storage.tables.reconciliations).get(acme.partnerId, 'SEA-001', businessDate))
+      ?.runNumber;
+    expect(text((await blob.getProperties()).metadata?.generatedat)).toBe(buildStamp(run ?? 0, clock.toISOString()));
 
     await blob.uploadData(Buffer.from('not a report file'));
     uploads.length = 0;

@@ -4,7 +4,7 @@ import { InMemoryPartners } from '../../support/memory/InMemoryPartners.js';
 import { InMemoryReportStoreDays } from '../../support/memory/InMemoryReportStoreDays.js';
 import { InMemoryUnmappedCodes } from '../../support/memory/InMemoryUnmappedCodes.js';
 import type { StoreDayRow } from '../../../src/reports/ReconciledStoreDay.js';
-import { storeDayRowWith, unmappedTotals } from './storeDayRowBuilder.js';
+import { putRow, storeDayRowWith, unmappedTotals } from './storeDayRowBuilder.js';
 
 let storeDays: InMemoryReportStoreDays;
 let notes: InMemoryUnmappedCodes;
@@ -20,7 +20,7 @@ async function written(partnerId: string, businessDate: string, row: StoreDayRow
     businessDate,
     row.sales.unmapped.map((u) => u.source_transaction_type),
   );
-  await storeDays.putIfNewer(partnerId, businessDate, row);
+  await putRow(storeDays, partnerId, businessDate, row);
 }
 
 beforeEach(async () => {
@@ -85,13 +85,13 @@ describe('unmapped codes', () => {
   });
 
   it("lists one partner's codes only when it is named, and forgets a code its day no longer holds back", async () => {
-    await storeDays.putIfNewer('bolt', '2026-03-02', { ...storeDayRowWith('SEA', []), report_generated_at: '2026-03-03T00:00:00.000Z' });
+    await putRow(storeDays, 'bolt', '2026-03-02', { ...storeDayRowWith('SEA', []), report_generated_at: '2026-03-03T00:00:00.000Z' });
     expect(await query.codes('bolt')).toEqual([]);
     expect((await query.codes('acme')).map((c) => c.source_transaction_type)).toEqual(['A1', 'X9']);
   });
 
   it('reads each noted store-day once, however many of its codes are noted, and no day without a note', async () => {
-    for (let day = 10; day < 30; day++) await storeDays.putIfNewer('acme', `2026-03-${day}`, storeDayRowWith('SEA', []));
+    for (let day = 10; day < 30; day++) await putRow(storeDays, 'acme', `2026-03-${day}`, storeDayRowWith('SEA', []));
     expect((await query.codes('acme')).map((c) => c.transaction_count)).toEqual([1, 3]);
     expect(reads).toBe(2);
   });

@@ -1,4 +1,7 @@
+import { buildStamp } from '../../../src/reports/buildStamp.js';
 import type { StoreDayRow } from '../../../src/reports/ReconciledStoreDay.js';
+import type { ReportStoreDays } from '../../../src/services/ports/ReportStoreDays.js';
+import type { RowReadAhead } from '../../../src/storage/RowReadAhead.js';
 import type { SalesTotals, UnmappedTotals } from '../../../src/reports/StoreDaySales.js';
 
 const totals = {
@@ -62,4 +65,15 @@ export function unmappedTotals(
     tip_amount: amounts.tip ?? '0',
     total_amount: amounts.net,
   };
+}
+
+/** Puts a row as a build of the day's first run that started at the row's `report_generated_at`. */
+export function putRow(
+  storeDays: Pick<ReportStoreDays, 'putIfNewer'>,
+  partnerId: string,
+  businessDate: string,
+  row: StoreDayRow,
+  readAhead?: RowReadAhead,
+): Promise<boolean> {
+  return storeDays.putIfNewer(partnerId, businessDate, row, buildStamp(1, row.report_generated_at), readAhead);
 }

@@ -51,6 +51,7 @@ export class InMemoryReconciliations implements Reconciliations {
         differences: [],
         diagnosis: null,
         runId: null,
+        runNumber: null,
         changed: false,
       },
       ...(current?.lastOutcome === undefined ? {} : { lastOutcome: current.lastOutcome }),
@@ -96,7 +97,7 @@ export class InMemoryReconciliations implements Reconciliations {
     if (day.resultRunNumber > result.runNumber) return Promise.resolve(undefined);
     day.resultRunNumber = result.runNumber;
     const outcome = JSON.stringify({ status: result.status, expected: day.record.expected, actual: result.actual });
-    const { runId, runNumber: _, ...rest } = result;
+    const { runId, ...rest } = result;
     day.record = {
       ...day.record,
       ...rest,

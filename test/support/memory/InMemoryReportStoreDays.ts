@@ -4,8 +4,10 @@ import type { StoreDayRow } from '../../../src/reports/ReconciledStoreDay.js';
 /** Store-day rows in a map, by partner, date and store, for unit tests of services. */
 export class InMemoryReportStoreDays implements ReportStoreDays {
   private readonly rows = new Map<string, Map<string, Map<string, StoreDayRow>>>();
+  /** Each row's build stamp, by partner, date and store. */
+  private readonly stamps = new Map<string, string>();
 
-  putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow): Promise<boolean> {
+  putIfNewer(partnerId: string, businessDate: string, row: StoreDayRow, stamp: string): Promise<boolean> {
     let dates = this.rows.get(partnerId);
     if (!dates) {
       dates = new Map();
@@ -16,8 +18,10 @@ export class InMemoryReportStoreDays implements ReportStoreDays {
       stores = new Map();
       dates.set(businessDate, stores);
     }
-    const current = stores.get(row.store_id);
-    if (current && current.report_generated_at > row.report_generated_at) return Promise.resolve(false);
+    const key = JSON.stringify([partnerId, businessDate, row.store_id]);
+    const current = this.stamps.get(key);
+    if (current !== undefined && current > stamp) return Promise.resolve(false);
+    this.stamps.set(key, stamp);
     stores.set(row.store_id, structuredClone(row));
     return Promise.resolve(true);
   }

@@ -56,6 +56,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       differences: [],
       diagnosis: null,
       runId: null,
+      runNumber: null,
       changed: false,
     } satisfies ReconciliationRecord);
 
@@ -72,6 +73,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     expect(await save('close-2', { ...result, runId: 'run-1' })).toMatchObject({
       ...result,
       runId: 'run-1',
+      runNumber: 1,
       changed: false,
     });
     expect(await results.get(partnerId, ...day)).toMatchObject({ ...result, closeBatchId: 'close-2', expected });

@@ -1,8 +1,9 @@
 import { expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { buildStamp } from '../../../../src/reports/buildStamp.js';
 import { maxUnmappedTotalsPerRow, type StoreDayRow } from '../../../../src/reports/ReconciledStoreDay.js';
 import type { ReportStoreDays } from '../../../../src/services/ports/ReportStoreDays.js';
-import { salesTotals, storeDayRowWith, unmappedTotals } from '../../reports/storeDayRowBuilder.js';
+import { putRow, salesTotals, storeDayRowWith, unmappedTotals } from '../../reports/storeDayRowBuilder.js';
 import { freshPartnerId } from './freshIds.js';
 
 /** A MATCHED store-day with one line of USD sales (amounts in ten-thousandths, as stored). */
@@ -34,7 +35,7 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
       }),
     );
     const big = { ...storeDayRowWith('SEA', [], unmapped), report_generated_at: '2026-03-02T01:00:00.000Z' };
-    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', big)).toBe(true);
+    expect(await putRow(storeDays, partnerId, '2026-03-01', big)).toBe(true);
     expect(await storeDays.list(partnerId, '2026-03-01')).toEqual([big]);
     expect(await storeDays.get(partnerId, '2026-03-01', 'SEA')).toEqual(big);
     expect(await collect(storeDays.listRange(partnerId))).toEqual([{ businessDate: '2026-03-01', row: big }]);
@@ -45,8 +46,8 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
     const partnerId = freshPartnerId();
     const first = row('SEA/1#?', '2026-03-02T01:00:00.000Z');
     const second = row('TKY-001', '2026-03-02T01:00:00.000Z');
-    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', first)).toBe(true);
-    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', second)).toBe(true);
+    expect(await putRow(storeDays, partnerId, '2026-03-01', first)).toBe(true);
+    expect(await putRow(storeDays, partnerId, '2026-03-01', second)).toBe(true);
     expect(byStore(await storeDays.list(partnerId, '2026-03-01'))).toEqual([first, second]);
     expect(await storeDays.list(partnerId, '2026-03-02')).toEqual([]);
   });
@@ -58,8 +59,8 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
       ...storeDayRowWith('SEA/1#?', [], [unmappedTotals('USD', 'X9', { count: 2, net: '125000' })]),
       report_generated_at: '2026-03-02T01:00:00.000Z',
     };
-    await storeDays.putIfNewer(partnerId, '2026-03-01', odd);
-    await storeDays.putIfNewer(partnerId, '2026-03-01', row('TKY-001', '2026-03-02T01:00:00.000Z'));
+    await putRow(storeDays, partnerId, '2026-03-01', odd);
+    await putRow(storeDays, partnerId, '2026-03-01', row('TKY-001', '2026-03-02T01:00:00.000Z'));
     expect(await storeDays.get(partnerId, '2026-03-01', 'SEA/1#?')).toEqual(odd);
     expect(await storeDays.get(partnerId, '2026-03-02', 'SEA/1#?')).toBeUndefined();
     expect(await storeDays.get(partnerId, '2026-03-01', 'SEA')).toBeUndefined();
@@ -69,21 +70,31 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
   it('a row from an earlier build never replaces a later one; a later or equal one does', async () => {
     const storeDays = await make();
     const partnerId = freshPartnerId();
-    await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '100'));
-    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T00:59:59.999Z', '200'))).toBe(false);
+    await putRow(storeDays, partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '100'));
+    expect(await putRow(storeDays, partnerId, '2026-03-01', row('S1', '2026-03-02T00:59:59.999Z', '200'))).toBe(false);
     expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['100']);
-    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '300'))).toBe(true);
-    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T02:00:00.000Z', '400'))).toBe(true);
+    expect(await putRow(storeDays, partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '300'))).toBe(true);
+    expect(await putRow(storeDays, partnerId, '2026-03-01', row('S1', '2026-03-02T02:00:00.000Z', '400'))).toBe(true);
     expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['400']);
+  });
+
+  it("orders rows by their build's stamp, not by when their files say they were built", async () => {
+    const storeDays = await make();
+    const partnerId = freshPartnerId();
+    const laterRun = buildStamp(2, '2026-03-02T01:00:00.000Z');
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '100'), laterRun)).toBe(true);
+    const earlierRun = buildStamp(1, '2026-03-02T02:00:00.000Z');
+    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T02:00:00.000Z', '200'), earlierRun)).toBe(false);
+    expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['100']);
   });
 
   it('a row read ahead that a later build has replaced since does not let an earlier build back in', async () => {
     const storeDays = await make();
     const partnerId = freshPartnerId();
-    await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '100'));
+    await putRow(storeDays, partnerId, '2026-03-01', row('S1', '2026-03-02T01:00:00.000Z', '100'));
     const ahead = storeDays.readAhead?.(partnerId, '2026-03-01', 'S1');
-    await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T03:00:00.000Z', '300'));
-    expect(await storeDays.putIfNewer(partnerId, '2026-03-01', row('S1', '2026-03-02T02:00:00.000Z', '200'), ahead)).toBe(false);
+    await putRow(storeDays, partnerId, '2026-03-01', row('S1', '2026-03-02T03:00:00.000Z', '300'));
+    expect(await putRow(storeDays, partnerId, '2026-03-01', row('S1', '2026-03-02T02:00:00.000Z', '200'), ahead)).toBe(false);
     expect((await storeDays.list(partnerId, '2026-03-01')).map((r) => r.sales.sales[0]?.net_sales)).toEqual(['300']);
   });
 
@@ -91,7 +102,7 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
     const storeDays = await make();
     const partnerId = freshPartnerId();
     for (const date of ['2026-03-03', '2026-02-28', '2026-03-01', '2026-03-02']) {
-      await storeDays.putIfNewer(partnerId, date, row('S1', '2026-03-04T00:00:00.000Z'));
+      await putRow(storeDays, partnerId, date, row('S1', '2026-03-04T00:00:00.000Z'));
     }
     const dates = async (from?: string, to?: string) =>
       (await collect(storeDays.listRange(partnerId, from, to))).map((r) => r.businessDate);
@@ -107,8 +118,8 @@ export function reportStoreDaysSuite(make: () => Promise<ReportStoreDays>): void
     const storeDays = await make();
     const a = freshPartnerId();
     const longer = `${a}x`;
-    await storeDays.putIfNewer(a, '2026-03-01', row('A', '2026-03-02T00:00:00.000Z'));
-    await storeDays.putIfNewer(longer, '2026-03-01', row('B', '2026-03-02T00:00:00.000Z'));
+    await putRow(storeDays, a, '2026-03-01', row('A', '2026-03-02T00:00:00.000Z'));
+    await putRow(storeDays, longer, '2026-03-01', row('B', '2026-03-02T00:00:00.000Z'));
     expect((await storeDays.list(a, '2026-03-01')).map((r) => r.store_id)).toEqual(['A']);
     expect((await collect(storeDays.listRange(a))).map((r) => r.row.store_id)).toEqual(['A']);
     expect((await collect(storeDays.listRange(longer))).map((r) => r.row.store_id)).toEqual(['B']);
