@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookHeaders } from './signWebhook.js';
-import type { WebhookSecret } from './WebhookSecret.js';
+import { WebhookSecret } from './WebhookSecret.js';
 
 export type WebhookVerification =
   | { readonly ok: true; readonly id: string; readonly timestamp: number }
@@ -15,9 +15,14 @@ export interface VerifyOptions {
     Readonly<Partial<Record<keyof WebhookHeaders, string>>> | Readonly<Record<string, string | readonly string[] | undefined>>;
   /** The raw body bytes as received, before any JSON parsing. */
   readonly body: string | Buffer;
-  /** Secrets the receiver accepts (during a rotation: the new one and the old one). */
+  /**
+   * Secrets the receiver accepts (during a rotation: the new one and the old one), each read with
+   * `WebhookSecret.parse`. A list that is empty or holds anything else is a mistake of the caller's
+   * and throws, rather than answer every event NO_MATCHING_SIGNATURE.
+   */
   readonly secrets: readonly WebhookSecret[];
-  readonly now: Date;
+  /** The receiver's time the timestamp is checked against; default: the time of the call. */
+  readonly now?: Date;
   /** How far the timestamp may be from `now`, either way; default 5 minutes. */
   readonly toleranceSeconds?: number;
 }
@@ -31,6 +36,11 @@ const hmacBytes = 32;
  * (e.g. `v1a`) are skipped, as the specification asks.
  */
 export function verifyWebhook(options: VerifyOptions): WebhookVerification {
+  const secrets: readonly unknown[] = Array.isArray(options.secrets) ? options.secrets : [];
+  if (secrets.length === 0 || !secrets.every((secret) => secret instanceof WebhookSecret)) {
+    // WebhookSecret.parse answers undefined for text that is not a secret; that lands here.
+    throw new TypeError('verifyWebhook needs secrets: one or more values read with WebhookSecret.parse from whsec_ secrets.');
+  }
   const header = (name: keyof WebhookHeaders): string | undefined => {
     const value = (options.headers as Readonly<Record<string, unknown>>)[name];
     return typeof value === 'string' ? value : undefined;
@@ -42,7 +52,8 @@ export function verifyWebhook(options: VerifyOptions): WebhookVerification {
   if (!/^\d{1,15}$/.test(rawTimestamp)) return { ok: false, reason: 'BAD_TIMESTAMP' };
   const timestamp = Number(rawTimestamp);
   const tolerance = options.toleranceSeconds ?? 300;
-  if (Math.abs(options.now.getTime() / 1000 - timestamp) > tolerance) return { ok: false, reason: 'TIMESTAMP_OUT_OF_TOLERANCE' };
+  const now = options.now ?? new Date();
+  if (Math.abs(now.getTime() / 1000 - timestamp) > tolerance) return { ok: false, reason: 'TIMESTAMP_OUT_OF_TOLERANCE' };
 
   const body = typeof options.body === 'string' ? Buffer.from(options.body, 'utf8') : options.body;
   const expected = options.secrets.map((secret) =>

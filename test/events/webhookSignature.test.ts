@@ -181,6 +181,24 @@ describe('verification', () => {
     expect(verifyWebhook({ headers: headers(), body, secrets: [secret], now: new Date(now.getTime() + 299_000) }).ok).toBe(true);
   });
 
+  it('checks the timestamp against the time of the call when no `now` is given', () => {
+    const current = Math.floor(Date.now() / 1000);
+    const fresh = signWebhook([secret], { id: 'evt_1', timestamp: current, body });
+    expect(verifyWebhook({ headers: fresh, body, secrets: [secret] })).toEqual({ ok: true, id: 'evt_1', timestamp: current });
+    // The fixed `now` of the other cases is long past: their event is a replay today.
+    expect(verifyWebhook({ headers: headers(), body, secrets: [secret] })).toEqual({ ok: false, reason: 'TIMESTAMP_OUT_OF_TOLERANCE' });
+  });
+
+  it('throws when the secrets are none, or not read with WebhookSecret.parse (a wrong secret text reads as undefined)', () => {
+    const wrongText = WebhookSecret.parse('whsec_not-base64!');
+    expect(wrongText).toBeUndefined();
+    for (const secrets of [[], [wrongText], ['whsec_' + 'A'.repeat(44)], undefined]) {
+      expect(() => verifyWebhook({ headers: headers(), body, secrets: secrets as unknown as WebhookSecret[], now })).toThrow(
+        /verifyWebhook needs secrets: one or more values read with WebhookSecret.parse/,
+      );
+    }
+  });
+
   it('refuses missing headers and a timestamp that is not whole seconds', () => {
     for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
       const h = Object.fromEntries(Object.entries(headers()).filter(([key]) => key !== name));
