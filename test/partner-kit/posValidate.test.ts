@@ -66,4 +66,13 @@ describe('pos-validate', () => {
     expect(run('stores', path.join(folder, 'missing.json')).code).toBe(2);
     expect(run('stores', file('y.json', {}), '--nope').code).toBe(2);
   });
+
+  it('exits 2 on a store currency that is not a currency code, rather than blame the file', () => {
+    for (const code of ['usd', 'XYZ', '']) {
+      const result = run('trade-records', file('ok.json', example), '--store-currency', code);
+      expect(result.code).toBe(2);
+      expect(result.out).toEqual([]);
+      expect(result.err[0]).toBe(`--store-currency "${code}" is not an active ISO 4217 currency code (three capital letters, e.g. USD).`);
+    }
+  });
 });

@@ -188,6 +188,21 @@ describe("PosClient on answers that are not the service's", () => {
     expect((error as PosRequestError).status).toBe(401);
     expect((error as PosRequestError).message).toContain('check the API key sent as x-functions-key');
   });
+
+  it('says to check the baseUrl when a path no function serves is answered 404 with no body', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    expect(service.baseUrl).toMatch(/\/pos\/v1$/);
+    const client = new PosClient({
+      baseUrl: service.baseUrl.replace(/\/pos\/v1$/, ''),
+      apiKey: partner.key,
+      baseDelayMs: 1,
+      maxDelayMs: 5,
+    });
+    const error: unknown = await client.uploadStores([buildUsdStore(usdStoreId)]).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PosRequestError);
+    expect((error as PosRequestError).status).toBe(404);
+    expect((error as PosRequestError).message).toContain('check that baseUrl ends in /pos/v1');
+  });
 });
 
 /** A fetch that notes every request's method, path and body before passing it on (or to `answer`). */

@@ -58,13 +58,20 @@ export class PosRequestError extends Error {
     readonly sent = true,
   ) {
     const code = errorCodeOf(body);
-    // A missing or unknown key is answered 401 with no body (as the Functions host does).
-    const hint = status === 401 && code === undefined ? ': check the API key sent as x-functions-key' : '';
+    // A missing or unknown key is answered 401 with no body (as the Functions host does), and so is
+    // a path no function serves 404: most often a baseUrl without its /pos/v1.
+    const hint = code !== undefined ? '' : (bodylessHints[status] ?? '');
     const who = sent ? 'The service refused the request' : 'The kit refused the request before sending anything';
     super(`${who}: ${status}${code === undefined ? '' : ` ${code}`}${hint}${batchId ? ` (batch_id ${batchId})` : ''}`);
     this.name = 'PosRequestError';
   }
 }
+
+/** What a bodyless answer of the Functions host most likely means. */
+const bodylessHints: Readonly<Record<number, string>> = {
+  401: ': check the API key sent as x-functions-key',
+  404: ': no such path; check that baseUrl ends in /pos/v1 (e.g. https://<host>/pos/v1)',
+};
 
 /** What `pushDay` needs to know of a day it has sent before (a correction after MISMATCHED). */
 export interface PushDayOptions {

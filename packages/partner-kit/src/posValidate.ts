@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { minorUnitDigits } from '../../../src/domain/currency/minorUnitDigits.js';
 import { isPushEndpoint, pushEndpoints, validatePayload, type ValidationOutcome } from './validatePayload.js';
 
 const usage = `Usage: pos-validate <endpoint> <file.json> [--store-currency CODE] [--json]
   endpoint: ${Object.keys(pushEndpoints).join(', ')}
   --store-currency  the store's currency, to check the body's currency and decimal places against it
-  --json            print the service's response body instead of lines of text
+  --json            print the body the service would answer (its error, or record_count and warnings)
 Exit code: 0 the service would accept the body, 1 it would refuse it, 2 wrong usage.`;
 
 export interface CliOutput {
@@ -55,6 +56,12 @@ export function runPosValidate(argv: readonly string[], io: CliOutput): number {
     return 2;
   }
   const storeCurrency = parsed.values['store-currency'];
+  // A mistyped code would otherwise blame every currency in the file.
+  if (storeCurrency !== undefined && minorUnitDigits(storeCurrency) === undefined) {
+    io.err(`--store-currency "${storeCurrency}" is not an active ISO 4217 currency code (three capital letters, e.g. USD).`);
+    io.err(usage);
+    return 2;
+  }
   const outcome = validatePayload(endpoint, bytes, storeCurrency === undefined ? {} : { storeCurrency });
   if (parsed.values.json)
     io.out(JSON.stringify(outcome.ok ? { record_count: outcome.recordCount, warnings: outcome.warnings } : outcome.body, null, 2));
