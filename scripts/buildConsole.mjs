@@ -42,4 +42,5 @@ const page = readFileSync(path.join(root, 'console', 'index.html'), 'utf8')
   .replace('%SCRIPT%', `./${script}`)
   .replace('%STYLE%', `./${style}`);
 writeFileSync(path.join(out, 'index.html'), page);
-process.stdout.write(`console built into ${path.relative(root, out)}/: index.html, ${script}, ${style}\n`);
+// To stderr: scripts read the answers of `npm run hq --silent`, which builds first, from stdout.
+process.stderr.write(`console built into ${path.relative(root, out)}/: index.html, ${script}, ${style}\n`);
