@@ -1,7 +1,7 @@
 import { compareInstants } from './compareInstants.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from './paymentDirection.js';
 
-/** One /trade-records batch HQ received for the store-day. */
+/** One /trade-records batch HQ received for the store-day (one per batch_id). */
 export interface ReceivedBatch {
   readonly batch_seq: number;
   /** When HQ received it; batches without a time are not judged against the close. */
@@ -12,9 +12,8 @@ export interface DiagnosisInput {
   /** batch_count declared by the daily close. */
   readonly batch_count: number;
   /**
-   * The batches received for the store-day. The batch ledger is the exact source; the batch_seq
-   * numbers of the index rows also work, but a batch whose every transaction was later replaced by a
-   * newer version in another batch then looks missing.
+   * The batches received for the store-day, one entry per batch (per batch_id): two entries with
+   * one batch_seq are two batches the partner numbered alike, and are reported so.
    */
   readonly batches: Iterable<ReceivedBatch>;
   /** When HQ received the daily close being reconciled. */
@@ -82,9 +81,13 @@ function isAfter(receivedAt: string, closeReceivedAt: string): boolean {
 export function diagnose(input: DiagnosisInput): Diagnosis {
   const batchCount = Number.isSafeInteger(input.batch_count) && input.batch_count > 0 ? input.batch_count : 0;
   const seen = new Set<number>();
+  const repeated = new Map<number, number>();
   let batchesAfterClose = 0;
   for (const batch of input.batches) {
-    if (Number.isSafeInteger(batch.batch_seq)) seen.add(batch.batch_seq);
+    if (Number.isSafeInteger(batch.batch_seq)) {
+      if (seen.has(batch.batch_seq)) repeated.set(batch.batch_seq, (repeated.get(batch.batch_seq) ?? 1) + 1);
+      seen.add(batch.batch_seq);
+    }
     if (batch.received_at && input.close_received_at && isAfter(batch.received_at, input.close_received_at)) {
       batchesAfterClose += 1;
     }
@@ -113,6 +116,16 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
       missingCount === 1
         ? `Batch ${names[0]} of ${batchCount} was not received: send it, then resend the daily close with a new batch_id.`
         : `Batches ${listing(names, missingCount)} of ${batchCount} were not received: send them, then resend the daily close with a new batch_id.`,
+    );
+  }
+  if (repeated.size > 0) {
+    const counted = [...repeated].sort((a, b) => a[0] - b[0]);
+    const names = counted.map(([seq, batches]) => `${seq} (${batches} batches)`);
+    const one = counted.length === 1;
+    hints.push(
+      `${one ? 'batch_seq' : 'batch_seq numbers'} ${listing(names)} ${one ? 'was' : 'were'} given to more than one batch_id: ` +
+        "each batch of a store and business date needs a batch_seq of its own (1, 2, 3, …, corrections included). The daily close's " +
+        'batch_count is checked against the numbers received, so a repeated number can make a received batch look missing.',
     );
   }
   if (unexpected.length > 0) {

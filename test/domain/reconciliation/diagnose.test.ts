@@ -18,11 +18,24 @@ describe('diagnose', () => {
   });
 
   it('names the missing batches and says what to resend', () => {
-    const result = diagnose({ batch_count: 12, batches: seqs(1, 2, 4, 5, 6, 8, 9, 10, 11, 12, 2), ...clean });
+    const result = diagnose({ batch_count: 12, batches: seqs(1, 2, 4, 5, 6, 8, 9, 10, 11, 12), ...clean });
     expect(result.missing_batch_seqs).toEqual([3, 7]);
     expect(result.hints).toEqual(['Batches 3 and 7 of 12 were not received: send them, then resend the daily close with a new batch_id.']);
     expect(diagnose({ batch_count: 2, batches: seqs(2), ...clean }).hints).toEqual([
       'Batch 1 of 2 was not received: send it, then resend the daily close with a new batch_id.',
+    ]);
+  });
+
+  it('names a batch_seq given to several batches, which makes a received batch look missing', () => {
+    // Two batches numbered 1 (different batch_ids) for a day of two: the second was sent, misnumbered.
+    const result = diagnose({ batch_count: 2, batches: seqs(1, 1), ...clean });
+    expect(result.missing_batch_seqs).toEqual([2]);
+    expect(result.hints).toEqual([
+      'Batch 2 of 2 was not received: send it, then resend the daily close with a new batch_id.',
+      "batch_seq 1 (2 batches) was given to more than one batch_id: each batch of a store and business date needs a batch_seq of its own (1, 2, 3, …, corrections included). The daily close's batch_count is checked against the numbers received, so a repeated number can make a received batch look missing.",
+    ]);
+    expect(diagnose({ batch_count: 5, batches: seqs(3, 1, 2, 3, 1, 3, 4, 5), ...clean }).hints).toEqual([
+      "batch_seq numbers 1 (2 batches) and 3 (3 batches) were given to more than one batch_id: each batch of a store and business date needs a batch_seq of its own (1, 2, 3, …, corrections included). The daily close's batch_count is checked against the numbers received, so a repeated number can make a received batch look missing.",
     ]);
   });
 
