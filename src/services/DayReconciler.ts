@@ -262,6 +262,7 @@ export class DayReconciler {
       unknown_payment_types: diagnostics.unknown_payment_types,
       other_currency_trade_record_count: diagnostics.other_currency_trade_record_count,
       differences,
+      tax_and_tip: { expected, actual, non_revenue: diagnostics.non_revenue },
     });
     const checkedAt = this.deps.clock();
     const saved = await this.deps.results.saveResult(

@@ -166,6 +166,25 @@ describe('GET /daily-close/{store_id}/{business_date}', () => {
   });
 });
 
+describe('a close that counts the tax and tip of a VOID', () => {
+  it("names the non-revenue share of the close's tax and tip, and the figures to send", async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    const batch = tradeBatch();
+    // The third fixture sale becomes a VOID (source code 09): its tax 1.15 and tip 2.00 are not revenue.
+    const records = batch.trade_records.map((record, i) => (i === 2 ? { ...record, source_transaction_type: '09' } : record));
+    expect((await service.call(partner, 'POST', 'trade-records', { ...batch, trade_records: records })).status).toBe(202);
+    // A close that counts every transaction's tax and tip, and the revenue ones' net sales.
+    expect((await sendClose(partner, { ...close(), net_sales_amount: '25.94' })).status).toBe(202);
+    const result = await reconciled(service, partner, usdStore, fixtureBusinessDate);
+    expect(result.status).toBe('MISMATCHED');
+    expect(result.differences).toEqual(['tax_amount', 'tip_amount']);
+    expect(result.actual).toMatchObject({ tax_amount: '2.30', tip_amount: '4.00', net_sales_amount: '25.94' });
+    expect(result.diagnosis.hints).toEqual([
+      "The daily close's tax_amount 3.45 and tip_amount 6.00 include 1.15 of tax and 2.00 of tip on transactions whose standard type is not revenue (a VOID, a DEPOSIT, a GIFT_CARD_SALE): tax_amount and tip_amount count revenue transactions only. Resend the daily close with tax_amount 2.30 and tip_amount 4.00, under a new batch_id.",
+    ]);
+  });
+});
+
 describe('GET /daily-close while reconciliation has not run', () => {
   let slow: TestService;
   beforeAll(async () => {

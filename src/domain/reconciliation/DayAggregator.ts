@@ -46,6 +46,11 @@ export interface DayDiagnostics {
   readonly batch_seqs_truncated: boolean;
   /** Transactions in another currency than the store's: counted, their amounts left out. */
   readonly other_currency_trade_record_count: number;
+  /**
+   * Tax and tip of the transactions whose mapped standard type is not revenue (a VOID's, say), in
+   * the store's currency: left out of tax_amount and tip_amount, so a close that counts them differs.
+   */
+  readonly non_revenue: Pick<ControlTotals, 'tax_amount' | 'tip_amount'>;
 }
 
 export interface DayResult {
@@ -76,6 +81,8 @@ export class DayAggregator {
   private revenueTotal = new Big(0);
   private tax = new Big(0);
   private tip = new Big(0);
+  private nonRevenueTax = new Big(0);
+  private nonRevenueTip = new Big(0);
   private paymentTotal = new Big(0);
   private readonly unmapped = new Map<string, number>();
   private unmappedOverflow = 0;
@@ -117,6 +124,9 @@ export class DayAggregator {
       this.revenueTotal = this.revenueTotal.plus(summary.total_amount);
       this.tax = this.tax.plus(summary.tax_amount);
       this.tip = this.tip.plus(summary.tip_amount);
+    } else if (isRevenue === false) {
+      this.nonRevenueTax = this.nonRevenueTax.plus(summary.tax_amount);
+      this.nonRevenueTip = this.nonRevenueTip.plus(summary.tip_amount);
     }
     for (const payment of summary.payments) {
       const direction = paymentDirection(payment.payment_type, this.paymentDirections);
@@ -154,6 +164,7 @@ export class DayAggregator {
         batch_seqs: [...this.batchSeqs].sort((a, b) => a - b),
         batch_seqs_truncated: this.batchSeqsTruncated,
         other_currency_trade_record_count: this.otherCurrencyCount,
+        non_revenue: { tax_amount: amount(this.nonRevenueTax), tip_amount: amount(this.nonRevenueTip) },
       },
     };
   }

@@ -1,4 +1,6 @@
+import Big from 'big.js';
 import { compareInstants } from './compareInstants.js';
+import type { ControlTotals } from './ControlTotals.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from './paymentDirection.js';
 
 /** One /trade-records batch HQ received for the store-day (one per batch_id). */
@@ -26,7 +28,18 @@ export interface DiagnosisInput {
   readonly other_currency_trade_record_count?: number;
   /** Fields that differ, when already known: a generic hint is given if nothing else explains them. */
   readonly differences?: readonly string[];
+  /**
+   * The close's and the received tax and tip, with those of the non-revenue transactions: a close
+   * whose figure is the received one plus the non-revenue one counted what the service leaves out.
+   */
+  readonly tax_and_tip?: {
+    readonly expected: TaxAndTip;
+    readonly actual: TaxAndTip;
+    readonly non_revenue: TaxAndTip;
+  };
 }
+
+type TaxAndTip = Pick<ControlTotals, 'tax_amount' | 'tip_amount'>;
 
 /** Additive `diagnosis` field of a reconciliation result: why the figures may differ and what to resend. */
 export interface Diagnosis {
@@ -168,6 +181,18 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
         : `${otherCurrency} transactions are in another currency than the store's, so their amounts are left out: resend them in the store currency with version + 1.`,
     );
   }
+  const countedNonRevenue = nonRevenueCounted(input);
+  if (countedNonRevenue.length > 0) {
+    const one = countedNonRevenue.length === 1;
+    const sent = countedNonRevenue.map(({ field, expected }) => `${field} ${expected}`);
+    const included = countedNonRevenue.map(({ field, nonRevenue }) => `${nonRevenue} of ${field === 'tax_amount' ? 'tax' : 'tip'}`);
+    const right = countedNonRevenue.map(({ field, received }) => `${field} ${received}`);
+    hints.push(
+      `The daily close's ${listing(sent)} ${one ? 'includes' : 'include'} ${listing(included)} on transactions whose standard type ` +
+        'is not revenue (a VOID, a DEPOSIT, a GIFT_CARD_SALE): tax_amount and tip_amount count revenue transactions only. ' +
+        `Resend the daily close with ${listing(right)}, under a new batch_id.`,
+    );
+  }
   if (hints.length === 0 && input.differences && input.differences.length > 0) {
     hints.push(
       `The daily close and the received transactions differ in ${listing([...input.differences])}: ` +
@@ -187,4 +212,19 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     unknown_payment_types: unknown.slice(0, MAX_LISTED_CODES).map(([payment_type, payment_count]) => ({ payment_type, payment_count })),
     hints,
   };
+}
+
+/**
+ * The differing tax and tip fields that the non-revenue transactions explain exactly: the close's
+ * figure equals the received one plus theirs.
+ */
+function nonRevenueCounted(input: DiagnosisInput): { field: keyof TaxAndTip; expected: string; received: string; nonRevenue: string }[] {
+  const figures = input.tax_and_tip;
+  if (!figures) return [];
+  const fields = (['tax_amount', 'tip_amount'] as const).filter((field) => input.differences?.includes(field));
+  return fields.flatMap((field) => {
+    const nonRevenue = new Big(figures.non_revenue[field]);
+    if (nonRevenue.eq(0) || !new Big(figures.expected[field]).eq(new Big(figures.actual[field]).plus(nonRevenue))) return [];
+    return [{ field, expected: figures.expected[field], received: figures.actual[field], nonRevenue: figures.non_revenue[field] }];
+  });
 }

@@ -80,6 +80,8 @@ describe('DayAggregator', () => {
       payment_total_amount: '0.00',
     });
     expect(diagnostics.revenue_trade_record_count).toBe(2);
+    // The TRAINING transaction's tax and tip, left out of the figures above.
+    expect(diagnostics.non_revenue).toEqual({ tax_amount: '0.96', tip_amount: '1.00' });
   });
 
   it('formats with exactly the minor-unit digits of the currency and never as negative zero', () => {

@@ -95,6 +95,28 @@ describe('diagnose', () => {
     ]);
   });
 
+  it("says when the close's tax or tip counted the non-revenue transactions, and what to send instead", () => {
+    const taxAndTip = (tax_amount: string, tip_amount: string) => ({ tax_amount, tip_amount });
+    const day = (expected: { tax_amount: string; tip_amount: string }, differences: string[]) =>
+      diagnose({
+        batch_count: 1,
+        batches: seqs(1),
+        ...clean,
+        differences,
+        tax_and_tip: { expected, actual: taxAndTip('0.80', '2.00'), non_revenue: taxAndTip('0.40', '0.50') },
+      }).hints;
+    expect(day(taxAndTip('1.20', '2.00'), ['tax_amount'])).toEqual([
+      "The daily close's tax_amount 1.20 includes 0.40 of tax on transactions whose standard type is not revenue (a VOID, a DEPOSIT, a GIFT_CARD_SALE): tax_amount and tip_amount count revenue transactions only. Resend the daily close with tax_amount 0.80, under a new batch_id.",
+    ]);
+    expect(day(taxAndTip('1.20', '2.50'), ['tax_amount', 'tip_amount'])).toEqual([
+      "The daily close's tax_amount 1.20 and tip_amount 2.50 include 0.40 of tax and 0.50 of tip on transactions whose standard type is not revenue (a VOID, a DEPOSIT, a GIFT_CARD_SALE): tax_amount and tip_amount count revenue transactions only. Resend the daily close with tax_amount 0.80 and tip_amount 2.00, under a new batch_id.",
+    ]);
+    // A difference the non-revenue transactions do not explain exactly gets the general advice.
+    expect(day(taxAndTip('1.21', '2.00'), ['tax_amount'])).toEqual([
+      expect.stringMatching(/^The daily close and the received transactions differ in tax_amount/),
+    ]);
+  });
+
   it('mentions transactions in another currency', () => {
     const result = diagnose({ batch_count: 1, batches: seqs(1), ...clean, other_currency_trade_record_count: 1 });
     expect(result.hints).toEqual([
