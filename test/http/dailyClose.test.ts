@@ -42,6 +42,24 @@ describe('POST /daily-close', () => {
     expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
+  it('names the other endpoint when a batch_id of a trade-records batch comes back as a close, which is not applied', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    const batch = tradeBatch({ batchId: newBatchId() });
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(202);
+    const answer = await sendClose(partner, { ...close(), batch_id: batch.batch_id });
+    expect(answer.status).toBe(200);
+    expect(ackOf(answer)).toMatchObject({ status: 'ALREADY_RECEIVED', record_count: 3 });
+    expect(ackOf(answer).warnings.at(-1)).toEqual({
+      code: 'BATCH_ID_REUSED',
+      path: 'batch_id',
+      message:
+        'This batch_id was first received with a different body at /pos/v1/trade-records, and this receipt is of that batch; the new body was not applied. Use a new batch_id for new data.',
+    });
+    // No close was recorded for the day.
+    const day = await service.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`);
+    expect(day.body).toMatchObject({ status: 'NOT_RECEIVED', expected: null });
+  });
+
   it('rejects a missing field, a wrong type and a bad timestamp with INVALID_PAYLOAD', async () => {
     const partner = await partnerWithStores(service);
     const response = await sendClose(partner, withoutValueAt(close(), '/trade_record_count'));

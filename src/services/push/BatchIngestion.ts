@@ -193,7 +193,7 @@ export class BatchIngestion {
         createFirst = true;
         continue;
       }
-      if (entry.state === 'COMMITTED') return alreadyReceived(batchId, entry, bodyHash);
+      if (entry.state === 'COMMITTED') return alreadyReceived(batchId, entry, bodyHash, processor.kind);
       if (entry.state === 'FAILED') throw batchFailed();
 
       if (entry.bodyHash !== bodyHash) {
@@ -402,7 +402,8 @@ export class BatchIngestion {
     const entry = await this.options.ledger.get(partnerId, batchId).catch(() => undefined);
     const bodyHash = createHash('sha256').update(bytes).digest('hex');
     if (entry?.state !== 'COMMITTED' || entry.bodyHash !== bodyHash) return undefined;
-    return alreadyReceived(batchId, entry, bodyHash);
+    // The same bytes: no warning to word, whichever endpoint they were sent to.
+    return alreadyReceived(batchId, entry, bodyHash, entry.kind);
   }
 
   /**
@@ -447,13 +448,24 @@ function batchFailed(cause?: StorageError): ApiError {
   return new ApiError('BATCH_FAILED', undefined, [], undefined, cause ? { cause } : {});
 }
 
-function alreadyReceived(batchId: string, entry: Extract<LedgerEntry, { state: 'COMMITTED' }>, bodyHash: string): BatchAcknowledgement {
+/**
+ * The first receipt of a batch_id, answered again (`sentTo`: the endpoint of the request now). A
+ * different body gets BATCH_ID_REUSED, which names the first batch's endpoint when it was another:
+ * the receipt then describes that batch, and a client reading only the status would be misled.
+ */
+function alreadyReceived(
+  batchId: string,
+  entry: Extract<LedgerEntry, { state: 'COMMITTED' }>,
+  bodyHash: string,
+  sentTo: BatchKind,
+): BatchAcknowledgement {
   const warnings: Warning[] = [...entry.receipt.warnings];
   if (entry.bodyHash !== bodyHash) {
+    const where = entry.kind === sentTo ? '' : ` at /pos/v1/${endpointOf[entry.kind]}, and this receipt is of that batch`;
     warnings.push({
       code: 'BATCH_ID_REUSED',
       path: 'batch_id',
-      message: 'This batch_id was first received with a different body; the new body was not applied. Use a new batch_id for new data.',
+      message: `This batch_id was first received with a different body${where}; the new body was not applied. Use a new batch_id for new data.`,
     });
   }
   return { batch_id: batchId, status: 'ALREADY_RECEIVED', record_count: entry.receipt.recordCount, warnings };
