@@ -215,6 +215,11 @@ describe('payment directions and reconciliation results', () => {
     expect(refund.out[0]).toMatch(/counts with direction -1$/);
     const tooLong = await service.hq('payment-type', 'set-direction', partner.partnerId, '🎁'.repeat(51), '-1');
     expect(tooLong.err[0]).toMatch(/^error: payment_type must be 1 to 50 characters/);
+    const builtIn = await service.hq('payment-type', 'set-direction', partner.partnerId, 'SALE', '-1');
+    expect(builtIn.code).not.toBe(0);
+    expect(builtIn.err[0]).toContain(
+      'and not a built-in payment type (SALE, REFUND, DEPOSIT, DEPOSIT_APPLIED, ADJUSTMENT), whose direction is fixed',
+    );
     const batch = custom();
     batch.trade_records[0]!.version = 2;
     expect(warningCodes(await service.call(partner, 'POST', 'trade-records', batch))).not.toContain('UNKNOWN_PAYMENT_TYPE');

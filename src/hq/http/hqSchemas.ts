@@ -1,4 +1,5 @@
 import { defaultWebhookFailures, maxWebhookFailures } from '../../services/webhooks/WebhookFailureQuery.js';
+import { BUILT_IN_PAYMENT_DIRECTIONS } from '../../domain/reconciliation/paymentDirection.js';
 import { hqLimits } from '../hqLimits.js';
 
 /**
@@ -128,7 +129,10 @@ export const bodySchemas = {
         minLength: 1,
         maxLength: 50,
         pattern: controlFree,
-        description: 'must be 1 to 50 characters without control characters',
+        // A built-in code's direction is fixed for every partner: a stored one would be listed and
+        // shown, yet count for nothing.
+        not: { enum: [...BUILT_IN_PAYMENT_DIRECTIONS.keys()] },
+        description: `must be 1 to 50 characters without control characters, and not a built-in payment type (${[...BUILT_IN_PAYMENT_DIRECTIONS.keys()].join(', ')}), whose direction is fixed`,
       },
       direction: { enum: [1, -1, 0], description: 'must be the number 1, -1 or 0' },
     },

@@ -9,6 +9,7 @@ import type { Partners } from '../../services/ports/Partners.js';
 import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
 import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
+import { BUILT_IN_PAYMENT_DIRECTIONS } from '../../domain/reconciliation/paymentDirection.js';
 
 export interface PartnerBody {
   readonly partner_id: string;
@@ -98,10 +99,10 @@ export class PartnerDirectory {
     after: string | undefined,
   ): Promise<ListPage<{ payment_type: string; direction: number }>> {
     await this.requirePartner(partnerId);
-    const directions = [...(await this.directions.listForPartner(partnerId))].map(([paymentType, direction]) => ({
-      payment_type: paymentType,
-      direction,
-    }));
+    // A built-in code set before such codes were refused is left out: its own direction counts.
+    const directions = [...(await this.directions.listForPartner(partnerId))]
+      .filter(([paymentType]) => !BUILT_IN_PAYMENT_DIRECTIONS.has(paymentType))
+      .map(([paymentType, direction]) => ({ payment_type: paymentType, direction }));
     return pageOf(directions, (d) => d.payment_type, limit, after);
   }
 

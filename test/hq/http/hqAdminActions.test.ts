@@ -77,6 +77,18 @@ describe('PUT /hq/v1/partners/{id}/payment-directions', () => {
     expect(listOf(await act('GET', 'payment-directions')).items).toEqual([{ payment_type: 'GIFT_CARD', direction: 0 }]);
   });
 
+  it('refuses a built-in payment type, whose direction is fixed, and never lists one stored before', async () => {
+    for (const paymentType of ['SALE', 'REFUND', 'DEPOSIT', 'DEPOSIT_APPLIED', 'ADJUSTMENT']) {
+      const response = await act('PUT', 'payment-directions', { payment_type: paymentType, direction: -1 });
+      expect([response.status, errorCodeOf(response)]).toEqual([400, 'INVALID_PAYLOAD']);
+      expect(errorPaths(response)).toEqual(['/payment_type']);
+    }
+    // One stored before built-in codes were refused: the reconciliation never read it.
+    const repository = new PaymentDirectionRepository(service.services.storage.tables.paymentDirections);
+    await repository.set(partner.partnerId, 'SALE', -1, new Date());
+    expect(listOf(await act('GET', 'payment-directions')).items).not.toContainEqual(expect.objectContaining({ payment_type: 'SALE' }));
+  });
+
   it('refuses a direction other than 1, -1 or 0', async () => {
     for (const direction of [2, '1', 0.5, null]) {
       const response = await act('PUT', 'payment-directions', { payment_type: 'GIFT_CARD', direction });
