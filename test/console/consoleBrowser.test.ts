@@ -28,7 +28,11 @@ interface GridBody {
 }
 interface DayBody {
   comparison: { field: string; expected: string; actual: string; difference: string; differs: boolean }[];
-  diagnosis: { missing_batch_seqs: number[] };
+  diagnosis: {
+    missing_batch_seqs: number[];
+    unmapped_transaction_types: { source_code: string; transaction_count: number }[];
+    unknown_payment_types: { payment_type: string; payment_count: number }[];
+  };
   batches: { batch_seq: number }[];
 }
 
@@ -203,7 +207,12 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     expect(net).toMatchObject({ difference: '-5.00', differs: true });
     expect(rows.find((r) => r[0] === 'Net sales')?.[3]).toBe('-USD 5.00');
     expect(day.diagnosis.missing_batch_seqs).toEqual([2]);
-    expect(await page.getByTestId('diagnosis').textContent()).toContain('Missing batch_seq: 2');
+    const diagnosis = await page.getByTestId('diagnosis').textContent();
+    expect(diagnosis).toContain('Missing batch_seq: 2');
+    expect(day.diagnosis.unmapped_transaction_types).toEqual([{ source_code: 'Z99', transaction_count: 1 }]);
+    expect(diagnosis).toContain('Unmapped transaction types: Z99 (1 transaction)');
+    expect(day.diagnosis.unknown_payment_types).toEqual([{ payment_type: 'MEAL_VOUCHER', payment_count: 1 }]);
+    expect(diagnosis).toContain('Unknown payment types: MEAL_VOUCHER (1 payment)');
     expect(await page.getByTestId('batches').locator('tbody tr').count()).toBe(day.batches.length);
     await page.screenshot({ path: path.join(screenshotDir, 'console-day.png'), fullPage: true });
   });

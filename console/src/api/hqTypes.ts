@@ -56,8 +56,8 @@ export interface Diagnosis {
   readonly missing_batch_count: number;
   readonly unexpected_batch_seqs: readonly number[];
   readonly batches_after_close: number;
-  readonly unmapped_transaction_types: readonly string[];
-  readonly unknown_payment_types: readonly string[];
+  readonly unmapped_transaction_types: readonly { readonly source_code: string; readonly transaction_count: number }[];
+  readonly unknown_payment_types: readonly { readonly payment_type: string; readonly payment_count: number }[];
   readonly hints: readonly string[];
 }
 

@@ -152,11 +152,23 @@ function DayBody({ day }: { day: StoreDay }) {
           </li>
           <li>
             Unmapped transaction types:{' '}
-            <strong>{diagnosis.unmapped_transaction_types.length ? diagnosis.unmapped_transaction_types.join(', ') : 'none'}</strong>
+            <strong>
+              {countedCodes(
+                diagnosis.unmapped_transaction_types.map((t) => [t.source_code, t.transaction_count]),
+                'transaction',
+                'transactions',
+              )}
+            </strong>
           </li>
           <li>
             Unknown payment types:{' '}
-            <strong>{diagnosis.unknown_payment_types.length ? diagnosis.unknown_payment_types.join(', ') : 'none'}</strong>
+            <strong>
+              {countedCodes(
+                diagnosis.unknown_payment_types.map((t) => [t.payment_type, t.payment_count]),
+                'payment',
+                'payments',
+              )}
+            </strong>
           </li>
           {diagnosis.hints.map((hint) => (
             <li key={hint} class="hint">
@@ -181,4 +193,10 @@ function DayBody({ day }: { day: StoreDay }) {
       />
     </>
   );
+}
+
+/** "S99 (3 transactions), X1 (1 transaction)", or "none". */
+function countedCodes(codes: readonly (readonly [string, number])[], one: string, many: string): string {
+  if (codes.length === 0) return 'none';
+  return codes.map(([code, count]) => `${code} (${formatCount(count)} ${count === 1 ? one : many})`).join(', ');
 }

@@ -102,7 +102,7 @@ const storeDay = object(
     },
     differences: { type: 'array', items: text },
     diagnosis: {
-      type: ['object', 'null'],
+      oneOf: [{ $ref: componentRef({ file: 'responses.schema.json', def: 'diagnosis' }) }, { type: 'null' }],
       description: 'The diagnosis the partner API also returns; null until reconciled.',
     },
     batches: {

@@ -46,7 +46,14 @@ export async function seedConsoleData(service: TestService): Promise<SeededDays>
   // acme USD: matched, mismatched, matched, matched; acme JPY: matched, matched, no close, matched.
   await matchedDay(acme, usd(dates[0]), 3);
   const mismatched = usd(dates[1]);
-  const sent = records(mismatched, 2);
+  // With a code the mapping lacks and a payment type of no known direction, for the diagnosis.
+  const odd = buildRecord(mismatched, {
+    id: `${mismatched.storeId}-${mismatched.businessDate}-odd`,
+    code: 'Z99',
+    items: [{ product: 'P1', name: 'Item 1', qty: 1, unit: 500 }],
+    payments: [{ type: 'MEAL_VOUCHER', amount: 'rest' }],
+  });
+  const sent = [...records(mismatched, 2), odd];
   await push(service, acme, tradeBatch(mismatched, 1, sent));
   // The close announces two batches and 5.00 more net sales than batch 1 carries.
   const claimed = shifted(USD, controlTotals(USD, sent, { mapping: POS_CODES }), 'net_sales_amount', 500);
