@@ -2,6 +2,7 @@ import type { UncommittedBatches } from '../services/ports/UncommittedBatches.js
 import type { BatchLedger, LedgerListing } from '../storage/BatchLedger.js';
 import type { LedgerPosition, UncommittedBatch } from '../storage/BatchLedgerListing.js';
 import { hqLimits } from '../hq/hqLimits.js';
+import { batchKindName } from '../hq/services/BatchList.js';
 import { UsageError } from './parseArgs.js';
 import { printable } from './printable.js';
 
@@ -26,7 +27,15 @@ export async function listBatches(
   const entries: AsyncIterable<LedgerListing | UncommittedBatch> =
     state === 'committed' ? ledger.list('COMMITTED', options.partner) : allUncommitted(uncommitted, state, options.partner);
   for await (const entry of entries) {
-    const fields = [entry.partnerId, entry.batchId, entry.kind, entry.state, entry.createdAt, entry.failedAt ?? '-', entry.failure ?? '-'];
+    const fields = [
+      entry.partnerId,
+      entry.batchId,
+      batchKindName[entry.kind],
+      entry.state,
+      entry.createdAt,
+      entry.failedAt ?? '-',
+      entry.failure ?? '-',
+    ];
     out(fields.map(printable).join('\t'));
   }
 }

@@ -136,7 +136,7 @@ describe('a batch storage refuses part-way', () => {
     expect(listed.out.slice(1)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^${partner.partnerId}\\t${second.batch_id}\\ttradeRecords\\tFAILED\\t\\S+\\t\\S+\\tstorage refused the content: 400 EntityTooLarge$`,
+          `^${partner.partnerId}\\t${second.batch_id}\\ttrade-records\\tFAILED\\t\\S+\\t\\S+\\tstorage refused the content: 400 EntityTooLarge$`,
         ),
       ),
     ]);

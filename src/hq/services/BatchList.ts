@@ -13,8 +13,8 @@ export interface BatchBody {
   readonly failure: string | null;
 }
 
-/** The endpoint that received each kind of batch, as partners and operators know it. */
-const endpointOf: Readonly<Record<BatchKind, string>> = {
+/** The endpoint that received each kind of batch, as partners and operators know it (the HQ API's and tool's `kind`). */
+export const batchKindName: Readonly<Record<BatchKind, string>> = {
   tradeRecords: 'trade-records',
   dailyClose: 'daily-close',
   stores: 'stores',
@@ -44,7 +44,7 @@ export class BatchList {
       items: page.items.map((b) => ({
         partner_id: b.partnerId,
         batch_id: b.batchId,
-        kind: endpointOf[b.kind],
+        kind: batchKindName[b.kind],
         state: b.state,
         created_at: b.createdAt,
         failed_at: b.failedAt ?? null,
