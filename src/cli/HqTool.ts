@@ -23,6 +23,7 @@ import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterReposit
 import { maxWebhookFailures, WebhookFailureQuery } from '../services/webhooks/WebhookFailureQuery.js';
 import { hqUsage } from './hqUsage.js';
 import { listBatches } from './listBatches.js';
+import { downloadReports } from './downloadReports.js';
 import { hostKeyName, type HostKeys, type HostKeysFactory } from './HostKeys.js';
 import { parseArgs, UsageError, type OptionName, type ParsedArgs } from './parseArgs.js';
 import { printable } from './printable.js';
@@ -220,6 +221,16 @@ export class HqTool {
         run: async (a) => this.webhooks.dismiss(await this.resolvePartner(a.at(0)), a.at(1)),
       },
       { words: 'reports rebuild', args: [], options: ['partner', 'from', 'to'], run: (_, o) => this.rebuildReports(o) },
+      {
+        words: 'reports download',
+        args: ['folder'],
+        options: ['partner'],
+        run: async (a, o) => {
+          const partnerId = o.partner === undefined ? undefined : await this.resolvePartner(o.partner);
+          const files = await downloadReports(this.storage.reports, a.at(0), partnerId);
+          this.io.out(`${files} report file(s) copied into ${printable(a.at(0))}`);
+        },
+      },
     ];
   }
 

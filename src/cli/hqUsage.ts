@@ -17,6 +17,8 @@ Usage: npm run hq -- <command>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
   reports rebuild [--partner <partner_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                                                    rewrites the report files of reconciled store-days
+  reports download <folder> [--partner <partner_id>]
+                                                   copies the report files into a folder, for DuckDB, Spark or pandas
   batch list --state failed|pending|committed [--partner <partner_id>]
                                                    failed: refused by storage after validation, never retried
   operator issue <name> [--role viewer|admin] [--expires <ISO date>] [AZURE]   HQ API key, alone on the last line

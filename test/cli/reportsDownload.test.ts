@@ -1,0 +1,92 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
+import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { DuckDb, dataset } from '../support/duckDb.js';
+import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
+import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+
+let service: TestService;
+let acme: TestPartner;
+let other: TestPartner;
+const folders: string[] = [];
+
+/** A partner's USD day of three sales, closed and reconciled; resolves once its files are written. */
+async function reportedDay(): Promise<TestPartner> {
+  const partner = await partnerWithStores(service, { mapping: true });
+  expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+  expect((await service.call(partner, 'POST', 'daily-close', { ...buildDailyClose(), batch_id: newBatchId() })).status).toBe(202);
+  expect((await reconciled(service, partner, usdStore, fixtureBusinessDate)).status).toBe('MATCHED');
+  const filesOf = async () => {
+    const names: string[] = [];
+    for await (const blob of service.services.storage.reports.listBlobsFlat({ prefix: `store_days/partner_id=${partner.partnerId}/` })) {
+      names.push(blob.name);
+    }
+    return names;
+  };
+  expect(await eventually(filesOf, (names) => names.length > 0)).toHaveLength(1);
+  return partner;
+}
+
+function folder(): string {
+  const made = mkdtempSync(path.join(tmpdir(), 'hq-reports-'));
+  folders.push(made);
+  return made;
+}
+
+/** Every file below `root`, as paths relative to it with `/`. */
+function filesBelow(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+beforeAll(async () => {
+  service = await startTestService({ settings: { RECONCILE_DELAY_SECONDS: '0' } });
+  acme = await reportedDay();
+  other = await reportedDay();
+}, 120_000);
+
+afterAll(async () => {
+  await service.stop();
+  for (const made of folders) rmSync(made, { recursive: true, force: true });
+});
+
+describe('hq reports download', () => {
+  it("copies one partner's report files at their blob names, which DuckDB reads as written", async () => {
+    const root = folder();
+    const copied = await service.hq('reports', 'download', root, '--partner', acme.partnerId.toUpperCase());
+    expect(copied.code, copied.err.join('\n')).toBe(0);
+    const files = filesBelow(root);
+    expect(copied.out).toEqual([`${files.length} report file(s) copied into ${root}`]);
+    // Its four datasets with rows (unmapped_transactions has none) and nothing of the other partner or of _state/.
+    expect(files.map((name) => name.split('/').slice(0, 2).join('/'))).toEqual(
+      ['sales_lines', 'sales_payments', 'sales_transactions', 'store_days'].map((d) => `${d}/partner_id=${acme.partnerId}`),
+    );
+    const db = await DuckDb.open();
+    try {
+      expect(await db.row(`SELECT count(*) AS n, min(store_id) AS store FROM ${dataset(root, 'sales_transactions')}`)).toEqual({
+        n: '3',
+        store: usdStore,
+      });
+      expect(await db.row(`SELECT status FROM ${dataset(root, 'store_days')}`)).toEqual({ status: 'MATCHED' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('copies every partner without --partner, and refuses an unknown partner or a missing folder', async () => {
+    const root = folder();
+    expect((await service.hq('reports', 'download', root)).code).toBe(0);
+    const partners = new Set(filesBelow(root).map((name) => name.split('/')[1]));
+    expect(partners).toEqual(new Set([`partner_id=${acme.partnerId}`, `partner_id=${other.partnerId}`]));
+    expect(filesBelow(root).some((name) => name.startsWith('_state/'))).toBe(false);
+
+    const unknown = await service.hq('reports', 'download', folder(), '--partner', `${acme.partnerId}-gone`);
+    expect(unknown.code).toBe(1);
+    expect((await service.hq('reports', 'download')).code).toBe(2);
+  });
+});
