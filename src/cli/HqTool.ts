@@ -296,13 +296,17 @@ export class HqTool {
   }
 
   private async setRateLimit(typed: string, limitText: string): Promise<void> {
-    const limit = Number(limitText);
-    if (!Number.isSafeInteger(limit) || limit < 1)
-      throw new UsageError('the rate limit must be a whole number of calls per minute, at least 1');
+    const limit = limitText === 'default' ? null : Number(limitText);
+    if (limit !== null && (!Number.isSafeInteger(limit) || limit < 1))
+      throw new UsageError('the rate limit must be a whole number of calls per minute, at least 1, or default');
     const partnerId = await this.resolvePartner(typed);
     if (!(await this.partners.update(partnerId, { rateLimitPerMinute: limit })))
       throw new Refusal(`partner ${printable(typed)} does not exist`);
-    this.io.out(`partner ${printable(partnerId)} may call /trade-records ${limit} times per minute`);
+    this.io.out(
+      limit === null
+        ? `partner ${printable(partnerId)} follows the default rate limit (RATE_LIMIT_PER_MINUTE) again`
+        : `partner ${printable(partnerId)} may call /trade-records ${limit} times per minute`,
+    );
   }
 
   private async listPartners(): Promise<void> {

@@ -6,7 +6,7 @@ Usage: npm run hq -- <command>
   partner create <partner_id> [--name "<name>"]
   partner deactivate <partner_id>
   partner activate <partner_id>
-  partner set-rate-limit <partner_id> <calls per minute>
+  partner set-rate-limit <partner_id> <calls per minute|default>
   partner list
   key issue <partner_id> [--expires <ISO date>] [AZURE]   prints the new key alone on the last line
   key revoke <partner_id> <key_id> [AZURE]

@@ -1,6 +1,7 @@
 import type { TableClient } from '@azure/data-tables';
 import { isNotFound } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
+import type { PartnerChanges } from '../services/ports/Partners.js';
 
 export type PartnerStatus = 'ACTIVE' | 'INACTIVE';
 
@@ -55,9 +56,12 @@ export class PartnerRepository {
     }
   }
 
-  async update(partnerId: string, changes: { status?: PartnerStatus; rateLimitPerMinute?: number }): Promise<boolean> {
+  async update(partnerId: string, changes: PartnerChanges): Promise<boolean> {
+    const { rateLimitPerMinute, ...rest } = changes;
+    // A merge cannot remove a property: the default is stored as 0, which no partner's own limit is.
+    const limit = rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: rateLimitPerMinute ?? 0 };
     try {
-      await this.table.updateEntity({ partitionKey: partition, rowKey: encodeKeyPart(partnerId), ...changes }, 'Merge', {
+      await this.table.updateEntity({ partitionKey: partition, rowKey: encodeKeyPart(partnerId), ...rest, ...limit }, 'Merge', {
         etag: '*',
       });
       return true;
@@ -83,7 +87,8 @@ function toPartner(entity: PartnerEntity): Partner {
     partnerId: decodeKeyPart(entity.rowKey),
     name: entity.name,
     status: entity.status,
-    rateLimitPerMinute: typeof entity.rateLimitPerMinute === 'number' ? entity.rateLimitPerMinute : undefined,
+    rateLimitPerMinute:
+      typeof entity.rateLimitPerMinute === 'number' && entity.rateLimitPerMinute > 0 ? entity.rateLimitPerMinute : undefined,
     createdAt: entity.createdAt,
   };
 }

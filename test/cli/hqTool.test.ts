@@ -101,6 +101,10 @@ describe('partners', () => {
     expect((await service.hq('partner', 'activate', id)).code).toBe(0);
     expect((await service.hq('partner', 'set-rate-limit', id, '25')).code).toBe(0);
     expect(await row()).toBe(`${id}\tACTIVE\t25\tBurger Chain East`);
+    const backToDefault = await service.hq('partner', 'set-rate-limit', id, 'default');
+    expect(backToDefault.out).toEqual([`partner ${id} follows the default rate limit (RATE_LIMIT_PER_MINUTE) again`]);
+    expect(await row()).toBe(`${id}\tACTIVE\tdefault\tBurger Chain East`);
+    for (const wrong of ['0', '2.5', 'Default']) expect((await service.hq('partner', 'set-rate-limit', id, wrong)).code).toBe(2);
   });
 });
 

@@ -1,5 +1,6 @@
-import type { Partner, PartnerStatus } from '../../../src/storage/PartnerRepository.js';
+import type { Partner } from '../../../src/storage/PartnerRepository.js';
 import type { Partners } from '../../../src/services/ports/Partners.js';
+import type { PartnerChanges } from '../../../src/services/ports/Partners.js';
 
 /** Partners in a map, for unit tests of services. */
 export class InMemoryPartners implements Partners {
@@ -15,10 +16,12 @@ export class InMemoryPartners implements Partners {
     return Promise.resolve(true);
   }
 
-  update(partnerId: string, changes: { status?: PartnerStatus; rateLimitPerMinute?: number }): Promise<boolean> {
+  update(partnerId: string, changes: PartnerChanges): Promise<boolean> {
     const current = this.byId.get(partnerId);
     if (!current) return Promise.resolve(false);
-    this.byId.set(partnerId, { ...current, ...changes });
+    const { rateLimitPerMinute, ...rest } = changes;
+    const limit = rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: rateLimitPerMinute ?? undefined };
+    this.byId.set(partnerId, { ...current, ...rest, ...limit });
     return Promise.resolve(true);
   }
 

@@ -26,6 +26,12 @@ export function partnersSuite(make: () => Promise<Partners>): void {
     expect(await partners.update(partnerId, { status: 'INACTIVE' })).toBe(true);
     expect(await partners.update(partnerId, { rateLimitPerMinute: 30 })).toBe(true);
     expect(await partners.get(partnerId)).toMatchObject({ name: 'Chain A', status: 'INACTIVE', rateLimitPerMinute: 30 });
+    // Back on the default; a status change leaves the limit alone.
+    expect(await partners.update(partnerId, { rateLimitPerMinute: null })).toBe(true);
+    expect((await partners.get(partnerId))?.rateLimitPerMinute).toBeUndefined();
+    await partners.update(partnerId, { rateLimitPerMinute: 12 });
+    await partners.update(partnerId, { status: 'ACTIVE' });
+    expect(await partners.get(partnerId)).toMatchObject({ status: 'ACTIVE', rateLimitPerMinute: 12 });
 
     const unknown = freshPartnerId();
     expect(await partners.update(unknown, { status: 'ACTIVE' })).toBe(false);
