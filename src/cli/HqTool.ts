@@ -533,8 +533,9 @@ export class HqTool {
         throw new UsageError(`--limit must be a whole number from 1 to ${maxWebhookFailures}`);
       }
     }
-    this.io.out('dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget');
+    // Resolved first: an unknown partner is an error alone, not a table header and then an error.
     const partnerId = options.partner === undefined ? undefined : await this.resolvePartner(options.partner);
+    this.io.out('dead_lettered_at\tpartner\tevent_id\tevent_type\tattempts\tlast_error\tfirst_attempt_at\tlast_attempt_at\ttarget');
     const failures = await this.webhookFailures.list({ partnerId, limit });
     for (const f of failures.items) {
       const error = f.last_status === null ? f.last_error_class : `${f.last_error_class} ${f.last_status}`;

@@ -372,6 +372,7 @@ describe('webhook failures', () => {
     const unknown = await service.hq('webhook', 'failures', '--partner', freshId());
     expect(unknown.code).not.toBe(0);
     expect(unknown.err.join('\n')).toMatch(/does not exist/);
+    expect(unknown.out).toEqual([]);
 
     // Dismissed, a given-up delivery is no longer listed.
     expect((await service.hq('webhook', 'dismiss', partnerId, 'evt_older')).code).toBe(0);
