@@ -8,6 +8,9 @@ import type {
   ReconciliationResult,
   Store,
   TradeRecord,
+  Webhook,
+  WebhookBody,
+  WebhookWithSecret,
 } from './contractTypes.js';
 import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
 import { offlineRefusal, validatePayload } from './validatePayload.js';
@@ -199,6 +202,45 @@ export class PosClient {
     return this.send('PUT', '/mappings/transaction-types', { batch_id: randomUUID(), mappings });
   }
 
+  /**
+   * Registers the partner's one webhook endpoint, replacing any earlier one. The first
+   * registration's answer holds the signing secret (`secret`), shown only this once: store it.
+   * Sent once, never retried: a retry after a lost answer would be answered without the secret.
+   * When this throws without an answer, {@link webhook} tells whether it was registered, and
+   * {@link rotateWebhookSecret} gives a secret.
+   */
+  registerWebhook(endpoint: WebhookBody): Promise<Webhook | WebhookWithSecret> {
+    return this.request('PUT', '/webhook', JSON.stringify(endpoint), undefined, 1);
+  }
+
+  /** The registered endpoint (never its secret), or undefined when there is none. */
+  async webhook(): Promise<Webhook | undefined> {
+    try {
+      return await this.request<Webhook>('GET', '/webhook');
+    } catch (error) {
+      if (error instanceof PosRequestError && errorCodeOf(error.body) === 'WEBHOOK_NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  /** Removes the endpoint; events not yet delivered are dropped. Done too when there was none. */
+  async removeWebhook(): Promise<void> {
+    try {
+      await this.request('DELETE', '/webhook');
+    } catch (error) {
+      // A retry after a lost answer finds the endpoint already removed.
+      if (!(error instanceof PosRequestError && errorCodeOf(error.body) === 'WEBHOOK_NOT_FOUND')) throw error;
+    }
+  }
+
+  /**
+   * A new signing secret, answered this once; the previous one keeps signing beside it for 24 hours.
+   * Sent once, never retried: a second rotation within those hours drops the first new secret.
+   */
+  rotateWebhookSecret(): Promise<WebhookWithSecret> {
+    return this.request('POST', '/webhook/rotate-secret', undefined, undefined, 1);
+  }
+
   private send(
     method: string,
     path: string,
@@ -208,7 +250,7 @@ export class PosClient {
     return this.request(method, path, JSON.stringify(body), body.batch_id);
   }
 
-  private async request<T>(method: string, path: string, body?: string, batchId?: string): Promise<T> {
+  private async request<T>(method: string, path: string, body?: string, batchId?: string, maxAttempts = this.maxAttempts): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       // Covers reading the answer too: a stalled body is cut off and retried like a dropped one.
@@ -223,13 +265,13 @@ export class PosClient {
       } catch (error) {
         // No answer (connection refused, reset, dropped, timed out): the batch may or may not have
         // arrived; sending it again with the same batch_id is safe either way.
-        if (attempt >= this.maxAttempts) throw error;
+        if (attempt >= maxAttempts) throw error;
         await this.sleep(this.backoff(attempt));
         continue;
       }
       const text = await response.text().catch(() => undefined);
       if (text === undefined) {
-        if (attempt >= this.maxAttempts) throw new Error(`The response to ${method} ${path} was cut off.`);
+        if (attempt >= maxAttempts) throw new Error(`The response to ${method} ${path} was cut off.`);
         await this.sleep(this.backoff(attempt));
         continue;
       }
@@ -240,7 +282,7 @@ export class PosClient {
         if (parsed === undefined && text !== '') throw new Error(`The answer to ${method} ${path} is not JSON.`);
         return parsed as T;
       }
-      if (!isRetryable(response.status, parsed) || attempt >= this.maxAttempts) throw new PosRequestError(response.status, parsed, batchId);
+      if (!isRetryable(response.status, parsed) || attempt >= maxAttempts) throw new PosRequestError(response.status, parsed, batchId);
       await this.sleep(this.retryDelay(response, attempt));
     }
   }
