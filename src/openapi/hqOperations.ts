@@ -55,7 +55,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
     description: `\`pending\`: received, not yet committed (the sweep finishes or drops them). \`failed\`: storage refused the content after validation; final, never counted. ${pageNote}`,
     query: 'batches',
     response: { schema: 'batchPage', description: 'One page of batches.' },
-    errors: [],
+    errors: ['PARTNER_NOT_FOUND'],
   },
   hqSales: {
     tag: 'Reports',
@@ -63,7 +63,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
     description: `Totals of mapped revenue transactions (latest version only) per the group keys asked for, then per currency (never added across currencies). At most 62 days. ${pageNote}`,
     query: 'sales',
     response: { schema: 'salesPage', description: 'One page of totals.' },
-    errors: [],
+    errors: ['PARTNER_NOT_FOUND'],
   },
   hqUnmapped: {
     tag: 'Reports',
@@ -71,7 +71,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
     description: `Transactions whose source_transaction_type has no mapping (or maps to a code outside the standard list), per partner and code, over every day that holds them back. Only the store-days noted as holding codes back are read, so a request's work grows with those days, not with the partner's history; a page sums whole partners from the continuation's partner on. ${pageNote}`,
     query: 'unmapped',
     response: { schema: 'unmappedPage', description: 'One page of unmapped codes.' },
-    errors: [],
+    errors: ['PARTNER_NOT_FOUND'],
   },
   hqWebhookFailures: {
     tag: 'Partners',

@@ -320,8 +320,11 @@ describe('real answers of the HQ API match the document', () => {
     }
     const grid = await send('hqStoreDays', admin, { query: `from=${businessDate}&to=${businessDate}&partner_id=${unknownPartner}` });
     expectDocumented('hqStoreDays', grid, 'PARTNER_NOT_FOUND');
-    const failures = await send('hqWebhookFailures', admin, { query: `partner_id=${unknownPartner}` });
-    expectDocumented('hqWebhookFailures', failures, 'PARTNER_NOT_FOUND');
+    // A list filtered by a partner that does not exist: 404, not an empty list.
+    for (const operationId of ['hqBatches', 'hqSales', 'hqUnmapped', 'hqWebhookFailures']) {
+      const query = (valid()[operationId]!.query ?? '').replace(/partner_id=[^&]*/, `partner_id=${unknownPartner}`);
+      expectDocumented(operationId, await send(operationId, admin, { query }), 'PARTNER_NOT_FOUND');
+    }
     const store = await send('hqStoreDay', admin, { params: { ...valid().hqStoreDay!.params, store_id: 'LON-9999' } });
     expectDocumented('hqStoreDay', store, 'STORE_NOT_FOUND');
     const key = await send('hqRevokePartnerKey', admin, { params: { partner_id: spare.partnerId, key_id: 'key-00000000' } });

@@ -127,6 +127,14 @@ export class PartnerDirectory {
     };
   }
 
+  /**
+   * Throws 404 PARTNER_NOT_FOUND when a list is filtered by a partner that does not exist, so that
+   * a mistyped id is not answered as an empty list.
+   */
+  async requireFilterPartner(partnerId: string | undefined): Promise<void> {
+    if (partnerId !== undefined) await this.requirePartner(partnerId);
+  }
+
   private async requirePartner(partnerId: string): Promise<Partner> {
     const partner = await this.partners.get(partnerId);
     if (!partner) throw new ApiError('PARTNER_NOT_FOUND');

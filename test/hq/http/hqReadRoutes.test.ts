@@ -336,6 +336,19 @@ describe('partners, stores, keys', () => {
       expect(errorCodeOf(response)).toBe('PARTNER_NOT_FOUND');
     }
   });
+
+  it('answers 404 PARTNER_NOT_FOUND when a list is filtered by an unknown partner, not an empty list', async () => {
+    const nobody = `nobody-${randomUUID()}`;
+    for (const path of [
+      `batches?state=pending&partner_id=${nobody}`,
+      `sales?from=${matchedDate}&to=${matchedDate}&group_by=store&partner_id=${nobody}`,
+      `unmapped?partner_id=${nobody}`,
+    ]) {
+      const response = await get(path);
+      expect([response.status, errorCodeOf(response)], path).toEqual([404, 'PARTNER_NOT_FOUND']);
+    }
+    expect((await get(`batches?state=pending&partner_id=${partner.partnerId}`)).status).toBe(200);
+  });
 });
 
 describe('GET /hq/v1/webhook-failures', () => {

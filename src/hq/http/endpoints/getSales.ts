@@ -8,6 +8,7 @@ const fields = ['p', 's', 't', 'd', 'c'] as const;
 /** GET /hq/v1/sales: sales totals per group and currency, one page. */
 export const getSales: HqEndpoint = async ({ request, hq }) => {
   const query = hq.validator.query('sales', request.query);
+  await hq.directory.requireFilterPartner(query.partner_id);
   // The schema lets only known keys through; a key named twice groups once.
   const groupBy = [...new Set(query.group_by.split(','))] as SalesGroupKey[];
   const after = decodeContinuation(query.continuation, fields);
