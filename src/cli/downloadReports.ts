@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
 import { storeDayDatasets, type ReportDataset } from '../reports/reportDatasets.js';
 import { partnerPrefix } from '../reports/reportBlobName.js';
+import { printable } from './printable.js';
 import { Refusal } from './Refusal.js';
 
 const datasets: readonly ReportDataset[] = [...storeDayDatasets, 'store_days'];
@@ -26,7 +27,7 @@ export async function downloadReports(container: ContainerClient, folder: string
       if (blob.name.startsWith(statePrefix)) continue;
       const file = path.resolve(root, ...blob.name.split('/'));
       // Every name the service writes encodes its ids, so it stays inside; anything else is refused.
-      if (!file.startsWith(root + path.sep)) throw new Refusal(`the reports container holds a name that would leave ${folder}`);
+      if (!file.startsWith(root + path.sep)) throw new Refusal(`the reports container holds a name that would leave ${printable(folder)}`);
       await mkdir(path.dirname(file), { recursive: true });
       await container.getBlockBlobClient(blob.name).downloadToFile(file);
       written += 1;
