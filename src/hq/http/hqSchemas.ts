@@ -8,6 +8,9 @@ import { hqLimits } from '../hqLimits.js';
  * when the property is wrong (messages never quote what was sent).
  */
 
+/** The payment types whose direction is fixed for every partner: HQ cannot set one. */
+const builtInPaymentTypes = [...BUILT_IN_PAYMENT_DIRECTIONS.keys()];
+
 const controlFree = '^[^\\u0000-\\u001F\\u007F]+$';
 
 const id = {
@@ -131,8 +134,8 @@ export const bodySchemas = {
         pattern: controlFree,
         // A built-in code's direction is fixed for every partner: a stored one would be listed and
         // shown, yet count for nothing.
-        not: { enum: [...BUILT_IN_PAYMENT_DIRECTIONS.keys()] },
-        description: `must be 1 to 50 characters without control characters, and not a built-in payment type (${[...BUILT_IN_PAYMENT_DIRECTIONS.keys()].join(', ')}), whose direction is fixed`,
+        not: { enum: builtInPaymentTypes },
+        description: `must be 1 to 50 characters without control characters, and not a built-in payment type (${builtInPaymentTypes.join(', ')}), whose direction is fixed`,
       },
       direction: { enum: [1, -1, 0], description: 'must be the number 1, -1 or 0' },
     },
