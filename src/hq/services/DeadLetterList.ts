@@ -1,6 +1,6 @@
-import { ApiError } from '../../errors/ApiError.js';
 import type { WebhookFailure, WebhookFailureQuery } from '../../services/webhooks/WebhookFailureQuery.js';
 import type { PartnerRepository } from '../../storage/PartnerRepository.js';
+import { requireKnownPartner } from './requireKnownPartner.js';
 
 /** GET /hq/v1/webhook-failures: the newest dead letters, and a mark when older ones were left out. */
 export interface DeadLetterListBody {
@@ -20,7 +20,7 @@ export class DeadLetterList {
   ) {}
 
   async list(query: { readonly partnerId?: string | undefined; readonly limit: number }): Promise<DeadLetterListBody> {
-    if (query.partnerId !== undefined && !(await this.partners.get(query.partnerId))) throw new ApiError('PARTNER_NOT_FOUND');
+    if (query.partnerId !== undefined) await requireKnownPartner(this.partners, query.partnerId);
     const { items, truncated } = await this.failures.list(query);
     return truncated ? { items, items_truncated: true } : { items };
   }

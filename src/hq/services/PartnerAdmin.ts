@@ -7,6 +7,7 @@ import type { Partners } from '../../services/ports/Partners.js';
 import type { ClosedDayReruns } from '../../services/reruns/ClosedDayReruns.js';
 import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
+import { requireKnownPartner } from './requireKnownPartner.js';
 
 /**
  * HQ's changes to a partner's account: store registrations, payment directions, status, key
@@ -60,9 +61,7 @@ export class PartnerAdmin {
     return { ...key, status: 'REVOKED', revokedAt: now.toISOString() };
   }
 
-  private async requirePartner(partnerId: string): Promise<Partner> {
-    const partner = await this.partners.get(partnerId);
-    if (!partner) throw new ApiError('PARTNER_NOT_FOUND');
-    return partner;
+  private requirePartner(partnerId: string): Promise<Partner> {
+    return requireKnownPartner(this.partners, partnerId);
   }
 }

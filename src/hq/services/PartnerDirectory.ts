@@ -1,4 +1,3 @@
-import { ApiError } from '../../errors/ApiError.js';
 import { keyStatus, type KeyStatus } from '../../services/keyStatus.js';
 import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
 import type { Partner } from '../../storage/PartnerRepository.js';
@@ -10,6 +9,7 @@ import type { PaymentDirections } from '../../services/ports/PaymentDirections.j
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
 import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from '../../domain/reconciliation/paymentDirection.js';
+import { requireKnownPartner } from './requireKnownPartner.js';
 
 export interface PartnerBody {
   readonly partner_id: string;
@@ -135,10 +135,8 @@ export class PartnerDirectory {
     if (partnerId !== undefined) await this.requirePartner(partnerId);
   }
 
-  private async requirePartner(partnerId: string): Promise<Partner> {
-    const partner = await this.partners.get(partnerId);
-    if (!partner) throw new ApiError('PARTNER_NOT_FOUND');
-    return partner;
+  private requirePartner(partnerId: string): Promise<Partner> {
+    return requireKnownPartner(this.partners, partnerId);
   }
 }
 

@@ -19,6 +19,7 @@ import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
 import type { DayCloses } from '../../services/ports/DayCloses.js';
 import type { Reconciliations } from '../../services/ports/Reconciliations.js';
 import type { TradeRecords } from '../../services/ports/TradeRecords.js';
+import { requireKnownPartner } from './requireKnownPartner.js';
 
 export interface ComparisonRow {
   readonly field: ControlTotalField;
@@ -80,7 +81,7 @@ export class StoreDayDetail {
     if (!isCalendarDate(businessDate)) {
       throw new ApiError('INVALID_QUERY', undefined, [{ path: '/business_date', message: 'must be a calendar date YYYY-MM-DD' }]);
     }
-    if (!(await this.partners.get(partnerId))) throw new ApiError('PARTNER_NOT_FOUND');
+    await requireKnownPartner(this.partners, partnerId);
     const registration = await this.registrations.getRegistration(partnerId, storeId);
     if (!registration) throw new ApiError('STORE_NOT_FOUND');
     const [store, stored, record, batchRows] = await Promise.all([

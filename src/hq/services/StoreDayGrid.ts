@@ -1,5 +1,4 @@
 import { closeDueAt } from '../../domain/reconciliation/closeDueAt.js';
-import { ApiError } from '../../errors/ApiError.js';
 import type { Store } from '../../domain/model/payloads.js';
 import type { Partner } from '../../storage/PartnerRepository.js';
 import type { ReconciliationRecord, ReconciliationStatus } from '../../storage/ReconciliationRepository.js';
@@ -11,6 +10,7 @@ import type { StoreRegistrations } from '../../services/ports/StoreRegistrations
 import type { StoreRegistration } from '../../storage/StoreRegistrationRepository.js';
 import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
 import type { Reconciliations } from '../../services/ports/Reconciliations.js';
+import { requireKnownPartner } from './requireKnownPartner.js';
 
 export type GridStatus = 'NOT_RECEIVED' | ReconciliationStatus;
 
@@ -118,9 +118,7 @@ export class StoreDayGrid {
   private async storesOfPage(query: GridQuery): Promise<{ stores: RegisteredStore[]; next: GridCursor | undefined }> {
     let partners: Partner[];
     if (query.partnerId !== undefined) {
-      const partner = await this.partners.get(query.partnerId);
-      if (!partner) throw new ApiError('PARTNER_NOT_FOUND');
-      partners = [partner];
+      partners = [await requireKnownPartner(this.partners, query.partnerId)];
     } else {
       partners = (await this.partners.list()).sort((a, b) => compare(a.partnerId, b.partnerId));
     }
