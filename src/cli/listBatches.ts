@@ -2,7 +2,7 @@ import type { UncommittedBatches } from '../services/ports/UncommittedBatches.js
 import type { BatchLedger, LedgerListing } from '../storage/BatchLedger.js';
 import type { LedgerPosition, UncommittedBatch } from '../storage/BatchLedgerListing.js';
 import { hqLimits } from '../hq/hqLimits.js';
-import { batchKindName } from '../hq/services/BatchList.js';
+import { batchKindName } from '../domain/model/BatchKind.js';
 import { UsageError } from './parseArgs.js';
 import { printable } from './printable.js';
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { reportNames } from '../services/reports/reportDownload.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
@@ -19,13 +20,8 @@ async function reportedDay(): Promise<TestPartner> {
   expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
   expect((await service.call(partner, 'POST', 'daily-close', { ...buildDailyClose(), batch_id: newBatchId() })).status).toBe(202);
   expect((await reconciled(service, partner, usdStore, fixtureBusinessDate)).status).toBe('MATCHED');
-  const filesOf = async () => {
-    const names: string[] = [];
-    for await (const blob of service.services.storage.reports.listBlobsFlat({ prefix: `store_days/partner_id=${partner.partnerId}/` })) {
-      names.push(blob.name);
-    }
-    return names;
-  };
+  const storeDayFile = `store_days/partner_id=${partner.partnerId}/`;
+  const filesOf = async () => (await reportNames(service.services.storage.reports)).filter((name) => name.startsWith(storeDayFile));
   expect(await eventually(filesOf, (names) => names.length > 0)).toHaveLength(1);
   return partner;
 }

@@ -1,4 +1,4 @@
-import type { BatchKind } from '../../domain/model/BatchKind.js';
+import { batchKindName } from '../../domain/model/BatchKind.js';
 import { ApiError } from '../../errors/ApiError.js';
 import type { UncommittedBatches } from '../../services/ports/UncommittedBatches.js';
 import type { LedgerPosition } from '../../storage/BatchLedgerListing.js';
@@ -12,15 +12,6 @@ export interface BatchBody {
   readonly failed_at: string | null;
   readonly failure: string | null;
 }
-
-/** The endpoint that received each kind of batch, as partners and operators know it (the HQ API's and tool's `kind`). */
-export const batchKindName: Readonly<Record<BatchKind, string>> = {
-  tradeRecords: 'trade-records',
-  dailyClose: 'daily-close',
-  stores: 'stores',
-  products: 'products',
-  mappings: 'mappings',
-};
 
 /** Batches that are not committed: pending (the sweep finishes or drops them) or failed (final). */
 export class BatchList {

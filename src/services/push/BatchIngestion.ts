@@ -1,4 +1,4 @@
-import type { BatchKind } from '../../domain/model/BatchKind.js';
+import { batchEndpointPath, type BatchKind } from '../../domain/model/BatchKind.js';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/ApiError.js';
 import { StorageError } from '../../errors/StorageError.js';
@@ -40,15 +40,6 @@ export interface BatchIngestionOptions {
   /** Told once a batch has ended FAILED (HQ's figure, the partner's batch.failed event). */
   readonly onFailed?: ((batch: FailedBatch) => Promise<void>) | undefined;
 }
-
-/** Each kind of push by the path it is sent to below /pos/v1. */
-const endpointOf: Readonly<Record<BatchKind, string>> = {
-  tradeRecords: 'trade-records',
-  dailyClose: 'daily-close',
-  stores: 'stores',
-  products: 'products',
-  mappings: 'mappings/transaction-types',
-};
 
 /**
  * The one pipeline every push goes through (DESIGN §5): parse → schema → limits → tenancy →
@@ -333,7 +324,7 @@ export class BatchIngestion {
     await this.options.onFailed?.({
       partnerId,
       batchId,
-      endpoint: endpointOf[kind],
+      endpoint: batchEndpointPath[kind],
       code: failure.code,
       message: failure.message,
       failedAt,
@@ -461,7 +452,7 @@ function alreadyReceived(
 ): BatchAcknowledgement {
   const warnings: Warning[] = [...entry.receipt.warnings];
   if (entry.bodyHash !== bodyHash) {
-    const where = entry.kind === sentTo ? '' : ` at /pos/v1/${endpointOf[entry.kind]}, and this receipt is of that batch`;
+    const where = entry.kind === sentTo ? '' : ` at /pos/v1/${batchEndpointPath[entry.kind]}, and this receipt is of that batch`;
     warnings.push({
       code: 'BATCH_ID_REUSED',
       path: 'batch_id',
