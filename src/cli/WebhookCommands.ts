@@ -31,6 +31,7 @@ export class WebhookCommands {
     this.deadLetters = new DeadLetterActions({
       deadLetters: new WebhookDeadLetterRepository(t.webhookDeadLetters),
       events: new WebhookEventStore(t.webhookEvents),
+      registrations: this.registrations,
       queue: new JsonQueue<WebhookDeliveryMessage>(storage.queues.webhookDeliveries),
       clock,
     });
@@ -39,7 +40,7 @@ export class WebhookCommands {
   async show(partnerId: string): Promise<void> {
     const registration = await this.registrations.get(partnerId);
     if (!registration) throw new Refusal(`partner ${printable(partnerId)} has no webhook endpoint`);
-    this.out('partner\ttarget\tevent_types\tcreated_at\tupdated_at\tprevious_secret_expires_at');
+    this.out('partner\ttarget\tevent_types\tcreated_at\tupdated_at\tprevious_secret_expires_at\tdisabled_at');
     const fields = [
       partnerId,
       new URL(registration.url).origin,
@@ -47,6 +48,7 @@ export class WebhookCommands {
       registration.createdAt,
       registration.updatedAt,
       registration.previousSecret?.expiresAt ?? '-',
+      registration.disabledAt ?? '-',
     ];
     this.out(fields.map(printable).join('\t'));
   }
@@ -62,6 +64,11 @@ export class WebhookCommands {
     const outcome = await this.deadLetters.resend(partnerId, eventId);
     if (outcome === 'no-dead-letter') throw new Refusal(`no given-up delivery ${printable(eventId)} of partner ${printable(partnerId)}`);
     if (outcome === 'body-gone') throw new Refusal(`the body of event ${printable(eventId)} is no longer stored; dismiss it`);
+    if (outcome === 'endpoint-disabled') {
+      throw new Refusal(
+        `the webhook endpoint of ${printable(partnerId)} is disabled (it answered 410 Gone): the partner registers it again (PUT /webhook), then resend`,
+      );
+    }
     this.out(`event ${printable(eventId)} of ${printable(partnerId)} queued again, with 24 hours of attempts.`);
   }
 

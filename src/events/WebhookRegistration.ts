@@ -15,6 +15,11 @@ export interface WebhookRegistration extends WebhookEndpoint {
   readonly previousSecret?: { readonly secret: WebhookSecret; readonly expiresAt: string };
   readonly createdAt: string;
   readonly updatedAt: string;
+  /**
+   * When the endpoint answered 410 Gone: it said it wants no more deliveries (Standard Webhooks),
+   * so none is sent until the partner registers it again.
+   */
+  readonly disabledAt?: string;
 }
 
 /** How long a rotated-out secret keeps signing alongside the new one. */

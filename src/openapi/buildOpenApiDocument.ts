@@ -212,7 +212,10 @@ function webhookItems(webhooks: Readonly<Record<string, WebhookDoc>>): Record<st
         },
         responses: {
           '2XX': { description: 'Received: the event is not sent again. Answer quickly and do the work later.' },
-          '410': { description: "Gone: this event's attempts stop at once. The endpoint stays registered and gets later events." },
+          '410': {
+            description:
+              'Gone: this event is not sent again, and the endpoint is disabled: no later event is sent or kept for it until a PUT /webhook registers it again (its disabled_at tells when).',
+          },
           default: {
             description: 'Any other answer (a redirect included), like a timeout or a network error: the event is sent again later.',
           },

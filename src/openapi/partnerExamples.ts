@@ -218,6 +218,7 @@ const webhook = {
   created_at: '2026-02-20T14:00:00.000Z',
   updated_at: '2026-02-20T14:00:00.000Z',
   previous_secret_expires_at: null,
+  disabled_at: null,
 };
 /** Shaped like a real secret, and obviously not one. */
 const exampleSecret = 'whsec_ZXhhbXBsZS1zZWNyZXQtbm90LWEtcmVhbC1vbmUtISE=';

@@ -108,7 +108,7 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Webhooks',
     summary: 'Register or replace the webhook endpoint',
     description:
-      "The partner's one https endpoint and the event types to receive there (reconciliation.completed, reconciliation.changed, batch.failed), as CloudEvents signed with the webhook secret. A full replace: the event types sent are the ones in effect. The first registration answers 201 with the signing secret, this once; a later replace answers 200 without it and keeps the secret. The URL must resolve to a public address.",
+      "The partner's one https endpoint and the event types to receive there (reconciliation.completed, reconciliation.changed, batch.failed), as CloudEvents signed with the webhook secret. A full replace: the event types sent are the ones in effect. The first registration answers 201 with the signing secret, this once; a later replace answers 200 without it and keeps the secret, and enables an endpoint disabled after it answered 410 Gone. The URL must resolve to a public address.",
     requestBody: { schema: { file: 'webhook.schema.json' } },
     responses: [
       {
@@ -124,7 +124,7 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Webhooks',
     summary: 'Read the webhook endpoint',
     description:
-      'The registered endpoint and event types, never the secret; previous_secret_expires_at tells whether a rotated-out secret still signs.',
+      'The registered endpoint and event types, never the secret; previous_secret_expires_at tells whether a rotated-out secret still signs, and disabled_at whether the endpoint is disabled (it answered 410 Gone; a PUT enables it).',
     responses: [{ status: 200, description: 'The registered endpoint.', schema: webhook }],
     errors: [...everyCall, 'WEBHOOK_NOT_FOUND'],
   },

@@ -17,6 +17,8 @@ interface EndpointEntity {
   previousSecretExpiresAt?: string;
   createdAt: string;
   updatedAt: string;
+  /** When the endpoint answered 410 Gone; empty once registered again (a merge cannot remove a property). */
+  disabledAt?: string;
 }
 
 /** Row of a partner's endpoint in the webhooks table; the endpoint's health is another row there. */
@@ -64,6 +66,7 @@ export class WebhookRegistrationRepository {
           url: endpoint.url,
           eventTypes: JSON.stringify(endpoint.eventTypes),
           updatedAt: now.toISOString(),
+          disabledAt: '',
         },
         'Merge',
         { etag: '*' },
@@ -71,6 +74,25 @@ export class WebhookRegistrationRepository {
       return true;
     } catch (error) {
       if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Disables the endpoint after it answered 410 Gone, when it is still the registration the attempt
+   * was made with and enabled. Guarded by the row's ETag, so a registration anew or a rotation
+   * between the read and the write leaves it as it is.
+   */
+  async disable(partnerId: string, attemptedUpdatedAt: string, now: Date): Promise<boolean> {
+    const current = await this.#read(partnerId);
+    if (current?.updatedAt !== attemptedUpdatedAt || current.disabledAt) return false;
+    try {
+      await this.table.updateEntity({ partitionKey: current.partitionKey, rowKey: endpointRow, disabledAt: now.toISOString() }, 'Merge', {
+        etag: current.etag,
+      });
+      return true;
+    } catch (error) {
+      if (isPreconditionFailed(error) || isNotFound(error)) return false;
       throw error;
     }
   }
@@ -151,6 +173,7 @@ function toRegistration(entity: EndpointEntity): WebhookRegistration {
     secret: parseSecret(entity.secret),
     createdAt: entity.createdAt,
     updatedAt: entity.updatedAt,
+    ...(entity.disabledAt ? { disabledAt: entity.disabledAt } : {}),
   };
   if (entity.previousSecret && entity.previousSecretExpiresAt) {
     return { ...registration, previousSecret: { secret: parseSecret(entity.previousSecret), expiresAt: entity.previousSecretExpiresAt } };

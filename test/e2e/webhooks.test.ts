@@ -24,9 +24,10 @@ const hostName = 'hooks.partner.test';
 let service: TestService;
 let healthy: WebhookReceiver;
 let failing: WebhookReceiver;
+let certificates: ReturnType<typeof makeTestCertificates>;
 
 beforeAll(async () => {
-  const certificates = makeTestCertificates(hostName);
+  certificates = makeTestCertificates(hostName);
   healthy = await startWebhookReceiver(() => 200, { tls: certificates.server, hostName });
   failing = await startWebhookReceiver(() => ({ status: 500, body: 'receiver broke' }), { tls: certificates.server, hostName });
   service = await startTestService({
@@ -198,6 +199,57 @@ describe('webhooks over https', () => {
     expect((await service.hq('webhook', 'failures', '--partner', partner.partnerId)).out).toHaveLength(1);
     expect((await service.hq('webhook', 'resend', partner.partnerId, eventId ?? '')).code).toBe(1);
     expect((await service.hq('webhook', 'dismiss', partner.partnerId, eventId ?? '')).code).toBe(1);
+  });
+
+  it('an endpoint that answers 410 Gone is disabled: its GET says so, HQ cannot resend to it until the partner registers it again', async () => {
+    let answer = 410;
+    const gone = await startWebhookReceiver(() => answer, { tls: certificates.server, hostName });
+    try {
+      const { partner, days } = await setUpPartner(service, [USD]);
+      const day = days[0]!;
+      await subscribe(partner, gone);
+      const sold = [buildRecord(day, { id: 'GONE-1', code: 'S01', items: [{ product: 'X1', name: 'Item', qty: 1, unit: 500 }] })];
+      await push(service, partner, tradeBatch(day, 1, sold));
+      await sendClose(service, partner, dailyClose(day, 1, controlTotals(USD, sold, { mapping: POS_CODES })));
+      await settled(service, partner, day);
+
+      const shown = await eventually(
+        () => service.call(partner, 'GET', 'webhook'),
+        (r) => webhookOf(r).disabled_at !== null,
+        30_000,
+      );
+      const validate = specValidator((await service.call(null, 'GET', 'openapi.json')).body as object)('/components/schemas/Webhook');
+      expect(validate(shown.body), JSON.stringify(validate.errors)).toBe(true);
+      expect(requestsFor(gone, partner)).toHaveLength(1);
+      const eventId = requestsFor(gone, partner)[0]?.headers['webhook-id'] ?? '';
+      const failures = await service.hq('webhook', 'failures', '--partner', partner.partnerId);
+      expect(failures.out[1]?.split('\t')[5]).toBe('GONE 410');
+      const hqShow = await service.hq('webhook', 'show', partner.partnerId);
+      expect(hqShow.out[1]?.split('\t')[6]).toBe(webhookOf(shown).disabled_at);
+
+      // Resending to a disabled endpoint would only drop the event: refused, the dead letter kept.
+      const refused = await service.hq('webhook', 'resend', partner.partnerId, eventId);
+      expect(refused.code).toBe(1);
+      expect(refused.err.join('\n')).toContain('is disabled (it answered 410 Gone): the partner registers it again');
+      expect((await service.hq('webhook', 'failures', '--partner', partner.partnerId)).out).toHaveLength(2);
+
+      // The partner fixes its endpoint and registers it again: enabled, and HQ's resend arrives.
+      answer = 200;
+      const again = await service.call(partner, 'PUT', 'webhook', {
+        url: `${gone.url}/${partner.partnerId}?channel=pos`,
+        event_types: ['reconciliation.completed', 'reconciliation.changed'],
+      });
+      expect(again.status).toBe(200);
+      expect(webhookOf(again).disabled_at).toBeNull();
+      expect((await service.hq('webhook', 'resend', partner.partnerId, eventId)).code).toBe(0);
+      const [, resent] = await eventually(
+        () => Promise.resolve(requestsFor(gone, partner)),
+        (r) => r.length >= 2,
+      );
+      expect(resent?.headers['webhook-id']).toBe(eventId);
+    } finally {
+      await gone.close();
+    }
   });
 
   it("HQ sees a partner's endpoint by its origin alone and can remove it", async () => {

@@ -131,6 +131,7 @@ export interface WebhookView {
   readonly created_at: string;
   readonly updated_at: string;
   readonly previous_secret_expires_at: string | null;
+  readonly disabled_at: string | null;
   readonly secret?: string;
 }
 

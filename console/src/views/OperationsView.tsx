@@ -101,8 +101,9 @@ export function OperationsView() {
       </LoadedContent>
       <h2>Webhook deliveries given up</h2>
       <p class="muted">
-        Events a partner's endpoint did not take within 24 hours of attempts, or refused with 410 Gone (then at once). Send one again once
-        the endpoint is fixed, or drop it, with the HQ tool: <code>webhook resend</code> or <code>webhook dismiss</code>.
+        Events a partner's endpoint did not take within 24 hours of attempts, or refused with 410 Gone (then at once, and the endpoint is
+        disabled until the partner registers it again). Send one again once the endpoint is fixed, or drop it, with the HQ tool:{' '}
+        <code>webhook resend</code> or <code>webhook dismiss</code>.
       </p>
       <LoadedContent loaded={webhookFailures} what="webhook deliveries given up">
         {(list) => (

@@ -163,6 +163,10 @@ export type CalendarDate1 = string;
  */
 export type TimestampOrNull1 = string | null;
 /**
+ * A timestamp (see timestamp) or null.
+ */
+export type TimestampOrNull2 = string | null;
+/**
  * The webhook endpoint with its signing secret, answered this once: on the first registration and on a rotation. Store it as securely as the API key.
  *
  * This interface was referenced by `PosContract`'s JSON-Schema
@@ -574,6 +578,7 @@ export interface Webhook {
   created_at: Timestamp;
   updated_at: Timestamp;
   previous_secret_expires_at: TimestampOrNull1;
+  disabled_at: TimestampOrNull2;
 }
 export interface WebhookWithSecret1 {
   /**

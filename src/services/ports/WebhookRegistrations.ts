@@ -6,8 +6,14 @@ export interface WebhookRegistrations {
   get(partnerId: string): Promise<WebhookRegistration | undefined>;
   /** Registers a first endpoint with its secret; false when the partner already has one. */
   create(partnerId: string, endpoint: WebhookEndpoint, secret: WebhookSecret, now: Date): Promise<boolean>;
-  /** Replaces URL and event types, keeping the secrets; false when the partner has no endpoint. */
+  /** Replaces URL and event types, keeping the secrets, and enables a disabled endpoint; false when the partner has no endpoint. */
   replaceEndpoint(partnerId: string, endpoint: WebhookEndpoint, now: Date): Promise<boolean>;
+  /**
+   * Disables the endpoint after it answered 410 Gone, when it is still the registration the attempt
+   * was made with (the same `updatedAt`): one registered anew or rotated since is left as it is, and
+   * the next event's attempt decides. False when nothing was disabled.
+   */
+  disable(partnerId: string, attemptedUpdatedAt: string, now: Date): Promise<boolean>;
   /**
    * Makes `next` the signing secret; the current one keeps signing until `now + overlapSeconds`.
    * Only the latest two ever sign, concurrent rotations included. False when the partner has no endpoint.

@@ -26,16 +26,21 @@ export type PublishedEvent<T> = Omit<CloudEventInput<T>, 'typePrefix'>;
 /**
  * Hands an event to delivery, never delivering it in the caller's own run: stores the exact body,
  * then queues one delivery message. Only partners whose endpoint subscribes to the event's type
- * get it, and none while HQ has deactivated the partner. Publishing the same event id again (a run
+ * get it, none while their endpoint is disabled (it answered 410 Gone), and none while HQ has
+ * deactivated the partner. Publishing the same event id again (a run
  * repeated after a crash) stores nothing new and queues another message for the same event: the
  * partner may get it twice, with one id.
  */
 export class EventPublisher {
   constructor(private readonly deps: EventPublisherDeps) {}
 
-  async publish<T>(partnerId: string, input: PublishedEvent<T>): Promise<'queued' | 'not-subscribed' | 'partner-inactive'> {
+  async publish<T>(
+    partnerId: string,
+    input: PublishedEvent<T>,
+  ): Promise<'queued' | 'not-subscribed' | 'endpoint-disabled' | 'partner-inactive'> {
     const registration = await this.deps.registrations.get(partnerId);
     if (!registration?.eventTypes.includes(input.type)) return 'not-subscribed';
+    if (registration.disabledAt !== undefined) return 'endpoint-disabled';
     // Read only for a subscriber: most partners have no endpoint, and every reconciliation publishes.
     if ((await this.deps.partners.get(partnerId))?.status === 'INACTIVE') return 'partner-inactive';
     const event = buildCloudEvent({ ...input, typePrefix: this.deps.typePrefix });

@@ -64,6 +64,11 @@ export class WebhookDelivery {
       await this.deps.events.remove(partnerId, eventId);
       return `${what}: dropped, the partner is deactivated`;
     }
+    if (registration.disabledAt !== undefined) {
+      // The endpoint said it wants no more (410 Gone); the partner registers it again to enable it.
+      await this.deps.events.remove(partnerId, eventId);
+      return `${what}: dropped, the endpoint is disabled since it answered 410 Gone at ${registration.disabledAt}`;
+    }
 
     const now = this.deps.clock();
     const health = await this.deps.health.get(partnerId);
@@ -141,6 +146,9 @@ export class WebhookDelivery {
         lastErrorClass: outcome.errorClass,
         lastStatus: outcome.status,
       });
+      // Standard Webhooks: a 410 asks the sender to stop. After the dead letter, so that a crash
+      // between the two leaves this event to HQ, and the next event's 410 disables the endpoint.
+      const disabled = outcome.errorClass === 'GONE' && (await this.deps.registrations.disable(partnerId, registration.updatedAt, after));
       measure('dead_letter');
       telemetry.metric('webhook_dead_letter', 1, {
         partner: partnerId,
@@ -148,7 +156,7 @@ export class WebhookDelivery {
         type: message.eventType,
         error: outcome.errorClass,
       });
-      return `${what}: attempt ${attempts} failed (${failed}); dead-lettered`;
+      return `${what}: attempt ${attempts} failed (${failed}); dead-lettered${disabled ? '; endpoint disabled until the partner registers it again' : ''}`;
     }
     measure('retry');
     // An attempt was made: a later wait for a busy endpoint starts again from the first.

@@ -15,6 +15,8 @@ export interface WebhookBody {
   readonly updated_at: string;
   /** After a rotation: until when the previous secret still signs; null otherwise. */
   readonly previous_secret_expires_at: string | null;
+  /** When the endpoint answered 410 Gone, after which nothing is sent until it is registered again; null while enabled. */
+  readonly disabled_at: string | null;
 }
 
 /** The answer of the first registration and of a rotation: the secret, this once. */
@@ -32,7 +34,8 @@ const lookupsBusyRetrySeconds = 5;
 
 /**
  * A partner's one webhook endpoint: register or replace it (the first registration answers the
- * signing secret once), show it without the secret, rotate the secret, remove it. The URL is
+ * signing secret once; any registration enables an endpoint disabled by a 410 Gone), show it
+ * without the secret, rotate the secret, remove it. The URL is
  * checked against the outbound target rules, its host name resolved, before anything is stored.
  */
 export class WebhookRegistrar {
@@ -67,8 +70,9 @@ export class WebhookRegistrar {
       // Another registration got there first and holds the secret its caller received.
     }
     await this.deps.registrations.replaceEndpoint(partnerId, endpoint, now);
-    // A new URL starts healthy: the old one's failures say nothing about it.
-    if (existing?.url !== endpoint.url) await this.deps.health.reset(partnerId);
+    // A new URL starts healthy: the old one's failures say nothing about it; nor do they about an
+    // endpoint registered again after it answered 410 Gone, which this registration enables.
+    if (existing?.url !== endpoint.url || existing.disabledAt !== undefined) await this.deps.health.reset(partnerId);
     return toBody(await this.#require(partnerId), now);
   }
 
@@ -119,5 +123,6 @@ function toBody(registration: WebhookRegistration, now: Date): WebhookBody {
     created_at: registration.createdAt,
     updated_at: registration.updatedAt,
     previous_secret_expires_at: previous && Date.parse(previous.expiresAt) > now.getTime() ? previous.expiresAt : null,
+    disabled_at: registration.disabledAt ?? null,
   };
 }

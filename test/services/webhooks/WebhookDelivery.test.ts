@@ -153,15 +153,45 @@ describe('a receiver that always fails', () => {
     expect(kit.queue.size).toBe(0);
   });
 
-  it('dead-letters at once on 410 Gone: the receiver wants no more', async () => {
+  it('dead-letters at once on 410 Gone and disables the endpoint until the partner registers it again', async () => {
     const kit = await startWebhookKit();
-    const r = await receiver(() => 410);
+    let answer = 410;
+    const r = await receiver(() => answer);
     const partner = newPartnerId();
     await register(kit, partner, r.url);
     const eventId = await publish(kit, partner, 'S3');
-    await drain(kit);
+    const queuedBehind = await publish(kit, partner, 'S4');
+    const outcomes = await drain(kit);
     expect(r.received).toHaveLength(1);
     expect(await kit.deadLetters.get(partner, eventId)).toMatchObject({ attempts: 1, lastErrorClass: 'GONE', lastStatus: 410 });
+    expect(outcomes[0]).toContain('endpoint disabled until the partner registers it again');
+    // The event queued behind it is not sent to an endpoint that asked for no more, nor kept.
+    expect(outcomes[1]).toContain('dropped, the endpoint is disabled since it answered 410 Gone');
+    expect(await kit.events.get(partner, queuedBehind)).toBeUndefined();
+    expect(await kit.deadLetters.get(partner, queuedBehind)).toBeUndefined();
+    const disabledAt = (await kit.registrar.get(partner))?.disabled_at;
+    expect(disabledAt).toBe(kit.clock.now().toISOString());
+
+    // While disabled nothing is published; the partner's GET says since when.
+    expect(
+      await kit.publisher.publish(partner, {
+        id: 'evt_while_disabled',
+        type: 'reconciliation.completed',
+        source: reconciliationSource,
+        time: kit.clock.now(),
+        data: {},
+      }),
+    ).toBe('endpoint-disabled');
+    expect(await kit.events.get(partner, 'evt_while_disabled')).toBeUndefined();
+    expect(kit.queue.size).toBe(0);
+
+    // Registered again at the same URL: enabled, and not paused by the 410's failure.
+    answer = 200;
+    await register(kit, partner, r.url);
+    expect((await kit.registrar.get(partner))?.disabled_at).toBeNull();
+    const after = await publish(kit, partner, 'S5');
+    expect(await drain(kit)).toEqual([expect.stringContaining('delivered on attempt 1') as string]);
+    expect(r.received.map((request) => request.headers['webhook-id'])).toEqual([eventId, after]);
   });
 
   it("waits as long as the receiver's Retry-After asks", async () => {

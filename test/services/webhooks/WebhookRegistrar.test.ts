@@ -40,6 +40,7 @@ describe('registering a partner webhook (public targets only)', () => {
       created_at: kit.clock.now().toISOString(),
       updated_at: kit.clock.now().toISOString(),
       previous_secret_expires_at: null,
+      disabled_at: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) as unknown,
     });
     const stored = present(await kit.registrations.get(partner), 'registration');

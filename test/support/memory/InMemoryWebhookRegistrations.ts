@@ -27,7 +27,15 @@ export class InMemoryWebhookRegistrations implements WebhookRegistrations {
   replaceEndpoint(partnerId: string, endpoint: WebhookEndpoint, now: Date): Promise<boolean> {
     const current = this.byPartner.get(partnerId);
     if (!current) return Promise.resolve(false);
-    this.byPartner.set(partnerId, { ...current, url: endpoint.url, eventTypes: [...endpoint.eventTypes], updatedAt: now.toISOString() });
+    const { disabledAt: _enabled, ...rest } = current;
+    this.byPartner.set(partnerId, { ...rest, url: endpoint.url, eventTypes: [...endpoint.eventTypes], updatedAt: now.toISOString() });
+    return Promise.resolve(true);
+  }
+
+  disable(partnerId: string, attemptedUpdatedAt: string, now: Date): Promise<boolean> {
+    const current = this.byPartner.get(partnerId);
+    if (current?.updatedAt !== attemptedUpdatedAt || current.disabledAt !== undefined) return Promise.resolve(false);
+    this.byPartner.set(partnerId, { ...current, disabledAt: now.toISOString() });
     return Promise.resolve(true);
   }
 

@@ -81,6 +81,41 @@ export function webhookRegistrationsSuite(make: () => Promise<WebhookRegistratio
     expect(pair).toEqual([a.reveal(), b.reveal()].sort());
   });
 
+  it('disables the registration an attempt was made with after its 410, until it is registered again', async () => {
+    const registrations = await make();
+    const partner = freshPartnerId();
+    const secret = WebhookSecret.generate();
+    await registrations.create(partner, endpoint, secret, now);
+    const attempted = now.toISOString();
+    const gone = new Date(now.getTime() + 60_000);
+    expect(await registrations.disable(partner, attempted, gone)).toBe(true);
+    expect((await registrations.get(partner))?.disabledAt).toBe(gone.toISOString());
+    // Already disabled: the first 410's time stays.
+    expect(await registrations.disable(partner, attempted, new Date(gone.getTime() + 1000))).toBe(false);
+    expect((await registrations.get(partner))?.disabledAt).toBe(gone.toISOString());
+    // A rotation does not enable it; a registration anew does, keeping the rotated secret.
+    const rotated = WebhookSecret.generate();
+    await registrations.rotateSecret(partner, rotated, gone, 60);
+    expect((await registrations.get(partner))?.disabledAt).toBe(gone.toISOString());
+    await registrations.replaceEndpoint(partner, endpoint, new Date(gone.getTime() + 2000));
+    const enabled = await registrations.get(partner);
+    expect(enabled?.disabledAt).toBeUndefined();
+    expect(enabled?.secret.equals(rotated)).toBe(true);
+    expect((await registrations.list()).find((r) => r.partnerId === partner)?.disabledAt).toBeUndefined();
+    expect(await registrations.disable(freshPartnerId(), attempted, gone)).toBe(false);
+  });
+
+  it('leaves an endpoint registered anew since the attempt enabled, the same URL included', async () => {
+    const registrations = await make();
+    const partner = freshPartnerId();
+    await registrations.create(partner, endpoint, WebhookSecret.generate(), now);
+    const attempted = now.toISOString();
+    // The partner fixed its endpoint and registered it again while the 410 was on its way.
+    await registrations.replaceEndpoint(partner, endpoint, new Date(now.getTime() + 1000));
+    expect(await registrations.disable(partner, attempted, new Date(now.getTime() + 2000))).toBe(false);
+    expect((await registrations.get(partner))?.disabledAt).toBeUndefined();
+  });
+
   it('removes the endpoint, once', async () => {
     const registrations = await make();
     const partner = freshPartnerId();
