@@ -357,6 +357,12 @@ output functionAppName string = functionApp.name
 @description('Base URL partners call: every route lives below it.')
 output baseUrl string = 'https://${functionApp.properties.defaultHostName}/pos/v1'
 
+@description('Base URL of the HQ API, for HQ scripts and BI tools (operator keys).')
+output hqBaseUrl string = 'https://${functionApp.properties.defaultHostName}/hq/v1'
+
+@description('The HQ console, at the host name Azure gave the app: a new app may get one with a unique suffix rather than <name>.azurewebsites.net.')
+output consoleUrl string = 'https://${functionApp.properties.defaultHostName}/console/'
+
 @description('Blob container of the HQ report files, below the blob service endpoint.')
 output reportsContainerName string = reportsContainerName
 

@@ -365,9 +365,11 @@ describe('templates hang together (no Bicep CLI here)', () => {
     }
   });
 
-  it('outputs the function app name and the base URL of the partner API', async () => {
+  it('outputs the function app name and the base URLs of the partner API, the HQ API and the console, from its host name', async () => {
     expect(main).toMatch(/^\s*output\s+functionAppName\s+string\s*=/m);
     expect(main).toMatch(/^\s*output\s+baseUrl\s+string\s*=\s*'https:\/\/\$\{functionApp\.properties\.defaultHostName\}\/pos\/v1'/m);
+    expect(main).toMatch(/^\s*output\s+hqBaseUrl\s+string\s*=\s*'https:\/\/\$\{functionApp\.properties\.defaultHostName\}\/hq\/v1'/m);
+    expect(main).toMatch(/^\s*output\s+consoleUrl\s+string\s*=\s*'https:\/\/\$\{functionApp\.properties\.defaultHostName\}\/console\/'/m);
     const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as {
       extensions?: { http?: { routePrefix?: string } };
     };
