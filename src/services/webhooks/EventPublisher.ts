@@ -27,9 +27,9 @@ export type PublishedEvent<T> = Omit<CloudEventInput<T>, 'typePrefix'>;
  * Hands an event to delivery, never delivering it in the caller's own run: stores the exact body,
  * then queues one delivery message. Only partners whose endpoint subscribes to the event's type
  * get it, none while their endpoint is disabled (it answered 410 Gone), and none while HQ has
- * deactivated the partner. Publishing the same event id again (a run
- * repeated after a crash) stores nothing new and queues another message for the same event: the
- * partner may get it twice, with one id.
+ * deactivated the partner. Publishing the same event id again (a run repeated after a crash)
+ * stores nothing new and queues another message for the same event: the partner may get it
+ * twice, with one id.
  */
 export class EventPublisher {
   constructor(private readonly deps: EventPublisherDeps) {}

@@ -35,8 +35,8 @@ const lookupsBusyRetrySeconds = 5;
 /**
  * A partner's one webhook endpoint: register or replace it (the first registration answers the
  * signing secret once; any registration enables an endpoint disabled by a 410 Gone), show it
- * without the secret, rotate the secret, remove it. The URL is
- * checked against the outbound target rules, its host name resolved, before anything is stored.
+ * without the secret, rotate the secret, remove it. The URL is checked against the outbound target
+ * rules, its host name resolved, before anything is stored.
  */
 export class WebhookRegistrar {
   constructor(private readonly deps: WebhookRegistrarDeps) {}
