@@ -1,7 +1,7 @@
 /**
  * Child process of the benchmark that runs only the service, so the peak memory of concurrent
  * large pushes is the service's own: starts it on the given storage with the local settings,
- * prepares a partner, reports where to send, and reports its peak RSS when asked.
+ * prepares its partners, reports where to send, and reports its peak RSS when asked.
  */
 import { serveForLargePushes, type LargePushService } from './serveForLargePushes.js';
 
@@ -11,7 +11,7 @@ process.on('message', (message: { kind: 'start'; connectionString: string } | { 
     serveForLargePushes(message.connectionString).then(
       (service) => {
         running = service;
-        process.send?.({ ok: true, baseUrl: service.baseUrl, key: service.key });
+        process.send?.({ ok: true, baseUrl: service.baseUrl, keys: service.keys });
       },
       (error: unknown) =>
         process.send?.({ ok: false, error: error instanceof Error ? error.message : String(error) }, () => process.exit(1)),

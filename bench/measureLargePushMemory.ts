@@ -51,17 +51,17 @@ function largeBody(bytes: number, seed: number): Buffer {
   }
 }
 
-/** Sends `scale.largePushes` large pushes at once and reads the service's peak RSS. */
+/** Sends `scale.largePushes` large pushes at once, spread over the partners, and reads the service's peak RSS. */
 export async function measureLargePushMemory(connectionString: string, scale: BenchScale): Promise<LargePushMemoryResult> {
   const bodies = Array.from({ length: scale.largePushes }, (_, i) => largeBody(scale.largePushBytes, 9000 + i));
   const script = path.join(__dirname, 'largePushChild.js');
   const ownProcess = existsSync(script);
   let baseUrl: string;
-  let key: string;
+  let keys: readonly string[];
   let report: () => Promise<number>;
   if (ownProcess) {
     const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const next = (): Promise<{ ok: boolean; error?: string; baseUrl?: string; key?: string; maxRssKb?: number }> =>
+    const next = (): Promise<{ ok: boolean; error?: string; baseUrl?: string; keys?: string[]; maxRssKb?: number }> =>
       new Promise((resolve, reject) => {
         child.once('message', resolve);
         child.once('exit', (code) => {
@@ -71,9 +71,9 @@ export async function measureLargePushMemory(connectionString: string, scale: Be
     child.send({ kind: 'start', connectionString });
     const started = await next();
     if (!started.ok) throw new Error(`large-push child failed: ${started.error}`);
-    if (started.baseUrl === undefined || started.key === undefined) throw new Error('large-push child gave no address or key');
+    if (started.baseUrl === undefined || started.keys === undefined) throw new Error('large-push child gave no address or keys');
     baseUrl = started.baseUrl;
-    key = started.key;
+    keys = started.keys;
     report = async () => {
       child.send({ kind: 'report' });
       return (await next()).maxRssKb ?? 0;
@@ -81,7 +81,7 @@ export async function measureLargePushMemory(connectionString: string, scale: Be
   } else {
     const service = await serveForLargePushes(connectionString);
     baseUrl = service.baseUrl;
-    key = service.key;
+    keys = service.keys;
     report = async () => {
       await service.stop();
       return process.resourceUsage().maxRSS;
@@ -89,10 +89,10 @@ export async function measureLargePushMemory(connectionString: string, scale: Be
   }
   const statuses: Record<string, number> = {};
   await Promise.all(
-    bodies.map(async (body) => {
+    bodies.map(async (body, i) => {
       const response = await fetch(`${baseUrl}/trade-records`, {
         method: 'POST',
-        headers: { 'x-functions-key': key, 'content-type': 'application/json' },
+        headers: { 'x-functions-key': keys[i % keys.length] ?? '', 'content-type': 'application/json' },
         body: new Uint8Array(body),
       });
       await response.arrayBuffer();

@@ -5,14 +5,18 @@ import { findProjectRoot } from '../src/config/findProjectRoot.js';
 
 export interface LargePushService {
   readonly baseUrl: string;
-  readonly key: string;
+  /** One key per partner: a partner's bodies hold at most its share of the budget, so several fill it. */
+  readonly keys: readonly string[];
   stop(): Promise<void>;
 }
 
 /**
  * The service with the local settings of `local.settings.sample.json` (its body budget included),
- * on the given storage, and a partner whose key the benchmark pushes with.
+ * on the given storage, and the partners whose keys the benchmark pushes with.
  */
+/** Partners the large pushes are spread over: enough that their shares cover the whole budget. */
+const largePushPartners = 4;
+
 export async function serveForLargePushes(connectionString: string): Promise<LargePushService> {
   const settings = {
     ...resolveLocalSettings({}, findProjectRoot()),
@@ -25,11 +29,15 @@ export async function serveForLargePushes(connectionString: string): Promise<Lar
   const service = await startLocalService({ settings, port: 0, logger: quiet });
   const out: string[] = [];
   const tool = new HqTool(service.services.storage, { out: (l) => out.push(l), err: () => undefined });
-  const partnerId = `bench-large-${process.pid}`;
-  await tool.run(['partner', 'create', partnerId]);
-  await tool.run(['key', 'issue', partnerId]);
-  const key = out.at(-1);
-  if (key === undefined) throw new Error('the HQ tool issued no key');
-  await tool.run(['store', 'register', partnerId, 'LRG-1']);
-  return { baseUrl: service.baseUrl, key, stop: () => service.stop() };
+  const keys: string[] = [];
+  for (let i = 0; i < largePushPartners; i++) {
+    const partnerId = `bench-large-${process.pid}-${i}`;
+    await tool.run(['partner', 'create', partnerId]);
+    await tool.run(['key', 'issue', partnerId]);
+    const key = out.at(-1);
+    if (key === undefined) throw new Error('the HQ tool issued no key');
+    keys.push(key);
+    await tool.run(['store', 'register', partnerId, 'LRG-1']);
+  }
+  return { baseUrl: service.baseUrl, keys, stop: () => service.stop() };
 }

@@ -1,7 +1,7 @@
 import type { HttpRequest } from '@azure/functions';
 import { ApiError } from '../errors/ApiError.js';
 import { ClientAbortError } from './ClientAbortError.js';
-import type { BodyBudget } from './BodyBudget.js';
+import type { BodyAllowance } from './BodyBudget.js';
 
 /** A request body read into memory, and the share of the instance's body budget it holds. */
 export interface ReadBody {
@@ -18,13 +18,13 @@ const headBytes = 1024;
  * declared Content-Length at most `maxBytes` (413). The body is read as a stream, so a chunked body
  * works and no more than `maxBytes` + one chunk is ever held: reading stops as soon as the body
  * grows past the limit (413). The stream is then left alone, not cancelled, so the host can drain
- * the rest and the client reads the answer. Every chunk is counted against the instance's budget
- * (503 when it is spent).
+ * the rest and the client reads the answer. Every chunk is counted against the instance's budget,
+ * through the caller's share of it (503 when either is spent).
  */
 export async function readJsonBody(
   request: HttpRequest,
   maxBytes: number,
-  budget: BodyBudget,
+  budget: BodyAllowance,
   /** Called once with the first bytes (at least `headBytes`, or the whole body if shorter), while the rest still arrives. */
   onHead?: (head: Uint8Array) => void,
 ): Promise<ReadBody> {

@@ -11,7 +11,7 @@ import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterReposit
 import { WebhookEndpointHealthRepository } from '../storage/WebhookEndpointHealthRepository.js';
 import { WebhookEventStore } from '../storage/WebhookEventStore.js';
 import { WebhookRegistrationRepository } from '../storage/WebhookRegistrationRepository.js';
-import { BodyBudget } from '../http/BodyBudget.js';
+import { BodyBudget, partnerShareOf } from '../http/BodyBudget.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
 import { DayCloseRepository } from '../storage/DayCloseRepository.js';
@@ -200,7 +200,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     storage,
     authenticator: new Authenticator(new ApiKeyRepository(t.apiKeys), partners, clock, partnerCacheMs),
     rateLimiter: new TableRateLimiter(t.rateLimits),
-    bodyBudget: new BodyBudget(config.maxRequestBytesInFlight),
+    bodyBudget: new BodyBudget(config.maxRequestBytesInFlight, partnerShareOf(config.maxRequestBytesInFlight, config.maxRequestBodyBytes)),
     ingestion,
     processors,
     reconciliationQuery: new ReconciliationQuery(tenants, results),

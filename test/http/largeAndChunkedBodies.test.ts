@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { errorOf } from '../support/responseBodies.js';
 import { newBatchId, partnerWithStores, tradeBatch, usdStore } from '../support/httpScenario.js';
@@ -158,6 +158,50 @@ describe('request bytes in flight', () => {
     expect(budget.inUse).toBe(0);
     const accepted = await service.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 20 }));
     expect(accepted.status).toBe(202);
+    expect(budget.inUse).toBe(0);
+  });
+
+  it("one partner's slow large uploads hold at most its share: another partner still pushes, and so does it once they end", async () => {
+    const [slow, other] = [await partnerWithStores(service), await partnerWithStores(service)];
+    const budget = service.services.bodyBudget;
+    const share = budget.partnerShareBytes;
+    expect(share).toBeLessThan(budget.maxBytes);
+    // Uploads that declare a 5 MB body and then send it slowly: each holds its declared length.
+    const held: http.ClientRequest[] = [];
+    while (budget.heldBy(slow.partnerId) + limit <= share) {
+      const upload = http.request(`${service.baseUrl}/trade-records`, {
+        method: 'POST',
+        headers: { 'x-functions-key': slow.key, 'content-type': 'application/json', 'content-length': String(limit) },
+        agent: false,
+      });
+      upload.on('error', () => undefined);
+      upload.write('{"batch_id":"');
+      held.push(upload);
+      const before = held.length * limit;
+      await vi.waitFor(() => {
+        expect(budget.heldBy(slow.partnerId)).toBe(before);
+      });
+    }
+    try {
+      expect(held.length).toBeGreaterThan(0);
+      const overShare = await rawRequest(
+        `${service.baseUrl}/trade-records`,
+        'POST',
+        { 'x-functions-key': slow.key, 'content-type': 'application/json', 'content-length': String(limit) },
+        [jsonOfSize(limit)],
+      );
+      expect(overShare.status).toBe(503);
+      expect(overShare.text).toContain('your share');
+      expect(overShare.text).toContain('SERVICE_UNAVAILABLE');
+      // Room is left for everyone else.
+      expect((await service.call(other, 'POST', 'trade-records', tradeBatch({ recordCount: 20 }))).status).toBe(202);
+    } finally {
+      for (const upload of held) upload.destroy();
+    }
+    await vi.waitFor(() => {
+      expect(budget.heldBy(slow.partnerId)).toBe(0);
+    });
+    expect((await service.call(slow, 'POST', 'trade-records', tradeBatch({ recordCount: 20 }))).status).toBe(202);
     expect(budget.inUse).toBe(0);
   });
 });

@@ -22,9 +22,14 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
     const processor = services.processors[kind];
     // Reads the checks need are started from the body's first bytes, while the rest still arrives.
     let ahead: unknown;
-    const reading = readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget, (head) => {
-      ahead = services.ingestion.readAheadFromHead(partner.partnerId, processor, head);
-    });
+    const reading = readJsonBody(
+      request,
+      services.config.maxRequestBodyBytes,
+      services.bodyBudget.forPartner(partner.partnerId),
+      (head) => {
+        ahead = services.ingestion.readAheadFromHead(partner.partnerId, processor, head);
+      },
+    );
     let body;
     try {
       body = await Promise.race([reading, admission.then(() => reading)]);

@@ -6,7 +6,7 @@ const noStore = { 'Cache-Control': 'no-store' };
 
 /** PUT /webhook: 201 with the secret on the first registration, 200 without it on a replace. */
 export const putWebhook: Endpoint = async ({ request, services, partner }) => {
-  const read = await readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget);
+  const read = await readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget.forPartner(partner.partnerId));
   try {
     const { created, body } = await services.webhooks.register(partner.partnerId, read.bytes);
     return { status: created ? 201 : 200, body, headers: noStore };
