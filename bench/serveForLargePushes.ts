@@ -10,13 +10,13 @@ export interface LargePushService {
   stop(): Promise<void>;
 }
 
+/** Partners the large pushes are spread over: enough that their shares cover the whole budget. */
+const largePushPartners = 4;
+
 /**
  * The service with the local settings of `local.settings.sample.json` (its body budget included),
  * on the given storage, and the partners whose keys the benchmark pushes with.
  */
-/** Partners the large pushes are spread over: enough that their shares cover the whole budget. */
-const largePushPartners = 4;
-
 export async function serveForLargePushes(connectionString: string): Promise<LargePushService> {
   const settings = {
     ...resolveLocalSettings({}, findProjectRoot()),
