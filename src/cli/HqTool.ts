@@ -196,6 +196,7 @@ export class HqTool {
         run: (a, o) => this.revokeOperatorKey(a.at(0), a.at(1), o),
       },
       { words: 'webhook failures', args: [], options: ['partner', 'limit'], run: (_, o) => this.listWebhookFailures(o) },
+      { words: 'webhook list', args: [], options: [], run: () => this.webhooks.list() },
       {
         words: 'webhook show',
         args: ['partner_id'],

@@ -5,16 +5,33 @@ import { WebhookEndpointHealthRepository } from '../storage/WebhookEndpointHealt
 import { WebhookEventStore } from '../storage/WebhookEventStore.js';
 import { WebhookRegistrationRepository } from '../storage/WebhookRegistrationRepository.js';
 import type { WebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js';
+import type { WebhookRegistration } from '../events/WebhookRegistration.js';
 import { DeadLetterActions } from '../services/webhooks/DeadLetterActions.js';
 import { printable } from './printable.js';
 import { Refusal } from './Refusal.js';
 
 /**
- * The HQ tool's `webhook show|remove|resend|dismiss`: a partner's endpoint as HQ needs to see and
+ * The HQ tool's `webhook list|show|remove|resend|dismiss`: a partner's endpoint as HQ needs to see and
  * stop it (after a key was stolen, the thief may have registered its own), and what to do with a
  * delivery that was given up. Partner ids arrive resolved. Never prints a secret, a body or a URL's
  * path and query (they may hold the partner's tokens).
  */
+const endpointHeader = 'partner\ttarget\tevent_types\tcreated_at\tupdated_at\tprevious_secret_expires_at\tdisabled_at';
+
+/** An endpoint by its origin alone: the path and query may hold the partner's tokens. */
+function endpointLine(registration: WebhookRegistration): string {
+  const fields = [
+    registration.partnerId,
+    new URL(registration.url).origin,
+    registration.eventTypes.join(','),
+    registration.createdAt,
+    registration.updatedAt,
+    registration.previousSecret?.expiresAt ?? '-',
+    registration.disabledAt ?? '-',
+  ];
+  return fields.map(printable).join('\t');
+}
+
 export class WebhookCommands {
   private readonly registrations: WebhookRegistrationRepository;
   private readonly health: WebhookEndpointHealthRepository;
@@ -40,17 +57,14 @@ export class WebhookCommands {
   async show(partnerId: string): Promise<void> {
     const registration = await this.registrations.get(partnerId);
     if (!registration) throw new Refusal(`partner ${printable(partnerId)} has no webhook endpoint`);
-    this.out('partner\ttarget\tevent_types\tcreated_at\tupdated_at\tprevious_secret_expires_at\tdisabled_at');
-    const fields = [
-      partnerId,
-      new URL(registration.url).origin,
-      registration.eventTypes.join(','),
-      registration.createdAt,
-      registration.updatedAt,
-      registration.previousSecret?.expiresAt ?? '-',
-      registration.disabledAt ?? '-',
-    ];
-    this.out(fields.map(printable).join('\t'));
+    this.out(endpointHeader);
+    this.out(endpointLine(registration));
+  }
+
+  /** Every partner's endpoint, one line each: which are disabled (they answered 410 Gone) shows at a glance. */
+  async list(): Promise<void> {
+    this.out(endpointHeader);
+    for (const registration of await this.registrations.list()) this.out(endpointLine(registration));
   }
 
   /** Events not yet delivered to it are dropped at their next attempt. */

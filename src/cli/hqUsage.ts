@@ -29,6 +29,7 @@ Usage: npm run hq -- <command>
                                                    ids, error class, attempts and the endpoint's origin only
   webhook resend <partner_id> <event_id>           sends a dead-lettered event again (24 hours of attempts)
   webhook dismiss <partner_id> <event_id>          drops a dead-lettered event
+  webhook list                                     every partner's endpoint: origin, event types, dates, when disabled
   webhook show <partner_id>                        the endpoint's origin, event types and dates; never the secret
   webhook remove <partner_id>                      removes the endpoint (after a key was stolen, say)
 

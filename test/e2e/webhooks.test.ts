@@ -226,6 +226,10 @@ describe('webhooks over https', () => {
       expect(failures.out[1]?.split('\t')[5]).toBe('GONE 410');
       const hqShow = await service.hq('webhook', 'show', partner.partnerId);
       expect(hqShow.out[1]?.split('\t')[6]).toBe(webhookOf(shown).disabled_at);
+      // The list of every endpoint shows the same line, so HQ finds disabled endpoints in one call.
+      const listed = await service.hq('webhook', 'list');
+      expect(listed.out[0]).toBe(hqShow.out[0]);
+      expect(listed.out.filter((line) => line.startsWith(`${partner.partnerId}\t`))).toEqual([hqShow.out[1]]);
 
       // Resending to a disabled endpoint would only drop the event: refused, the dead letter kept.
       const refused = await service.hq('webhook', 'resend', partner.partnerId, eventId);
@@ -263,10 +267,14 @@ describe('webhooks over https', () => {
       'reconciliation.completed,reconciliation.changed',
     ]);
     expect(shown.out.join('\n')).not.toMatch(/channel=pos|\/hooks\/|whsec_/);
+    const listed = await service.hq('webhook', 'list');
+    expect(listed.out.filter((line) => line.startsWith(`${partner.partnerId}\t`))).toEqual([shown.out[1]]);
+    expect(listed.out.join('\n')).not.toMatch(/channel=pos|\/hooks\/|whsec_/);
 
     expect((await service.hq('webhook', 'remove', partner.partnerId)).code).toBe(0);
     expect((await service.call(partner, 'GET', 'webhook')).status).toBe(404);
     expect((await service.hq('webhook', 'show', partner.partnerId)).code).toBe(1);
     expect((await service.hq('webhook', 'remove', partner.partnerId)).code).toBe(1);
+    expect((await service.hq('webhook', 'list')).out.some((line) => line.startsWith(`${partner.partnerId}\t`))).toBe(false);
   });
 });
