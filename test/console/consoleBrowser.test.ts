@@ -32,6 +32,7 @@ interface DayBody {
     missing_batch_seqs: number[];
     unmapped_transaction_types: { source_code: string; transaction_count: number }[];
     unknown_payment_types: { payment_type: string; payment_count: number }[];
+    hints: string[];
   };
   batches: { batch_seq: number }[];
 }
@@ -213,6 +214,11 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     expect(diagnosis).toContain('Unmapped transaction types: Z99 (1 transaction)');
     expect(day.diagnosis.unknown_payment_types).toEqual([{ payment_type: 'MEAL_VOUCHER', payment_count: 1 }]);
     expect(diagnosis).toContain('Unknown payment types: MEAL_VOUCHER (1 payment)');
+    // The API's hints speak to the partner; the page says so and shows each under that heading.
+    expect(day.diagnosis.hints.length).toBeGreaterThan(0);
+    const hints = page.getByTestId('hints');
+    expect(await hints.locator('li').allTextContents()).toEqual(day.diagnosis.hints);
+    expect(await page.locator('h3', { hasText: 'What the partner is told' }).count()).toBe(1);
     expect(await page.getByTestId('batches').locator('tbody tr').count()).toBe(day.batches.length);
     await page.screenshot({ path: path.join(screenshotDir, 'console-day.png'), fullPage: true });
   });

@@ -170,14 +170,22 @@ function DayBody({ day }: { day: StoreDay }) {
               )}
             </strong>
           </li>
-          {diagnosis.hints.map((hint) => (
-            <li key={hint} class="hint">
-              {hint}
-            </li>
-          ))}
         </ul>
       ) : (
         <p class="muted">{day.close ? 'Not reconciled yet.' : 'No daily close received.'}</p>
+      )}
+      {diagnosis && diagnosis.hints.length > 0 && (
+        <>
+          {/* The hints are the partner's, as its GET of the day answers them: "your" is the partner. */}
+          <h3>What the partner is told</h3>
+          <ul class="diagnosis" data-testid="hints">
+            {diagnosis.hints.map((hint) => (
+              <li key={hint} class="hint">
+                {hint}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <h2>Batches received</h2>
       {day.batches_truncated && <p class="muted">Only the first 1,000 batches are listed.</p>}
