@@ -16,7 +16,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -95,10 +95,20 @@ function ensure() {
 
 const commands = { begin, end, ensure };
 const command = process.argv[2];
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// Run as a program, not imported (the test reads buildInputs). Both paths resolved: a project
+// reached through a symbolic link (macOS's /tmp is one) names the script by another path.
+if (isThisScript(process.argv[1])) {
   if (!(command in commands)) {
     process.stderr.write(`usage: node scripts/buildStamp.mjs ${Object.keys(commands).join('|')}\n`);
     process.exit(2);
   }
   process.exitCode = commands[command]() ?? 0;
+}
+
+function isThisScript(given) {
+  try {
+    return given !== undefined && realpathSync(given) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
 }

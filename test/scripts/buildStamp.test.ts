@@ -1,5 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -99,6 +110,15 @@ describe('scripts/buildStamp.mjs ensure', () => {
     rmSync(path.join(project, 'edit-during-build'));
     expect(ensure(project).builds).toBe(2);
     expect(ensure(project).builds).toBe(2);
+  });
+
+  it('runs when the project is reached through a symbolic link', () => {
+    const link = path.join(work, `link-${path.basename(project)}`);
+    symlinkSync(project, link);
+    const result = spawnSync(process.execPath, [path.join(link, 'scripts', 'buildStamp.mjs'), 'ensure'], { cwd: link, encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain('compiled');
+    expect(readFileSync(path.join(project, 'builds.log'), 'utf8')).toBe('build\n');
   });
 
   it('forgets the stamp when a build begins, so a build stopped midway is not taken as current', () => {
