@@ -10,12 +10,6 @@ import { DeadLetterActions } from '../services/webhooks/DeadLetterActions.js';
 import { printable } from './printable.js';
 import { Refusal } from './Refusal.js';
 
-/**
- * The HQ tool's `webhook list|show|remove|resend|dismiss`: a partner's endpoint as HQ needs to see and
- * stop it (after a key was stolen, the thief may have registered its own), and what to do with a
- * delivery that was given up. Partner ids arrive resolved. Never prints a secret, a body or a URL's
- * path and query (they may hold the partner's tokens).
- */
 const endpointHeader = 'partner\ttarget\tevent_types\tcreated_at\tupdated_at\tprevious_secret_expires_at\tdisabled_at';
 
 /** An endpoint by its origin alone: the path and query may hold the partner's tokens. */
@@ -32,6 +26,12 @@ function endpointLine(registration: WebhookRegistration): string {
   return fields.map(printable).join('\t');
 }
 
+/**
+ * The HQ tool's `webhook list|show|remove|resend|dismiss`: a partner's endpoint as HQ needs to see
+ * and stop it (after a key was stolen, the thief may have registered its own), and what to do with
+ * a delivery that was given up. Partner ids arrive resolved. Never prints a secret, a body or a
+ * URL's path and query (they may hold the partner's tokens).
+ */
 export class WebhookCommands {
   private readonly registrations: WebhookRegistrationRepository;
   private readonly health: WebhookEndpointHealthRepository;
