@@ -27,6 +27,11 @@ export async function readJsonBody(
   budget: BodyAllowance,
   /** Called once with the first bytes (at least `headBytes`, or the whole body if shorter), while the rest still arrives. */
   onHead?: (head: Uint8Array) => void,
+  /**
+   * Aborted when the caller answers without the body (a 429 decided first): what the body holds of
+   * the budget is given back at once, and nothing more is taken, whenever the stream settles.
+   */
+  abandon?: AbortSignal,
 ): Promise<ReadBody> {
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
@@ -43,16 +48,25 @@ export async function readJsonBody(
     budget.give(held);
     held = 0;
   };
+  const chunks: Uint8Array[] = [];
+  const abandoned = new Error('The body was abandoned: the request was answered without it.');
+  // The stream may never settle (a host that stops forwarding it), so the bytes are not kept waiting for it.
+  const onAbandon = (): void => {
+    release();
+    chunks.length = 0;
+  };
+  abandon?.addEventListener('abort', onAbandon, { once: true });
   try {
+    if (abandon?.aborted) throw abandoned;
     // A declared length is reserved before reading, so a body that cannot fit is refused at once.
     if (declared !== undefined && Number.isSafeInteger(declared) && declared > 0) hold(declared);
-    const chunks: Uint8Array[] = [];
     let total = 0;
     const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = request.body?.getReader();
     if (reader) {
       try {
         for (;;) {
           const { done, value } = await reader.read();
+          if (abandon?.aborted) throw abandoned;
           if (done) break;
           total += value.byteLength;
           if (total > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));
@@ -64,7 +78,7 @@ export async function readJsonBody(
           }
         }
       } catch (error) {
-        if (error instanceof ApiError) throw error;
+        if (error instanceof ApiError || error === abandoned) throw error;
         // Reading fails only when the upload did not complete: the caller closed or reset the connection.
         throw new ClientAbortError({ cause: error });
       } finally {
@@ -83,6 +97,8 @@ export async function readJsonBody(
   } catch (error) {
     release();
     throw error;
+  } finally {
+    abandon?.removeEventListener('abort', onAbandon);
   }
 }
 

@@ -15,6 +15,7 @@ const highWaterMarkBytes = 64 * 1024;
  */
 export class RequestBodyStream {
   readonly stream: ReadableStream<Uint8Array>;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   #detached = false;
   #received = 0;
   #ended = false;
@@ -44,6 +45,7 @@ export class RequestBodyStream {
       {
         start: (controller) => {
           controllerRef = controller;
+          this.#controller = controller;
         },
         pull: () => {
           if (!this.#detached) req.resume();
@@ -66,8 +68,20 @@ export class RequestBodyStream {
     return this.#ended;
   }
 
-  /** Stops handing chunks to the stream; what arrives after this is discarded. */
+  /**
+   * Stops handing chunks to the stream; what arrives after this is discarded. A read still waiting
+   * (a handler that answered, or ran out of time, before the body arrived) fails at once instead of
+   * waiting for ever, so whatever that read holds is let go.
+   */
   detach(): void {
+    if (this.#detached) return;
     this.#detached = true;
+    if (!this.#ended) {
+      try {
+        this.#controller?.error(new Error('The request was answered before its body arrived.'));
+      } catch {
+        // Already closed or errored: nothing waits on it.
+      }
+    }
   }
 }

@@ -138,6 +138,40 @@ describe('rate limit before the body', () => {
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
     expect(statuses.at(-1)).toBe(429);
   });
+
+  it("a 429 answered while the body still arrives gives the body's bytes back at once", async () => {
+    const partner = await partnerWithStores(service);
+    await service.hq('partner', 'set-rate-limit', partner.partnerId, '1');
+    const budget = service.services.bodyBudget;
+    // Spend the minute's one call, so that the next is refused on the key alone.
+    let spent = 0;
+    while (spent < 2 && (await service.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 2 }))).status !== 429) spent += 1;
+    // A push that declares 4 MiB and sends its first bytes only: the declared length is held at once.
+    const declared = 4 * 1024 * 1024;
+    const upload = http.request(`${service.baseUrl}/trade-records`, {
+      method: 'POST',
+      headers: { 'x-functions-key': partner.key, 'content-type': 'application/json', 'content-length': String(declared) },
+      agent: false,
+    });
+    upload.on('error', () => undefined);
+    const answered = new Promise<number>((resolve) => {
+      upload.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+    });
+    upload.write('{"batch_id":"');
+    try {
+      expect(await answered).toBe(429);
+      // Nothing more was sent: the bytes must not wait for a body that may never arrive.
+      await vi.waitFor(() => {
+        expect(budget.heldBy(partner.partnerId)).toBe(0);
+      });
+      expect(budget.inUse).toBe(0);
+    } finally {
+      upload.destroy();
+    }
+  });
 });
 
 describe('request bytes in flight', () => {

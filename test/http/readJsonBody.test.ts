@@ -45,4 +45,36 @@ describe('readJsonBody', () => {
     expect(heads).toEqual([whole]);
     expect(text(read.bytes)).toBe(whole);
   });
+
+  it('gives back what an abandoned body holds at once, though its stream never settles, and takes nothing after', async () => {
+    // A body that declares 4,000 bytes, sends 100 and then neither ends nor fails.
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        controller = c;
+        c.enqueue(new Uint8Array(100));
+      },
+    });
+    const request = {
+      headers: new Headers({ 'content-type': 'application/json', 'content-length': '4000' }),
+      body,
+    } as unknown as HttpRequest;
+    const budget = new BodyBudget(10_000, 5_000);
+    const abandon = new AbortController();
+    const reading = readJsonBody(request, 10_000, budget.forPartner('p'), undefined, abandon.signal);
+    const settled = reading.then(
+      () => 'read',
+      () => 'refused',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(budget.heldBy('p')).toBe(4_000);
+    abandon.abort();
+    expect(budget.heldBy('p')).toBe(0);
+    expect(budget.inUse).toBe(0);
+    // Should the stream go on after all, nothing more is held and the read is refused.
+    controller?.enqueue(new Uint8Array(5_000));
+    controller?.close();
+    expect(await settled).toBe('refused');
+    expect(budget.inUse).toBe(0);
+  });
 });

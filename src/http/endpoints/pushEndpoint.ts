@@ -22,6 +22,7 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
     const processor = services.processors[kind];
     // Reads the checks need are started from the body's first bytes, while the rest still arrives.
     let ahead: unknown;
+    const abandon = new AbortController();
     const reading = readJsonBody(
       request,
       services.config.maxRequestBodyBytes,
@@ -29,12 +30,15 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
       (head) => {
         ahead = services.ingestion.readAheadFromHead(partner.partnerId, processor, head);
       },
+      abandon.signal,
     );
     let body;
     try {
       body = await Promise.race([reading, admission.then(() => reading)]);
     } catch (error) {
-      // Refused first, or the body was refused: a body still arriving gives its bytes back once read.
+      // Refused first, or the body was refused: a body still arriving gives its bytes back now, not
+      // once it has arrived (the stream of an answered request need not ever settle).
+      abandon.abort();
       void reading.then(
         (late) => {
           late.release();
