@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -35,9 +35,13 @@ function makeProject(): string {
   copyFileSync(path.join(root, 'scripts', 'buildStamp.mjs'), path.join(project, 'scripts', 'buildStamp.mjs'));
   writeFileSync(
     path.join(project, 'record.mjs'),
-    `import { appendFileSync, existsSync } from 'node:fs';
-appendFileSync('builds.log', 'build\\n');
+    `import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+appendFileSync('builds.log', existsSync('dist/.tsbuildinfo') ? 'build\\n' : 'build afresh\\n');
 console.log('compiled');
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/out.js', '');
+writeFileSync('dist/.tsbuildinfo', '');
+if (existsSync('slow')) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
 if (existsSync('edit-during-build')) appendFileSync('src/a.ts', '// edited while building\\n');
 if (existsSync('fail')) process.exit(1);
 `,
@@ -118,7 +122,35 @@ describe('scripts/buildStamp.mjs ensure', () => {
     const result = spawnSync(process.execPath, [path.join(link, 'scripts', 'buildStamp.mjs'), 'ensure'], { cwd: link, encoding: 'utf8' });
     expect(result.status).toBe(0);
     expect(result.stderr).toContain('compiled');
-    expect(readFileSync(path.join(project, 'builds.log'), 'utf8')).toBe('build\n');
+    expect(readFileSync(path.join(project, 'builds.log'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+  });
+
+  it('builds again, every output afresh, when a file the last build left in dist/ is gone', () => {
+    ensure(project);
+    expect(ensure(project).builds).toBe(1);
+    rmSync(path.join(project, 'dist', 'out.js'));
+    expect(ensure(project).builds).toBe(2);
+    // The compiler's incremental state was dropped first, so the deleted output is written again.
+    expect(readFileSync(path.join(project, 'builds.log'), 'utf8')).toBe('build afresh\nbuild afresh\n');
+    expect(existsSync(path.join(project, 'dist', 'out.js'))).toBe(true);
+    expect(ensure(project).builds).toBe(2);
+  });
+
+  it('builds again after `forget`, as a build of part of dist/ calls it', () => {
+    ensure(project);
+    execFileSync(process.execPath, ['scripts/buildStamp.mjs', 'forget'], { cwd: project });
+    expect(ensure(project).builds).toBe(2);
+  });
+
+  it('two calls at once build once: the second waits for the first and finds the stamp current', async () => {
+    writeFileSync(path.join(project, 'slow'), '');
+    const run = () =>
+      new Promise<number | null>((resolve) => {
+        spawn(process.execPath, ['scripts/buildStamp.mjs', 'ensure'], { cwd: project, stdio: 'ignore' }).on('exit', resolve);
+      });
+    expect(await Promise.all([run(), run()])).toEqual([0, 0]);
+    expect(ensure(project).builds).toBe(1);
+    expect(existsSync(path.join(project, 'dist', '.build-lock'))).toBe(false);
   });
 
   it('forgets the stamp when a build begins, so a build stopped midway is not taken as current', () => {
@@ -133,6 +165,7 @@ describe('the project wiring', () => {
 
   it('stamps every `npm run build`, and `npm start` and `npm run hq` build only when the stamp is not current', () => {
     expect(scripts.build).toMatch(/^node scripts\/buildStamp\.mjs begin && .* && node scripts\/buildStamp\.mjs end$/);
+    expect(scripts['build:console']).toMatch(/^node scripts\/buildStamp\.mjs forget && /);
     expect(scripts.start).toMatch(/^node scripts\/buildStamp\.mjs ensure && node dist\/src\/localhost\/main\.js$/);
     expect(scripts.hq).toMatch(/^node scripts\/buildStamp\.mjs ensure && node dist\/src\/cli\/main\.js$/);
   });
