@@ -84,7 +84,7 @@ export class WebhookDelivery {
 
     const running = this.#inFlight.get(partnerId) ?? 0;
     if (running >= this.deps.policy.partnerConcurrency) {
-      return this.#returnBusy(message, `${what}: ${running} attempts to this endpoint running`);
+      return this.#returnBusy(message, registration, `${what}: ${running} attempts to this endpoint running`, 'ENDPOINT_BUSY', telemetry);
     }
     this.#inFlight.set(partnerId, running + 1);
     const started = performance.now();
@@ -97,7 +97,9 @@ export class WebhookDelivery {
       else this.#inFlight.delete(partnerId);
     }
     // Nothing was sent, and nothing is known of the endpoint: not an attempt, and no pause for it.
-    if (!outcome.ok && outcome.errorClass === 'LOOKUPS_BUSY') return this.#returnBusy(message, `${what}: host-name lookups all taken`);
+    if (!outcome.ok && outcome.errorClass === 'LOOKUPS_BUSY') {
+      return this.#returnBusy(message, registration, `${what}: host-name lookups all taken`, 'LOOKUPS_BUSY', telemetry);
+    }
     const latencyMs = Math.round(performance.now() - started);
     const attempts = message.attempts + 1;
     const firstAttemptAt = message.firstAttemptAt ?? now.toISOString();
@@ -170,9 +172,35 @@ export class WebhookDelivery {
 
   /**
    * Back to the queue, not an attempt: the slot goes to whatever event is next, of any partner.
-   * Each return waits twice as long as the one before, up to the policy's bound.
+   * Each return waits twice as long as the one before, up to the policy's bound; past the event's
+   * retry window it is dead-lettered, as a paused endpoint's events are, so that an endpoint or a
+   * lookup that stays busy never keeps an event going round for ever.
    */
-  async #returnBusy(message: WebhookDeliveryMessage, why: string): Promise<string> {
+  async #returnBusy(
+    message: WebhookDeliveryMessage,
+    registration: WebhookRegistration,
+    why: string,
+    busyClass: 'ENDPOINT_BUSY' | 'LOOKUPS_BUSY',
+    telemetry: Telemetry,
+  ): Promise<string> {
+    const now = this.deps.clock();
+    if (now.getTime() >= Date.parse(message.createdAt) + this.deps.policy.maxAgeSeconds * 1000) {
+      const lastErrorClass = message.lastErrorClass ?? busyClass;
+      telemetry.metric('webhook_dead_letter', 1, {
+        partner: message.partnerId,
+        event: message.eventId,
+        type: message.eventType,
+        error: lastErrorClass,
+      });
+      await this.#deadLetter(message, registration, now, {
+        attempts: message.attempts,
+        firstAttemptAt: message.firstAttemptAt,
+        lastAttemptAt: message.lastAttemptAt,
+        lastErrorClass,
+        lastStatus: undefined,
+      });
+      return `${why}; past the retry window, dead-lettered`;
+    }
     const busyReturns = (message.busyReturns ?? 0) + 1;
     const { busyRetrySeconds, maxBusyRetrySeconds } = this.deps.policy;
     const delaySeconds = Math.min(busyRetrySeconds * 2 ** Math.min(busyReturns - 1, 30), maxBusyRetrySeconds);

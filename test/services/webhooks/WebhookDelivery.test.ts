@@ -326,6 +326,26 @@ describe('attempts per partner at once', () => {
     expect(retried).toMatchObject({ eventId: message.eventId, attempts: 1 });
     expect(retried.busyReturns).toBeUndefined();
   });
+
+  it('an event sent back past its retry window is dead-lettered, not sent round for ever', async () => {
+    const kit = await startWebhookKit({ policy: { attemptTimeoutMs: neverTimesOut, partnerConcurrency: 1, maxAgeSeconds: 600 } });
+    const { hanging, slowPartner } = await hangingAndHealthyPartners(kit);
+    await publish(kit, slowPartner, 'B1');
+    const waiting = await publish(kit, slowPartner, 'B2');
+    const [first, second] = kit.queue.takeVisible();
+    const holding = kit.delivery.deliver(first!);
+    await vi.waitFor(() => {
+      expect(hanging.received).toHaveLength(1);
+    }, 30_000);
+    expect(await kit.delivery.deliver(second!)).toContain('1 attempts to this endpoint running; waits');
+    // The slot stays taken past the event's window: the next return gives it up to HQ.
+    kit.clock.advance(601);
+    expect(await kit.delivery.deliver(kit.queue.sent.at(-1)!.message)).toContain('past the retry window, dead-lettered');
+    expect(await kit.deadLetters.get(slowPartner, waiting)).toMatchObject({ attempts: 0, lastErrorClass: 'ENDPOINT_BUSY' });
+    expect(await kit.events.get(slowPartner, waiting)).toBeDefined();
+    await hanging.close();
+    await holding;
+  });
 });
 
 /**
