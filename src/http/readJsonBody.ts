@@ -49,7 +49,6 @@ export async function readJsonBody(
     held = 0;
   };
   const chunks: Uint8Array[] = [];
-  const abandoned = new Error('The body was abandoned: the request was answered without it.');
   // The stream may never settle (a host that stops forwarding it), so the bytes are not kept waiting for it.
   const onAbandon = (): void => {
     release();
@@ -57,7 +56,7 @@ export async function readJsonBody(
   };
   abandon?.addEventListener('abort', onAbandon, { once: true });
   try {
-    if (abandon?.aborted) throw abandoned;
+    if (abandon?.aborted) throw new AbandonedRead();
     // A declared length is reserved before reading, so a body that cannot fit is refused at once.
     if (declared !== undefined && Number.isSafeInteger(declared) && declared > 0) hold(declared);
     let total = 0;
@@ -66,7 +65,7 @@ export async function readJsonBody(
       try {
         for (;;) {
           const { done, value } = await reader.read();
-          if (abandon?.aborted) throw abandoned;
+          if (abandon?.aborted) throw new AbandonedRead();
           if (done) break;
           total += value.byteLength;
           if (total > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));
@@ -78,7 +77,7 @@ export async function readJsonBody(
           }
         }
       } catch (error) {
-        if (error instanceof ApiError || error === abandoned) throw error;
+        if (error instanceof ApiError || error instanceof AbandonedRead) throw error;
         // Reading fails only when the upload did not complete: the caller closed or reset the connection.
         throw new ClientAbortError({ cause: error });
       } finally {
@@ -99,6 +98,14 @@ export async function readJsonBody(
     throw error;
   } finally {
     abandon?.removeEventListener('abort', onAbandon);
+  }
+}
+
+/** The read of a body its request was answered without; only the caller that abandoned it sees it. */
+class AbandonedRead extends Error {
+  constructor() {
+    super('The body was abandoned: the request was answered without it.');
+    this.name = 'AbandonedRead';
   }
 }
 

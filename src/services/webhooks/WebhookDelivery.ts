@@ -185,20 +185,7 @@ export class WebhookDelivery {
   ): Promise<string> {
     const now = this.deps.clock();
     if (now.getTime() >= Date.parse(message.createdAt) + this.deps.policy.maxAgeSeconds * 1000) {
-      const lastErrorClass = message.lastErrorClass ?? busyClass;
-      telemetry.metric('webhook_dead_letter', 1, {
-        partner: message.partnerId,
-        event: message.eventId,
-        type: message.eventType,
-        error: lastErrorClass,
-      });
-      await this.#deadLetter(message, registration, now, {
-        attempts: message.attempts,
-        firstAttemptAt: message.firstAttemptAt,
-        lastAttemptAt: message.lastAttemptAt,
-        lastErrorClass,
-        lastStatus: undefined,
-      });
+      await this.#giveUpUnattempted(message, registration, now, message.lastErrorClass ?? busyClass, telemetry);
       return `${why}; past the retry window, dead-lettered`;
     }
     const busyReturns = (message.busyReturns ?? 0) + 1;
@@ -226,25 +213,36 @@ export class WebhookDelivery {
   ): Promise<string> {
     const deadline = Date.parse(message.createdAt) + this.deps.policy.maxAgeSeconds * 1000;
     if (now.getTime() >= deadline) {
-      telemetry.metric('webhook_dead_letter', 1, {
-        partner: message.partnerId,
-        event: message.eventId,
-        type: message.eventType,
-        error: message.lastErrorClass ?? health.lastErrorClass,
-      });
-      await this.#deadLetter(message, registration, now, {
-        attempts: message.attempts,
-        firstAttemptAt: message.firstAttemptAt,
-        lastAttemptAt: message.lastAttemptAt,
-        lastErrorClass: message.lastErrorClass ?? health.lastErrorClass,
-        lastStatus: undefined,
-      });
+      await this.#giveUpUnattempted(message, registration, now, message.lastErrorClass ?? health.lastErrorClass, telemetry);
       return `${what}: endpoint paused past the retry window; dead-lettered`;
     }
     const wake = Date.parse(health.pausedUntil) + this.deps.random() * this.deps.policy.pauseSpreadSeconds * 1000;
     const delaySeconds = Math.max(1, Math.ceil((Math.min(wake, deadline) - now.getTime()) / 1000));
     await this.deps.queue.send(message, delaySeconds);
     return `${what}: endpoint paused (${health.lastErrorClass}); waits ${delaySeconds} s`;
+  }
+
+  /** An event whose retry window ended while it waited, with no attempt of its own since its last failure: to HQ. */
+  async #giveUpUnattempted(
+    message: WebhookDeliveryMessage,
+    registration: WebhookRegistration,
+    now: Date,
+    lastErrorClass: string,
+    telemetry: Telemetry,
+  ): Promise<void> {
+    telemetry.metric('webhook_dead_letter', 1, {
+      partner: message.partnerId,
+      event: message.eventId,
+      type: message.eventType,
+      error: lastErrorClass,
+    });
+    await this.#deadLetter(message, registration, now, {
+      attempts: message.attempts,
+      firstAttemptAt: message.firstAttemptAt,
+      lastAttemptAt: message.lastAttemptAt,
+      lastErrorClass,
+      lastStatus: undefined,
+    });
   }
 
   async #deadLetter(

@@ -68,6 +68,17 @@ async function publish(kit: WebhookKit, partnerId: string, storeId: string, type
   return id;
 }
 
+/** Publishes an event with empty data, for tests of whether it is published at all; its outcome. */
+function publishBare(kit: WebhookKit, partnerId: string, id: string, type: EventType = 'reconciliation.completed') {
+  return kit.publisher.publish(partnerId, {
+    id,
+    type,
+    source: type === 'batch.failed' ? '/pos/v1/trade-records' : reconciliationSource,
+    time: kit.clock.now(),
+    data: {},
+  });
+}
+
 /** Runs queued messages in visibility order, moving the clock, until the queue is empty. */
 async function drain(kit: WebhookKit): Promise<string[]> {
   const outcomes: string[] = [];
@@ -173,15 +184,7 @@ describe('a receiver that always fails', () => {
     expect(disabledAt).toBe(kit.clock.now().toISOString());
 
     // While disabled nothing is published; the partner's GET says since when.
-    expect(
-      await kit.publisher.publish(partner, {
-        id: 'evt_while_disabled',
-        type: 'reconciliation.completed',
-        source: reconciliationSource,
-        time: kit.clock.now(),
-        data: {},
-      }),
-    ).toBe('endpoint-disabled');
+    expect(await publishBare(kit, partner, 'evt_while_disabled')).toBe('endpoint-disabled');
     expect(await kit.events.get(partner, 'evt_while_disabled')).toBeUndefined();
     expect(kit.queue.size).toBe(0);
 
@@ -436,26 +439,10 @@ describe('subscriptions and secrets at delivery time', () => {
     const r = await receiver(() => 200);
     const partner = newPartnerId();
     await register(kit, partner, r.url, ['batch.failed']);
-    expect(
-      await kit.publisher.publish(partner, {
-        id: 'evt_x',
-        type: 'reconciliation.completed',
-        source: reconciliationSource,
-        time: kit.clock.now(),
-        data: {},
-      }),
-    ).toBe('not-subscribed');
+    expect(await publishBare(kit, partner, 'evt_x')).toBe('not-subscribed');
     expect(kit.queue.size).toBe(0);
     expect(await kit.events.get(partner, 'evt_x')).toBeUndefined();
-    expect(
-      await kit.publisher.publish(newPartnerId(), {
-        id: 'evt_y',
-        type: 'batch.failed',
-        source: '/pos/v1/trade-records',
-        time: kit.clock.now(),
-        data: {},
-      }),
-    ).toBe('not-subscribed');
+    expect(await publishBare(kit, newPartnerId(), 'evt_y', 'batch.failed')).toBe('not-subscribed');
   });
 
   it('drops a pending event when the endpoint is removed or stops taking its type', async () => {
@@ -486,15 +473,7 @@ describe('subscriptions and secrets at delivery time', () => {
     expect(await kit.partners.update(partner, { status: 'INACTIVE' })).toBe(true);
     expect(await drain(kit)).toEqual([expect.stringContaining('dropped, the partner is deactivated') as string]);
     expect(await kit.events.get(partner, queued)).toBeUndefined();
-    expect(
-      await kit.publisher.publish(partner, {
-        id: 'evt_inactive',
-        type: 'reconciliation.completed',
-        source: reconciliationSource,
-        time: kit.clock.now(),
-        data: {},
-      }),
-    ).toBe('partner-inactive');
+    expect(await publishBare(kit, partner, 'evt_inactive')).toBe('partner-inactive');
     expect(await kit.events.get(partner, 'evt_inactive')).toBeUndefined();
     expect(kit.queue.size).toBe(0);
     expect(r.received).toHaveLength(0);
