@@ -72,6 +72,7 @@ export class BodyBudget implements BodyAllowance {
   }
 }
 
+/** Worded for every body read through the budget: a push (same batch_id) or a webhook registration. */
 function busy(why: string): ApiError {
-  return new ApiError('SERVICE_UNAVAILABLE', `${why}; retry shortly with the same batch_id.`, [], retryAfterSeconds);
+  return new ApiError('SERVICE_UNAVAILABLE', `${why}; send the same request again after Retry-After.`, [], retryAfterSeconds);
 }

@@ -35,6 +35,9 @@ describe('BodyBudget', () => {
     expect(overShare.code).toBe('SERVICE_UNAVAILABLE');
     expect(overShare.retryAfterSeconds).toBeGreaterThan(0);
     expect(overShare.message).toContain('your share');
+    // Read for pushes and webhook registrations alike, so it names no push-only field.
+    expect(overShare.message).toContain('same request');
+    expect(overShare.message).not.toContain('batch_id');
     expect(budget.heldBy('a')).toBe(50);
     budget.forPartner('b').take(50);
     expect(budget.inUse).toBe(100);
