@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
 import { checkTradeRecordBatch } from '../src/domain/validation/checkTradeRecordBatch.js';
-import { createBodyValidator } from '../src/validation/createBodyValidator.js';
-import { readSchemaFolder } from '../src/validation/readSchemaFolder.js';
-import { parseJsonBody } from '../src/validation/parseJsonBody.js';
+import { createBodyValidator } from '../src/bodyParsing/createBodyValidator.js';
+import { readSchemaFolder } from '../src/bodyParsing/readSchemaFolder.js';
+import { parseJsonBody } from '../src/bodyParsing/parseJsonBody.js';
 import { BatchTemplate } from './BatchTemplate.js';
 import { benchBusinessDate } from './BenchEnvironment.js';
 import type { BenchScale } from './benchScale.js';

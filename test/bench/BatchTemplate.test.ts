@@ -3,9 +3,9 @@ import { BatchTemplate } from '../../bench/BatchTemplate.js';
 import { benchBusinessDate } from '../../bench/BenchEnvironment.js';
 import type { TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { checkTradeRecordBatch } from '../../src/domain/validation/checkTradeRecordBatch.js';
-import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
-import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
-import { readSchemaFolder } from '../../src/validation/readSchemaFolder.js';
+import { createBodyValidator } from '../../src/bodyParsing/createBodyValidator.js';
+import { parseJsonBody } from '../../src/bodyParsing/parseJsonBody.js';
+import { readSchemaFolder } from '../../src/bodyParsing/readSchemaFolder.js';
 
 const template = new BatchTemplate({ storeId: 'TPL-0001', businessDate: benchBusinessDate, recordCount: 40, seed: 3 });
 

@@ -16,8 +16,8 @@ import { buildOpenApiDocument } from '../../src/openapi/buildOpenApiDocument.js'
 import { partnerApi } from '../../src/openapi/partnerApi.js';
 import { partnerExamples } from '../../src/openapi/partnerExamples.js';
 import { openApiFile, renderPartnerOpenApiFile } from '../../src/openapi/writeDocs.js';
-import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
-import { readSchemaFolder } from '../../src/validation/readSchemaFolder.js';
+import { createBodyValidator } from '../../src/bodyParsing/createBodyValidator.js';
+import { readSchemaFolder } from '../../src/bodyParsing/readSchemaFolder.js';
 import { pointerToken, specValidator } from './specAjv.js';
 
 const root = findProjectRoot();

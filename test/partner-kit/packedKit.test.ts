@@ -84,9 +84,9 @@ describe('the kit bundle', () => {
     expect(inputs.filter((input) => input.includes('@azure/'))).toEqual([]);
     // The kit reaches the service only for the contract: its model, rules, errors and webhook signatures.
     const serviceFolders = new Set(inputs.filter((input) => input.startsWith('src/')).map((input) => input.split('/')[1]));
-    expect([...serviceFolders].filter((folder) => !['domain', 'errors', 'events', 'http', 'validation'].includes(folder!))).toEqual([]);
+    expect([...serviceFolders].filter((folder) => !['domain', 'errors', 'events', 'http', 'bodyParsing'].includes(folder!))).toEqual([]);
     expect(inputs).toContain('schemas/trade-records.schema.json');
-    expect(inputs).toContain('src/validation/createBodyValidator.ts');
+    expect(inputs).toContain('src/bodyParsing/createBodyValidator.ts');
     const external = Object.values(metafile.outputs).flatMap((output) =>
       output.imports.filter((i) => i.external === true).map((i) => i.path),
     );

@@ -3,7 +3,7 @@
  * carries them: an installed kit has no `schemas` folder beside it. A test checks that this list
  * holds every file of `schemas/`.
  */
-import type { SchemaDocument } from '../../../src/validation/createBodyValidator.js';
+import type { SchemaDocument } from '../../../src/bodyParsing/createBodyValidator.js';
 import common from '../../../schemas/common.schema.json';
 import dailyClose from '../../../schemas/daily-close.schema.json';
 import events from '../../../schemas/events.schema.json';

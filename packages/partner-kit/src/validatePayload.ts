@@ -20,8 +20,8 @@ import { checkTradeRecordBatch } from '../../../src/domain/validation/checkTrade
 import { ApiError } from '../../../src/errors/ApiError.js';
 import type { ProblemDetail } from '../../../src/errors/ProblemDetail.js';
 import { toErrorResponse } from '../../../src/http/toErrorResponse.js';
-import { createBodyValidator, type BodyValidator } from '../../../src/validation/createBodyValidator.js';
-import { parseJsonBody } from '../../../src/validation/parseJsonBody.js';
+import { createBodyValidator, type BodyValidator } from '../../../src/bodyParsing/createBodyValidator.js';
+import { parseJsonBody } from '../../../src/bodyParsing/parseJsonBody.js';
 import { contractSchemas } from './contractSchemas.js';
 import type { ErrorBody } from './contractTypes.js';
 

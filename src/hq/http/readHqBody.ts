@@ -1,6 +1,6 @@
 import type { HttpRequest } from '@azure/functions';
 import { ApiError } from '../../errors/ApiError.js';
-import { parseJsonBody } from '../../validation/parseJsonBody.js';
+import { parseJsonBody } from '../../bodyParsing/parseJsonBody.js';
 import { hqLimits } from '../hqLimits.js';
 import type { HqRequestValidator } from './HqRequestValidator.js';
 import type { BodyName, BodyTypes } from './hqSchemas.js';

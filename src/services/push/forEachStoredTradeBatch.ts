@@ -1,5 +1,5 @@
 import type { TradeRecordBatch } from '../../domain/model/payloads.js';
-import { parseJsonBody } from '../../validation/parseJsonBody.js';
+import { parseJsonBody } from '../../bodyParsing/parseJsonBody.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 import { mapBounded } from '../mapBounded.js';
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/ApiError.js';
-import type { BodyValidator } from '../../validation/createBodyValidator.js';
-import { parseJsonBody } from '../../validation/parseJsonBody.js';
+import type { BodyValidator } from '../../bodyParsing/createBodyValidator.js';
+import { parseJsonBody } from '../../bodyParsing/parseJsonBody.js';
 import type { WebhookBody, WebhookBodyWithSecret, WebhookRegistrar } from './WebhookRegistrar.js';
 
 /** The registration body once it passed its schema. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findSensitiveData } from '../../../src/domain/validation/findSensitiveData.js';
-import { maxJsonDepth, parseJsonBody } from '../../../src/validation/parseJsonBody.js';
+import { maxJsonDepth, parseJsonBody } from '../../../src/bodyParsing/parseJsonBody.js';
 import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
 import { stringMatching } from '../../support/matchers.js';
 

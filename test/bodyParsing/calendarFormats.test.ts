@@ -1,6 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats';
 import { describe, expect, it } from 'vitest';
-import { calendarFormats } from '../../src/validation/calendarFormats.js';
+import { calendarFormats } from '../../src/bodyParsing/calendarFormats.js';
 
 const library = (name: 'date' | 'date-time') => (fullFormats[name] as { validate: (value: string) => boolean }).validate;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxJsonDepth, parseJsonBody } from '../../src/validation/parseJsonBody.js';
+import { maxJsonDepth, parseJsonBody } from '../../src/bodyParsing/parseJsonBody.js';
 import { buildTradeRecordBatch, toBytes } from '../fixtures/tradeRecordFixtures.js';
 import { stringMatching } from '../support/matchers.js';
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBodyValidator } from '../../src/validation/createBodyValidator.js';
-import { readSchemaFolder } from '../../src/validation/readSchemaFolder.js';
+import { createBodyValidator } from '../../src/bodyParsing/createBodyValidator.js';
+import { readSchemaFolder } from '../../src/bodyParsing/readSchemaFolder.js';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
-import { parseJsonBody } from '../../src/validation/parseJsonBody.js';
+import { parseJsonBody } from '../../src/bodyParsing/parseJsonBody.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
 import { anyString, stringMatching } from '../support/matchers.js';
@@ -32,7 +32,7 @@ describe('findProjectRoot', () => {
   it('finds the folder holding package.json and schemas/ from a nested folder', () => {
     const root = findProjectRoot();
     expect(path.basename(path.join(root, 'schemas'))).toBe('schemas');
-    expect(findProjectRoot(path.join(root, 'dist', 'src', 'validation'))).toBe(root);
+    expect(findProjectRoot(path.join(root, 'dist', 'src', 'bodyParsing'))).toBe(root);
   });
 
   it('fails clearly when there is none', () => {
