@@ -123,6 +123,11 @@ export const functionTable: readonly FunctionDefinition[] = [
       context.info(
         `sweepPendingBatches: ${summary.examined} stale, ${summary.alreadyFinished} already finished, ${summary.completed} completed, ${summary.abandoned} dropped, ${summary.failed} failed, ${summary.leftPending} left pending, ${summary.fragmentsStaged} report fragments staged${summary.stoppedAtBudget ? '; stopped at its time budget, the rest is left for the next sweep' : ''}`,
       );
+      if (summary.listingUnavailable) {
+        context.warn(
+          `sweepPendingBatches: listing the pending index stopped (${describeError(summary.listingUnavailable)}); the rows not reached are left for the next sweep`,
+        );
+      }
       for (const { partnerId, batchId, error } of summary.rowFailures) {
         context.warn(`sweepPendingBatches: batch ${batchId} of partner ${partnerId} failed and is left pending: ${describeError(error)}`);
       }

@@ -7,7 +7,8 @@ import { InvocationContext } from '@azure/functions';
 import { PendingBatchIndex } from '../../src/storage/PendingBatchIndex.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
-import { FaultPolicy, SimulatedCrash, isBlobPut, isTableTransaction } from '../reliability/support/faultPolicy.js';
+import { FaultPolicy, SimulatedCrash, isBlobPut, isTableRead, isTableTransaction } from '../reliability/support/faultPolicy.js';
+import { tableNames } from '../../src/storage/storageNames.js';
 
 /** A clock the test moves forward, so the sweep's stale age passes without waiting. */
 let offsetMs = 0;
@@ -58,6 +59,9 @@ describe('the pending-batch sweep (timer)', () => {
     return n;
   };
 
+  /** The level of each line the last timer run logged, in order. */
+  let levels: string[] = [];
+
   /** The sweep function as the host registers it, run the way the timer trigger runs it. */
   const runTimerFunction = async (): Promise<string[]> => {
     const captured = captureRegistrations(() => {
@@ -65,7 +69,14 @@ describe('the pending-batch sweep (timer)', () => {
     }).find((fn): fn is CapturedTimerFunction => fn.kind === 'timer')!;
     expect(captured).toMatchObject({ name: 'sweepPendingBatches', schedule: sweepSchedule });
     const lines: string[] = [];
-    const context = new InvocationContext({ functionName: captured.name, logHandler: (_level, ...args) => lines.push(args.join(' ')) });
+    levels = [];
+    const context = new InvocationContext({
+      functionName: captured.name,
+      logHandler: (level, ...args) => {
+        levels.push(level);
+        lines.push(args.join(' '));
+      },
+    });
     await captured.handler(
       { isPastDue: false, schedule: { adjustForDST: true }, scheduleStatus: { last: '', next: '', lastUpdated: '' } },
       context,
@@ -156,6 +167,41 @@ describe('the pending-batch sweep (timer)', () => {
       `metric batch_failed 1 partner=${partner.partnerId} batch_id=${batch.batch_id} code=BATCH_FAILED`,
     ]);
     expect(await pendingRows()).toBe(0);
+  });
+
+  it('ends with a warning, not a failed run, when storage is busy while the pending index is listed; the next sweep finishes the batch', async () => {
+    offsetMs = 0;
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 2 });
+    crashAfter = 'blob-stored';
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    // Busy for every try the storage client makes.
+    answers.answerWith(isTableRead(tableNames.pendingBatches), 503, 'ServerBusy', 50);
+    let lines: string[];
+    try {
+      lines = await runTimerFunction();
+    } finally {
+      answers.disarm();
+    }
+    const warning = lines.findIndex((line) => line.includes('listing the pending index stopped'));
+    expect(lines[warning]).toMatch(
+      /stopped \(StorageError: storage unavailable: 503 ServerBusy.*\); the rows not reached are left for the next sweep$/,
+    );
+    expect(levels[warning]).toBe('warning');
+    expect(levels).not.toContain('error');
+    expect((await runTimerFunction()).join('\n')).toMatch(/1 completed/);
+    expect(await pendingRows()).toBe(0);
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).body).toMatchObject({ status: 'ALREADY_RECEIVED' });
+  });
+
+  it('fails the timer run when storage refuses the listing for a reason a later sweep does not change', async () => {
+    answers.answerWith(isTableRead(tableNames.pendingBatches), 404, 'TableNotFound', 50);
+    try {
+      await expect(runTimerFunction()).rejects.toThrow(/storage refused: 404 TableNotFound/);
+    } finally {
+      answers.disarm();
+    }
   });
 
   it('registers the sweep as a timer and no queue-triggered sweep', () => {
