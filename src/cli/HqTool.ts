@@ -3,6 +3,7 @@ import type { PaymentDirection } from '../domain/reconciliation/paymentDirection
 import { hashApiKey } from '../services/hashApiKey.js';
 import { classifyReportError } from '../services/reports/classifyReportError.js';
 import { createStoreDayReportService } from '../services/createStoreDayReportService.js';
+import type { ClosedDayReruns } from '../services/reruns/ClosedDayReruns.js';
 import { createClosedDayReruns } from '../services/reruns/createClosedDayReruns.js';
 import { ApiKeyRepository } from '../storage/ApiKeyRepository.js';
 import { BatchLedger } from '../storage/BatchLedger.js';
@@ -92,6 +93,7 @@ export class HqTool {
   private readonly clock: () => Date;
   private readonly commands: readonly Command[];
   private readonly admin: PartnerAdmin;
+  private readonly reruns: ClosedDayReruns;
   private readonly operators: OperatorKeys;
   private readonly validator = new HqRequestValidator();
 
@@ -117,16 +119,10 @@ export class HqTool {
       },
       this.clock,
     );
+    this.reruns = createClosedDayReruns(storage, this.clock);
     // The same rules as the HQ API's admin actions and operator keys (a direction set here also
     // has the closed days that used the type reconciled again, through the service's queues).
-    this.admin = new PartnerAdmin(
-      this.partners,
-      this.registrations,
-      this.directions,
-      createClosedDayReruns(storage, this.clock),
-      this.keys,
-      this.clock,
-    );
+    this.admin = new PartnerAdmin(this.partners, this.registrations, this.directions, this.reruns, this.keys, this.clock);
     this.operators = new OperatorKeys(new OperatorKeyRepository(t.operatorKeys), this.clock);
     // Adding a command is adding a line here (and one to hqUsage).
     this.commands = [
@@ -167,6 +163,12 @@ export class HqTool {
         run: (a) => this.setDirection(a.at(0), a.at(1), a.at(2)),
       },
       { words: 'reconciliation list', args: [], options: ['partner', 'status', 'date'], run: (_, o) => this.listReconciliations(o) },
+      {
+        words: 'reconciliation rerun',
+        args: ['partner_id'],
+        options: ['from', 'to'],
+        run: (a, o) => this.rerunReconciliations(a.at(0), o),
+      },
       {
         words: 'batch list',
         args: [],
@@ -426,21 +428,8 @@ export class HqTool {
    * store-day that fails is reported and skipped; storage failures are tried three times.
    */
   private async rebuildReports(options: Options): Promise<void> {
-    const { from, to } = options;
-    for (const [name, value] of [
-      ['--from', from],
-      ['--to', to],
-    ] as const) {
-      if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${name} must be YYYY-MM-DD`);
-    }
-    if (from !== undefined && to !== undefined && from > to) throw new UsageError('--from must not be after --to');
     const partner = options.partner === undefined ? undefined : await this.resolvePartner(options.partner);
-    const days: { partnerId: string; storeId: string; businessDate: string }[] = [];
-    for await (const r of this.results.list({ partnerId: partner })) {
-      if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
-      days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate });
-    }
-    days.sort((a, b) => compare(a.partnerId, b.partnerId) || compare(a.businessDate, b.businessDate) || compare(a.storeId, b.storeId));
+    const days = await this.reconciledDays(partner, options);
     const reports = createStoreDayReportService(this.storage, this.clock);
     let written = 0;
     let failed = 0;
@@ -466,6 +455,40 @@ export class HqTool {
     }
     this.io.out(`${written} of ${days.length} reconciled store-day(s) rewritten${failed > 0 ? `, ${failed} failed` : ''}`);
     if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
+  }
+
+  /**
+   * Reconciles a partner's reconciled store-days in range again now, through the service's queue,
+   * each against its close in effect: after a mapping upload that gave a code already mapped another
+   * standard code, or left it out, which reconciles no day by itself.
+   */
+  private async rerunReconciliations(typedPartnerId: string, options: Options): Promise<void> {
+    const partnerId = await this.resolvePartner(typedPartnerId);
+    const days = await this.reconciledDays(partnerId, options);
+    const scheduled = await this.reruns.rerunDays(partnerId, days);
+    this.io.out(`${scheduled} of ${days.length} reconciled store-day(s) scheduled to reconcile again`);
+  }
+
+  /** The reconciled (MATCHED or MISMATCHED) store-days of one partner or all, by date range, in order. */
+  private async reconciledDays(
+    partnerId: string | undefined,
+    { from, to }: Options,
+  ): Promise<{ partnerId: string; storeId: string; businessDate: string }[]> {
+    for (const [name, value] of [
+      ['--from', from],
+      ['--to', to],
+    ] as const) {
+      if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${name} must be YYYY-MM-DD`);
+    }
+    if (from !== undefined && to !== undefined && from > to) throw new UsageError('--from must not be after --to');
+    const days: { partnerId: string; storeId: string; businessDate: string }[] = [];
+    for await (const r of this.results.list({ partnerId })) {
+      if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
+      days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate });
+    }
+    return days.sort(
+      (a, b) => compare(a.partnerId, b.partnerId) || compare(a.businessDate, b.businessDate) || compare(a.storeId, b.storeId),
+    );
   }
 
   private async listReconciliations(options: Options): Promise<void> {

@@ -15,6 +15,8 @@ Usage: npm run hq -- <command>
   store list <partner_id>
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
+  reconciliation rerun <partner_id> [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                                   reconciles its reconciled store-days again (after a remap)
   reports rebuild [--partner <partner_id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                                                    rewrites the report files of reconciled store-days
   reports download <folder> [--partner <partner_id>]

@@ -35,6 +35,7 @@ describe('usage', () => {
         'store register',
         'payment-type set-direction',
         'reconciliation list',
+        'reconciliation rerun',
         'operator issue',
         'operator list',
         'operator revoke',

@@ -83,6 +83,16 @@ export class ClosedDayReruns {
     return this.rerun(message, usages.next, usages.notes, (u) => ({ kind: 'paymentType', paymentType: u.paymentType, etag: u.etag }));
   }
 
+  /**
+   * Reconciles the given store-days again now, each against its close in effect: HQ's way to bring
+   * days in line with a change that notes no day (a code already mapped given another standard code,
+   * or left out of an upload). A day without a close is skipped. Returns how many were scheduled.
+   */
+  async rerunDays(partnerId: string, days: readonly DayNote[]): Promise<number> {
+    const scheduled = await mapBounded(days, rerunConcurrency, (day) => this.schedule(partnerId, 'hq', day, []));
+    return scheduled.filter(Boolean).length;
+  }
+
   private async rerun<N extends DayNote>(
     message: ClosedDayRerunMessage,
     next: string | undefined,
@@ -96,7 +106,9 @@ export class ClosedDayReruns {
       day.notes.push(toRerunNote(note));
       days.set(key, day);
     }
-    const scheduled = await mapBounded([...days.values()], rerunConcurrency, (d) => this.schedule(message, d.day, d.notes));
+    const scheduled = await mapBounded([...days.values()], rerunConcurrency, (d) =>
+      this.schedule(message.partnerId, message.kind, d.day, d.notes),
+    );
     if (next !== undefined) await this.deps.rerunQueue.send({ ...message, after: next }, 0);
     const count = scheduled.filter(Boolean).length;
     // The partner is named so that a chain's progress, and where a poisoned page stopped it, can be followed.
@@ -104,7 +116,7 @@ export class ClosedDayReruns {
   }
 
   /** One message per closed day, against the close in effect, as a run of its own, due now. */
-  private async schedule({ partnerId, kind }: ClosedDayRerunMessage, day: DayNote, rerunNotes: readonly RerunNote[]): Promise<boolean> {
+  private async schedule(partnerId: string, kind: string, day: DayNote, rerunNotes: readonly RerunNote[]): Promise<boolean> {
     const stored = await this.deps.closes.get(partnerId, day.storeId, day.businessDate);
     if (!stored) {
       // No close to reconcile against (the day's close is gone): nothing will ever run for these notes.
@@ -120,7 +132,7 @@ export class ClosedDayReruns {
         // Names the run, so the log and the results say what scheduled it; its events get ids of their own.
         runId: `${kind}-${randomUUID()}`,
         dueAt: this.deps.clock().toISOString(),
-        rerunNotes,
+        ...(rerunNotes.length > 0 ? { rerunNotes } : {}),
       },
       0,
     );
