@@ -217,6 +217,13 @@ describe('the host in Azure', () => {
     expect(seconds).toBeLessThanOrEqual(30 * 60);
   });
 
+  it("RECONCILE_DELAY_SECONDS is at least functionTimeout in Azure, so a close's run finds every push that missed the close", () => {
+    // A push reads the close beside its index write: one that read just before the close arrived
+    // writes its rows for at most functionTimeout, and schedules no rerun of its own.
+    const floor = /@minValue\((\d+)\)\s*param\s+reconcileDelaySeconds\b/.exec(main)?.[1];
+    expect(Number(floor)).toBeGreaterThanOrEqual(functionTimeoutSeconds() ?? Infinity);
+  });
+
   it('the queue functions count a poison message at the dequeue host.json moves it on', () => {
     expect(hostJson.extensions?.queues?.maxDequeueCount).toBe(maxDequeueCount);
   });

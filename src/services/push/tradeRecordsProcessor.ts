@@ -154,6 +154,9 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
         if (homes.status === 'rejected') throw homes.reason;
         return [index.value, homes.value] as const;
       });
+      // The close is read beside the writes, not after them (a round trip less). A close stored
+      // while they run is reconciled RECONCILE_DELAY_SECONDS later, which Azure's template holds at
+      // functionTimeout or more: past the end of these writes, so its run lists this batch.
       const [[applied, homes], mapping, knownProducts, directions, close, store] = await Promise.all([
         writes,
         deps.mappings.current(partnerId),
