@@ -125,8 +125,10 @@ export class BatchSweeper {
     if (!failure) return summary;
     // Storage busy or slow is what the next sweep, five minutes on, is for: reported as the HTTP
     // side reports it (a warning), so a loaded hour does not fail the timer run as an error.
+    // Refused credentials (a role missing) wait for an operator, not for time: the run fails.
     const reason: unknown = failure.reason;
-    if (reason instanceof StorageError && reason.kind === 'unavailable') return { ...summary, listingUnavailable: reason };
+    const busy = reason instanceof StorageError && reason.kind === 'unavailable' && reason.statusCode !== 401 && reason.statusCode !== 403;
+    if (busy) return { ...summary, listingUnavailable: reason };
     throw reason;
   }
 
