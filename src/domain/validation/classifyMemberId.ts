@@ -3,7 +3,10 @@ import { containsCardNumber, isCardNumber, normalizeForCardScan } from './contai
 /** What a member_id looks like when it is a directly identifying value the contract forbids. */
 export type IdentifyingValueKind = 'email' | 'phone' | 'card';
 
-const emailPattern = /[^\s@]+@[^\s@]+\.[A-Za-z]{2,}/;
+const emailPattern = /[^\s@]+@[^\s@]+\.\p{L}{2,}/u;
+
+/** Dashes and long-vowel marks that Japanese and other input methods write between digit groups. */
+const dashLike = /[\u2010-\u2015\u2212\u30FC\uFF70]/g;
 const phoneCharacters = /^[0-9+\-. ()]+$/;
 
 /**
@@ -28,8 +31,10 @@ const bareMobilePattern = /^(?:0[789]0[0-9]{8}|09[0-9]{8}|1[3-9][0-9]{9}|010[0-9
  * from sequence numbers, and two-group forms such as `2024-000123` are a common id layout.
  */
 export function classifyMemberId(memberId: string): IdentifyingValueKind | undefined {
-  if (memberId.includes('@') && emailPattern.test(memberId)) return 'email';
-  if (looksLikePhoneNumber(memberId)) return 'phone';
+  // Full-width digits, plus and at signs (what Japanese input methods type) become ASCII first.
+  const plain = memberId.normalize('NFKC').replace(dashLike, '-');
+  if (plain.includes('@') && emailPattern.test(plain)) return 'email';
+  if (looksLikePhoneNumber(plain)) return 'phone';
   if (containsCardNumber(memberId) || isBareCardLike(memberId)) return 'card';
   return undefined;
 }

@@ -361,6 +361,13 @@ export const memberIdPositives: readonly string[] = [
   '4111 1111 1111 1111',
   '5555-5555-5555-4444',
   '378282246310005',
+  // As Japanese input methods type them: full-width digits, plus and at signs, other dashes.
+  '０９０１２３４５６７８',
+  '＋８１ ９０ １２３４ ５６７８',
+  '090\u20101234\u20105678',
+  '090ー1234ー5678',
+  'john＠example.com',
+  'john@example.рф',
 ];
 
 /** member_id values that are internal ids and must pass. */
