@@ -15,12 +15,16 @@ import { isLocaleTag } from './isLocaleTag.js';
  * - localized texts have at least one key and every key is a well-formed locale tag;
  * - modifier groups: unique group_id, max_select ≥ min_select, unique option_id within a group.
  *   Modifier groups carry no currency: an option's price_delta is checked against the currency
- *   of the batch's products when they all share one, and otherwise only by the schema.
+ *   of the batch's products that list the group in modifier_group_ids when they share one; a
+ *   group no product of the batch lists, against the currency of all the batch's products when
+ *   they share one; otherwise (a group-only upload, a group used in several currencies) only by
+ *   the schema, because no one currency can be right.
  */
 export function checkProductBatch(batch: ProductBatch): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
   const firstIndex = new Map<string, number>();
   const currencies = new Set<string>();
+  const currenciesOfGroup = new Map<string, Set<string>>();
   batch.products.forEach((product, index) => {
     const path = `/products/${index}`;
     const key = JSON.stringify([product.product_id, product.store_id ?? null]);
@@ -29,21 +33,31 @@ export function checkProductBatch(batch: ProductBatch): ProblemDetail[] {
     else problems.push({ path: `${path}/product_id`, message: `duplicates the product_id and store_id of product ${first} in this batch` });
     checkProduct(product, path, problems);
     currencies.add(product.currency);
+    for (const groupId of product.modifier_group_ids ?? []) {
+      const ofGroup = currenciesOfGroup.get(groupId) ?? new Set<string>();
+      ofGroup.add(product.currency);
+      currenciesOfGroup.set(groupId, ofGroup);
+    }
   });
 
-  const onlyCurrency = currencies.size === 1 ? [...currencies][0] : undefined;
-  const groupDigits = onlyCurrency === undefined ? undefined : minorUnitDigits(onlyCurrency);
   const firstGroupIndex = new Map<string, number>();
   batch.modifier_groups?.forEach((group, index) => {
     const path = `/modifier_groups/${index}`;
     const first = firstGroupIndex.get(group.group_id);
     if (first === undefined) firstGroupIndex.set(group.group_id, index);
     else problems.push({ path: `${path}/group_id`, message: `duplicates the group_id of modifier group ${first} in this batch` });
-    checkModifierGroup(group, path, groupDigits, problems);
+    checkModifierGroup(group, path, digitsOfOnly(currenciesOfGroup.get(group.group_id) ?? currencies), problems);
   });
 
   for (const problem of findSensitiveData(batch)) problems.push(problem);
   return problems;
+}
+
+/** The minor-unit digits of the one currency in the set; undefined when it holds none or several. */
+function digitsOfOnly(currencies: ReadonlySet<string>): number | undefined {
+  if (currencies.size !== 1) return undefined;
+  const [only] = currencies;
+  return only === undefined ? undefined : minorUnitDigits(only);
 }
 
 function checkProduct(product: Product, path: string, problems: ProblemDetail[]): void {

@@ -47,6 +47,32 @@ describe('checkProductBatch', () => {
     ).toEqual([]);
   });
 
+  it('checks price_delta against the currency of the products that list its group', () => {
+    // A JPY product lists MG-BURGER-OPTIONS: its options need 0 places; MG-COMBO-DRINK stays USD.
+    const mixed = (change: (b: ProductBatch) => void) =>
+      batch((b) => {
+        b.products.push({ ...b.products[1]!, product_id: 'P-TERIYAKI', currency: 'JPY', unit_price: '650' });
+        b.products[1]!.modifier_group_ids = [];
+        change(b);
+      });
+    expect(checkProductBatch(mixed(() => undefined))).toEqual([
+      { path: '/modifier_groups/1/options/0/price_delta', message: 'must have no decimal places in this currency' },
+      { path: '/modifier_groups/1/options/1/price_delta', message: 'must have no decimal places in this currency' },
+    ]);
+    expect(
+      checkProductBatch(
+        mixed((b) => {
+          b.modifier_groups![1]!.options[0]!.price_delta = '0';
+          b.modifier_groups![1]!.options[1]!.price_delta = '80';
+          b.modifier_groups![0]!.options[1]!.price_delta = '0.5';
+        }),
+      ),
+    ).toEqual([{ path: '/modifier_groups/0/options/1/price_delta', message: 'must have exactly 2 decimal places in this currency' }]);
+    // A group listed by products of two currencies, or by none in a two-currency batch: no one currency is right.
+    expect(checkProductBatch(mixed((b) => (b.products[1]!.modifier_group_ids = ['MG-BURGER-OPTIONS'])))).toEqual([]);
+    expect(checkProductBatch(mixed((b) => (b.products[5]!.modifier_group_ids = [])))).toEqual([]);
+  });
+
   it('requires substitute_group_id when is_substitutable is true', () => {
     expect(checkProductBatch(batch((b) => delete b.products[0]!.combo_components![2]!.substitute_group_id))).toEqual([
       { path: '/products/0/combo_components/2/substitute_group_id', message: 'is required when is_substitutable is true' },
