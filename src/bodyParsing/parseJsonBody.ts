@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import Big from 'big.js';
 import type { ProblemDetail } from '../errors/ProblemDetail.js';
 import { escapePointerToken, isDisplaySafeName } from '../domain/validation/jsonPointer.js';
 
@@ -17,7 +18,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Turns the raw bytes of a request into a JSON object, refusing anything hostile or ambiguous:
  * bytes that are not UTF-8, a byte order mark, syntax errors, nesting deeper than
  * {@link maxJsonDepth}, duplicate keys within one object, escaped lone surrogates, numbers too
- * large for a double, and a top-level value that is not an object.
+ * large for a double, numbers written with more precision than a double keeps (`2.9999999999999999`
+ * would become the integer 3, `1e-400` would become 0), and a top-level value that is not an object.
  *
  * Most bodies are fine, so the check that accepts them is the cheap one: a pass over the text
  * that only skips strings (checking their escapes) and counts nesting and property names, then
@@ -74,7 +76,9 @@ function isObject(value: unknown): value is object {
 
 /**
  * The number of property names in a JSON text (one `:` outside strings each), or -1 when the text
- * nests deeper than {@link maxJsonDepth}, escapes a lone surrogate or has a string without its end.
+ * nests deeper than {@link maxJsonDepth}, escapes a lone surrogate, has a string without its end or
+ * writes a number with a fraction or an exponent (the contract's numbers are integers, so such a
+ * number is rare, and only the scanner checks that a double keeps it exactly).
  * It does not check the grammar: on text `JSON.parse` refuses, the count means nothing.
  *
  * It reads the UTF-8 bytes, not the decoded text: every character it looks for is ASCII, and no
@@ -107,9 +111,15 @@ function countKeysWithinLimits(bytes: Uint8Array): number {
       if (++depth > maxJsonDepth) return -1;
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
+    } else if (c === 0x2e || ((c === 0x65 || c === 0x45) && isDigitByte(bytes[i - 1]))) {
+      return -1;
     }
   }
   return keys;
+}
+
+function isDigitByte(c: number | undefined): boolean {
+  return c !== undefined && c >= 0x30 && c <= 0x39;
 }
 
 /** The offset after the escape at `at` (a backslash), or -1 for an escaped lone surrogate or a malformed \u escape. */
@@ -421,7 +431,10 @@ class JsonScanner {
     return unit;
   }
 
-  /** Skips a number, checking its grammar and that it does not overflow to Infinity. */
+  /**
+   * Skips a number, checking its grammar, that it does not overflow to Infinity and, when it has a
+   * fraction or an exponent, that the double it becomes is the value written.
+   */
   private number(): void {
     const text = this.text;
     const start = this.pos;
@@ -436,7 +449,8 @@ class JsonScanner {
     } else {
       throw new ScanError(start, 'A number is malformed.');
     }
-    if (c === 0x2e) {
+    const hasFraction = c === 0x2e;
+    if (hasFraction) {
       c = text.charCodeAt(++i);
       if (!(c >= 0x30 && c <= 0x39)) throw new ScanError(start, 'A number is malformed.');
       do c = text.charCodeAt(++i);
@@ -452,8 +466,15 @@ class JsonScanner {
       while (c >= 0x30 && c <= 0x39);
     }
     // Without an exponent a number needs over 300 digits to overflow; only then is it converted.
-    if ((hasExponent || i - start > 300) && !Number.isFinite(Number(text.slice(start, i)))) {
-      throw new ScanError(start, 'A number is too large.');
+    // An integer written without fraction or exponent needs no exactness check: one a double cannot
+    // hold is above 2^53, which every integer field of the schemas refuses.
+    if (hasExponent || hasFraction || i - start > 300) {
+      const written = text.slice(start, i);
+      const kept = Number(written);
+      if (!Number.isFinite(kept)) throw new ScanError(start, 'A number is too large.');
+      if ((hasExponent || hasFraction) && !new Big(written).eq(kept)) {
+        throw new ScanError(start, 'A number has more digits than a double keeps; write it exactly.');
+      }
     }
     this.pos = i;
   }

@@ -175,8 +175,18 @@ describe('parseJsonBody', () => {
     expect(problemsOf(`{"a":${n}}`)[0]?.message).toMatch(/too large/);
   });
 
-  it('accepts a number that underflows to zero and a large finite one', () => {
-    expect(parse('{"a":1e-400,"b":1.7976931348623157e308}').ok).toBe(true);
+  it('accepts numbers with a fraction or an exponent that a double keeps exactly', () => {
+    const text = '{"a":1.7976931348623157e308,"b":[3.0,-0.0,25e-1,0.1,1E2,5e-324],"c":{"d":9007199254740993}}';
+    expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text) as unknown });
+  });
+
+  it.each([
+    ['a fraction rounded to an integer', '{"v":2.9999999999999999}', '/v'],
+    ['an exponent rounded to an integer', '{"a":[1,29999999999999999e-16]}', '/a/1'],
+    ['a number that underflows to zero', '{"a":{"count":1e-400}}', '/a/count'],
+    ['a fraction past what a double keeps', '{"a":0.30000000000000001}', '/a'],
+  ])('refuses %s, naming where it is', (_, text, path) => {
+    expect(problemsOf(text)).toEqual([{ path, message: stringMatching(/more digits than a double keeps/) }]);
   });
 
   it('keeps __proto__ and constructor as plain own properties', () => {
