@@ -84,6 +84,17 @@ describe('the pending-batch sweep (timer)', () => {
     return lines;
   };
 
+  /** A two-record push cut off once its body is stored, with the clock moved past the sweep's stale age. */
+  const stalePushCutOffAfterItsBody = async () => {
+    offsetMs = 0;
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch({ recordCount: 2 });
+    crashAfter = 'blob-stored';
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    return { partner, batch };
+  };
+
   it('a committed push leaves its row for the report fragment; a push cut off after storing its body is finished by the timer once stale', async () => {
     offsetMs = 0;
     const partner = await partnerWithStores(service);
@@ -127,12 +138,7 @@ describe('the pending-batch sweep (timer)', () => {
   });
 
   it('names a batch that fails in its log line and leaves it pending; the next sweep finishes it', async () => {
-    offsetMs = 0;
-    const partner = await partnerWithStores(service);
-    const batch = tradeBatch({ recordCount: 2 });
-    crashAfter = 'blob-stored';
-    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
-    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    const { batch } = await stalePushCutOffAfterItsBody();
     refuseTransactions = true;
     let lines: string[];
     try {
@@ -148,11 +154,7 @@ describe('the pending-batch sweep (timer)', () => {
   });
 
   it("writes HQ's batch_failed figure in the log of the timer run that finds a batch failing", async () => {
-    offsetMs = 0;
-    const partner = await partnerWithStores(service);
-    const batch = tradeBatch({ recordCount: 2 });
-    crashAfter = 'blob-stored';
-    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
+    const { partner, batch } = await stalePushCutOffAfterItsBody();
     // Finishing the push, the sweep meets storage refusing the batch: it ends FAILED.
     const id = batch.trade_records[0]!.trade_record_id;
     answers.answerWith(
@@ -160,7 +162,6 @@ describe('the pending-batch sweep (timer)', () => {
       400,
       'EntityTooLarge',
     );
-    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
     const lines = await runTimerFunction();
     expect(lines.join('\n')).toMatch(/ 1 failed/);
     expect(lines.filter((line) => line.startsWith('metric batch_failed 1 '))).toEqual([
@@ -170,12 +171,7 @@ describe('the pending-batch sweep (timer)', () => {
   });
 
   it('ends with a warning, not a failed run, when storage is busy while the pending index is listed; the next sweep finishes the batch', async () => {
-    offsetMs = 0;
-    const partner = await partnerWithStores(service);
-    const batch = tradeBatch({ recordCount: 2 });
-    crashAfter = 'blob-stored';
-    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBe(500);
-    offsetMs = (service.services.config.batchSweepDelaySeconds + 1) * 1000;
+    const { partner, batch } = await stalePushCutOffAfterItsBody();
     // Busy for every try the storage client makes.
     answers.answerWith(isTableRead(tableNames.pendingBatches), 503, 'ServerBusy', 50);
     let lines: string[];
