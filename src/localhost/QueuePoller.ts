@@ -45,8 +45,9 @@ export interface QueuePollerOptions {
   readonly batchSize?: number;
   /**
    * Another batch is fetched once the messages still running drop to this number, as the Functions
-   * queue trigger does; at most batchSize + newBatchThreshold run at once. Default: half the batch
-   * size, the trigger's default (host.json does not set it).
+   * queue trigger does; at most batchSize + newBatchThreshold run at once. Default: host.json
+   * `extensions.queues.newBatchThreshold` when the batch size is host.json's too, else half the
+   * batch size (the trigger's default on one processor).
    */
   readonly newBatchThreshold?: number;
   /**
@@ -96,7 +97,8 @@ export class QueuePoller {
     const host = (): HostSettings => (hostSettings ??= readHostSettings());
     this.#maxDequeueCount = options.maxDequeueCount ?? host().maxDequeueCount;
     this.#batchSize = Math.min(Math.max(options.batchSize ?? host().queueBatchSize, 1), 32);
-    this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? Math.floor(this.#batchSize / 2), 0);
+    const defaultThreshold = options.batchSize === undefined ? host().queueNewBatchThreshold : Math.floor(this.#batchSize / 2);
+    this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? defaultThreshold, 0);
     this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? host().queueVisibilityTimeoutSeconds, 0);
     this.#runVisibilitySeconds = Math.max(options.runVisibilitySeconds ?? queueTriggerRunVisibilitySeconds, 1);
     this.#maxPollingIntervalMs = options.maxPollingIntervalMs ?? host().queueMaxPollingIntervalMs;

@@ -10,6 +10,12 @@ export interface HostSettings {
   readonly maxDequeueCount: number;
   /** `extensions.queues.batchSize`: messages fetched and run in parallel per queue. */
   readonly queueBatchSize: number;
+  /**
+   * `extensions.queues.newBatchThreshold`: another batch is fetched once the messages still running
+   * drop to this. Left out, the queue trigger takes batchSize / 2 times the instance's processor
+   * count, which it counts as 1 only on a Consumption ('Dynamic') instance; the local host takes 1.
+   */
+  readonly queueNewBatchThreshold: number;
   /** `extensions.queues.visibilityTimeout` in seconds: how long a failed message stays hidden. */
   readonly queueVisibilityTimeoutSeconds: number;
   /**
@@ -36,14 +42,17 @@ export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd
 
   const dequeue = queues?.maxDequeueCount;
   const batch = queues?.batchSize;
+  const newBatch = queues?.newBatchThreshold;
   const visibility = queues?.visibilityTimeout;
   const maxPolling = queues?.maxPollingInterval;
   const functionTimeout = (parsed as { functionTimeout?: unknown } | null)?.functionTimeout;
 
+  const queueBatchSize = Math.min(positiveInteger(batch) ?? 16, 32);
   return Object.freeze({
     routePrefix,
     maxDequeueCount: positiveInteger(dequeue) ?? 5,
-    queueBatchSize: Math.min(positiveInteger(batch) ?? 16, 32),
+    queueBatchSize,
+    queueNewBatchThreshold: newBatch === undefined ? Math.floor(queueBatchSize / 2) : newBatchThreshold(newBatch),
     queueVisibilityTimeoutSeconds: typeof visibility === 'string' ? timeSpanSeconds(visibility) : 0,
     queueMaxPollingIntervalMs: maxPolling === undefined ? 60_000 : maxPollingIntervalMs(maxPolling),
     functionTimeoutSeconds: typeof functionTimeout === 'string' ? timeSpanSeconds(functionTimeout) : 30 * 60,
@@ -58,6 +67,13 @@ function objectAt(value: unknown, key: string): Record<string, unknown> | undefi
 
 function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function newBatchThreshold(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new Error('host.json: extensions.queues.newBatchThreshold must be a whole number, 0 or more.');
+  }
+  return value;
 }
 
 function maxPollingIntervalMs(value: unknown): number {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -37,6 +37,7 @@ describe('readHostSettings', () => {
       routePrefix: '',
       maxDequeueCount: 5,
       queueBatchSize: 32,
+      queueNewBatchThreshold: 16,
       queueVisibilityTimeoutSeconds: 30,
       queueMaxPollingIntervalMs: 2_000,
       functionTimeoutSeconds: 300,
@@ -50,10 +51,34 @@ describe('readHostSettings', () => {
       routePrefix: 'api',
       maxDequeueCount: 5,
       queueBatchSize: 16,
+      queueNewBatchThreshold: 8,
       queueVisibilityTimeoutSeconds: 0,
       queueMaxPollingIntervalMs: 60_000,
       functionTimeoutSeconds: 1800,
     });
+  });
+
+  it('reads newBatchThreshold, 0 included, and refuses one that is not a whole number', () => {
+    const dir = hostJsonFolder();
+    const withThreshold = (value: unknown): string => {
+      writeFileSync(
+        path.join(dir, 'host.json'),
+        JSON.stringify({ version: '2.0', extensions: { queues: { batchSize: 9, newBatchThreshold: value } } }),
+      );
+      return path.join(dir, 'host.json');
+    };
+    expect(readHostSettings(withThreshold(0)).queueNewBatchThreshold).toBe(0);
+    expect(readHostSettings(withThreshold(40)).queueNewBatchThreshold).toBe(40);
+    expect(readHostSettings(withThreshold(undefined)).queueNewBatchThreshold).toBe(4);
+    for (const bad of [-1, 1.5, '16'])
+      expect(() => readHostSettings(withThreshold(bad))).toThrow(/newBatchThreshold must be a whole number/);
+  });
+
+  it("states newBatchThreshold in the project's host.json, so an instance's core count does not change it in Azure", () => {
+    // Left out, the queue trigger multiplies batchSize / 2 by the processor count on every plan
+    // but Consumption, Flex Consumption included: the local host could not match it.
+    const queues = (JSON.parse(readFileSync('host.json', 'utf8')) as { extensions: { queues: Record<string, unknown> } }).extensions.queues;
+    expect(queues.newBatchThreshold).toBe(readHostSettings().queueNewBatchThreshold);
   });
 
   it('reads maxPollingInterval to the millisecond and refuses one below 100 ms, as the Functions host does', () => {

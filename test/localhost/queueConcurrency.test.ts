@@ -75,64 +75,72 @@ describe('the local queue poller', () => {
     await expect.poll(() => handled.has('slow-1'), { timeout: 3_000 }).toBe(true);
   });
 
-  it('fetches another batch only once the running messages drop to newBatchThreshold', async () => {
-    const releases: (() => void)[] = [];
-    const polls: QueuePoll[] = [];
-    let running = 0;
-    const name = `poller-threshold-${randomUUID().slice(0, 8)}`;
-    // A poller of its own on another queue, whose handler waits until the test releases it.
-    const counting = new QueuePoller({
-      functions: [
-        {
-          kind: 'queue',
-          name: 'held',
-          queueName: name,
-          connection: undefined,
-          handler: async () => {
-            running += 1;
-            await new Promise<void>((resolve) => releases.push(resolve));
-            running -= 1;
+  it.each([
+    { settings: 'batchSize 4 given to the poller', options: { batchSize: 4 }, batch: 4, threshold: 2 },
+    { settings: "host.json's batchSize and newBatchThreshold", options: {}, batch: 32, threshold: 16 },
+  ])(
+    'fetches another batch only once the running messages drop to newBatchThreshold ($settings)',
+    async ({ options, batch, threshold }) => {
+      const releases: (() => void)[] = [];
+      const polls: QueuePoll[] = [];
+      let running = 0;
+      const name = `poller-threshold-${randomUUID().slice(0, 8)}`;
+      // A poller of its own on another queue, whose handler waits until the test releases it.
+      const counting = new QueuePoller({
+        functions: [
+          {
+            kind: 'queue',
+            name: 'held',
+            queueName: name,
+            connection: undefined,
+            handler: async () => {
+              running += 1;
+              await new Promise<void>((resolve) => releases.push(resolve));
+              running -= 1;
+            },
+            metadata: { name: 'held', bindings: {} },
+            triggerBindingName: 'queueItem',
+            triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
           },
-          metadata: { name: 'held', bindings: {} },
-          triggerBindingName: 'queueItem',
-          triggerBinding: { type: 'queueTrigger', direction: 'in' } as never,
-        },
-      ],
-      queueServiceClient: service(),
-      logger,
-      maxDequeueCount: 5,
-      batchSize: 4,
-      visibilityTimeoutSeconds: 30,
-      maxPollingIntervalMs: 100,
-      onPoll: (poll) => polls.push(poll),
-    });
-    const heldQueue = new JsonQueue<{ n: number }>(service().getQueueClient(name));
-    await service().getQueueClient(name).createIfNotExists();
-    for (let n = 0; n < 12; n++) await heldQueue.send({ n }, 0);
-    const reached = async (expected: number): Promise<void> => {
-      await expect.poll(() => running, { timeout: 5_000 }).toBe(expected);
-    };
-    try {
-      await counting.start();
-      await reached(4); // one batch of 4; 4 running is above the threshold of 2
-      releases.shift()?.();
-      await reached(3); // still above it: no new batch
-      releases.shift()?.();
-      await reached(6); // down to 2: the next batch of 4 comes without waiting for the first to end
-      // Every poll so far was made with at most 2 running: none at 4 or 3, each got a full batch.
-      expect(polls.map(({ running: atPoll, received }) => ({ atPoll, received }))).toEqual([
-        { atPoll: 0, received: 4 },
-        { atPoll: 2, received: 4 },
-      ]);
-      expect(running).toBe(6);
-    } finally {
-      const releaseAll = setInterval(() => {
-        while (releases.length > 0) releases.shift()?.();
-      }, 10);
-      await counting.stop();
-      clearInterval(releaseAll);
-      await service().getQueueClient(name).delete();
-      await service().getQueueClient(poisonQueueName(name)).delete();
-    }
-  });
+        ],
+        queueServiceClient: service(),
+        logger,
+        maxDequeueCount: 5,
+        ...options,
+        visibilityTimeoutSeconds: 30,
+        maxPollingIntervalMs: 100,
+        onPoll: (poll) => polls.push(poll),
+      });
+      const heldQueue = new JsonQueue<{ n: number }>(service().getQueueClient(name));
+      await service().getQueueClient(name).createIfNotExists();
+      await Promise.all(Array.from({ length: 3 * batch }, (_, n) => heldQueue.send({ n }, 0)));
+      const reached = async (expected: number): Promise<void> => {
+        await expect.poll(() => running, { timeout: 5_000 }).toBe(expected);
+      };
+      try {
+        await counting.start();
+        await reached(batch); // one batch; all of it running is above the threshold
+        while (running > threshold + 1) {
+          releases.shift()?.();
+          await reached(running - 1); // still above it: no new batch
+        }
+        releases.shift()?.();
+        await reached(threshold + batch); // down to the threshold: the next batch comes without waiting for the first to end
+        // Every poll so far was made with at most the threshold running, and each got a full batch.
+        expect(polls.map(({ running: atPoll, received }) => ({ atPoll, received }))).toEqual([
+          { atPoll: 0, received: batch },
+          { atPoll: threshold, received: batch },
+        ]);
+        expect(running).toBe(threshold + batch);
+      } finally {
+        const releaseAll = setInterval(() => {
+          while (releases.length > 0) releases.shift()?.();
+        }, 10);
+        await counting.stop();
+        clearInterval(releaseAll);
+        await service().getQueueClient(name).delete();
+        await service().getQueueClient(poisonQueueName(name)).delete();
+      }
+    },
+  );
 });
