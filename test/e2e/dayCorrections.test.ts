@@ -4,12 +4,11 @@
  * re-reconciled when HQ sets or changes the direction of a custom payment type, and HQ's listing of
  * results.
  */
-import { rmSync } from 'node:fs';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
-import { DuckDb, dataset, text } from '../support/duckDb.js';
-import { downloadReports } from '../services/reports/reportDownload.js';
+import { dataset, text } from '../support/duckDb.js';
+import { queryReports } from '../services/reports/reportDownload.js';
 import { eventually, reconcileQueueDrained, startTestService, type TestService } from '../support/startTestService.js';
 import { freshBusinessDate, getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
 import { controlTotals, dailyClose, mappingBody, POS_CODES, shifted, tradeBatch } from './support/storeDayKit.js';
@@ -249,9 +248,7 @@ describe('payment directions', () => {
     const rebuilt = await service.hq('reports', 'rebuild', '--partner', partner.partnerId);
     expect(rebuilt.code, rebuilt.err.join('\n')).toBe(0);
     expect(rebuilt.out).toEqual(['1 of 1 reconciled store-day(s) rewritten']);
-    const { root } = await downloadReports(service.services.storage.reports);
-    const db = await DuckDb.open();
-    try {
+    await queryReports(service.services.storage.reports, async (db, root) => {
       const where = `WHERE partner_id = '${partner.partnerId}' AND business_date = DATE '${day.businessDate}'`;
       const payments = await db.row(
         `SELECT sum(signed_amount) AS total, count(*) FILTER (WHERE direction IS NULL) AS unknown FROM ${dataset(root, 'sales_payments')} ${where}`,
@@ -263,10 +260,7 @@ describe('payment directions', () => {
         unknown: '0',
         storeDay: atScale4,
       });
-    } finally {
-      db.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 

@@ -4,12 +4,11 @@
  * store-day, in the results and in the report files, and an older or equal version sent under
  * another day is left out with a warning naming the day that holds it.
  */
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecord } from '../../src/domain/model/payloads.js';
-import { DuckDb, dataset } from '../support/duckDb.js';
+import { dataset } from '../support/duckDb.js';
 import { reconcileQueueDrained, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
-import { downloadReports } from '../services/reports/reportDownload.js';
+import { queryReports } from '../services/reports/reportDownload.js';
 import { freshBusinessDate, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
 import { controlTotals, dailyClose, POS_CODES, tradeBatch } from './support/storeDayKit.js';
 import { buildRecord, USD, type StoreDay } from '../fixtures/tradeRecordFixtures.js';
@@ -46,17 +45,12 @@ async function closeWith(partner: TestPartner, day: StoreDay, records: TradeReco
 /** The store-days that hold `tradeRecordId` in the partner's sales_transactions file, with their version. */
 async function salesRowsOf(partner: TestPartner, tradeRecordId: string): Promise<unknown[]> {
   await reconcileQueueDrained(service);
-  const { root } = await downloadReports(service.services.storage.reports);
-  const db = await DuckDb.open();
-  try {
-    return await db.rows(
+  return queryReports(service.services.storage.reports, (db, root) =>
+    db.rows(
       `SELECT CAST(business_date AS VARCHAR) AS business_date, CAST(version AS INTEGER) AS version FROM ${dataset(root, 'sales_transactions')}
        WHERE partner_id = '${partner.partnerId}' AND trade_record_id = '${tradeRecordId}' ORDER BY business_date`,
-    );
-  } finally {
-    db.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+    ),
+  );
 }
 
 describe('a transaction sent again under another business date', () => {

@@ -3,10 +3,9 @@
  * by itself (only days that held unmapped codes are noted); `hq reconciliation rerun` brings a
  * partner's reconciled days in range in line with the mapping in effect, result and report files.
  */
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuckDb, dataset, text } from '../support/duckDb.js';
-import { downloadReports } from '../services/reports/reportDownload.js';
+import { dataset, text } from '../support/duckDb.js';
+import { queryReports } from '../services/reports/reportDownload.js';
 import { eventually, queueDrained, reconcileQueueDrained, startTestService, type TestService } from '../support/startTestService.js';
 import { getResult, push, sendClose, settled, setUpPartner } from './support/partnerFlow.js';
 import { controlTotals, dailyClose, mappingBody, POS_CODES, tradeBatch } from './support/storeDayKit.js';
@@ -30,19 +29,14 @@ function twoSales(day: StoreDay, prefix: string): TradeRecord[] {
 
 /** The store_days row of each of the partner's days: status and actual net sales, by business date. */
 async function storeDayRows(partnerId: string): Promise<Record<string, string>> {
-  const { root } = await downloadReports(service.services.storage.reports);
-  const db = await DuckDb.open();
-  try {
-    const rows = await db.rows(
+  const rows = await queryReports(service.services.storage.reports, (db, root) =>
+    db.rows(
       `SELECT CAST(business_date AS VARCHAR) AS d, status, CAST(actual_net_sales_amount AS VARCHAR) AS net FROM ${dataset(root, 'store_days')} WHERE partner_id = '${partnerId}'`,
-    );
-    const byDate: Record<string, string> = {};
-    for (const r of rows) byDate[text(r.d) ?? ''] = `${text(r.status) ?? ''} ${text(r.net) ?? ''}`;
-    return byDate;
-  } finally {
-    db.close();
-    rmSync(root, { recursive: true, force: true });
-  }
+    ),
+  );
+  const byDate: Record<string, string> = {};
+  for (const r of rows) byDate[text(r.d) ?? ''] = `${text(r.status) ?? ''} ${text(r.net) ?? ''}`;
+  return byDate;
 }
 
 describe('hq reconciliation rerun', () => {

@@ -4,13 +4,12 @@
  * outgrows one table property, and must still be stored, so that HQ's unmapped view and the
  * report files list every code.
  */
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuckDb, dataset } from '../support/duckDb.js';
+import { dataset } from '../support/duckDb.js';
 import { buildDayBatch, unmappedDayClose } from '../reliability/support/dayScenario.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { eventually, startTestService, type TestOperator, type TestPartner, type TestService } from '../support/startTestService.js';
-import { downloadReports, reportNames } from '../services/reports/reportDownload.js';
+import { queryReports, reportNames } from '../services/reports/reportDownload.js';
 import { newBatchId, partnerWithStores, reconciled, usdStore } from '../support/httpScenario.js';
 import { listOf } from '../hq/support/hqBodies.js';
 
@@ -55,19 +54,14 @@ describe('150 distinct 128-character unmapped codes in one store-day', () => {
       () => reportNames(service.services.storage.reports),
       (names) => names.some((name) => name.startsWith('store_days/')),
     );
-    const { root } = await downloadReports(service.services.storage.reports);
-    const db = await DuckDb.open();
-    try {
+    await queryReports(service.services.storage.reports, async (db, root) => {
       expect(await db.rows(`SELECT count(*) AS n FROM ${dataset(root, 'unmapped_transactions')}`)).toEqual([{ n: '150' }]);
       expect(
         await db.rows(
           `SELECT store_id, unmapped_transaction_count AS n FROM ${dataset(root, 'store_days')} WHERE business_date = '${businessDate}'`,
         ),
       ).toEqual([{ store_id: usdStore, n: '150' }]);
-    } finally {
-      db.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 
   it('logs no report failure', () => {

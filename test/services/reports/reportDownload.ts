@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
+import { DuckDb } from '../../support/duckDb.js';
 
 /** The blob names of every report file of the container, sorted (the `_state/` markers left out). */
 export async function reportNames(container: ContainerClient): Promise<string[]> {
@@ -27,4 +28,19 @@ export async function downloadReports(container: ContainerClient): Promise<{ roo
     writeFileSync(file, await container.getBlockBlobClient(blob.name).downloadToBuffer());
   }
   return { root, names: names.sort() };
+}
+
+/**
+ * Downloads the container's report files, opens them in DuckDB for `query` (given the database and
+ * the download's folder, for `dataset`), and removes the download afterwards.
+ */
+export async function queryReports<T>(container: ContainerClient, query: (db: DuckDb, root: string) => Promise<T>): Promise<T> {
+  const { root } = await downloadReports(container);
+  const db = await DuckDb.open();
+  try {
+    return await query(db, root);
+  } finally {
+    db.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 }

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeDayBlobName } from '../../../src/reports/reportBlobName.js';
 import { storeDayDatasets } from '../../../src/reports/reportDatasets.js';
@@ -7,8 +6,8 @@ import { eventually, startTestService, type TestService } from '../../support/st
 import { push, sendClose, settled, setUpPartner } from '../../e2e/support/partnerFlow.js';
 import { controlTotals, dailyClose, POS_CODES, tradeBatch } from '../../e2e/support/storeDayKit.js';
 import { buildRecord, USD } from '../../fixtures/tradeRecordFixtures.js';
-import { DuckDb, dataset } from '../../support/duckDb.js';
-import { downloadReports } from './reportDownload.js';
+import { dataset } from '../../support/duckDb.js';
+import { queryReports } from './reportDownload.js';
 
 /*
  * A store-day whose figures the files cannot hold: every amount is within the push limits, but the
@@ -120,18 +119,12 @@ describe('a permanent report failure', () => {
     await eventually(rowsOfDate, (rows) => rows.some((row) => row.counts.sales_transactions === 2));
     expect((await rowsOfDate()).map((row) => row.store_id)).toEqual([small.storeId]);
     await eventually(
-      async () => {
-        const { root } = await downloadReports(service.services.storage.reports);
-        const db = await DuckDb.open();
-        try {
-          return await db.rows(
+      () =>
+        queryReports(service.services.storage.reports, (db, root) =>
+          db.rows(
             `SELECT store_id, sales_transaction_count AS n FROM ${dataset(root, 'store_days')} WHERE partner_id = '${partner.partnerId}'`,
-          );
-        } finally {
-          db.close();
-          rmSync(root, { recursive: true, force: true });
-        }
-      },
+          ),
+        ),
       (rows) => JSON.stringify(rows) === JSON.stringify([{ store_id: small.storeId, n: '2' }]),
     );
     // The big day has no files, and its failure was the only one.
