@@ -118,6 +118,27 @@ function countKeysWithinLimits(bytes: Uint8Array): number {
   return keys;
 }
 
+/**
+ * The digits of a JSON number's mantissa from its first non-zero digit to its last. A loop, not a
+ * regex: one anchored at the end backtracks quadratically over a long run of zeros.
+ */
+function significantDigits(written: string): number {
+  let first = -1;
+  let last = -1;
+  let digits = 0;
+  for (let i = 0; i < written.length; i++) {
+    const c = written.charCodeAt(i);
+    if (c === 0x65 || c === 0x45) break;
+    if (c < 0x30 || c > 0x39) continue;
+    if (c !== 0x30) {
+      if (first < 0) first = digits;
+      last = digits;
+    }
+    digits++;
+  }
+  return first < 0 ? 0 : last - first + 1;
+}
+
 function isDigitByte(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
 }
@@ -472,7 +493,9 @@ class JsonScanner {
       const written = text.slice(start, i);
       const kept = Number(written);
       if (!Number.isFinite(kept)) throw new ScanError(start, 'A number is too large.');
-      if ((hasExponent || hasFraction) && !new Big(written).eq(kept)) {
+      // A double's shortest decimal form has at most 17 significant digits; counting them first
+      // keeps big.js from holding a digit per character of a megabyte-long literal.
+      if ((hasExponent || hasFraction) && (significantDigits(written) > 17 || !new Big(written).eq(kept))) {
         throw new ScanError(start, 'A number has more digits than a double keeps; write it exactly.');
       }
     }

@@ -176,7 +176,7 @@ describe('parseJsonBody', () => {
   });
 
   it('accepts numbers with a fraction or an exponent that a double keeps exactly', () => {
-    const text = '{"a":1.7976931348623157e308,"b":[3.0,-0.0,25e-1,0.1,1E2,5e-324],"c":{"d":9007199254740993}}';
+    const text = `{"a":1.7976931348623157e308,"b":[3.0,-0.0,25e-1,0.1,1E2,5e-324,0.${'0'.repeat(1 << 20)}5e1048577],"c":{"d":9007199254740993}}`;
     expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text) as unknown });
   });
 
@@ -185,6 +185,7 @@ describe('parseJsonBody', () => {
     ['an exponent rounded to an integer', '{"a":[1,29999999999999999e-16]}', '/a/1'],
     ['a number that underflows to zero', '{"a":{"count":1e-400}}', '/a/count'],
     ['a fraction past what a double keeps', '{"a":0.30000000000000001}', '/a'],
+    ['a megabyte-long fraction', `{"a":1.${'0'.repeat(1 << 20)}1}`, '/a'],
   ])('refuses %s, naming where it is', (_, text, path) => {
     expect(problemsOf(text)).toEqual([{ path, message: stringMatching(/more digits than a double keeps/) }]);
   });
