@@ -48,39 +48,21 @@ export interface RunningAzurite extends AzuritePorts {
 }
 
 /**
- * Starts Azurite and resolves once blob, queue and table all accept connections. Rejects with
- * Azurite's output when it exits early. When ports are picked here and one was taken in the
- * meantime by another process, it tries again with new ports.
+ * Starts Azurite and resolves once its blob, queue and table services each say they listen, on
+ * the ports given or, for 0 or none, on ports the system picks as they bind. Rejects with Azurite's
+ * output when it exits early.
+ *
+ * Readiness is Azurite's own word, not a connection to the port: a port picked beforehand (bound
+ * and released to learn a free one) can be taken by another process before Azurite binds it, and
+ * a connection would then reach that process while this emulator exits on the clash unnoticed.
  */
 export async function startAzurite(options: AzuriteOptions = {}): Promise<RunningAzurite> {
-  const picksPorts = !options.blobPort || !options.queuePort || !options.tablePort;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startAzuriteOnce(options);
-    } catch (error) {
-      const portTaken = error instanceof Error && error.message.includes('EADDRINUSE');
-      if (!picksPorts || !portTaken || attempt >= 3) throw error;
-    }
-  }
-}
-
-/** 0 or no port means "any free port"; one is picked here so the caller learns which. */
-async function portOrFree(port: number | undefined): Promise<number> {
-  return port === undefined || port === 0 ? freePort() : port;
-}
-
-async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite> {
   const projectRoot = options.projectRoot ?? findProjectRoot();
-  const ports: AzuritePorts = {
-    blobPort: await portOrFree(options.blobPort),
-    queuePort: await portOrFree(options.queuePort),
-    tablePort: await portOrFree(options.tablePort),
-  };
-  // A port given by the caller that something already listens on would make the readiness check
-  // below answer for that other process (often another emulator, with other data), while this
-  // one exits on the clash unnoticed.
-  for (const given of [options.blobPort, options.queuePort, options.tablePort]) {
-    if (given !== undefined && given !== 0 && (await canConnect(given))) {
+  const asked: AzuritePorts = { blobPort: options.blobPort ?? 0, queuePort: options.queuePort ?? 0, tablePort: options.tablePort ?? 0 };
+  // A port given by the caller that something already listens on: said plainly, rather than as
+  // Azurite's exit on the clash.
+  for (const given of [asked.blobPort, asked.queuePort, asked.tablePort]) {
+    if (given !== 0 && (await canConnect(given))) {
       throw new Error(`Port ${given} is already in use (EADDRINUSE): another process, perhaps another storage emulator, listens there.`);
     }
   }
@@ -98,11 +80,11 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
     '--tableHost',
     '127.0.0.1',
     '--blobPort',
-    String(ports.blobPort),
+    String(asked.blobPort),
     '--queuePort',
-    String(ports.queuePort),
+    String(asked.queuePort),
     '--tablePort',
-    String(ports.tablePort),
+    String(asked.tablePort),
   ];
   if (inMemory) {
     args.push('--inMemoryPersistence');
@@ -118,7 +100,11 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString('utf8')).slice(-4000);
   };
-  child.stdout.on('data', keep);
+  const listening = new ListeningPorts();
+  child.stdout.on('data', (chunk: Buffer) => {
+    keep(chunk);
+    listening.read(chunk);
+  });
   child.stderr.on('data', keep);
 
   const exited = new Promise<void>((resolve) =>
@@ -141,7 +127,7 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
     }
   };
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
+  const timeoutMs = options.startTimeoutMs ?? 20_000;
   const spawnFailed = new Promise<never>((_, reject) => {
     child.once('error', (error) => {
       reject(new Error(`Azurite could not be started: ${error.message}`));
@@ -150,23 +136,24 @@ async function startAzuriteOnce(options: AzuriteOptions): Promise<RunningAzurite
       reject(new Error(`Azurite exited before it was ready (code ${child.exitCode}): ${output.trim()}`));
     });
   });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`Azurite did not say its three services listen within ${timeoutMs} ms: ${output.trim()}`));
+    }, timeoutMs);
+  });
+  let ports: AzuritePorts;
   try {
-    await Promise.race([
-      Promise.all(
-        [ports.blobPort, ports.queuePort, ports.tablePort].map((port) =>
-          waitForPort(port, deadline, () =>
-            hasExited ? new Error(`Azurite exited before it was ready (code ${child.exitCode}): ${output.trim()}`) : undefined,
-          ),
-        ),
-      ),
-      spawnFailed,
-    ]);
+    ports = await Promise.race([listening.all, spawnFailed, timedOut]);
   } catch (error) {
     await stop();
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
-  // From here on an exit is reported by stop(), not by this promise.
+  // From here on an exit is reported by stop(), not by these promises.
   spawnFailed.catch(() => undefined);
+  timedOut.catch(() => undefined);
 
   const endpoints = { blob: ports.blobPort, queue: ports.queuePort, table: ports.tablePort };
   return {
@@ -189,7 +176,7 @@ function azuriteEntryPoint(projectRoot: string): string {
 
 /**
  * A port that was free a moment ago: bind port 0, read what the system chose, release it.
- * @internal also used by tests that need a port nothing listens on.
+ * @internal for tests that need a port nothing listens on (the emulator binds its own).
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -205,13 +192,30 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, deadline: number, exitError: () => Error | undefined): Promise<void> {
-  for (;;) {
-    if (await canConnect(port)) return;
-    const error = exitError();
-    if (error) throw error;
-    if (Date.now() > deadline) throw new Error(`Azurite did not open port ${port} in time.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * Reads Azurite's start-up lines ("Azurite Blob service is successfully listening at
+ * http://127.0.0.1:41023") and resolves `all` with the three ports once each service has said so.
+ * @internal exported for its own test.
+ */
+export class ListeningPorts {
+  readonly all: Promise<AzuritePorts>;
+  #resolve: (ports: AzuritePorts) => void = () => undefined;
+  #pending = '';
+  readonly #ports = new Map<string, number>();
+
+  constructor() {
+    this.all = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  read(chunk: Buffer): void {
+    const lines = (this.#pending + chunk.toString('utf8')).split('\n');
+    this.#pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const match = /Azurite (Blob|Queue|Table) service is successfully listening at \S+:(\d+)/.exec(line);
+      if (match?.[1] !== undefined && match[2] !== undefined) this.#ports.set(match[1], Number(match[2]));
+    }
+    const [blobPort, queuePort, tablePort] = ['Blob', 'Queue', 'Table'].map((service) => this.#ports.get(service));
+    if (blobPort !== undefined && queuePort !== undefined && tablePort !== undefined) this.#resolve({ blobPort, queuePort, tablePort });
   }
 }
 

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/localhost/functionsCoreStandIn.js';
 import { decodeMessageText } from '../../src/localhost/QueuePoller.js';
 import { readHostSettings } from '../../src/localhost/readHostSettings.js';
-import { startAzurite } from '../../src/localhost/startAzurite.js';
+import { ListeningPorts, startAzurite } from '../../src/localhost/startAzurite.js';
+import { QueueServiceClient } from '@azure/storage-queue';
 
 /** Folders of written host.json files, removed after each test. */
 const folders: string[] = [];
@@ -109,6 +110,44 @@ describe('startAzurite', () => {
       blocker.close();
     }
   }, 20_000);
+
+  it("learns each service's port from Azurite's own start-up lines, whatever pieces they arrive in", async () => {
+    const listening = new ListeningPorts();
+    let settled = false;
+    void listening.all.then(() => (settled = true));
+    const text = [
+      'Azurite Blob service is starting at http://127.0.0.1:0',
+      'Azurite Blob service is successfully listening at http://127.0.0.1:41023',
+      'Azurite Queue service is successfully listening at http://127.0.0.1:35653',
+      'Azurite Table service is starting at http://127.0.0.1:0',
+      'Azurite Table service is successfully listening at http://127.0.0.1:45605',
+      '',
+    ].join('\n');
+    const cut = text.indexOf('45605') + 2;
+    listening.read(Buffer.from(text.slice(0, cut)));
+    await Promise.resolve();
+    expect(settled).toBe(false); // the table line is not whole yet
+    listening.read(Buffer.from(text.slice(cut)));
+    await expect(listening.all).resolves.toEqual({ blobPort: 41023, queuePort: 35653, tablePort: 45605 });
+  });
+
+  it('serves each emulator on the ports it reports, when several start at once', async () => {
+    const emulators = await Promise.all([0, 1, 2].map(() => startAzurite({ inMemory: true })));
+    try {
+      const ports = emulators.flatMap((e) => [e.blobPort, e.queuePort, e.tablePort]);
+      expect(new Set(ports).size).toBe(9);
+      await Promise.all(
+        emulators.map((e, i) => QueueServiceClient.fromConnectionString(e.connectionString).createQueue(`own-${String(i)}`)),
+      );
+      for (const [i, e] of emulators.entries()) {
+        const names: string[] = [];
+        for await (const queue of QueueServiceClient.fromConnectionString(e.connectionString).listQueues()) names.push(queue.name);
+        expect(names).toEqual([`own-${String(i)}`]);
+      }
+    } finally {
+      await Promise.all(emulators.map((e) => e.stop()));
+    }
+  }, 30_000);
 
   it('finds the emulator from any working folder, not only the project folder', async () => {
     const elsewhere = hostJsonFolder();
