@@ -18,7 +18,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Turns the raw bytes of a request into a JSON object, refusing anything hostile or ambiguous:
  * bytes that are not UTF-8, a byte order mark, syntax errors, nesting deeper than
  * {@link maxJsonDepth}, duplicate keys within one object, escaped lone surrogates, numbers too
- * large for a double, numbers written with more precision than a double keeps (`2.9999999999999999`
+ * large for a double, numbers that read back differently once held as a double (`2.9999999999999999`
  * would become the integer 3, `1e-400` would become 0), and a top-level value that is not an object.
  *
  * Most bodies are fine, so the check that accepts them is the cheap one: a pass over the text
@@ -78,7 +78,7 @@ function isObject(value: unknown): value is object {
  * The number of property names in a JSON text (one `:` outside strings each), or -1 when the text
  * nests deeper than {@link maxJsonDepth}, escapes a lone surrogate, has a string without its end or
  * writes a number with a fraction or an exponent (the contract's numbers are integers, so such a
- * number is rare, and only the scanner checks that a double keeps it exactly).
+ * number is rare, and only the scanner checks that it reads back the same from a double).
  * It does not check the grammar: on text `JSON.parse` refuses, the count means nothing.
  *
  * It reads the UTF-8 bytes, not the decoded text: every character it looks for is ASCII, and no
@@ -119,15 +119,16 @@ function countKeysWithinLimits(bytes: Uint8Array): number {
 }
 
 /**
- * The digits of a JSON number's mantissa from its first non-zero digit to its last. A loop, not a
- * regex: one anchored at the end backtracks quadratically over a long run of zeros.
+ * The digits of the JSON number at `start`–`end` of the text, from its mantissa's first non-zero
+ * digit to its last. A loop, not a regex: one anchored at the end backtracks quadratically over a
+ * long run of zeros.
  */
-function significantDigits(written: string): number {
+function significantDigits(text: string, start: number, end: number): number {
   let first = -1;
   let last = -1;
   let digits = 0;
-  for (let i = 0; i < written.length; i++) {
-    const c = written.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (c === 0x65 || c === 0x45) break;
     if (c < 0x30 || c > 0x39) continue;
     if (c !== 0x30) {
@@ -138,6 +139,21 @@ function significantDigits(written: string): number {
   }
   return first < 0 ? 0 : last - first + 1;
 }
+
+/**
+ * Whether a number written with `digits` significant digits reads back as written from `kept`,
+ * the double it became. Up to 15 digits always do within the normal range of doubles; over 17 never
+ * do (a double's shortest form has at most 17); big.js compares the rest, so it never builds a
+ * value of a megabyte-long literal.
+ */
+function readsBack(written: string, kept: number, digits: number): boolean {
+  if (digits > 17) return false;
+  if (digits === 0) return true;
+  if (digits <= 15 && Math.abs(kept) >= smallestNormalDouble) return true;
+  return new Big(written).eq(kept);
+}
+
+const smallestNormalDouble = 2.2250738585072014e-308;
 
 function isDigitByte(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
@@ -454,7 +470,8 @@ class JsonScanner {
 
   /**
    * Skips a number, checking its grammar, that it does not overflow to Infinity and, when it has a
-   * fraction or an exponent, that the double it becomes is the value written.
+   * fraction or an exponent, that it reads back as written from the double it becomes: its value
+   * equals the shortest decimal form of that double.
    */
   private number(): void {
     const text = this.text;
@@ -486,17 +503,18 @@ class JsonScanner {
       do c = text.charCodeAt(++i);
       while (c >= 0x30 && c <= 0x39);
     }
-    // Without an exponent a number needs over 300 digits to overflow; only then is it converted.
-    // An integer written without fraction or exponent needs no exactness check: one a double cannot
-    // hold is above 2^53, which every integer field of the schemas refuses.
-    if (hasExponent || hasFraction || i - start > 300) {
+    // Without an exponent a number needs over 300 digits to overflow or to come near the smallest
+    // doubles; a shorter one of at most 15 significant digits reads back exactly, so most numbers
+    // are not converted here at all. An integer written without fraction or exponent needs no
+    // exactness check: one a double cannot hold is above 2^53, which every integer field refuses.
+    const long = i - start > 300;
+    const digits = hasExponent || hasFraction ? significantDigits(text, start, i) : 0;
+    if (hasExponent || long || digits > 15) {
       const written = text.slice(start, i);
       const kept = Number(written);
       if (!Number.isFinite(kept)) throw new ScanError(start, 'A number is too large.');
-      // A double's shortest decimal form has at most 17 significant digits; counting them first
-      // keeps big.js from holding a digit per character of a megabyte-long literal.
-      if ((hasExponent || hasFraction) && (significantDigits(written) > 17 || !new Big(written).eq(kept))) {
-        throw new ScanError(start, 'A number has more digits than a double keeps; write it exactly.');
+      if ((hasExponent || hasFraction) && !readsBack(written, kept, digits)) {
+        throw new ScanError(start, 'A number would change when held as a double (too many digits, or too small); write it exactly.');
       }
     }
     this.pos = i;
