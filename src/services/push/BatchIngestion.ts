@@ -5,6 +5,7 @@ import { StorageError } from '../../errors/StorageError.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import type { BodyValidator } from '../../bodyParsing/createBodyValidator.js';
 import { parseJsonBody } from '../../bodyParsing/parseJsonBody.js';
+import { parseStoredBody } from '../../bodyParsing/parseStoredBody.js';
 import { isUuidShaped } from '../../domain/validation/isUuidShaped.js';
 import type { BatchReceipt, LedgerEntry } from '../../storage/BatchLedger.js';
 import type { Clock } from '../ports/Clock.js';
@@ -232,9 +233,9 @@ export class BatchIngestion {
     if (!stored) return false;
     // A stored body that is not the entry's was never acknowledged under this entry.
     if (createHash('sha256').update(stored).digest('hex') !== entry.bodyHash) return false;
-    const parsed = parseJsonBody(stored);
-    if (!parsed.ok) throw new Error(`Stored body of a batch cannot be parsed (${processor.kind}).`);
-    await this.applyAndCommit(partnerId, batchId, entry, processor, parsed.value as T, false);
+    const parsed = parseStoredBody(stored);
+    if (parsed === undefined) throw new Error(`Stored body of a batch cannot be parsed (${processor.kind}).`);
+    await this.applyAndCommit(partnerId, batchId, entry, processor, parsed as T, false);
     if (!stagesReportFragment(processor.kind)) await this.forgetPending(partnerId, batchId, entry.createdAt);
     return true;
   }

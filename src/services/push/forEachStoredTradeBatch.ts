@@ -1,5 +1,5 @@
 import type { TradeRecordBatch } from '../../domain/model/payloads.js';
-import { parseJsonBody } from '../../bodyParsing/parseJsonBody.js';
+import { parseStoredBody } from '../../bodyParsing/parseStoredBody.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 import { mapBounded } from '../mapBounded.js';
 
@@ -19,9 +19,7 @@ export async function forEachStoredTradeBatch(
 ): Promise<void> {
   await mapBounded(batchIds, readsAtOnce, async (batchId) => {
     const stored = await rawBatches.get(partnerId, batchId);
-    const parsed = stored ? parseJsonBody(stored) : undefined;
-    if (!parsed?.ok) return;
-    const body = parsed.value as Partial<TradeRecordBatch>;
-    if (Array.isArray(body.trade_records)) use(body as TradeRecordBatch, batchId);
+    const body = (stored ? parseStoredBody(stored) : undefined) as Partial<TradeRecordBatch> | null | undefined;
+    if (Array.isArray(body?.trade_records)) use(body as TradeRecordBatch, batchId);
   });
 }
