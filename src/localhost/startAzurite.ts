@@ -29,7 +29,7 @@ export interface AzuriteOptions {
   readonly location?: string;
   /** Folder holding node_modules; default the project's own folder, wherever the process was started. */
   readonly projectRoot?: string;
-  /** How long to wait for the three services to accept connections; default 20 s. */
+  /** How long to wait for the three services to say they listen; default 20 s. */
   readonly startTimeoutMs?: number;
   /**
    * Accounts besides the development account, each isolated from the others (one emulator can then
@@ -97,11 +97,14 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
   const env = options.accounts ? { ...process.env, AZURITE_ACCOUNTS: emulatorAccountsSetting(options.accounts) } : process.env;
   const child = spawn(process.execPath, args, { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString('utf8')).slice(-4000);
+  const keep = (chunk: string): void => {
+    output = (output + chunk).slice(-4000);
   };
   const listening = new ListeningPorts();
-  child.stdout.on('data', (chunk: Buffer) => {
+  // Decoded by the streams, so that a character split between two chunks stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
     keep(chunk);
     listening.read(chunk);
   });
@@ -207,8 +210,8 @@ export class ListeningPorts {
     this.all = new Promise((resolve) => (this.#resolve = resolve));
   }
 
-  read(chunk: Buffer): void {
-    const lines = (this.#pending + chunk.toString('utf8')).split('\n');
+  read(chunk: string): void {
+    const lines = (this.#pending + chunk).split('\n');
     this.#pending = lines.pop() ?? '';
     for (const line of lines) {
       const match = /Azurite (Blob|Queue|Table) service is successfully listening at \S+:(\d+)/.exec(line);

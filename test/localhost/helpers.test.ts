@@ -124,10 +124,10 @@ describe('startAzurite', () => {
       '',
     ].join('\n');
     const cut = text.indexOf('45605') + 2;
-    listening.read(Buffer.from(text.slice(0, cut)));
+    listening.read(text.slice(0, cut));
     await Promise.resolve();
     expect(settled).toBe(false); // the table line is not whole yet
-    listening.read(Buffer.from(text.slice(cut)));
+    listening.read(text.slice(cut));
     await expect(listening.all).resolves.toEqual({ blobPort: 41023, queuePort: 35653, tablePort: 45605 });
   });
 
