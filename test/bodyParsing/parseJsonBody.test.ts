@@ -180,11 +180,26 @@ describe('parseJsonBody', () => {
     expect(parse(text)).toEqual({ ok: true, value: JSON.parse(text) as unknown });
   });
 
+  it('accepts every double written in its shortest form, subnormal and 17-digit ones included', () => {
+    // A fixed spread of doubles: every 3rd power of ten of the range, scaled by 17-digit mantissas.
+    const doubles = [5e-324, 2.2250738585072014e-308, 0.30000000000000004, 1.7976931348623157e308];
+    for (let exponent = -324; exponent <= 308; exponent += 3) {
+      for (const mantissa of [1, 1.2345678901234567, 9.999999999999998, 3.0000000000000004]) doubles.push(mantissa * 10 ** exponent);
+    }
+    for (const x of doubles.filter((d) => d > 0 && Number.isFinite(d))) {
+      for (const written of [String(x), x.toExponential(), `-${x.toExponential().toUpperCase()}`]) {
+        expect(parse(`{"a":${written}}`), written).toEqual({ ok: true, value: { a: Number(written) } });
+      }
+    }
+  });
+
   it.each([
     ['a fraction rounded to an integer', '{"v":2.9999999999999999}', '/v'],
     ['an exponent rounded to an integer', '{"a":[1,29999999999999999e-16]}', '/a/1'],
     ['a number that underflows to zero', '{"a":{"count":1e-400}}', '/a/count'],
     ['a fraction past what a double keeps', '{"a":0.30000000000000001}', '/a'],
+    ['a 17-digit form that is not the shortest', '{"a":[0.10000000000000001]}', '/a/0'],
+    ['a subnormal written longer than its shortest form', '{"a":4.9406564584124654e-324}', '/a'],
     ['a megabyte-long fraction', `{"a":1.${'0'.repeat(1 << 20)}1}`, '/a'],
   ])('refuses %s, naming where it is', (_, text, path) => {
     expect(problemsOf(text)).toEqual([{ path, message: stringMatching(/would change when held as a double/) }]);
