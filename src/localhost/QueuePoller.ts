@@ -15,7 +15,7 @@ import type { CapturedFunction, CapturedQueueFunction } from './functionsCoreSta
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
 import { minPollingIntervalMs, PollingBackoff } from './PollingBackoff.js';
-import { readHostSettings, type HostSettings } from './readHostSettings.js';
+import { oneProcessorNewBatchThreshold, readHostSettings, type HostSettings } from './readHostSettings.js';
 
 /** What one poll of a queue did, as handed to the `onPoll` option. */
 export interface QueuePoll {
@@ -97,7 +97,8 @@ export class QueuePoller {
     const host = (): HostSettings => (hostSettings ??= readHostSettings());
     this.#maxDequeueCount = options.maxDequeueCount ?? host().maxDequeueCount;
     this.#batchSize = Math.min(Math.max(options.batchSize ?? host().queueBatchSize, 1), 32);
-    const defaultThreshold = options.batchSize === undefined ? host().queueNewBatchThreshold : Math.floor(this.#batchSize / 2);
+    const defaultThreshold =
+      options.batchSize === undefined ? host().queueNewBatchThreshold : oneProcessorNewBatchThreshold(this.#batchSize);
     this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? defaultThreshold, 0);
     this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? host().queueVisibilityTimeoutSeconds, 0);
     this.#runVisibilitySeconds = Math.max(options.runVisibilitySeconds ?? queueTriggerRunVisibilitySeconds, 1);

@@ -52,7 +52,7 @@ export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd
     routePrefix,
     maxDequeueCount: positiveInteger(dequeue) ?? 5,
     queueBatchSize,
-    queueNewBatchThreshold: newBatch === undefined ? Math.floor(queueBatchSize / 2) : newBatchThreshold(newBatch),
+    queueNewBatchThreshold: newBatch === undefined ? oneProcessorNewBatchThreshold(queueBatchSize) : newBatchThreshold(newBatch),
     queueVisibilityTimeoutSeconds: typeof visibility === 'string' ? timeSpanSeconds(visibility) : 0,
     queueMaxPollingIntervalMs: maxPolling === undefined ? 60_000 : maxPollingIntervalMs(maxPolling),
     functionTimeoutSeconds: typeof functionTimeout === 'string' ? timeSpanSeconds(functionTimeout) : 30 * 60,
@@ -67,6 +67,11 @@ function objectAt(value: unknown, key: string): Record<string, unknown> | undefi
 
 function positiveInteger(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/** The queue trigger's default newBatchThreshold on one processor: half the batch size. */
+export function oneProcessorNewBatchThreshold(batchSize: number): number {
+  return Math.floor(batchSize / 2);
 }
 
 function newBatchThreshold(value: unknown): number {
