@@ -107,10 +107,13 @@ param maxRequestBytesInFlight int = 67108864
 
 // The contract's body limit (5 MB); not an environment choice.
 var maxRequestBodyBytes = 5242880
-// The host's own limit, a little above the contract's: bodies the service would refuse anyway are
-// refused by the host before they reach the worker, while the service still answers its JSON 413 for
-// bodies just over 5 MB.
-var hostRequestBodySizeLimit = 5767168
+// The host's own limit, the host's default written out (so the local host uses the same), far above
+// the contract's: the host answers a declared body over it with a bare 500, which a client retries
+// (its HTTP trigger binding fails on Kestrel's "request body too large", azure-functions-host#10519),
+// so every body a POS could plausibly send too large must reach the service, which answers its
+// JSON 413 PAYLOAD_TOO_LARGE. The host buffers such a body (on disk past 30 KB) before the worker
+// sees it.
+var hostRequestBodySizeLimit = 104857600
 
 var suffix = uniqueString(resourceGroup().id)
 var compactPrefix = toLower(replace(prefix, '-', ''))

@@ -1,9 +1,10 @@
 /**
  * The local stand-in for the Functions host's HTTP front end, answering as Azure's does: serves the
  * captured HTTP registrations under the route prefix, answers what the host decides itself with an
- * empty body (401 without a key it holds, 404 for no route, 413 over FUNCTIONS_REQUEST_BODY_SIZE_LIMIT,
- * 408 for a body too slow, 500 for a failed or timed-out invocation), hands the body to the function
- * as a stream (as with HTTP streams on), and turns what a handler returns into a response.
+ * empty body (401 without a key it holds, 404 for no route, 500 for a declared body over
+ * FUNCTIONS_REQUEST_BODY_SIZE_LIMIT, 408 for a body too slow, 500 for a failed or timed-out
+ * invocation), hands the body to the function as a stream (as with HTTP streams on), and turns what
+ * a handler returns into a response.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -24,8 +25,10 @@ export interface LocalHttpServerOptions {
   readonly routePrefix: string;
   /**
    * The host's own body limit (`FUNCTIONS_REQUEST_BODY_SIZE_LIMIT`): a declared Content-Length over it
-   * is refused by the host with an empty 413 before any function runs. Smaller limits are the
-   * functions' business.
+   * fails the invocation before any function code runs, answered with an empty 500. Azure's host
+   * answers so, not 413: its HTTP trigger binding reads the body before the invocation, Kestrel's
+   * "request body too large" fails that binding, and the host's exception middleware turns it into a
+   * 500 (azure-functions-host#10519). Smaller limits are the functions' business.
    */
   readonly hostBodyLimitBytes: number;
   readonly logger: LocalHostLogger;
@@ -179,7 +182,10 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
 
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > options.hostBodyLimitBytes) {
-        answerFromHost(413, true);
+        logger.error(
+          `${method} ${routeForLog}: the declared body is larger than FUNCTIONS_REQUEST_BODY_SIZE_LIMIT; the invocation failed.`,
+        );
+        answerFromHost(500, true);
         discardBody(req, res, timeouts);
         return;
       }

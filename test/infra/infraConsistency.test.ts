@@ -187,14 +187,15 @@ describe('the host in Azure', () => {
     return m ? Number(m[1]) : undefined;
   };
 
-  it('FUNCTIONS_REQUEST_BODY_SIZE_LIMIT is set a little above the 5 MB body limit, the same locally and in Azure', () => {
+  it('FUNCTIONS_REQUEST_BODY_SIZE_LIMIT leaves bodies far over 5 MB to the service, the same locally and in Azure', () => {
     const variable = bicepValue(settingNames.hostRequestBodySizeLimit);
     expect(variable).toBeDefined();
     const inAzure = varValue(variable!);
     const bodyLimit = varValue(bicepValue(settingNames.maxRequestBodyBytes)!);
     expect(bodyLimit).toBe(5 * 1024 * 1024);
-    expect(inAzure).toBeGreaterThan(bodyLimit!);
-    expect(inAzure).toBeLessThanOrEqual(bodyLimit! + 1024 * 1024);
+    // Over it the host answers a bare 500 (which a client retries), not 413: bodies up to 20 times
+    // the contract's limit get the service's 413 PAYLOAD_TOO_LARGE.
+    expect(inAzure).toBeGreaterThanOrEqual(bodyLimit! * 20);
     expect(Number(sample.Values[settingNames.hostRequestBodySizeLimit])).toBe(inAzure);
   });
 
