@@ -342,12 +342,17 @@ function discardBody(req: http.IncomingMessage, res: http.ServerResponse, timeou
 }
 
 /** The key from `x-functions-key`, else from the `code` query parameter; undefined when neither is non-empty. */
+/**
+ * The key the host checks, chosen as Azure's host chooses it (AuthenticationLevelHandler): the first
+ * `x-functions-key` header whenever one is sent, even empty, and only without one the first `code`
+ * query parameter. An empty choice is no key. (Node joins repeated headers; `headersDistinct` keeps
+ * them apart, and its parser has already trimmed each value as Kestrel's does.)
+ */
 function functionKey(req: http.IncomingMessage, search: string): string | undefined {
-  const header = req.headers['x-functions-key'];
-  const fromHeader = Array.isArray(header) ? header[0] : header;
-  if (fromHeader && fromHeader.trim() !== '') return fromHeader.trim();
-  const code = new URLSearchParams(search).get('code');
-  return code && code.trim() !== '' ? code.trim() : undefined;
+  const headers = req.headersDistinct['x-functions-key'];
+  const chosen = headers ? headers[0] : new URLSearchParams(search).get('code');
+  if (chosen === null || chosen === undefined || chosen === '') return undefined;
+  return chosen;
 }
 
 function requestHeaders(req: http.IncomingMessage): Record<string, string> {

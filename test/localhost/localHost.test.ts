@@ -325,6 +325,18 @@ describe('local host', () => {
       expect(response.status).toBe(200);
     });
 
+    it('checks the first x-functions-key header whenever one is sent, as Azure does, never code beside it', async () => {
+      const emptyHeaderBesideCode = await fetch(url(`stores/S1/items/7?code=${key}`), { headers: { 'x-functions-key': '' } });
+      expect(emptyHeaderBesideCode.status).toBe(401);
+      const twoHeaders = (first: string, second: string) =>
+        rawRequest(
+          server.port,
+          `GET /pos/v1/stores/S1/items/7 HTTP/1.1\r\nHost: x\r\nx-functions-key: ${first}\r\nx-functions-key: ${second}\r\nConnection: close\r\n\r\n`,
+        );
+      expect(await twoHeaders(key, '')).toMatch(/^HTTP\/1\.1 200/);
+      expect(await twoHeaders('', key)).toMatch(/^HTTP\/1\.1 401/);
+    });
+
     it('runs a POST under the cap and returns its status', async () => {
       const response = await fetch(url('echo'), { method: 'POST', headers: { 'x-functions-key': key }, body: 'a'.repeat(maxBodyBytes) });
       expect(response.status).toBe(201);
@@ -615,3 +627,19 @@ describe('local host', () => {
     }, 15_000);
   });
 });
+
+/** Sends raw bytes (what fetch would refuse to send) and resolves with the whole answer once the server closes. */
+function rawRequest(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(request);
+    });
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      resolve(text);
+    });
+  });
+}
