@@ -196,10 +196,18 @@ export class QueuePoller {
         await this.#moveToPoison(fn, queue, message, message.popReceipt);
         return;
       }
+      // Text that is not base64 never reaches a function: the trigger's queue client fails to
+      // decode it and its handler (QueueServiceClientProvider) moves it to the poison queue at once.
+      const decoded = decodeMessageText(message.messageText);
+      if (decoded === undefined) {
+        this.#logger.error(`${where} is not base64-encoded; it is not run.`);
+        await this.#moveToPoison(fn, queue, message, message.popReceipt);
+        return;
+      }
       const renewal = this.#keepInvisible(queue, message);
       let succeeded: boolean;
       try {
-        succeeded = await this.#invoke(fn, message);
+        succeeded = await this.#invoke(fn, message, decoded);
       } finally {
         renewal.stop();
       }
@@ -218,16 +226,8 @@ export class QueuePoller {
   }
 
   /** Runs the handler; true when it succeeded. */
-  async #invoke(fn: CapturedQueueFunction, message: ReceivedMessageItem): Promise<boolean> {
+  async #invoke(fn: CapturedQueueFunction, message: ReceivedMessageItem, decoded: DecodedMessage): Promise<boolean> {
     const invocationId = randomUUID();
-    const decoded = decodeMessageText(message.messageText);
-    if (decoded === undefined) {
-      this.#logger.error(
-        `Function ${fn.name} (invocation ${invocationId}): message ${message.messageId} on queue ${fn.queueName} ` +
-          `is not base64-encoded (dequeue ${message.dequeueCount} of ${this.#maxDequeueCount}).`,
-      );
-      return false;
-    }
     const context = new InvocationContext({
       invocationId,
       functionName: fn.name,
@@ -313,12 +313,18 @@ export class QueuePoller {
   }
 }
 
+/** A message's text once decoded, and the value the function is given. */
+interface DecodedMessage {
+  readonly text: string;
+  readonly value: unknown;
+}
+
 /**
  * Decodes message text as the queue trigger does with its default base64 encoding: the decoded
  * string, parsed when it is a JSON object or array. Undefined when the text is not base64.
  * @internal exported for its own unit test.
  */
-export function decodeMessageText(messageText: string): { text: string; value: unknown } | undefined {
+export function decodeMessageText(messageText: string): DecodedMessage | undefined {
   const compact = messageText.replace(/\s+/g, '');
   if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return undefined;
   const text = Buffer.from(compact, 'base64').toString('utf8');

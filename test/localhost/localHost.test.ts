@@ -581,6 +581,23 @@ describe('local host', () => {
       expect(received.find((entry) => entry.metadata.id === sent.messageId)!.value).toBe('plain words');
     });
 
+    it('moves a message that is not base64 to the poison queue at once, without running the function', async () => {
+      const sent = await queues.getQueueClient('sample-work').sendMessage('not base64 {"kind":"raw"}');
+      const poisonQueue = queues.getQueueClient('sample-work-poison');
+      await waitFor(async () => (await poisonQueue.peekMessages()).peekedMessageItems.length === 1, 5_000);
+      const [poisoned] = (await poisonQueue.peekMessages()).peekedMessageItems;
+      expect(poisoned!.messageText).toBe('not base64 {"kind":"raw"}');
+      expect(received.some((message) => message.metadata.id === sent.messageId)).toBe(false);
+      expect(logger.lines).toContainEqual({
+        level: 'error',
+        line: `message ${sent.messageId} on queue sample-work is not base64-encoded; it is not run.`,
+      });
+      expect(logger.lines).toContainEqual({
+        level: 'error',
+        line: `Message ${sent.messageId} from queue sample-work moved to sample-work-poison after 1 dequeues (limit 5).`,
+      });
+    });
+
     it('does not deliver a message before its visibility delay', async () => {
       const sentAt = Date.now();
       const sent = await queues.getQueueClient('sample-work').sendMessage(base64Json({ kind: 'delayed' }), { visibilityTimeout: 2 });
