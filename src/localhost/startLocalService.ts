@@ -104,13 +104,16 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     timeouts: { functionMs: host.functionTimeoutSeconds * 1000, ...options.hostTimeouts },
     logger,
     port: options.port,
-    // Like the Functions host with its host keys: only a key HQ issued passes. The host keeps its
-    // keys in memory; here a key seen valid is trusted for a few seconds. The service itself checks
-    // expiry on every request and refuses a revoked key within PARTNER_CACHE_SECONDS. Operator
-    // keys are host keys too (set beside the partner keys in Azure).
+    // Like the Functions host with its host keys: a key passes from its issue until its revocation,
+    // which is when the HQ tool sets and deletes the host key in Azure. An expired key is still
+    // held there (nothing deletes it at its expiry), so it reaches the service, which answers the
+    // JSON 401 UNAUTHORIZED. The host keeps its keys in memory; here a key seen valid is trusted
+    // for a few seconds. The service itself checks expiry on every request and refuses a revoked
+    // key within PARTNER_CACHE_SECONDS. Operator keys are host keys too (set beside the partner
+    // keys in Azure).
     isValidHostKey: rememberValid(async (keyHash) => {
       const record = (await keys.findByHash(keyHash)) ?? (await operatorKeys.findByHash(keyHash));
-      return record !== undefined && keyStatus(record, services.clock()) === 'ACTIVE';
+      return record !== undefined && keyStatus(record, services.clock()) !== 'REVOKED';
     }, options.hostKeyMemoryMs ?? defaultHostKeyMemoryMs),
   });
   const poller = new QueuePoller({

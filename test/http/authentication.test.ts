@@ -39,8 +39,8 @@ async function expectEveryEndpoint(who: TestPartner | { key: string } | null, st
 
 /**
  * A key the host does not hold is refused by the host itself: 401 with an empty body, before any
- * code of the service runs (the local host holds exactly the active, unexpired keys, as Azure holds
- * the host keys the HQ tool set).
+ * code of the service runs (the local host holds every key from its issue to its revocation, as
+ * Azure holds the host keys the HQ tool sets and deletes).
  */
 async function expectHostRefusesEveryEndpoint(who: { key: string } | null): Promise<void> {
   for (const [method, path, body] of everyEndpoint()) {
@@ -100,7 +100,10 @@ describe('API key', () => {
     const shortLived = { key: issued.out[issued.out.length - 1]! };
     expect(await canRead(shortLived)).toBe(200);
     clock.advance(3_600_000);
-    expect(await canRead(shortLived)).toBe(401);
+    // The host still holds an expired key (nothing deletes its host key), so the service answers.
+    const refused = await service.call(shortLived, 'GET', 'mappings/transaction-types');
+    expect(refused.status).toBe(401);
+    expect(errorOf(refused).code).toBe('UNAUTHORIZED');
     await expectRefusedEverywhere(shortLived);
     expect(await canRead(partner)).toBe(200);
   });
