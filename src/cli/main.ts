@@ -31,9 +31,13 @@ async function main(): Promise<number> {
   if (argv.length > 0 && !argv.includes('--help') && !argv.includes('-h')) {
     // The service creates the tables (locally at start-up, in Azure the templates do); the tool
     // only needs to reach them. Most commands need no more than Table Data Contributor; the README
-    // names the three that also send queue messages or read and write blobs.
+    // names the five that also send queue messages or read and write blobs.
     if (!(await new HealthCheck(storage.tables.partners).isHealthy())) {
-      io.err('error: cannot reach storage. Locally, start the service with `npm start` first; it runs the storage emulator.');
+      io.err(
+        'error: cannot reach storage. Locally, start the service with `npm start` first; it runs the storage emulator. ' +
+          'Against Azure, check the AzureWebJobsStorage__*ServiceUri settings, your sign-in (az login) and your ' +
+          'Storage Table Data Contributor role on the account.',
+      );
       return 1;
     }
   }
