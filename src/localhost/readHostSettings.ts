@@ -47,12 +47,13 @@ export function readHostSettings(hostJsonPath: string = findHostJson(process.cwd
   const maxPolling = queues?.maxPollingInterval;
   const functionTimeout = (parsed as { functionTimeout?: unknown } | null)?.functionTimeout;
 
-  const queueBatchSize = Math.min(positiveInteger(batch) ?? 16, 32);
+  const queueBatchSize = batch === undefined ? 16 : queueInteger(batch, 'batchSize', 1, maxQueueBatchSize);
   return Object.freeze({
     routePrefix,
-    maxDequeueCount: positiveInteger(dequeue) ?? 5,
+    maxDequeueCount: dequeue === undefined ? 5 : queueInteger(dequeue, 'maxDequeueCount', 1),
     queueBatchSize,
-    queueNewBatchThreshold: newBatch === undefined ? oneProcessorNewBatchThreshold(queueBatchSize) : newBatchThreshold(newBatch),
+    queueNewBatchThreshold:
+      newBatch === undefined ? oneProcessorNewBatchThreshold(queueBatchSize) : queueInteger(newBatch, 'newBatchThreshold', 0),
     queueVisibilityTimeoutSeconds: typeof visibility === 'string' ? timeSpanSeconds(visibility) : 0,
     queueMaxPollingIntervalMs: maxPolling === undefined ? 60_000 : maxPollingIntervalMs(maxPolling),
     functionTimeoutSeconds: typeof functionTimeout === 'string' ? timeSpanSeconds(functionTimeout) : 30 * 60,
@@ -65,20 +66,26 @@ function objectAt(value: unknown, key: string): Record<string, unknown> | undefi
   return typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : undefined;
 }
 
-function positiveInteger(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+/** The queue trigger's largest batch (QueuesOptions.MaxBatchSize). */
+const maxQueueBatchSize = 32;
+
+/**
+ * A whole-number queue setting, refused at start-up outside its range as the queue trigger's
+ * options refuse it (batchSize 1–32, maxDequeueCount 1 or more, newBatchThreshold 0 or more). The
+ * host's configuration reads every value as text, so `"16"` is 16 there too.
+ */
+function queueInteger(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `${min} to ${max}`;
+    throw new Error(`host.json: extensions.queues.${name} must be a whole number, ${range}.`);
+  }
+  return number;
 }
 
 /** The queue trigger's default newBatchThreshold on one processor: half the batch size. */
 export function oneProcessorNewBatchThreshold(batchSize: number): number {
   return Math.floor(batchSize / 2);
-}
-
-function newBatchThreshold(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new Error('host.json: extensions.queues.newBatchThreshold must be a whole number, 0 or more.');
-  }
-  return value;
 }
 
 function maxPollingIntervalMs(value: unknown): number {

@@ -71,8 +71,27 @@ describe('readHostSettings', () => {
     expect(readHostSettings(withThreshold(0)).queueNewBatchThreshold).toBe(0);
     expect(readHostSettings(withThreshold(40)).queueNewBatchThreshold).toBe(40);
     expect(readHostSettings(withThreshold(undefined)).queueNewBatchThreshold).toBe(4);
-    for (const bad of [-1, 1.5, '16'])
-      expect(() => readHostSettings(withThreshold(bad))).toThrow(/newBatchThreshold must be a whole number/);
+    // The host's configuration reads every value as text: "16" is 16 there too.
+    expect(readHostSettings(withThreshold('16')).queueNewBatchThreshold).toBe(16);
+    for (const bad of [-1, 1.5, 'sixteen', null])
+      expect(() => readHostSettings(withThreshold(bad))).toThrow(/newBatchThreshold must be a whole number, 0 or more/);
+  });
+
+  it('refuses a batchSize outside 1–32 and a maxDequeueCount below 1 at start-up, as the queue trigger does', () => {
+    const dir = hostJsonFolder();
+    const withQueues = (queues: Record<string, unknown>): string => {
+      writeFileSync(path.join(dir, 'host.json'), JSON.stringify({ version: '2.0', extensions: { queues } }));
+      return path.join(dir, 'host.json');
+    };
+    expect(readHostSettings(withQueues({ batchSize: 1, maxDequeueCount: 1 }))).toMatchObject({ queueBatchSize: 1, maxDequeueCount: 1 });
+    expect(readHostSettings(withQueues({ batchSize: '32', maxDequeueCount: '10' }))).toMatchObject({
+      queueBatchSize: 32,
+      maxDequeueCount: 10,
+    });
+    for (const bad of [0, 33, 2.5, 'many'])
+      expect(() => readHostSettings(withQueues({ batchSize: bad }))).toThrow(/batchSize must be a whole number, 1 to 32/);
+    for (const bad of [0, -1, 'never'])
+      expect(() => readHostSettings(withQueues({ maxDequeueCount: bad }))).toThrow(/maxDequeueCount must be a whole number, 1 or more/);
   });
 
   it("states newBatchThreshold in the project's host.json, so an instance's core count does not change it in Azure", () => {
