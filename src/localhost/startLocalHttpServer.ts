@@ -57,6 +57,11 @@ export interface HostTimeouts {
   readonly headersMs: number;
   readonly minBodyBytesPerSecond: number;
   readonly bodyGraceMs: number;
+  /**
+   * The whole request, its answer included: a function still running then is answered 500 however
+   * long functionTimeout is (Azure documents 230 s as the most an HTTP-triggered function can take
+   * to answer), and it runs on.
+   */
   readonly requestMs: number;
   readonly drainMs: number;
   /** Most body bytes discarded while draining before the connection is cut. */
@@ -215,7 +220,7 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
 
       let result: unknown;
       try {
-        result = await withDeadline(Promise.resolve(fn.handler(request, context)), timeouts.functionMs);
+        result = await withDeadline(Promise.resolve(fn.handler(request, context)), Math.min(timeouts.functionMs, timeouts.requestMs));
       } catch (error) {
         stopWatchingBody();
         body.detach();

@@ -502,6 +502,27 @@ describe('local host', () => {
     });
   });
 
+  it('answers 500 once the request outlives its 230 s cap, even under a longer functionTimeout', async () => {
+    const capped = await startLocalHttpServer({
+      functions: captureRegistrations(() => {
+        registerSampleTable({ echo: 0, failing: 0, flaky: 0 }, [], []);
+      }),
+      routePrefix: '',
+      hostBodyLimitBytes,
+      logger: new RecordingLogger(),
+      timeouts: { headersMs: 1_000, requestMs: 1_000, functionMs: 60_000 },
+    });
+    try {
+      const started = Date.now();
+      // The handler itself would answer 200 after 3 s.
+      const response = await fetch(`${capped.baseUrl}/slow`);
+      expect(response.status).toBe(500);
+      expect(Date.now() - started).toBeLessThan(2_500);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('answers 503 with Retry-After, not 500, when the key check cannot reach storage', async () => {
     const keyLogger = new RecordingLogger();
     const server = await startLocalHttpServer({
