@@ -1,15 +1,27 @@
+import { createHash } from 'node:crypto';
+import type { HttpRequest } from '@azure/functions';
 import { ApiError } from '../../errors/ApiError.js';
 
 /**
  * Continuation tokens are opaque to callers: base64url of a small JSON object that says where the
- * next page starts. Only the edge encodes and decodes them; services see typed cursors.
+ * next page starts, and which list it continues. Only the edge encodes and decodes them; services
+ * see typed cursors.
+ *
+ * A token names its list (`q`): a digest of the path and of every query parameter but
+ * `continuation` and `limit`. Sent with another filter or to another route, a cursor would
+ * silently skip or end a list, so such a token is refused; the page size may change between pages.
  */
-export function encodeContinuation(cursor: Record<string, string> | undefined): string | null {
-  return cursor === undefined ? null : Buffer.from(JSON.stringify({ v: 1, ...cursor }), 'utf8').toString('base64url');
+export function encodeContinuation(request: Pick<HttpRequest, 'url'>, cursor: Record<string, string> | undefined): string | null {
+  if (cursor === undefined) return null;
+  return Buffer.from(JSON.stringify({ v: 1, q: listOf(request), ...cursor }), 'utf8').toString('base64url');
 }
 
-/** The cursor of a token, or 400 INVALID_QUERY when the token is not one this route handed out. */
-export function decodeContinuation<K extends string>(token: string | undefined, fields: readonly K[]): Record<K, string> | undefined {
+/** The cursor of a token, or 400 INVALID_QUERY when the token is not one this list handed out. */
+export function decodeContinuation<K extends string>(
+  request: Pick<HttpRequest, 'url'>,
+  token: string | undefined,
+  fields: readonly K[],
+): Record<K, string> | undefined {
   if (token === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -17,7 +29,9 @@ export function decodeContinuation<K extends string>(token: string | undefined, 
   } catch {
     throw invalid();
   }
-  if (typeof parsed !== 'object' || parsed === null || (parsed as { v?: unknown }).v !== 1) throw invalid();
+  if (typeof parsed !== 'object' || parsed === null) throw invalid();
+  const { v, q } = parsed as { v?: unknown; q?: unknown };
+  if (v !== 1 || q !== listOf(request)) throw invalid();
   const cursor = {} as Record<K, string>;
   for (const field of fields) {
     const value = (parsed as Record<string, unknown>)[field];
@@ -27,8 +41,24 @@ export function decodeContinuation<K extends string>(token: string | undefined, 
   return cursor;
 }
 
+/** The list a request reads: its path and its filters, in a stable order. */
+function listOf(request: Pick<HttpRequest, 'url'>): string {
+  const url = new URL(request.url);
+  const filters = [...url.searchParams].filter(([name]) => name !== 'continuation' && name !== 'limit').sort(compareEntries);
+  return createHash('sha256')
+    .update(JSON.stringify([url.pathname, filters]))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+function compareEntries(a: [string, string], b: [string, string]): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  if (a[1] === b[1]) return 0;
+  return a[1] < b[1] ? -1 : 1;
+}
+
 function invalid(): ApiError {
   return new ApiError('INVALID_QUERY', undefined, [
-    { path: '/continuation', message: 'must be the continuation of the previous page, unchanged' },
+    { path: '/continuation', message: 'must be the continuation of the previous page, unchanged, sent with the same path and filters' },
   ]);
 }

@@ -98,9 +98,23 @@ describe('GET /hq/v1/store-days', () => {
     const first = await grid(query);
     expect(first.items.map((r) => r.store_id)).toEqual([usdStore]);
     expect(first.continuation).toEqual(anyString());
-    const second = await grid(`${query}&continuation=${encodeURIComponent(first.continuation ?? '')}`);
+    const token = encodeURIComponent(first.continuation ?? '');
+    // The filters in another order and another page size still continue the same list.
+    const second = await grid(`limit=5&partner_id=${partner.partnerId}&to=${emptyDate}&from=${matchedDate}&continuation=${token}`);
     expect(second.items.map((r) => r.store_id)).toEqual([jpyStore]);
     expect(second.continuation).toBeNull();
+    // Another filter or another route would skip or end the list silently: the token is refused.
+    for (const elsewhere of [
+      `store-days?from=${matchedDate}&to=${emptyDate}&limit=1&continuation=${token}`,
+      `store-days?from=${mismatchedDate}&to=${emptyDate}&partner_id=${partner.partnerId}&limit=1&continuation=${token}`,
+      `store-days?${query}&status=MATCHED&continuation=${token}`,
+      `partners/${partner.partnerId}/stores?limit=1&continuation=${token}`,
+    ]) {
+      const refused = await get(elsewhere);
+      expect(refused.status, elsewhere).toBe(400);
+      expect(errorCodeOf(refused)).toBe('INVALID_QUERY');
+      expect(errorPaths(refused)).toEqual(['/continuation']);
+    }
   });
 
   it('refuses bad queries with 400 INVALID_QUERY naming the parameter', async () => {

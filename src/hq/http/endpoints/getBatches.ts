@@ -5,7 +5,7 @@ import type { HqEndpoint } from '../HqEndpoint.js';
 export const getBatches: HqEndpoint = async ({ request, hq }) => {
   const query = hq.validator.query('batches', request.query);
   await hq.directory.requireFilterPartner(query.partner_id);
-  const after = decodeContinuation(query.continuation, ['pk', 'rk']);
+  const after = decodeContinuation(request, query.continuation, ['pk', 'rk']);
   const page = await hq.batches.page(query.state, {
     partnerId: query.partner_id,
     limit: query.limit,
@@ -13,6 +13,9 @@ export const getBatches: HqEndpoint = async ({ request, hq }) => {
   });
   return {
     status: 200,
-    body: { items: page.items, continuation: encodeContinuation(page.next && { pk: page.next.partitionKey, rk: page.next.rowKey }) },
+    body: {
+      items: page.items,
+      continuation: encodeContinuation(request, page.next && { pk: page.next.partitionKey, rk: page.next.rowKey }),
+    },
   };
 };

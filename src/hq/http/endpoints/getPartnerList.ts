@@ -12,11 +12,11 @@ type PartnerList = (hq: HqServices, partnerId: string, limit: number, after: str
 export function getPartnerList(list: PartnerList): HqEndpoint {
   return async ({ request, hq }) => {
     const query = hq.validator.query('page', request.query);
-    const after = decodeContinuation(query.continuation, ['a'])?.a;
+    const after = decodeContinuation(request, query.continuation, ['a'])?.a;
     const page = await list(hq, request.params.partner_id ?? '', query.limit, after);
     return {
       status: 200,
-      body: { items: page.items, continuation: encodeContinuation(page.next === undefined ? undefined : { a: page.next }) },
+      body: { items: page.items, continuation: encodeContinuation(request, page.next === undefined ? undefined : { a: page.next }) },
     };
   };
 }

@@ -11,7 +11,7 @@ export const getSales: HqEndpoint = async ({ request, hq }) => {
   await hq.directory.requireFilterPartner(query.partner_id);
   // The schema lets only known keys through; a key named twice groups once.
   const groupBy = [...new Set(query.group_by.split(','))] as SalesGroupKey[];
-  const after = decodeContinuation(query.continuation, fields);
+  const after = decodeContinuation(request, query.continuation, fields);
   const page = await hq.reports.salesPage({
     from: query.from,
     to: query.to,
@@ -28,7 +28,7 @@ export const getSales: HqEndpoint = async ({ request, hq }) => {
       to: query.to,
       group_by: groupBy,
       items: page.items,
-      continuation: encodeContinuation(next && Object.fromEntries(fields.map((f, i) => [f, next[i] ?? '']))),
+      continuation: encodeContinuation(request, next && Object.fromEntries(fields.map((f, i) => [f, next[i] ?? '']))),
     },
   };
 };

@@ -4,7 +4,7 @@ import type { HqEndpoint } from '../HqEndpoint.js';
 /** GET /hq/v1/store-days: the reconciliation grid, one page of stores. */
 export const getStoreDays: HqEndpoint = async ({ request, hq }) => {
   const query = hq.validator.query('storeDays', request.query);
-  const after = decodeContinuation(query.continuation, ['p', 's']);
+  const after = decodeContinuation(request, query.continuation, ['p', 's']);
   const page = await hq.grid.page({
     from: query.from,
     to: query.to,
@@ -22,7 +22,7 @@ export const getStoreDays: HqEndpoint = async ({ request, hq }) => {
       generated_at: page.generatedAt,
       counts: page.counts,
       items: page.items,
-      continuation: encodeContinuation(page.next && { p: page.next.partnerId, s: page.next.storeId }),
+      continuation: encodeContinuation(request, page.next && { p: page.next.partnerId, s: page.next.storeId }),
     },
   };
 };

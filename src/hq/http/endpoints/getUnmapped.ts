@@ -5,11 +5,11 @@ import type { HqEndpoint } from '../HqEndpoint.js';
 export const getUnmapped: HqEndpoint = async ({ request, hq }) => {
   const query = hq.validator.query('unmapped', request.query);
   await hq.directory.requireFilterPartner(query.partner_id);
-  const after = decodeContinuation(query.continuation, ['p', 'c']);
+  const after = decodeContinuation(request, query.continuation, ['p', 'c']);
   const page = await hq.reports.unmappedPage({ partnerId: query.partner_id, limit: query.limit, after: after && [after.p, after.c] });
   const next = page.next;
   return {
     status: 200,
-    body: { items: page.items, continuation: encodeContinuation(next && { p: next[0] ?? '', c: next[1] ?? '' }) },
+    body: { items: page.items, continuation: encodeContinuation(request, next && { p: next[0] ?? '', c: next[1] ?? '' }) },
   };
 };
