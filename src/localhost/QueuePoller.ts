@@ -12,6 +12,7 @@ import { InvocationContext } from '@azure/functions';
 import type { QueueClient, QueueServiceClient, ReceivedMessageItem } from '@azure/storage-queue';
 import { poisonQueueName } from '../storage/storageNames.js';
 import type { CapturedFunction, CapturedQueueFunction } from './functionsCoreStandIn.js';
+import { reportPastFunctionTimeout } from './reportPastFunctionTimeout.js';
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
 import { minPollingIntervalMs, PollingBackoff } from './PollingBackoff.js';
@@ -55,6 +56,8 @@ export interface QueuePollerOptions {
    * failure. Default: host.json `extensions.queues.visibilityTimeout`, else 0 (the trigger's default).
    */
   readonly visibilityTimeoutSeconds?: number;
+  /** host.json `functionTimeout` in milliseconds: a run past it is reported (see reportPastFunctionTimeout). */
+  readonly functionTimeoutMs?: number;
   /**
    * How long a received message stays hidden while its handler runs, pushed out again every half
    * of it: the queue trigger's fixed 10 minutes (so a message of a worker that died reappears
@@ -82,6 +85,7 @@ export class QueuePoller {
   readonly #newBatchThreshold: number;
   readonly #visibilityTimeoutSeconds: number;
   readonly #runVisibilitySeconds: number;
+  readonly #functionTimeoutMs: number;
   readonly #maxPollingIntervalMs: number;
   readonly #onPoll: ((poll: QueuePoll) => void) | undefined;
   #running = false;
@@ -102,6 +106,7 @@ export class QueuePoller {
     this.#newBatchThreshold = Math.max(options.newBatchThreshold ?? defaultThreshold, 0);
     this.#visibilityTimeoutSeconds = Math.max(options.visibilityTimeoutSeconds ?? host().queueVisibilityTimeoutSeconds, 0);
     this.#runVisibilitySeconds = Math.max(options.runVisibilitySeconds ?? queueTriggerRunVisibilitySeconds, 1);
+    this.#functionTimeoutMs = options.functionTimeoutMs ?? host().functionTimeoutSeconds * 1000;
     this.#maxPollingIntervalMs = options.maxPollingIntervalMs ?? host().queueMaxPollingIntervalMs;
     if (!(this.#maxPollingIntervalMs >= minPollingIntervalMs)) {
       throw new RangeError(
@@ -243,6 +248,7 @@ export class QueuePoller {
       },
       options: { trigger: { ...fn.triggerBinding, name: fn.triggerBindingName } },
     });
+    const stopWatching = reportPastFunctionTimeout(this.#logger, this.#functionTimeoutMs, { functionName: fn.name, invocationId });
     try {
       await fn.handler(decoded.value, context);
       return true;
@@ -252,6 +258,8 @@ export class QueuePoller {
           `from queue ${fn.queueName} (dequeue ${message.dequeueCount} of ${this.#maxDequeueCount}): ${describeFailure(error)}`,
       );
       return false;
+    } finally {
+      stopWatching();
     }
   }
 

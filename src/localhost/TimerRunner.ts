@@ -9,6 +9,8 @@ import { InvocationContext, type Timer } from '@azure/functions';
 import type { CapturedFunction, CapturedTimerFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler, type LocalHostLogger } from './LocalHostLogger.js';
 import { NcrontabSchedule } from './NcrontabSchedule.js';
+import { readHostSettings } from './readHostSettings.js';
+import { reportPastFunctionTimeout } from './reportPastFunctionTimeout.js';
 import { systemClock, type Clock } from '../services/ports/Clock.js';
 import { systemTimerScheduler, type TimerScheduler } from './TimerScheduler.js';
 
@@ -20,6 +22,11 @@ export interface TimerRunnerOptions {
   readonly clock?: Clock;
   /** Waits until the next occurrence, on the clock's time. Default: Node's timers. */
   readonly scheduler?: TimerScheduler;
+  /**
+   * host.json `functionTimeout` in milliseconds: a run past it is reported (see
+   * reportPastFunctionTimeout). Default: host.json's.
+   */
+  readonly functionTimeoutMs?: number;
 }
 
 interface Scheduled {
@@ -35,12 +42,14 @@ export class TimerRunner {
   readonly #logger: LocalHostLogger;
   readonly #clock: Clock;
   readonly #scheduler: TimerScheduler;
+  readonly #functionTimeoutMs: number;
   #running = false;
 
   constructor(options: TimerRunnerOptions) {
     this.#logger = options.logger;
     this.#clock = options.clock ?? systemClock;
     this.#scheduler = options.scheduler ?? systemTimerScheduler;
+    this.#functionTimeoutMs = options.functionTimeoutMs ?? readHostSettings().functionTimeoutSeconds * 1000;
     this.#scheduled = options.functions
       .filter((fn): fn is CapturedTimerFunction => fn.kind === 'timer')
       .map((fn) => ({ fn, schedule: NcrontabSchedule.parse(fn.schedule), cancel: undefined, running: undefined, last: undefined }));
@@ -101,11 +110,13 @@ export class TimerRunner {
       options: { trigger: { ...entry.fn.triggerBinding, name: entry.fn.triggerBindingName } },
     });
     entry.running = (async () => {
+      const stopWatching = reportPastFunctionTimeout(this.#logger, this.#functionTimeoutMs, { functionName: entry.fn.name, invocationId });
       try {
         await entry.fn.handler(timer, context);
       } catch (error) {
         this.#logger.error(`Function ${entry.fn.name} (invocation ${invocationId}) failed: ${describeFailure(error)}`);
       } finally {
+        stopWatching();
         entry.running = undefined;
       }
     })();

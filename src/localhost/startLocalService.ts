@@ -122,9 +122,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     logger,
     ...(options.queueVisibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: options.queueVisibilityTimeoutSeconds } : {}),
     ...(options.queueMaxPollingIntervalMs !== undefined ? { maxPollingIntervalMs: options.queueMaxPollingIntervalMs } : {}),
+    functionTimeoutMs: host.functionTimeoutSeconds * 1000,
   });
   await poller.start();
-  const timers = new TimerRunner({ functions, logger });
+  const timers = new TimerRunner({ functions, logger, functionTimeoutMs: host.functionTimeoutSeconds * 1000 });
   if (options.scheduledTimers ?? true) timers.start();
 
   return {

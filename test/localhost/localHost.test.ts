@@ -124,6 +124,14 @@ function registerSampleTable(
       received.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
     },
   });
+  app.storageQueue('outlivesTimeout', {
+    queueName: 'sample-slow',
+    connection: 'AzureWebJobsStorage',
+    handler: async (message: unknown, context: InvocationContext) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      received.push({ value: message, metadata: { ...context.triggerMetadata }, at: Date.now() });
+    },
+  });
   app.storageQueue('alwaysFails', {
     queueName: 'sample-failing',
     connection: 'AzureWebJobsStorage',
@@ -212,6 +220,7 @@ describe('local host', () => {
       logger,
       visibilityTimeoutSeconds: 1,
       maxPollingIntervalMs: 200,
+      functionTimeoutMs: 400,
       onPoll: (poll) => polls.push({ ...poll, at: Date.now() }),
     });
     await poller.start();
@@ -550,7 +559,13 @@ describe('local host', () => {
     it('runs a timer function on its NCRONTAB schedule, one run at a time, and stops', async () => {
       const timerFunctions = captureRegistrations(registerSampleTimer);
       expect(timerFunctions[0]).toMatchObject({ kind: 'timer', schedule: '* * * * * *', runOnStartup: false });
-      const runner = new TimerRunner({ functions: timerFunctions, logger, clock: timerTime.clock, scheduler: timerTime.scheduler });
+      const runner = new TimerRunner({
+        functions: timerFunctions,
+        logger,
+        clock: timerTime.clock,
+        scheduler: timerTime.scheduler,
+        functionTimeoutMs: 50,
+      });
       runner.start(); // at 10:00:00.400
       try {
         await timerTime.advance(600);
@@ -559,6 +574,11 @@ describe('local host', () => {
         await timerTime.advance(1_000);
         expect(ticks).toHaveLength(1);
         expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(true);
+        // Still running after functionTimeout, which in Azure would end it: said as an error.
+        await waitFor(
+          () => logger.lines.some((entry) => entry.level === 'error' && /^Function everySecond .* after functionTimeout/.test(entry.line)),
+          2_000,
+        );
         endFirstRun();
         await timerTime.advance(2_000);
       } finally {
@@ -617,6 +637,18 @@ describe('local host', () => {
         level: 'error',
         line: `Message ${sent.messageId} from queue sample-work moved to sample-work-poison after 1 dequeues (limit 5).`,
       });
+    });
+
+    it('reports a run still going at functionTimeout as an error, and lets it finish', async () => {
+      const sent = await queues.getQueueClient('sample-slow').sendMessage(base64Json({ kind: 'slow' }));
+      await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 5_000);
+      const reported = logger.lines.filter(
+        (entry) =>
+          entry.level === 'error' &&
+          /^Function outlivesTimeout \(invocation .+\) is still running after functionTimeout \(400 ms\)/.test(entry.line),
+      );
+      expect(reported).toHaveLength(1);
+      await waitFor(async () => (await queues.getQueueClient('sample-slow').getProperties()).approximateMessagesCount === 0, 3_000);
     });
 
     it('does not deliver a message before its visibility delay', async () => {
