@@ -3,8 +3,9 @@
  * captured HTTP registrations under the route prefix, answers what the host decides itself with an
  * empty body (401 without a key it holds, 404 for no route, 500 for a declared body over
  * FUNCTIONS_REQUEST_BODY_SIZE_LIMIT, 408 for a body too slow, 500 for a failed or timed-out
- * invocation), hands the body to the function as a stream (as with HTTP streams on), and turns what
- * a handler returns into a response.
+ * invocation), hands the body to the function as a stream (as with HTTP streams on: a body with
+ * Content-Length once it has arrived whole, as the host's binding reads it first, a chunked one as it
+ * arrives), and turns what a handler returns into a response.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -201,12 +202,29 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
         answerFromHost(408, true);
         req.socket.destroy();
       });
+      let handedOver = body.stream;
+      if (Number.isFinite(declared) && declared > 0) {
+        // Azure's HTTP trigger binding reads a body with a Content-Length whole (buffering it)
+        // before the invocation starts; only a chunked body reaches the function as it arrives.
+        // A body cut off meanwhile fails that binding: the function never runs.
+        try {
+          handedOver = await readWhole(body.stream);
+        } catch (error) {
+          stopWatchingBody();
+          body.detach();
+          // Too slow: already answered 408 and cut.
+          if (res.headersSent) return;
+          logger.error(`${method} ${routeForLog}: the request body could not be read (${describeFailure(error)}); the invocation failed.`);
+          answerFromHost(500, true);
+          return;
+        }
+      }
       const request = new HttpRequest({
-        // What the library builds in Azure with HTTP streams on: a fetch Request over the live body.
+        // What the library builds in Azure with HTTP streams on: a fetch Request over the proxied body.
         nativeRequest: new Request(`http://${hostForUrl(req, server)}${rawUrl}`, {
           method,
           headers: requestHeaders(req),
-          ...(method === 'GET' || method === 'HEAD' ? {} : { body: body.stream, duplex: 'half' }),
+          ...(method === 'GET' || method === 'HEAD' ? {} : { body: handedOver, duplex: 'half' }),
         }),
         params: chosen.params,
       } as unknown as HttpRequestInit);
@@ -283,6 +301,19 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   });
   return Promise.race([work, deadline]).finally(() => {
     clearTimeout(timer);
+  });
+}
+
+/** The same body as a stream again, once every byte of it has arrived. */
+async function readWhole(stream: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
   });
 }
 

@@ -146,11 +146,11 @@ describe('rate limit before the body', () => {
     // Spend the minute's one call, so that the next is refused on the key alone.
     let spent = 0;
     while (spent < 2 && (await service.call(partner, 'POST', 'trade-records', tradeBatch({ recordCount: 2 }))).status !== 429) spent += 1;
-    // A push that declares 4 MiB and sends its first bytes only: the declared length is held at once.
-    const declared = 4 * 1024 * 1024;
+    // A chunked push that sends its first bytes only (a body with Content-Length reaches the service
+    // only once the host has received it whole, in Azure as here).
     const upload = http.request(`${service.baseUrl}/trade-records`, {
       method: 'POST',
-      headers: { 'x-functions-key': partner.key, 'content-type': 'application/json', 'content-length': String(declared) },
+      headers: { 'x-functions-key': partner.key, 'content-type': 'application/json' },
       agent: false,
     });
     upload.on('error', () => undefined);
@@ -200,18 +200,20 @@ describe('request bytes in flight', () => {
     const budget = service.services.bodyBudget;
     const share = budget.partnerShareBytes;
     expect(share).toBeLessThan(budget.maxBytes);
-    // Uploads that declare a 5 MB body and then send it slowly: each holds its declared length.
+    // Chunked uploads that send all but the end of a 5 MB body, then stall: each holds what arrived.
+    // (A body with Content-Length reaches the service only once the host has received it whole.)
+    const sent = limit - 1;
     const held: http.ClientRequest[] = [];
     while (budget.heldBy(slow.partnerId) + limit <= share) {
       const upload = http.request(`${service.baseUrl}/trade-records`, {
         method: 'POST',
-        headers: { 'x-functions-key': slow.key, 'content-type': 'application/json', 'content-length': String(limit) },
+        headers: { 'x-functions-key': slow.key, 'content-type': 'application/json' },
         agent: false,
       });
       upload.on('error', () => undefined);
-      upload.write('{"batch_id":"');
+      upload.write(`{"batch_id":"${'a'.repeat(sent - 13)}`);
       held.push(upload);
-      const before = held.length * limit;
+      const before = held.length * sent;
       await vi.waitFor(() => {
         expect(budget.heldBy(slow.partnerId)).toBe(before);
       });

@@ -90,14 +90,16 @@ describe('transient and permanent failures', () => {
 });
 
 describe('a client that aborts its upload', () => {
-  it('is logged at info level as a client abort, never as an error or a 500', async () => {
+  it('is logged at info level as a client abort, never as an error or a 500, when its body is chunked', async () => {
+    // A body with Content-Length is received whole by the host before the service sees it: one cut
+    // off fails in the host (test/localhost), and the service never runs.
     const url = new URL(service.baseUrl);
     const before = service.logs.length;
     await new Promise<void>((resolve) => {
       const socket = net.connect(Number(url.port), url.hostname, () => {
         socket.write(
           `POST ${url.pathname}/trade-records HTTP/1.1\r\nHost: ${url.host}\r\nx-functions-key: ${partner.key}\r\n` +
-            `Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"batch_id":"`,
+            `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nd\r\n{"batch_id":"\r\n`,
         );
         setTimeout(() => {
           socket.destroy();

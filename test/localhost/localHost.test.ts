@@ -371,7 +371,7 @@ describe('local host', () => {
       });
     });
 
-    it('lets every client read the answer of a function that stopped reading a large body', async () => {
+    it('receives a body with Content-Length whole before the function runs, as the host binding does', async () => {
       for (let attempt = 0; attempt < 20; attempt += 1) {
         const response = await fetch(url('echo'), {
           method: 'POST',
@@ -379,7 +379,55 @@ describe('local host', () => {
           body: Buffer.alloc(hostBodyLimitBytes - 1, 0x61),
         });
         expect(response.status).toBe(413);
-        expect(response.headers.get('connection')).toBe('close');
+        // The whole body had arrived: the connection need not be given up.
+        expect(response.headers.get('connection')).not.toBe('close');
+        expect(await response.json()).toEqual({ tooLarge: true });
+      }
+    });
+
+    it('fails the invocation, without running the function, when a Content-Length body is cut off', async () => {
+      const before = calls.echo;
+      await new Promise<void>((resolve) => {
+        const socket = net.connect(server.port, '127.0.0.1', () => {
+          socket.write(`POST /pos/v1/echo HTTP/1.1\r\nHost: x\r\nx-functions-key: ${key}\r\nContent-Length: 1000\r\n\r\n${'a'.repeat(10)}`);
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          resolve();
+        });
+      });
+      await waitFor(
+        () =>
+          logger.lines.some(
+            (entry) => entry.level === 'error' && entry.line.startsWith('POST /pos/v1/echo: the request body could not be read'),
+          ),
+        3_000,
+      );
+      expect(calls.echo).toBe(before);
+    });
+
+    it('lets every client read the answer of a function that stopped reading a large chunked body', async () => {
+      const chunk = new Uint8Array(64 * 1024).fill(0x61);
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        let sent = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent >= hostBodyLimitBytes / 2) {
+              controller.close();
+              return;
+            }
+            sent += chunk.length;
+            controller.enqueue(chunk);
+          },
+        });
+        const response = await fetch(url('echo'), {
+          method: 'POST',
+          headers: { 'x-functions-key': key },
+          body,
+          duplex: 'half',
+        } as RequestInit);
+        expect(response.status).toBe(413);
         expect(await response.json()).toEqual({ tooLarge: true });
       }
     });
