@@ -105,14 +105,24 @@ describe('hostile input corpus', () => {
     expect(scan.blobs).toBeGreaterThan(0);
   }, 300_000);
 
-  it('a Content-Length that lies is answered 4xx, not 5xx', async () => {
+  it('a Content-Length that lies never gets a body applied', async () => {
     const body = Buffer.from(text(valid('cl')));
-    // Declares more than the cap: refused before reading.
-    expect(await rawRequest(6 * 1024 * 1024, body, false)).toMatch(/^HTTP\/1\.1 413/);
     // Declares fewer bytes than sent: the body read is a truncated JSON object.
     expect(await rawRequest(body.length - 10, body, false)).toMatch(/^HTTP\/1\.1 400/);
-    // Declares more than sent, then the client stops sending: nothing 5xx comes back.
+    // Declares more than sent, then the client stops sending: the host, which receives such a body
+    // whole before the function runs, fails the request itself with an empty answer (in Azure a
+    // 500, here the HTTP parser's 400); the service never sees it.
     const short = await rawRequest(body.length + 100, body, true);
-    expect(short).not.toMatch(/^HTTP\/1\.1 5/);
+    expect(short).toMatch(/^HTTP\/1\.1 [45]\d\d [^\r]*\r\n(?:[^\r]+\r\n)*\r\n$/);
+    expect(short).not.toContain('{');
+    const batchId = (JSON.parse(body.toString('utf8')) as { batch_id: string }).batch_id;
+    expect(await ledgerState(service, partner.partnerId, batchId)).toBe('absent');
+  });
+
+  it('a body larger than its 5 MB limit is answered 413 PAYLOAD_TOO_LARGE by the service', async () => {
+    const tooLarge = Buffer.alloc(6 * 1024 * 1024, 0x20);
+    const answer = await rawRequest(tooLarge.length, tooLarge, false);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toContain('PAYLOAD_TOO_LARGE');
   });
 });
