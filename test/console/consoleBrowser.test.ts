@@ -273,6 +273,21 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     expect((await service.call(beta, 'GET', 'reference/transaction-types')).status).toBe(401);
   });
 
+  it('says a day link names no calendar date, and later links still work', async () => {
+    const page = await openPage();
+    const { partnerId, storeId, businessDate } = seeded.mismatched;
+    const day = (date: string) => `#/day/${partnerId}/${storeId}/${date}`;
+    await signIn(page, viewer, day('2026-13-01'));
+    await expect.poll(() => page.getByTestId('invalid-date').textContent()).toContain('“2026-13-01”, which is not a calendar date');
+    // A day that does not exist is refused too, not rolled over to 2 March.
+    await page.evaluate((hash) => (window.location.hash = hash), day('2026-02-30'));
+    await expect.poll(() => page.getByTestId('invalid-date').textContent()).toContain('“2026-02-30”');
+    expect(await page.locator('main').textContent()).not.toContain('Mar 2, 2026');
+    await page.evaluate((hash) => (window.location.hash = hash), day(businessDate));
+    await page.getByTestId('comparison').locator('tbody tr').first().waitFor();
+    expect(await page.getByTestId('invalid-date').count()).toBe(0);
+  });
+
   it('sorts a table by any column and exports the rows as CSV', async () => {
     const page = await openPage();
     await signIn(page, admin, '#/operations');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAmount as formatWithLocale } from '../../console/src/format/formatAmount.js';
-import { addDays, datesBetween, formatBusinessDate } from '../../console/src/format/formatDate.js';
+import { addDays, datesBetween, formatBusinessDate, isCalendarDate } from '../../console/src/format/formatDate.js';
 import { compareValues } from '../../console/src/table/compareValues.js';
 import { toCsv } from '../../console/src/table/toCsv.js';
 
@@ -30,6 +30,23 @@ describe('business dates in the console', () => {
     expect(datesBetween('2026-02-27', '2026-03-02')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
     expect(datesBetween('2026-03-02', '2026-03-01')).toEqual([]);
     expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+  });
+
+  it('are checked as days that exist, written YYYY-MM-DD', () => {
+    for (const date of ['2026-11-20', '2024-02-29', '2000-02-29', '2026-12-31']) expect(isCalendarDate(date), date).toBe(true);
+    for (const date of [
+      '2026-13-01',
+      '2026-02-30',
+      '2026-02-29',
+      '1900-02-29',
+      '2026-04-31',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-1-01',
+      '20261101',
+      '',
+    ])
+      expect(isCalendarDate(date), date).toBe(false);
   });
 });
 

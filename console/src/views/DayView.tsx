@@ -4,7 +4,7 @@ import { DataTable, type Column } from '../components/DataTable.js';
 import { LoadedContent } from '../components/LoadedContent.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { formatAmount, formatCount } from '../format/formatAmount.js';
-import { addDays, formatBusinessDate, formatInstant } from '../format/formatDate.js';
+import { addDays, formatBusinessDate, formatInstant, isCalendarDate } from '../format/formatDate.js';
 import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
@@ -19,8 +19,33 @@ const fieldLabels: Readonly<Record<string, string>> = {
   payment_total_amount: 'Payments total',
 };
 
-/** One store-day: expected vs actual vs difference per control total, the diagnosis, the batches. */
-export function DayView({ partnerId, storeId, businessDate }: { partnerId: string; storeId: string; businessDate: string }) {
+interface DayProps {
+  readonly partnerId: string;
+  readonly storeId: string;
+  readonly businessDate: string;
+}
+
+/**
+ * One store-day: expected vs actual vs difference per control total, the diagnosis, the batches.
+ * The date comes from a link anyone can edit: one that is no calendar day gets a message instead
+ * of date arithmetic that throws (blanking the app) or rolls 30 February over to March.
+ */
+export function DayView(props: DayProps) {
+  if (isCalendarDate(props.businessDate)) return <LoadedDay {...props} />;
+  return (
+    <section aria-labelledby="day-title">
+      <p>
+        <a href={hrefOf(['grid'], { partner: props.partnerId })}>← Reconciliation grid</a>
+      </p>
+      <h1 id="day-title">No such business date</h1>
+      <p class="error" role="alert" data-testid="invalid-date">
+        The link names the date “{props.businessDate}”, which is not a calendar date (YYYY-MM-DD, a day that exists).
+      </p>
+    </section>
+  );
+}
+
+function LoadedDay({ partnerId, storeId, businessDate }: DayProps) {
   const { client } = useSession();
   const day = useLoad(
     () => client.get<StoreDay>(`store-days/${pathOf(partnerId, storeId, businessDate)}`),
