@@ -273,6 +273,36 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     expect((await service.call(beta, 'GET', 'reference/transaction-types')).status).toBe(401);
   });
 
+  it('registers one store id per line, exactly as typed, and refuses a line with whitespace at an end', async () => {
+    const page = await openPage();
+    const acme = seeded.partners[0]!;
+    // Ids the API takes: spaces, commas and markup are part of an id, shown as text.
+    const ids = ['<svg onload=alert(5)>', 'Main St, Unit  2'];
+    await signIn(page, admin, `#/partners/${acme.partnerId}`);
+    await page.getByTestId('stores').locator('tbody tr').first().waitFor();
+    const field = page.getByRole('textbox', { name: /one store id per line/ });
+    const register = page.getByRole('button', { name: 'Register stores' });
+
+    await field.fill(`${ids[0]!}\n \n${ids[1]!} \n`);
+    await expect.poll(() => page.getByTestId('store-id-problem').textContent()).toContain('Line 3 starts or ends with whitespace');
+    expect(await register.isDisabled()).toBe(true);
+
+    await field.fill(`${ids[0]!}\n\n${ids[1]!}\n`);
+    expect(await page.getByTestId('store-id-problem').count()).toBe(0);
+    await register.click();
+    const dialog = page.locator('dialog[open]');
+    expect(await dialog.getByTestId('confirm-items').locator('li').allTextContents()).toEqual(ids);
+    await dialog.getByRole('button', { name: 'Register', exact: true }).click();
+    await expect.poll(() => page.locator('.notice').textContent()).toBe(`Registered:\n${ids.join('\n')}\nAlready registered: none`);
+    const stored = (await service.callHost(admin, 'GET', `hq/v1/partners/${acme.partnerId}/stores`)).body as {
+      items: { store_id: string }[];
+    };
+    const storeIds = stored.items.map((s) => s.store_id);
+    expect(storeIds).toEqual(expect.arrayContaining(ids));
+    expect(storeIds).not.toContain('<svg');
+    expect(await page.locator('svg[onload]').count()).toBe(0);
+  });
+
   it('says a day link names no calendar date, and later links still work', async () => {
     const page = await openPage();
     const { partnerId, storeId, businessDate } = seeded.mismatched;

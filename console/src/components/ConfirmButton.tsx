@@ -5,6 +5,8 @@ interface ConfirmButtonProps {
   readonly label: string;
   /** What the dialog asks, naming the thing acted on. */
   readonly question: string;
+  /** The things acted on, listed one per line under the question: an id may itself hold ", ". */
+  readonly items?: readonly string[];
   readonly confirmLabel: string;
   readonly danger?: boolean;
   /** Runs on confirmation; its error (a message) is shown in the dialog. */
@@ -18,7 +20,7 @@ interface ConfirmButtonProps {
  * An admin action behind a modal confirmation: the native dialog traps focus, Escape cancels, and
  * the cancel button has the focus first so Enter alone never acts.
  */
-export function ConfirmButton({ label, question, confirmLabel, danger, onConfirm, disabled, describe }: ConfirmButtonProps) {
+export function ConfirmButton({ label, question, items, confirmLabel, danger, onConfirm, disabled, describe }: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const questionId = useId();
   const [busy, setBusy] = useState(false);
@@ -55,6 +57,15 @@ export function ConfirmButton({ label, question, confirmLabel, danger, onConfirm
         <p class="confirm-question" id={questionId}>
           {question}
         </p>
+        {items && (
+          <ul class="confirm-items" data-testid="confirm-items">
+            {items.map((item) => (
+              <li key={item}>
+                <code>{item}</code>
+              </li>
+            ))}
+          </ul>
+        )}
         {error && (
           <p class="error" role="alert">
             {error}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import type { Partner, PartnerKey, PaymentDirection, RegisteredStore, StoreRegistration } from '../api/hqTypes.js';
 import { pathOf } from '../api/HqClient.js';
 import { ConfirmButton } from '../components/ConfirmButton.js';
@@ -8,6 +8,7 @@ import { formatInstant } from '../format/formatDate.js';
 import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
+import { readStoreIdLines } from './readStoreIdLines.js';
 
 /**
  * A partner with its stores, keys (ids, status, expiry; never a key) and payment directions. An
@@ -154,8 +155,14 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
         <RegisterStores
           partnerId={partnerId}
           onDone={(result) => {
+            // One id per line: an id may hold ", " itself.
             setNotice(
-              `Registered: ${result.registered.join(', ') || 'none'}; already registered: ${result.already_registered.join(', ') || 'none'}.`,
+              [
+                result.registered.length === 0 ? 'Registered: none' : 'Registered:',
+                ...result.registered,
+                result.already_registered.length === 0 ? 'Already registered: none' : 'Already registered:',
+                ...result.already_registered,
+              ].join('\n'),
             );
             stores.reload();
           }}
@@ -221,8 +228,10 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
 
 function RegisterStores({ partnerId, onDone }: { partnerId: string; onDone: (result: StoreRegistration) => void }) {
   const { client } = useSession();
+  const fieldId = useId();
+  const hintId = useId();
   const [text, setText] = useState('');
-  const ids = [...new Set(text.split(/[\s,]+/).filter((id) => id !== ''))];
+  const { ids, paddedLines } = readStoreIdLines(text);
   return (
     <form
       class="inline-form"
@@ -230,28 +239,41 @@ function RegisterStores({ partnerId, onDone }: { partnerId: string; onDone: (res
         event.preventDefault();
       }}
     >
-      <label>
-        Store ids to register
-        <input
-          type="text"
+      <div class="field">
+        <label for={fieldId}>Store ids to register, one store id per line</label>
+        <textarea
+          id={fieldId}
           value={text}
+          rows={3}
+          aria-describedby={hintId}
+          aria-invalid={paddedLines.length > 0}
           onInput={(event) => {
             setText(event.currentTarget.value);
           }}
-          placeholder="NYC-0002, NYC-0003"
+          placeholder={'NYC-0002\nNYC-0003'}
           autocomplete="off"
+          spellcheck={false}
         />
-      </label>
+        <span id={hintId}>Spaces and commas are part of an id.</span>
+      </div>
       <ConfirmButton
         label="Register stores"
-        disabled={ids.length === 0}
-        question={`Register ${ids.length} store(s) for partner ${partnerId}: ${ids.join(', ')}?`}
+        disabled={ids.length === 0 || paddedLines.length > 0}
+        question={`Register these ${ids.length} store(s) for partner ${partnerId}, each id exactly as listed?`}
+        items={ids}
         confirmLabel="Register"
         onConfirm={async () => {
           onDone(await client.post<StoreRegistration>(`partners/${pathOf(partnerId)}/stores`, { store_ids: ids }));
           setText('');
         }}
       />
+      {paddedLines.length > 0 && (
+        <p class="error" role="alert" data-testid="store-id-problem">
+          {paddedLines.length === 1 ? 'Line' : 'Lines'} {paddedLines.join(', ')}{' '}
+          {paddedLines.length === 1 ? 'starts or ends' : 'start or end'} with whitespace, almost always a typo: remove it (an id is
+          registered exactly as typed).
+        </p>
+      )}
     </form>
   );
 }

@@ -1,0 +1,28 @@
+/** What the operator typed into "Register stores", read one store id per line. */
+export interface StoreIdLines {
+  /** The ids to send, each exactly as typed, in order, each once. */
+  readonly ids: readonly string[];
+  /** 1-based numbers of the lines that start or end with whitespace: refused before sending. */
+  readonly paddedLines: readonly number[];
+}
+
+/**
+ * One store id per line. A store id may hold spaces, commas and any other visible character (the
+ * API takes 1–128 characters without control characters), so only a line break separates two ids;
+ * splitting on spaces or commas would register the pieces of one id as several stores, and a store
+ * cannot be unregistered. Blank lines are skipped. The HQ API would register an id with leading or
+ * trailing whitespace as it is, but a partner can never push one (the partner API's identifiers
+ * refuse it), so such a line is almost surely a typo: the console refuses it instead of trimming,
+ * which would register an id the operator did not type. `\s` is the whitespace of the partner
+ * API's identifier pattern.
+ */
+export function readStoreIdLines(text: string): StoreIdLines {
+  const ids: string[] = [];
+  const paddedLines: number[] = [];
+  text.split(/\r\n|\r|\n/).forEach((line, index) => {
+    if (/^\s*$/u.test(line)) return;
+    if (/^\s|\s$/u.test(line)) paddedLines.push(index + 1);
+    else if (!ids.includes(line)) ids.push(line);
+  });
+  return { ids, paddedLines };
+}
