@@ -303,6 +303,28 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     expect(await page.locator('svg[onload]').count()).toBe(0);
   });
 
+  it('shows the details of the API’s refusal of an admin action', async () => {
+    const page = await openPage();
+    const acme = seeded.partners[0]!;
+    await signIn(page, admin, `#/partners/${acme.partnerId}`);
+    await page.getByTestId('stores').locator('tbody tr').first().waitFor();
+    await page.getByRole('textbox', { name: /one store id per line/ }).fill('..');
+    await page.getByRole('button', { name: 'Register stores' }).click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.getByRole('button', { name: 'Register', exact: true }).click();
+    await expect.poll(() => dialog.getByTestId('error-details').textContent()).toContain('store_ids/0 must be 1 to 128 characters');
+  });
+
+  it('says which parameter the API refused: a grid range over 62 days', async () => {
+    const page = await openPage();
+    await signIn(page, viewer, '#/grid?from=2026-01-01&to=2026-03-31');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toContain('INVALID_QUERY');
+    const details = alert.getByTestId('error-details');
+    expect(await details.locator('li').allTextContents()).toEqual(['to must be at most 62 days from from, inclusive']);
+    expect(await details.locator('li code').allTextContents()).toEqual(['to']);
+  });
+
   it('says a day link names no calendar date, and later links still work', async () => {
     const page = await openPage();
     const { partnerId, storeId, businessDate } = seeded.mismatched;

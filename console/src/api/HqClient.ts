@@ -1,11 +1,19 @@
 import type { Page } from './hqTypes.js';
 
+/** One thing an error answer points at: a parameter (`/to`) or a JSON Pointer into the body. */
+export interface HqErrorDetail {
+  readonly path: string;
+  readonly message: string;
+}
+
 /** An answer of the HQ API other than 2xx, with its stable code when the body carried one. */
 export class HqApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    /** What exactly was wrong: the generic message alone does not say which limit was crossed. */
+    readonly details: readonly HqErrorDetail[] = [],
   ) {
     super(message);
     this.name = 'HqApiError';
@@ -73,7 +81,12 @@ export class HqClient {
       // The key was revoked or expired while the page was open: the app goes back to sign-in.
       if (response.status === 401) window.dispatchEvent(new Event(unauthorizedEvent));
       const error = isErrorBody(parsed) ? parsed.error : undefined;
-      throw new HqApiError(response.status, error?.code ?? `HTTP_${response.status}`, error?.message ?? defaultMessage(response.status));
+      throw new HqApiError(
+        response.status,
+        error?.code ?? `HTTP_${response.status}`,
+        error?.message ?? defaultMessage(response.status),
+        detailsOf(error),
+      );
     }
     // The contract (docs/hq-api.md) fixes the shape of every 2xx body.
     return parsed as T;
@@ -95,10 +108,25 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isErrorBody(value: unknown): value is { error: { code: string; message: string } } {
+function isErrorBody(value: unknown): value is { error: { code: string; message: string; details?: unknown } } {
   if (typeof value !== 'object' || value === null || !('error' in value)) return false;
   const error = value.error;
   return typeof error === 'object' && error !== null && 'code' in error && 'message' in error;
+}
+
+/** The well-formed entries of `details`; anything else in the body is ignored, never shown. */
+function detailsOf(error: { details?: unknown } | undefined): HqErrorDetail[] {
+  if (!Array.isArray(error?.details)) return [];
+  return error.details.flatMap((detail: unknown) =>
+    typeof detail === 'object' &&
+    detail !== null &&
+    'message' in detail &&
+    typeof detail.message === 'string' &&
+    'path' in detail &&
+    typeof detail.path === 'string'
+      ? [{ path: detail.path, message: detail.message }]
+      : [],
+  );
 }
 
 function defaultMessage(status: number): string {

@@ -1,4 +1,6 @@
 import { useId, useRef, useState } from 'preact/hooks';
+import { HqApiError, type HqErrorDetail } from '../api/HqClient.js';
+import { ErrorDetails } from './ErrorDetails.js';
 
 interface ConfirmButtonProps {
   /** The button's text, e.g. "Revoke". */
@@ -24,7 +26,7 @@ export function ConfirmButton({ label, question, items, confirmLabel, danger, on
   const dialog = useRef<HTMLDialogElement>(null);
   const questionId = useId();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<{ message: string; details: readonly HqErrorDetail[] } | undefined>();
 
   const confirm = async () => {
     setBusy(true);
@@ -33,7 +35,10 @@ export function ConfirmButton({ label, question, items, confirmLabel, danger, on
       await onConfirm();
       dialog.current?.close();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : 'The action failed.');
+      setError({
+        message: caught instanceof Error ? caught.message : 'The action failed.',
+        details: caught instanceof HqApiError ? caught.details : [],
+      });
     } finally {
       setBusy(false);
     }
@@ -67,9 +72,10 @@ export function ConfirmButton({ label, question, items, confirmLabel, danger, on
           </ul>
         )}
         {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
+          <div class="error" role="alert">
+            <p>{error.message}</p>
+            <ErrorDetails details={error.details} />
+          </div>
         )}
         <div class="confirm-buttons">
           <button type="button" class="secondary" autofocus onClick={() => dialog.current?.close()} disabled={busy}>

@@ -1,11 +1,15 @@
 import type { HqApiError } from '../api/HqClient.js';
+import { ErrorDetails } from './ErrorDetails.js';
 
 /** An error from the API, said plainly, with its stable code for a support request. */
 export function Problem({ error, what }: { readonly error: HqApiError; readonly what: string }) {
   return (
-    <p class="error" role="alert">
-      Could not load {what}: {error.message} <span class="muted">({error.code})</span>
-    </p>
+    <div class="error" role="alert">
+      <p>
+        Could not load {what}: {error.message} <span class="muted">({error.code})</span>
+      </p>
+      <ErrorDetails details={error.details} />
+    </div>
   );
 }
 
