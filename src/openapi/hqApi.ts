@@ -7,6 +7,7 @@ import { bodySchemas, pathParameterSchemas, querySchemas } from '../hq/http/hqSc
 import { hqLimits } from '../hq/hqLimits.js';
 import { readHostSettings } from '../localhost/readHostSettings.js';
 import { errorResponses } from './errorResponses.js';
+import { errorTable } from './errorTable.js';
 import { hqOperations, type HqOperationDoc } from './hqOperations.js';
 import { schemaComponents } from './schemaComponents.js';
 
@@ -17,11 +18,7 @@ const everyCall: readonly ErrorCode[] = ['INVALID_QUERY', 'UNAUTHORIZED', 'OPERA
 /** What an admin action can meet beyond that: a viewer's key, and its body. */
 const everyAction: readonly ErrorCode[] = ['ADMIN_ROLE_REQUIRED', 'INVALID_PAYLOAD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
-const hqCodes = [...new Set([...everyCall, ...everyAction, ...Object.values(hqOperations).flatMap((doc) => doc.errors)])];
-const errorTable = (Object.keys(errorCatalogue) as ErrorCode[])
-  .filter((code) => hqCodes.includes(code))
-  .map((code) => `| ${errorCatalogue[code].status} | \`${code}\` | ${errorCatalogue[code].message} |`)
-  .join('\n');
+const hqCodes = [...everyCall, ...everyAction, ...Object.values(hqOperations).flatMap((doc) => doc.errors)];
 
 const description = `HQ's own API, for its tools and the web console: the reconciliation grid, one store-day in detail, batches that are not committed, sales totals, partners with their stores and keys, and the admin actions the HQ tool (\`npm run hq\`) also offers. docs/hq-api.md describes each route in prose.
 
@@ -35,7 +32,7 @@ const description = `HQ's own API, for its tools and the web console: the reconc
 
 | HTTP | Code | Meaning |
 |---|---|---|
-${errorTable}
+${errorTable(hqCodes)}
 
 A route or method the host does not know is answered 404 with an empty body.`;
 

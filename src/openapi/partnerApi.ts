@@ -1,17 +1,16 @@
 import path from 'node:path';
 import type { Config } from '../config/Config.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
-import { errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.js';
 import type { FunctionDefinition } from '../functions/FunctionDefinition.js';
 import { readHostSettings } from '../localhost/readHostSettings.js';
 import { buildOpenApiDocument, type ApiDescription } from './buildOpenApiDocument.js';
+import { errorTable } from './errorTable.js';
 import { partnerExamples } from './partnerExamples.js';
 import { partnerOperations } from './partnerOperations.js';
 import { partnerWebhooks } from './partnerWebhooks.js';
 
-const errorTable = (Object.keys(errorCatalogue) as ErrorCode[])
-  .map((code) => `| ${errorCatalogue[code].status} | \`${code}\` | ${errorCatalogue[code].message} |`)
-  .join('\n');
+/** The codes a partner route can answer: those its operations list, not the HQ API's. */
+const partnerCodes = Object.values(partnerOperations).flatMap((doc) => doc.errors);
 
 const description = `Partner chains push point-of-sale data to HQ: store and product master data, a transaction-type mapping, transaction batches and a daily close with control totals per store and business date. HQ recomputes each store-day and answers whether it reconciles.
 
@@ -27,7 +26,7 @@ const description = `Partner chains push point-of-sale data to HQ: store and pro
 
 | HTTP | Code | Meaning |
 |---|---|---|
-${errorTable}
+${errorTable(partnerCodes)}
 
 A route the host does not know is answered 404 with an empty body.`;
 

@@ -37,6 +37,7 @@ interface Operation {
   responses: Record<string, { content?: Record<string, MediaType>; headers?: Record<string, { required?: boolean }> }>;
 }
 interface OpenApiDocument {
+  info: { description: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown> };
 }
@@ -140,6 +141,27 @@ describe('the partner API document', () => {
       problems: [],
       unknownStandardCodes: [],
     });
+  });
+
+  it("lists in the description's error table exactly the codes the partner operations answer, none of HQ's", () => {
+    const tableCodes = [...document.info.description.matchAll(/^\| \d{3} \| `(\w+)` \|/gm)].map(([, code]) => code);
+    const answered = new Set(
+      operations.flatMap(({ operation }) =>
+        Object.values(operation.responses).flatMap((response) => Object.keys(response.content?.['application/json']?.examples ?? {})),
+      ),
+    );
+    expect(new Set(tableCodes).size).toBe(tableCodes.length);
+    expect([...tableCodes].sort()).toEqual([...answered].sort());
+    // Codes only the HQ API at /hq/v1 answers (its operator keys, roles, query strings and lookups).
+    const hqOnly = [
+      'INVALID_QUERY',
+      'OPERATOR_KEY_REQUIRED',
+      'ADMIN_ROLE_REQUIRED',
+      'PARTNER_NOT_FOUND',
+      'STORE_NOT_FOUND',
+      'KEY_NOT_FOUND',
+    ];
+    for (const code of hqOnly) expect(tableCodes, code).not.toContain(code);
   });
 
   it('answers every error with the catalogue status and narrows the code to that status', () => {
