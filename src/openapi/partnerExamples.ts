@@ -161,6 +161,8 @@ const storesBody = {
 
 const productsBody = {
   batch_id: productsBatchId,
+  // The combo, and every product its components and its drink options name (contract §2.4), so
+  // the transaction's four lines all name a known product.
   products: [
     {
       product_id: 'P-COMBO-BURGER',
@@ -174,11 +176,57 @@ const productsBody = {
       version: 1,
       last_modified_at: '2026-02-25T08:00:00-05:00',
       product_type: 'COMBO',
+      modifier_group_ids: ['MG-COMBO-DRINK'],
       combo_components: [
         { product_id: 'P-CHEESEBURGER', quantity: '1', is_substitutable: false },
         { product_id: 'P-FRIES-M', quantity: '1', is_substitutable: false },
         { product_id: 'P-COLA-M', quantity: '1', is_substitutable: true, substitute_group_id: 'MG-COMBO-DRINK' },
       ],
+    },
+    {
+      product_id: 'P-CHEESEBURGER',
+      name: { 'en-US': 'Cheeseburger' },
+      unit_price: '5.49',
+      currency: 'USD',
+      tax_category: 'STANDARD',
+      status: 'ACTIVE',
+      version: 1,
+      last_modified_at: '2026-02-25T08:00:00-05:00',
+      product_type: 'SINGLE',
+      modifier_group_ids: ['MG-BURGER-OPTIONS'],
+    },
+    {
+      product_id: 'P-FRIES-M',
+      name: { 'en-US': 'Medium Fries' },
+      unit_price: '2.79',
+      currency: 'USD',
+      tax_category: 'STANDARD',
+      status: 'ACTIVE',
+      version: 1,
+      last_modified_at: '2026-02-25T08:00:00-05:00',
+      product_type: 'SIDE',
+    },
+    {
+      product_id: 'P-COLA-M',
+      name: { 'en-US': 'Medium Cola' },
+      unit_price: '1.99',
+      currency: 'USD',
+      tax_category: 'STANDARD',
+      status: 'ACTIVE',
+      version: 1,
+      last_modified_at: '2026-02-25T08:00:00-05:00',
+      product_type: 'DRINK',
+    },
+    {
+      product_id: 'P-COLA-L',
+      name: { 'en-US': 'Large Cola' },
+      unit_price: '2.49',
+      currency: 'USD',
+      tax_category: 'STANDARD',
+      status: 'ACTIVE',
+      version: 1,
+      last_modified_at: '2026-02-25T08:00:00-05:00',
+      product_type: 'DRINK',
     },
   ],
   modifier_groups: [
@@ -190,6 +238,16 @@ const productsBody = {
       options: [
         { option_id: 'P-COLA-M', name: { 'en-US': 'Medium Cola' }, price_delta: '0.00', is_default: true },
         { option_id: 'P-COLA-L', name: { 'en-US': 'Large Cola' }, price_delta: '0.50' },
+      ],
+    },
+    {
+      group_id: 'MG-BURGER-OPTIONS',
+      name: { 'en-US': 'Burger options' },
+      min_select: 0,
+      max_select: 3,
+      options: [
+        { option_id: 'OPT-NO-ONION', name: { 'en-US': 'No onion' }, price_delta: '0.00' },
+        { option_id: 'OPT-EXTRA-CHEESE', name: { 'en-US': 'Extra cheese' }, price_delta: '0.75' },
       ],
     },
   ],
@@ -229,24 +287,11 @@ export interface OperationExamples {
   readonly responses: Readonly<Record<number, unknown>>;
 }
 
-/** What the service answers the trade-records example with once the other examples are uploaded. */
-const tradeRecordsWarnings = [
-  {
-    code: 'UNKNOWN_PRODUCT',
-    path: 'trade_records[0]',
-    message: '3 item line(s) name a product_id HQ has no product data for.',
-  },
-];
-
 export const partnerExamples = {
   pushTradeRecords: {
     request: tradeRecordsBody,
-    responses: {
-      // The example products name only the combo: its three component lines are unknown. A repeat
-      // is answered with the first receipt's warnings.
-      202: { ...acknowledgement(tradeRecordsBatchId, 1), warnings: tradeRecordsWarnings },
-      200: { ...acknowledgement(tradeRecordsBatchId, 1, 'ALREADY_RECEIVED'), warnings: tradeRecordsWarnings },
-    },
+    // What the service answers once the mapping, store and product examples are uploaded.
+    responses: { 202: acknowledgement(tradeRecordsBatchId, 1), 200: acknowledgement(tradeRecordsBatchId, 1, 'ALREADY_RECEIVED') },
   },
   pushDailyClose: {
     request: dailyCloseBody,
@@ -281,7 +326,7 @@ export const partnerExamples = {
   },
   putProducts: {
     request: productsBody,
-    responses: { 202: acknowledgement(productsBatchId, 1), 200: acknowledgement(productsBatchId, 1, 'ALREADY_RECEIVED') },
+    responses: { 202: acknowledgement(productsBatchId, 5), 200: acknowledgement(productsBatchId, 5, 'ALREADY_RECEIVED') },
   },
   putMapping: {
     request: mappingsBody,

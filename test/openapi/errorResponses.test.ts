@@ -338,7 +338,13 @@ describe('success answers match the spec', () => {
       expectSpecAnswer(operationId, response);
       // The spec's answer to the example is the service's, warnings included.
       const example = partnerExamples[operationId].responses[202] as { warnings: unknown };
-      expect((response.body as { warnings: unknown }).warnings, operationId).toEqual(example.warnings);
+      const { warnings } = response.body as { warnings: { code: string }[] };
+      expect(warnings, operationId).toEqual(example.warnings);
+      // The products example carries every product the transaction names (contract §2.4).
+      expect(
+        warnings.map((warning) => warning.code),
+        operationId,
+      ).not.toContain('UNKNOWN_PRODUCT');
     }
   });
 });

@@ -164,6 +164,35 @@ describe('the partner API document', () => {
     for (const code of hqOnly) expect(tableCodes, code).not.toContain(code);
   });
 
+  it('request examples work together: the trade records name only stores, products, groups and codes the others upload', () => {
+    const trade = partnerExamples.pushTradeRecords.request as unknown as TradeRecordBatch;
+    const close = partnerExamples.pushDailyClose.request;
+    const stores = partnerExamples.putStores.request as unknown as StoreBatch;
+    const products = partnerExamples.putProducts.request as unknown as ProductBatch;
+    const storeIds = new Set(stores.stores.map((store) => store.store_id));
+    const productIds = new Set(products.products.map((product) => product.product_id));
+    const groups = new Map((products.modifier_groups ?? []).map((group) => [group.group_id, group.options.map((o) => o.option_id)]));
+    const sourceCodes = new Set(partnerExamples.putMapping.request.mappings.map((mapping) => mapping.source_code));
+
+    for (const storeId of [trade.store_id, close.store_id, ...trade.trade_records.map((record) => record.store_id)]) {
+      expect(storeIds, storeId).toContain(storeId);
+    }
+    const items = trade.trade_records.flatMap((record) => record.items);
+    for (const item of items) expect(productIds, item.product_id).toContain(item.product_id);
+    for (const modifier of items.flatMap((item) => item.modifiers)) {
+      expect(groups.get(modifier.group_id), modifier.group_id).toContain(modifier.option_id);
+    }
+    for (const record of trade.trade_records) expect(sourceCodes).toContain(record.source_transaction_type);
+    // Contract §2.4: the products and groups a product's components and groups name are sent too.
+    for (const product of products.products) {
+      for (const component of product.combo_components ?? []) {
+        expect(productIds, component.product_id).toContain(component.product_id);
+        if (component.substitute_group_id !== undefined) expect([...groups.keys()]).toContain(component.substitute_group_id);
+      }
+      for (const groupId of product.modifier_group_ids ?? []) expect([...groups.keys()]).toContain(groupId);
+    }
+  });
+
   it('answers every error with the catalogue status and narrows the code to that status', () => {
     for (const { operation } of operations) {
       for (const [status, response] of Object.entries(operation.responses)) {
