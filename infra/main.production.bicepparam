@@ -15,6 +15,7 @@ param partnerCacheSeconds = 30
 param maxRequestBytesInFlight = 67108864
 param reportsContainerName = 'reports'
 // HQ's reverse domain followed by .pos; the same in every environment, since partners code against it.
+// Replace the placeholder before the first deployment partners use: it can never change afterwards.
 param eventTypePrefix = 'com.example.pos'
 param storageSkuName = 'Standard_ZRS'
 param blobSoftDeleteDays = 30

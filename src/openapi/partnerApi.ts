@@ -52,16 +52,21 @@ export const partnerApi: ApiDescription = {
   operations: partnerOperations,
   examples: partnerExamples,
   undocumented: ['partnerOpenApi', 'partnerDocs', 'partnerDocsAsset'],
-  webhooks: partnerWebhooks,
+  webhooks: partnerWebhooks(),
 };
 
-/** The configured limits the partner document states. */
-export type PartnerApiLimits = Pick<Config, 'maxRequestBodyBytes' | 'maxTransactionsPerStoreDay' | 'maxBatchesPerStoreDay'>;
+/**
+ * The configured limits the partner document states, and the event type prefix its events carry
+ * (left out for the checked-in document, which describes no one environment).
+ */
+export type PartnerApiLimits = Pick<Config, 'maxRequestBodyBytes' | 'maxTransactionsPerStoreDay' | 'maxBatchesPerStoreDay'> &
+  Partial<Pick<Config, 'eventTypePrefix'>>;
 
 /** The partner API's OpenAPI document for the app as configured (routes from host.json). */
 export function partnerOpenApiDocument(functions: readonly FunctionDefinition[], limits: PartnerApiLimits): Record<string, unknown> {
   const root = findProjectRoot();
-  return buildOpenApiDocument(partnerApi, {
+  const api = limits.eventTypePrefix === undefined ? partnerApi : { ...partnerApi, webhooks: partnerWebhooks(limits.eventTypePrefix) };
+  return buildOpenApiDocument(api, {
     functions,
     routePrefix: readHostSettings(path.join(root, 'host.json')).routePrefix,
     schemaFolder: path.join(root, 'schemas'),

@@ -30,11 +30,22 @@ afterAll(async () => {
 });
 
 describe('the served spec and docs page', () => {
-  it('serves the OpenAPI document without a key, equal to docs/openapi.json', async () => {
+  it("serves the OpenAPI document without a key: docs/openapi.json, with this environment's event types", async () => {
     const response = await service.call(null, 'GET', 'openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.body).toEqual(spec);
+    const { webhooks, ...served } = response.body as typeof spec;
+    const { webhooks: documented, ...rest } = spec;
+    expect(served).toEqual(rest);
+    expect(Object.keys(webhooks)).toEqual(Object.keys(documented));
+    // A partner reads the exact type its events carry here (EVENT_TYPE_PREFIX), not an example's.
+    for (const [name, item] of Object.entries(webhooks)) {
+      const text = JSON.stringify(item);
+      expect(text).toContain(`"type":"com.example.pos.${name}"`);
+      expect(text).toContain('`type` is `com.example.pos.` followed by the event name');
+      expect(text).not.toContain('com.contoso.pos');
+    }
+    expect(JSON.stringify(documented)).toContain('com.contoso.pos');
   });
 
   it('serves the page and its scripts without a key, with a policy that allows only this host', async () => {
