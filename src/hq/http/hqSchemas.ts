@@ -1,5 +1,8 @@
 import { defaultWebhookFailures, maxWebhookFailures } from '../../services/webhooks/WebhookFailureQuery.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from '../../domain/reconciliation/paymentDirection.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { findProjectRoot } from '../../config/findProjectRoot.js';
 import { hqLimits } from '../hqLimits.js';
 
 /**
@@ -28,6 +31,25 @@ const storeId = {
   ...id,
   not: { enum: ['.', '..'] },
   description: 'must be 1 to 128 characters without control characters, and not "." or ".." (a URL cannot carry them as a path segment)',
+};
+/**
+ * A store id being registered must also be one a partner can send: the contract's identifier rule
+ * (schemas/common.schema.json, read from there so it is stated once). An id with a space at an end,
+ * say, would give the partner a store none of its requests could name.
+ */
+const contractIdentifier = (
+  JSON.parse(readFileSync(path.join(findProjectRoot(), 'schemas', 'common.schema.json'), 'utf8')) as {
+    $defs: { identifier: { minLength: number; maxLength: number; pattern: string } };
+  }
+).$defs.identifier;
+const registeredStoreId = {
+  type: 'string',
+  minLength: contractIdentifier.minLength,
+  maxLength: contractIdentifier.maxLength,
+  pattern: contractIdentifier.pattern,
+  not: { enum: ['.', '..'] },
+  description:
+    'must be an identifier as partners send it: 1 to 128 characters, no control or invisible format characters, no whitespace at either end, and not "." or ".."',
 };
 const date = { type: 'string', format: 'date', description: 'must be a calendar date YYYY-MM-DD' };
 const paging = {
@@ -117,7 +139,7 @@ export const bodySchemas = {
         type: 'array',
         minItems: 1,
         maxItems: hqLimits.maxStoresPerRegistration,
-        items: storeId,
+        items: registeredStoreId,
         description: `must hold 1 to ${hqLimits.maxStoresPerRegistration} store ids`,
       },
     },

@@ -50,6 +50,10 @@ describe('POST /hq/v1/partners/{id}/stores', () => {
       [{ store_ids: [] }, '/store_ids'],
       [{ store_ids: Array.from({ length: 101 }, (_, i) => `S-${i}`) }, '/store_ids'],
       [{ store_ids: ['bad\u0001id'] }, '/store_ids/0'],
+      // Ids no partner request could name (the contract's identifier rule).
+      [{ store_ids: ['S-3', 'S-4 '] }, '/store_ids/1'],
+      [{ store_ids: [' S-4'] }, '/store_ids/0'],
+      [{ store_ids: ['S\u200B4'] }, '/store_ids/0'],
       // A path segment of the store's routes: clients resolve these away before sending.
       [{ store_ids: ['S-3', '.'] }, '/store_ids/1'],
       [{ store_ids: ['..'] }, '/store_ids/0'],
