@@ -377,7 +377,6 @@ function discardBody(req: http.IncomingMessage, res: http.ServerResponse, timeou
   req.resume();
 }
 
-/** The key from `x-functions-key`, else from the `code` query parameter; undefined when neither is non-empty. */
 /**
  * The key the host checks, chosen as Azure's host chooses it (AuthenticationLevelHandler): the first
  * `x-functions-key` header whenever one is sent, even empty, and only without one the first `code`
