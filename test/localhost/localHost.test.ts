@@ -408,19 +408,8 @@ describe('local host', () => {
     });
 
     it('lets every client read the answer of a function that stopped reading a large chunked body', async () => {
-      const chunk = new Uint8Array(64 * 1024).fill(0x61);
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        let sent = 0;
-        const body = new ReadableStream<Uint8Array>({
-          pull(controller) {
-            if (sent >= hostBodyLimitBytes / 2) {
-              controller.close();
-              return;
-            }
-            sent += chunk.length;
-            controller.enqueue(chunk);
-          },
-        });
+        const body = repeatedChunks(new Uint8Array(64 * 1024).fill(0x61), hostBodyLimitBytes / 2);
         const response = await fetch(url('echo'), {
           method: 'POST',
           headers: { 'x-functions-key': key },
@@ -434,18 +423,7 @@ describe('local host', () => {
 
     it("hands a chunked body that grows past the function's cap to the function, which answers", async () => {
       const before = calls.echo;
-      let sent = 0;
-      const chunk = new Uint8Array(512).fill(0x62);
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent >= 64 * 1024) {
-            controller.close();
-            return;
-          }
-          sent += chunk.length;
-          controller.enqueue(chunk);
-        },
-      });
+      const body = repeatedChunks(new Uint8Array(512).fill(0x62), 64 * 1024);
       const response = await fetch(url('echo'), {
         method: 'POST',
         headers: { 'x-functions-key': key },
@@ -759,5 +737,20 @@ function rawRequest(port: number, request: string): Promise<string> {
     socket.on('close', () => {
       resolve(text);
     });
+  });
+}
+
+/** A chunked body: `chunk` again and again until `totalBytes` have been sent, one per read. */
+function repeatedChunks(chunk: Uint8Array, totalBytes: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= totalBytes) {
+        controller.close();
+        return;
+      }
+      sent += chunk.length;
+      controller.enqueue(chunk);
+    },
   });
 }
