@@ -4,7 +4,9 @@ import { minorUnitDigits } from '../currency/minorUnitDigits.js';
 /**
  * Checks a body's currency: a known ISO 4217 code, and equal to the store's currency when the
  * store master is known (`storeCurrency` undefined: never uploaded, only the code is checked).
- * Returns the currency's minor-unit digits, or undefined when the code is unknown.
+ * Returns the currency's minor-unit digits, or undefined when the code is unknown or not the
+ * store's: amounts are then not judged by a currency the body must not use, so a wrong code on a
+ * USD store's "12.50" is one problem, not one per amount too.
  */
 export function checkCurrency(
   currency: string,
@@ -18,7 +20,9 @@ export function checkCurrency(
     return undefined;
   }
   if (storeCurrency !== undefined && currency !== storeCurrency) {
-    problems.push({ path, message: "must equal the currency of the store's master data" });
+    // The store's code is the partner's own master data, not the submitted value: safe to name.
+    problems.push({ path, message: `must equal the currency of the store's master data (${storeCurrency})` });
+    return undefined;
   }
   return digits;
 }

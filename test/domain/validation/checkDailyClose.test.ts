@@ -11,10 +11,17 @@ describe('checkDailyClose', () => {
 
   it("rejects a currency differing from the store's, or unknown", () => {
     expect(checkDailyClose(buildDailyClose('USD'), 'JPY')).toEqual([
-      { path: '/currency', message: "must equal the currency of the store's master data" },
+      { path: '/currency', message: "must equal the currency of the store's master data (JPY)" },
     ]);
     expect(checkDailyClose({ ...buildDailyClose('USD'), currency: 'ABC' }, undefined)).toEqual([
       { path: '/currency', message: 'must be an active ISO 4217 currency code' },
+    ]);
+  });
+
+  it("judges no amount by a currency that is not the store's", () => {
+    // A USD close sent as JPY: the code is the mistake, not every amount's two decimals.
+    expect(checkDailyClose({ ...buildDailyClose('USD'), currency: 'JPY' }, 'USD')).toEqual([
+      { path: '/currency', message: "must equal the currency of the store's master data (USD)" },
     ]);
   });
 

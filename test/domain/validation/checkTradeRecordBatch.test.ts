@@ -59,8 +59,18 @@ describe('checkTradeRecordBatch', () => {
       expect(problemsOf(usd(), 'EUR').filter((p) => p.path.endsWith('/currency'))).toHaveLength(3);
       expect(problemsOf(usd(), 'EUR')[0]).toEqual({
         path: '/trade_records/0/currency',
-        message: "must equal the currency of the store's master data",
+        message: "must equal the currency of the store's master data (EUR)",
       });
+    });
+
+    it("judges no amount by a currency that is not the store's", () => {
+      const problems = problemsOf(
+        usd((r) => (r.currency = 'JPY')),
+        'USD',
+      );
+      expect(problems).toEqual([
+        { path: '/trade_records/0/currency', message: "must equal the currency of the store's master data (USD)" },
+      ]);
     });
 
     it('checks only the code when the store master was never uploaded', () => {
