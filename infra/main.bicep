@@ -313,6 +313,11 @@ resource functionApp 'Microsoft.Web/sites@2024-11-01' = {
           name: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT'
           value: string(hostRequestBodySizeLimit)
         }
+        // The host's page at `/` would announce the runtime to anyone; the service has no page there.
+        {
+          name: 'AzureWebJobsDisableHomepage'
+          value: 'true'
+        }
         // WEBHOOK_ALLOW_PRIVATE_TARGETS is deliberately absent: webhook targets in Azure are public https
         // addresses only, and the app refuses to start with the setting on managed-identity storage.
       ]

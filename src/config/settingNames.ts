@@ -24,6 +24,11 @@ export const settingNames = {
   partnerCacheSeconds: 'PARTNER_CACHE_SECONDS',
   /** Read by the Functions host itself (and the local host): larger bodies never reach a function. */
   hostRequestBodySizeLimit: 'FUNCTIONS_REQUEST_BODY_SIZE_LIMIT',
+  /**
+   * Read by the Functions host itself (and the local host): `true` answers `/` with an empty 204
+   * instead of the host's page announcing the runtime to anyone who asks.
+   */
+  hostDisableHomepage: 'AzureWebJobsDisableHomepage',
   /** Blob container of the HQ report files (Hive-partitioned Parquet). */
   reportsContainer: 'REPORTS_CONTAINER',
   /** Reverse-DNS prefix of every event type sent to partners, e.g. `com.contoso.pos`. */

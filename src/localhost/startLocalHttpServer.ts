@@ -3,7 +3,7 @@
  * captured HTTP registrations under the route prefix, answers what the host decides itself with an
  * empty body (401 without a key it holds, 404 for no route, 500 for a declared body over
  * FUNCTIONS_REQUEST_BODY_SIZE_LIMIT, 408 for a body too slow, 500 for a failed or timed-out
- * invocation), hands the body to the function as a stream (as with HTTP streams on: a body with
+ * invocation; `/` is the host's homepage), hands the body to the function as a stream (as with HTTP streams on: a body with
  * Content-Length once it has arrived whole, as the host's binding reads it first, a chunked one as it
  * arrives), and turns what a handler returns into a response.
  */
@@ -32,6 +32,11 @@ export interface LocalHttpServerOptions {
    * 500 (azure-functions-host#10519). Smaller limits are the functions' business.
    */
   readonly hostBodyLimitBytes: number;
+  /**
+   * `AzureWebJobsDisableHomepage` as the host reads it ("true" in any case): with no function at
+   * `/`, the host answers `/` itself, whatever the method: 204 when disabled, else its HTML page.
+   */
+  readonly homepageDisabled: boolean;
   readonly logger: LocalHostLogger;
   /**
    * Decides whether a non-empty key may call a function-level route. Default: any non-empty key
@@ -90,6 +95,24 @@ export interface RunningLocalHttpServer {
   readonly baseUrl: string;
   /** Stops accepting connections, lets running requests finish, then closes every connection. */
   close(): Promise<void>;
+}
+
+/** The local page at `/` while the homepage is on; Azure's host shows a page of its own there. */
+const homepageHtml =
+  '<!doctype html><html><head><title>Functions host</title></head><body><p>The Functions host is running.</p></body></html>';
+
+/**
+ * What the host's homepage middleware answers at `/` when no function served it: 204 when
+ * `AzureWebJobsDisableHomepage` is true, else an HTML page (any method).
+ */
+function answerHomepage(res: http.ServerResponse, disabled: boolean): void {
+  if (disabled) {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(homepageHtml)) });
+  res.end(homepageHtml);
 }
 
 /** Retry-After of the 503 answered when the key check cannot reach storage. */
@@ -157,6 +180,12 @@ export async function startLocalHttpServer(options: LocalHttpServerOptions): Pro
       // The host's routes carry their methods as a constraint: a known path with another method is
       // simply no match, so it gets the same 404 as an unknown path (never a 405).
       const chosen = (segments ? routes.match(segments) : []).find((candidate) => candidate.value.methods.includes(method as never));
+      if (!chosen && rawPath === '/') {
+        answerHomepage(res, options.homepageDisabled);
+        logLine(res.statusCode);
+        discardBody(req, res, timeouts);
+        return;
+      }
       if (!chosen) {
         answerFromHost(404, !isBodyless(req));
         discardBody(req, res, timeouts);

@@ -28,6 +28,11 @@ function hostBodyLimit(settings: Settings): number {
   return Number.isSafeInteger(value) && value > 0 ? value : defaultHostBodyLimitBytes;
 }
 
+/** AzureWebJobsDisableHomepage as the host reads it: "true" in any case, anything else is off. */
+function homepageDisabled(settings: Settings): boolean {
+  return settings[settingNames.hostDisableHomepage]?.toLowerCase() === 'true';
+}
+
 /** How long a host key found valid is trusted without a storage read, unless told otherwise. */
 const defaultHostKeyMemoryMs = 5_000;
 
@@ -101,6 +106,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<R
     functions,
     routePrefix: host.routePrefix,
     hostBodyLimitBytes: hostBodyLimit(options.settings),
+    homepageDisabled: homepageDisabled(options.settings),
     timeouts: { functionMs: host.functionTimeoutSeconds * 1000, ...options.hostTimeouts },
     logger,
     port: options.port,

@@ -199,6 +199,11 @@ describe('the host in Azure', () => {
     expect(Number(sample.Values[settingNames.hostRequestBodySizeLimit])).toBe(inAzure);
   });
 
+  it("turns off the host's homepage at / in Azure and in the local defaults", () => {
+    expect(main).toMatch(new RegExp(`name:\\s*'${settingNames.hostDisableHomepage}'\\s*[,\\n]\\s*value:\\s*'true'`));
+    expect(sample.Values[settingNames.hostDisableHomepage]).toBe('true');
+  });
+
   it('MAX_REQUEST_BYTES_IN_FLIGHT holds at least one whole body', () => {
     expect(declaredParams(main).has('maxRequestBytesInFlight')).toBe(true);
     expect(main).toMatch(/@minValue\(5242880\)\s*param\s+maxRequestBytesInFlight\b/);

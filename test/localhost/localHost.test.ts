@@ -209,6 +209,7 @@ describe('local host', () => {
       functions,
       routePrefix: 'pos/v1',
       hostBodyLimitBytes,
+      homepageDisabled: false,
       logger,
       port: 0,
       timeouts: { headersMs: 1_000, bodyGraceMs: 1_000, minBodyBytesPerSecond: 1_000, drainMs: 2_000, functionMs: 1_500 },
@@ -306,6 +307,16 @@ describe('local host', () => {
         expect(response.status).toBe(404);
         expect(await response.text()).toBe('');
       }
+    });
+
+    it('answers `/` itself with its page while the homepage is on, whatever the method', async () => {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        const response = await fetch(`${server.baseUrl}/?code=${key}`, { method, body: method === 'POST' ? '{}' : null });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('text/html');
+        expect(await response.text()).toContain('The Functions host is running.');
+      }
+      expect(logger.text()).not.toContain(key);
     });
 
     it('answers 404 (never 405) with an empty body for a known route with another method', async () => {
@@ -522,6 +533,7 @@ describe('local host', () => {
         }),
         routePrefix: '',
         hostBodyLimitBytes,
+        homepageDisabled: true,
         logger: new RecordingLogger(),
         isValidHostKey: (candidate) => Promise.resolve(candidate === 'good'),
       });
@@ -531,6 +543,10 @@ describe('local host', () => {
         expect(bad.status).toBe(401);
         const good = await fetch(`${second.baseUrl}/stores/S1/items/1`, { headers: { 'x-functions-key': 'good' } });
         expect(good.status).toBe(200);
+        // The homepage off (AzureWebJobsDisableHomepage): `/` is an empty 204, not a page.
+        const home = await fetch(`${second.baseUrl}/`);
+        expect(home.status).toBe(204);
+        expect(await home.text()).toBe('');
       } finally {
         await second.close();
       }
@@ -544,6 +560,7 @@ describe('local host', () => {
       }),
       routePrefix: '',
       hostBodyLimitBytes,
+      homepageDisabled: true,
       logger: new RecordingLogger(),
       timeouts: { headersMs: 1_000, requestMs: 1_000, functionMs: 60_000 },
     });
@@ -566,6 +583,7 @@ describe('local host', () => {
       }),
       routePrefix: '',
       hostBodyLimitBytes,
+      homepageDisabled: true,
       logger: keyLogger,
       isValidHostKey: () => Promise.reject(new StorageError('unavailable', undefined, 'ETIMEDOUT')),
     });

@@ -27,6 +27,9 @@ describe('npm start', () => {
       expect(await health.json()).toEqual({ status: 'ok' });
       const unauthenticated = await fetch(`http://127.0.0.1:${port}/pos/v1/reference/transaction-types`);
       expect(unauthenticated.status).toBe(401);
+      // The sample settings turn the host's homepage off, as the template does in Azure.
+      const home = await fetch(`http://127.0.0.1:${port}/`);
+      expect(home.status).toBe(204);
     } finally {
       // Ctrl-C in a terminal sends SIGINT to the whole foreground process group: npm and the service.
       process.kill(-child.pid!, 'SIGINT');
