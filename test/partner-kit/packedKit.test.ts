@@ -257,4 +257,34 @@ validatePayload('trade-record', new Uint8Array());
     ]);
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   });
+
+  it("compiles its README's TypeScript, read in order as one file, against its declarations", async () => {
+    const readme = readFileSync(path.join(root, 'packages', 'partner-kit', 'README.md'), 'utf8');
+    const snippets = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+    expect(snippets.length).toBeGreaterThanOrEqual(4);
+    // A partner pastes the snippets one after another: a later one may use what an earlier declared.
+    writeFileSync(path.join(partnerFolder, 'readme.mts'), `${snippets.join('\n')}\nexport {};\n`);
+    writeFileSync(
+      path.join(partnerFolder, 'tsconfig.readme.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.join(root, 'node_modules', '@types')],
+        },
+        files: ['readme.mts'],
+      }),
+    );
+    const checked = await inPartnerFolder(process.execPath, [
+      path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.readme.json',
+    ]);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+  });
 });

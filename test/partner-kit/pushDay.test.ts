@@ -282,6 +282,68 @@ describe('PosClient corrections', () => {
   });
 });
 
+describe('PosClient sending a day again', () => {
+  it('sends the same batches under the same batch_ids after a call that stopped partway: each applied once', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const setup = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, baseDelayMs: 1, maxDelayMs: 5 });
+    await setup.uploadStores([buildUsdStore(usdStoreId)]);
+    const entries = buildMappingBatch().mappings;
+    await setup.uploadMapping(entries);
+    const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
+    const totals = closeOf(records, Object.fromEntries(entries.map((entry) => [entry.source_code, entry.standard_code])));
+    // The network gives up on the second batch: the first was applied, the rest never left.
+    let batchesSeen = 0;
+    const { calls, send } = recording((call) => {
+      const sent = calls[call - 1];
+      if (sent?.path !== '/pos/v1/trade-records') return undefined;
+      const batchSeq = (JSON.parse(sent.body ?? '{}') as { batch_seq: number }).batch_seq;
+      batchesSeen = Math.max(batchesSeen, batchSeq);
+      return batchSeq === 2 ? Promise.reject(new TypeError('fetch failed: connection reset')) : undefined;
+    });
+    const interrupted = new PosClient({
+      baseUrl: service.baseUrl,
+      apiKey: partner.key,
+      fetch: send,
+      maxRecordsPerBatch: 2,
+      maxAttempts: 2,
+    });
+    await expect(interrupted.pushDay(records, totals)).rejects.toThrow('connection reset');
+    expect(batchesSeen).toBe(2);
+
+    // The POS runs the same call again, in a new process: a new client, the same records and close.
+    const rerun = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, maxRecordsPerBatch: 2 });
+    const again = await rerun.pushDay(records, totals);
+    expect(again.batches.map((ack) => ack.status)).toEqual(['ALREADY_RECEIVED', 'ACCEPTED', 'ACCEPTED']);
+    const firstSent = JSON.parse(calls[0]?.body ?? '{}') as { batch_id: string };
+    expect(again.batches[0]?.batch_id).toBe(firstSent.batch_id);
+    expect(again.close.status).toBe('ACCEPTED');
+
+    const result = await setup.waitForReconciliation(usdStoreId, fixtureBusinessDate, { intervalMs: 250, timeoutMs: 60_000 });
+    expect(result.status, JSON.stringify(result.differences)).toBe('MATCHED');
+    // One batch_id per batch_seq: nothing flags batch 1 as sent twice.
+    expect(result.diagnosis?.missing_batch_seqs).toEqual([]);
+    expect(result.diagnosis?.hints).toEqual([]);
+  });
+
+  it('answers ALREADY_RECEIVED to every batch and the close of a day sent whole a second time', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, maxRecordsPerBatch: 2, baseDelayMs: 1, maxDelayMs: 5 });
+    await client.uploadStores([buildUsdStore(usdStoreId)]);
+    const records = Array.from({ length: 3 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
+    const first = await client.pushDay(records, closeOf(records));
+    const second = await client.pushDay(records, closeOf(records));
+    expect(second.batches.map((ack) => ack.batch_id)).toEqual(first.batches.map((ack) => ack.batch_id));
+    expect([...second.batches, second.close].map((ack) => ack.status)).toEqual([
+      'ALREADY_RECEIVED',
+      'ALREADY_RECEIVED',
+      'ALREADY_RECEIVED',
+    ]);
+    // A new seed makes them new batches, as after a batch that ended FAILED.
+    const reseeded = await client.pushDay(records, closeOf(records), { batchIdSeed: 'after-BATCH_FAILED' });
+    expect(reseeded.batches.map((ack) => ack.status)).toEqual(['ACCEPTED', 'ACCEPTED']);
+  });
+});
+
 describe('PosClient before it sends a day', () => {
   it("refuses a day the service would refuse halfway with the service's own answer, and sends nothing", async () => {
     const { calls, send } = recording();

@@ -14,6 +14,7 @@ import type {
 } from './contractTypes.js';
 import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
 import { offlineRefusal, validatePayload } from './validatePayload.js';
+import { contentBatchId } from './contentBatchId.js';
 
 /** The daily close without what pushDay fills in itself (batch_id, batch_count). */
 export type DailyCloseTotals = Omit<DailyCloseBody, 'batch_id' | 'batch_count'>;
@@ -84,6 +85,14 @@ export interface PushDayOptions {
    * store and business date; batch_count is the day's number of batches). Default 0.
    */
   readonly batchesSentBefore?: number;
+  /**
+   * Starts a new series of batch_ids for the same content. Each batch's batch_id is derived from
+   * its content, so the same day sent again is the same batches; give a new seed (any string not
+   * used before for this day) only when the service must take the day's batches as new ones: after
+   * a batch ended FAILED (500 BATCH_FAILED keeps answering under its batch_id) and HQ asks for the
+   * day again. Default: none.
+   */
+  readonly batchIdSeed?: string;
 }
 
 export interface DayResult {
@@ -136,14 +145,17 @@ export class PosClient {
    * acknowledged before the next is sent; then the daily close with the batch count filled in, only
    * once every batch was acknowledged. Every batch and the close are first checked with the service's
    * own rules (and the day against its store-day limits, when given), so a day that would be refused
-   * halfway is refused before anything is sent.
+   * halfway is refused before anything is sent. Each batch_id is derived from its batch's content:
+   * when a call stops partway (the network gave up, the process ended), the same call again sends
+   * the same batches, and the service answers the ones it already applied ALREADY_RECEIVED.
    */
   async pushDay(records: readonly TradeRecord[], close: DailyCloseTotals, options: PushDayOptions = {}): Promise<DayResult> {
     const before = options.batchesSentBefore ?? 0;
     if (!Number.isInteger(before) || before < 0) throw new RangeError('batchesSentBefore must be a whole number, 0 or more.');
     refuseRepeatedIds(records);
-    const batches = splitIntoBatches(records, this.maxRecords, this.maxBytes, close.store_id, close.business_date, before + 1);
-    const closeBody = dailyCloseBody(close, before + batches.length);
+    const seed = options.batchIdSeed ?? '';
+    const batches = splitIntoBatches(records, this.maxRecords, this.maxBytes, close.store_id, close.business_date, before + 1, seed);
+    const closeBody = dailyCloseBody(close, before + batches.length, (body) => contentBatchId('daily-close', body, seed));
     const checked = batches.map((batch) => checkedOffline('trade-records', batch));
     if (this.options.storeDayLimits) refuseOverDayLimits(batches, before, this.options.storeDayLimits);
     const checkedClose = checkedOffline('daily-close', closeBody);
@@ -159,7 +171,7 @@ export class PosClient {
    */
   async sendDailyClose(close: DailyCloseTotals, batchCount: number): Promise<BatchAcknowledgement> {
     if (!Number.isInteger(batchCount) || batchCount < 0) throw new RangeError('batchCount must be a whole number, 0 or more.');
-    const body = dailyCloseBody(close, batchCount);
+    const body = dailyCloseBody(close, batchCount, () => randomUUID());
     const checked = checkedOffline('daily-close', body);
     return this.request('POST', '/daily-close', checked.text, checked.batchId);
   }
@@ -314,8 +326,15 @@ function errorCodeOf(body: unknown): string | undefined {
 }
 
 /** The close as sent: the caller's totals with a batch_id of its own and the day's batch count (never the caller's). */
-function dailyCloseBody(close: DailyCloseTotals, batchCount: number): DailyCloseBody {
-  return { ...close, batch_id: randomUUID(), batch_count: batchCount };
+function dailyCloseBody(
+  close: DailyCloseTotals,
+  batchCount: number,
+  batchIdOf: (body: Omit<DailyCloseBody, 'batch_id'>) => string,
+): DailyCloseBody {
+  // Whatever batch_id the totals may carry is left out, from the body and from what its id is derived from.
+  const { batch_id: _callers, ...totals } = close as DailyCloseTotals & { batch_id?: unknown };
+  const body = { ...totals, batch_count: batchCount };
+  return { ...body, batch_id: batchIdOf(body) };
 }
 
 /**
@@ -373,7 +392,9 @@ function parseJsonOrUndefined(text: string): unknown {
 
 /**
  * Splits a day's records into /trade-records bodies of at most `maxRecords` records and
- * `maxBytes` bytes each, numbered by batch_seq from `firstSeq` (default 1), each with its own batch_id.
+ * `maxBytes` bytes each, numbered by batch_seq from `firstSeq` (default 1), each with a batch_id
+ * derived from its content and `batchIdSeed` (see `contentBatchId`): the same records and limits
+ * give the same bodies under the same batch_ids.
  */
 export function splitIntoBatches(
   records: readonly TradeRecord[],
@@ -382,6 +403,7 @@ export function splitIntoBatches(
   storeId: string,
   businessDate: string,
   firstSeq = 1,
+  batchIdSeed = '',
 ): { batch_id: string; store_id: string; business_date: string; batch_seq: number; trade_records: TradeRecord[] }[] {
   // The envelope around the records, with room for the largest batch_seq.
   const envelope = Buffer.byteLength(
@@ -402,11 +424,8 @@ export function splitIntoBatches(
     bytes += size;
   }
   if (current.length > 0) batches.push(current);
-  return batches.map((trade_records, index) => ({
-    batch_id: randomUUID(),
-    store_id: storeId,
-    business_date: businessDate,
-    batch_seq: firstSeq + index,
-    trade_records,
-  }));
+  return batches.map((trade_records, index) => {
+    const body = { store_id: storeId, business_date: businessDate, batch_seq: firstSeq + index, trade_records };
+    return { batch_id: contentBatchId('trade-records', body, batchIdSeed), ...body };
+  });
 }
