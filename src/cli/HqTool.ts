@@ -12,7 +12,11 @@ import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepository.js';
 import { ReconciliationRepository, type ReconciliationStatus } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
-import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
+import {
+  StoreRegistrationRepository,
+  type StoreRegistration,
+  type StoreRegistrationStatus,
+} from '../storage/StoreRegistrationRepository.js';
 import { ApiError } from '../errors/ApiError.js';
 import { HqRequestValidator } from '../hq/http/HqRequestValidator.js';
 import type { BodyName } from '../hq/http/hqSchemas.js';
@@ -156,6 +160,18 @@ export class HqTool {
         run: (a) => this.registerStores(a.at(0), a.rest(1)),
       },
       { words: 'store list', args: ['partner_id'], options: [], run: (a) => this.listStores(a.at(0)) },
+      {
+        words: 'store retire',
+        args: ['partner_id', 'store_id'],
+        options: [],
+        run: (a) => this.setStoreStatus(a.at(0), a.at(1), 'RETIRED'),
+      },
+      {
+        words: 'store reactivate',
+        args: ['partner_id', 'store_id'],
+        options: [],
+        run: (a) => this.setStoreStatus(a.at(0), a.at(1), 'ACTIVE'),
+      },
       {
         words: 'payment-type set-direction',
         args: ['partner_id', 'payment_type', '1|-1|0'],
@@ -397,7 +413,32 @@ export class HqTool {
 
   private async listStores(typed: string): Promise<void> {
     const partnerId = await this.resolvePartner(typed);
-    for (const storeId of await this.registrations.listForPartner(partnerId)) this.io.out(printable(storeId));
+    this.io.out('store_id\tstatus\tregistered\tretired');
+    for (const r of await this.registrations.listRegistrations(partnerId)) {
+      this.io.out(`${printable(r.storeId)}\t${r.status}\t${r.registeredAt ?? '-'}\t${r.retiredAt ?? '-'}`);
+    }
+  }
+
+  /** Store ids are matched exactly, as partners send them (only the partner id is case-insensitive). */
+  private async setStoreStatus(typed: string, storeId: string, status: StoreRegistrationStatus): Promise<void> {
+    const partnerId = await this.resolvePartner(typed);
+    let registration: StoreRegistration;
+    try {
+      registration = await this.admin.setStoreStatus(partnerId, storeId, status);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'STORE_NOT_FOUND') {
+        throw new Refusal(`partner ${printable(partnerId)} has no store ${printable(storeId)} (store list shows its stores)`);
+      }
+      throw error;
+    }
+    const store = `store ${printable(storeId)} of partner ${printable(partnerId)}`;
+    if (registration.status === 'RETIRED') {
+      this.io.out(`${store} is RETIRED since ${registration.retiredAt ?? '-'}; its data stays, and store reactivate undoes it`);
+      // The service trusts a registration it read for PARTNER_CACHE_SECONDS (Configuration, README).
+      this.io.out('The service refuses what the partner sends for it within PARTNER_CACHE_SECONDS (30 s in Azure).');
+    } else {
+      this.io.out(`${store} is ACTIVE: the partner may send for it again at once`);
+    }
   }
 
   private async setDirection(typed: string, paymentType: string, directionText: string): Promise<void> {

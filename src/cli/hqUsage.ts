@@ -12,7 +12,9 @@ Usage: npm run hq -- <command>
   key revoke <partner_id> <key_id> [AZURE]
   key list <partner_id>                            ids, created, expiry, status; never the key
   store register <partner_id> <store_id> [<store_id> ...]
-  store list <partner_id>
+  store list <partner_id>                          store ids, ACTIVE or RETIRED, registered, retired
+  store retire <partner_id> <store_id>             refuses what the partner sends for the store; keeps its data
+  store reactivate <partner_id> <store_id>         takes the partner's data for a retired store again
   payment-type set-direction <partner_id> <payment_type> <1|-1|0>
   reconciliation list [--partner <partner_id>] [--status RECEIVED|MATCHED|MISMATCHED] [--date YYYY-MM-DD]
   reconciliation rerun <partner_id> [--from YYYY-MM-DD] [--to YYYY-MM-DD]

@@ -35,7 +35,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
   hqStoreDays: {
     tag: 'Reconciliation',
     summary: 'The reconciliation grid',
-    description: `One row per registered store (ordered by partner_id, store_id), one cell per business date of the range (at most 62 days). Dates whose close fell due before the store was registered appear only when a close came for them. A cell is overdue when no daily close arrived and the close is due. \`counts\` counts the cells of this page. ${pageNote}`,
+    description: `One row per registered store (ordered by partner_id, store_id), one cell per business date of the range (at most 62 days). Dates whose close fell due before the store was registered appear only when a close came for them; a retired store is inactive, with only the dates that have a close. A cell is overdue when no daily close arrived and the close is due. \`counts\` counts the cells of this page. ${pageNote}`,
     query: 'storeDays',
     response: { schema: 'storeDayGridPage', description: 'One page of stores with their cells.' },
     errors: ['PARTNER_NOT_FOUND'],
@@ -101,7 +101,7 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
   hqPartnerStores: {
     tag: 'Partners',
     summary: "The partner's registered stores",
-    description: `Ordered by store_id; the master data fields are null until the partner sends them. ${pageNote}`,
+    description: `Ordered by store_id, retired stores included (\`registration_status\` RETIRED, with \`retired_at\`); the master data fields are null until the partner sends them. ${pageNote}`,
     query: 'page',
     response: { schema: 'partnerStorePage', description: 'One page of stores.' },
     errors: ['PARTNER_NOT_FOUND'],
@@ -130,6 +130,26 @@ export const hqOperations: Readonly<Record<string, HqOperationDoc>> = {
     body: 'registerStores',
     response: { schema: 'storeRegistration', description: 'What was registered now and what was already.' },
     errors: ['PARTNER_NOT_FOUND'],
+  },
+  hqRetireStore: {
+    tag: 'Admin actions',
+    summary: 'Retire a store',
+    description:
+      'Like `npm run hq -- store retire`. No body, or `{}`. Everything the partner sends for the store is then refused with 403 STORE_NOT_ALLOWED, as for a store never registered (within PARTNER_CACHE_SECONDS on every instance, 30 s in Azure); its past reconciliations stay readable through GET /daily-close. Nothing is deleted: batches, results and report rows stay, and work already queued for the store finishes. Idempotent: a retired store keeps its first `retired_at`.',
+    query: 'none',
+    body: 'empty',
+    response: { schema: 'partnerStore', description: 'The store, RETIRED.' },
+    errors: ['PARTNER_NOT_FOUND', 'STORE_NOT_FOUND'],
+  },
+  hqReactivateStore: {
+    tag: 'Admin actions',
+    summary: 'Reactivate a retired store',
+    description:
+      'Like `npm run hq -- store reactivate`. No body, or `{}`. The partner may send for the store again at once. Idempotent: an ACTIVE store is left as it is.',
+    query: 'none',
+    body: 'empty',
+    response: { schema: 'partnerStore', description: 'The store, ACTIVE.' },
+    errors: ['PARTNER_NOT_FOUND', 'STORE_NOT_FOUND'],
   },
   hqSetPaymentDirection: {
     tag: 'Admin actions',

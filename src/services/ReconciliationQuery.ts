@@ -31,7 +31,8 @@ export class ReconciliationQuery {
         { path: '/business_date', message: 'must be a calendar date YYYY-MM-DD' },
       ]);
     }
-    await this.tenants.requireStores(partnerId, [storeId]);
+    // A retired store's past days stay readable: only what is sent for it is refused.
+    await this.tenants.requireReadable(partnerId, storeId);
     const record = await this.results.get(partnerId, storeId, businessDate);
     return toResultBody(storeId, businessDate, record);
   }

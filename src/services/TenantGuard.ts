@@ -1,49 +1,69 @@
 import { ApiError } from '../errors/ApiError.js';
+import type { StoreRegistrationStatus } from '../storage/StoreRegistrationRepository.js';
 import type { Clock } from './ports/Clock.js';
 import type { StoreRegistrations } from './ports/StoreRegistrations.js';
 import { TimedCache } from './TimedCache.js';
 
 /**
  * A partner may name only the stores HQ registered for it, on every push and every query
- * (contract §5.5). Whether another partner has a store of that id is never revealed.
+ * (contract §5.5). Whether another partner has a store of that id is never revealed. A store HQ
+ * retired takes nothing the partner sends, exactly as if it were not registered, while what it
+ * sent before stays the partner's to read.
  *
- * A registration found is remembered for `cacheMs` (PARTNER_CACHE_SECONDS) under the partner and
- * the store together, so it never admits another partner; a store found unregistered is looked
- * up again on every request, so a registration HQ adds works at once.
+ * A registration read is remembered for `cacheMs` (PARTNER_CACHE_SECONDS) under the partner and
+ * the store together, so it never admits another partner. Only ACTIVE is trusted for a push: a
+ * store found unregistered or retired is looked up again on every push, so a registration or a
+ * reactivation HQ makes works at once, while a retirement takes effect within `cacheMs`.
  */
 export class TenantGuard {
-  private readonly registered: TimedCache<string, true>;
+  private readonly statuses: TimedCache<string, StoreRegistrationStatus>;
 
   constructor(
     private readonly registrations: StoreRegistrations,
     private readonly clock: Clock,
     cacheMs: number,
   ) {
-    this.registered = new TimedCache(clock, cacheMs);
+    this.statuses = new TimedCache(clock, cacheMs);
   }
 
   /**
-   * Refuses with STORE_NOT_ALLOWED unless every store is registered for the partner. Stores named
-   * in a body come with the path they sit at, and the refusal lists those paths (never the ids).
+   * For what a partner sends: refuses with STORE_NOT_ALLOWED unless every store is registered for
+   * the partner and not retired. Stores named in a body come with the path they sit at, and the
+   * refusal lists those paths (never the ids).
    */
   async requireStores(partnerId: string, stores: Iterable<string | StoreReference>): Promise<void> {
+    await this.require(partnerId, stores, (status) => status === 'ACTIVE');
+  }
+
+  /**
+   * For what a partner reads about a store: refuses with STORE_NOT_ALLOWED unless the store is
+   * registered for the partner. A retired store's past results stay readable: they are still the
+   * partner's books.
+   */
+  async requireReadable(partnerId: string, storeId: string): Promise<void> {
+    await this.require(partnerId, [storeId], (status) => status !== undefined);
+  }
+
+  private async require(
+    partnerId: string,
+    stores: Iterable<string | StoreReference>,
+    allows: (status: StoreRegistrationStatus | undefined) => boolean,
+  ): Promise<void> {
     const references = [...stores].map((store) => (typeof store === 'string' ? { storeId: store } : store));
     const storeIds = new Set(references.map((reference) => reference.storeId));
-    const toRead = [...storeIds].filter((storeId) => this.registered.get(registrationKey(partnerId, storeId)) === undefined);
+    const toRead = [...storeIds].filter((storeId) => !allows(this.statuses.get(registrationKey(partnerId, storeId))));
     if (toRead.length === 0) return;
     const readAt = this.clock();
-    const unregistered = await this.registrations.unregisteredAmong(partnerId, toRead);
-    for (const storeId of toRead) {
-      if (!unregistered.includes(storeId)) this.registered.set(registrationKey(partnerId, storeId), true, readAt);
-    }
-    if (unregistered.length > 0) {
-      const refused = new Set(unregistered);
+    const found = await this.registrations.statusesAmong(partnerId, toRead);
+    for (const [storeId, status] of found) this.statuses.set(registrationKey(partnerId, storeId), status, readAt);
+    const refused = new Set(toRead.filter((storeId) => !allows(found.get(storeId))));
+    if (refused.size > 0) {
       const details = references.flatMap((reference) =>
         'path' in reference && refused.has(reference.storeId)
           ? [{ path: reference.path, message: 'is not a store registered for this partner' }]
           : [],
       );
-      throw new ApiError('STORE_NOT_ALLOWED', `${unregistered.length} store_id value(s) are not registered for this partner.`, details);
+      throw new ApiError('STORE_NOT_ALLOWED', `${refused.size} store_id value(s) are not registered for this partner.`, details);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
+import { buildDailyClose, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore, warningCodes } from '../support/httpScenario.js';
@@ -19,6 +19,8 @@ afterAll(async () => {
 });
 
 const freshId = () => `hq-${randomUUID().slice(0, 8)}`;
+/** The store ids of `store list`, below its header. */
+const storeIdsOf = (lines: string[]) => lines.slice(1).map((line) => line.split('\t')[0]);
 const keyShape = /^[A-Za-z0-9_-]{32,}$/;
 
 describe('usage', () => {
@@ -33,6 +35,8 @@ describe('usage', () => {
         'key revoke',
         'key list',
         'store register',
+        'store retire',
+        'store reactivate',
         'payment-type set-direction',
         'reconciliation list',
         'reconciliation rerun',
@@ -54,6 +58,8 @@ describe('usage', () => {
       ['partner', 'create', 'has spaces!'],
       ['key', 'revoke', 'only-one-word'],
       ['store', 'register', 'p-1'],
+      ['store', 'retire', 'p-1'],
+      ['store', 'reactivate', 'p-1', 'S-1', 'S-2'],
       ['partner', 'set-rate-limit', 'p-1', '0'],
       ['partner', 'set-rate-limit', 'p-1', 'lots'],
       ['payment-type', 'set-direction', 'p-1', 'GIFT', '2'],
@@ -78,6 +84,8 @@ describe('usage', () => {
       ['key', 'revoke', ghost, 'key-00000000'],
       ['store', 'register', ghost, 'S-1'],
       ['store', 'list', ghost],
+      ['store', 'retire', ghost, 'S-1'],
+      ['store', 'reactivate', ghost, 'S-1'],
       ['payment-type', 'set-direction', ghost, 'GIFT', '1'],
     ]) {
       const result = await service.hq(...argv);
@@ -173,7 +181,9 @@ describe('stores', () => {
     expect(again.out.join('\n')).toMatch(/^1 store\(s\) registered.*1 already were/);
     const list = await service.hq('store', 'list', id);
     expect(list.code).toBe(0);
-    expect([...list.out].sort()).toEqual(['S-A', 'S-B', 'S-C']);
+    expect(list.out[0]).toBe('store_id\tstatus\tregistered\tretired');
+    expect(storeIdsOf(list.out)).toEqual(['S-A', 'S-B', 'S-C']);
+    expect(list.out[1]).toMatch(/^S-A\tACTIVE\t\d{4}-\d{2}-\d{2}T[^\t]+Z\t-$/);
     expect((await service.hq('store', 'register', id, 'x'.repeat(129))).code).toBe(2);
   });
 
@@ -182,13 +192,62 @@ describe('stores', () => {
     await service.hq('partner', 'create', id);
     const emoji = '😀'.repeat(128);
     expect((await service.hq('store', 'register', id, emoji, 'S-1')).code).toBe(0);
-    expect((await service.hq('store', 'list', id)).out.sort()).toEqual(['S-1', emoji].sort());
+    expect(storeIdsOf((await service.hq('store', 'list', id)).out).sort()).toEqual(['S-1', emoji].sort());
     for (const refused of [['S-2', '.'], ['..'], ['S-2', 'S\u0007X'], ['S-2 '], ['S-2', '\u00A0S-3']]) {
       const result = await service.hq('store', 'register', id, ...refused);
       expect(result.code, refused.join(' ')).toBe(2);
       expect(result.err[0]).toMatch(new RegExp(`^error: store id ${String(refused.length)} must be an identifier as partners send it`));
     }
-    expect((await service.hq('store', 'list', id)).out).toHaveLength(2);
+    expect(storeIdsOf((await service.hq('store', 'list', id)).out)).toHaveLength(2);
+  });
+
+  it("store retire and store reactivate act as the HQ API does: idempotent, listed, only on the partner's own stores", async () => {
+    const id = freshId();
+    await service.hq('partner', 'create', id);
+    const issued = await service.hq('key', 'issue', id);
+    const partner = { key: issued.out.at(-1)! };
+    expect((await service.hq('store', 'register', id, 'S-A', 'S/B')).code).toBe(0);
+    const upload = () => service.call(partner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [buildUsdStore('S/B')] });
+    expect((await upload()).status).toBe(202);
+
+    // The partner id in any case; the store id exactly.
+    const retired = await service.hq('store', 'retire', id.toUpperCase(), 'S/B');
+    expect(retired.code, retired.err.join('\n')).toBe(0);
+    expect(retired.out[0]).toMatch(new RegExp(`^store S/B of partner ${id} is RETIRED since (\\S+Z);`));
+    const since = /since (\S+Z);/.exec(retired.out[0]!)![1]!;
+    expect(retired.out[1]).toContain('PARTNER_CACHE_SECONDS');
+    expect((await upload()).status).toBe(403);
+    clock.advance(60_000);
+    const again = await service.hq('store', 'retire', id, 'S/B');
+    expect([again.code, again.out[0]]).toEqual([0, retired.out[0]]);
+    const listed = (await service.hq('store', 'list', id)).out;
+    expect(listed.find((line) => line.startsWith('S/B\t'))).toMatch(new RegExp(`^S/B\tRETIRED\t\\S+\t${since}$`));
+    expect(listed.find((line) => line.startsWith('S-A\t'))).toMatch(/^S-A\tACTIVE\t\S+\t-$/);
+
+    for (const [action, storeId] of [
+      ['retire', 's/b'],
+      ['retire', 'S-Z'],
+      ['reactivate', 'S-Z'],
+    ] as const) {
+      const refused = await service.hq('store', action, id, storeId);
+      expect(refused.code, `${action} ${storeId}`).toBe(1);
+      expect(refused.err.join('\n')).toContain(`partner ${id} has no store ${storeId}`);
+    }
+    // Another partner's store of the same id is neither found nor touched.
+    const other = freshId();
+    await service.hq('partner', 'create', other);
+    expect((await service.hq('store', 'reactivate', other, 'S/B')).code).toBe(1);
+    expect((await service.hq('store', 'list', other)).out).toEqual(['store_id\tstatus\tregistered\tretired']);
+
+    for (let i = 0; i < 2; i++) {
+      const reactivated = await service.hq('store', 'reactivate', id, 'S/B');
+      expect([reactivated.code, reactivated.out[0]]).toEqual([
+        0,
+        `store S/B of partner ${id} is ACTIVE: the partner may send for it again at once`,
+      ]);
+    }
+    expect((await service.hq('store', 'list', id)).out.find((line) => line.startsWith('S/B\t'))).toMatch(/^S\/B\tACTIVE\t\S+\t-$/);
+    expect((await upload()).status).toBe(202);
   });
 
   it('a registered store can be used over HTTP; an unregistered one cannot', async () => {

@@ -82,6 +82,25 @@ describe('partner cache', () => {
     expect((await service.call(other, 'GET', day)).status).not.toBe(403);
   });
 
+  it('a retirement takes effect once the cache time has passed; reads stay open, and a reactivation works at once', async () => {
+    const partner = await partnerWithStores(service);
+    expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+    expect((await service.hq('store', 'retire', partner.partnerId, usdStore)).code).toBe(0);
+
+    // The registration this instance read before the retirement is trusted until the cache time is up.
+    clock.advance(cacheSeconds * 1000 - 1);
+    expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+    clock.advance(1);
+    const refused = await service.call(partner, 'POST', 'trade-records', tradeBatch());
+    expect([refused.status, errorOf(refused).code]).toEqual([403, 'STORE_NOT_ALLOWED']);
+    // Reading the store's past is not sending: it stays open, on the retirement just read.
+    expect((await service.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`)).status).toBe(200);
+
+    // What is refused is not remembered: reactivated, the store takes pushes at once.
+    expect((await service.hq('store', 'reactivate', partner.partnerId, usdStore)).code).toBe(0);
+    expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+  });
+
   it('a store uploaded through this instance is checked with its new currency at once', async () => {
     const partner = await partnerWithStores(service);
     expect((await service.call(partner, 'POST', 'trade-records', tradeBatch())).status).toBe(202);

@@ -178,6 +178,8 @@ const valid = (): Record<string, Request> => ({
   hqPartnerKeys: { params: { partner_id: mapped.partnerId } },
   hqPartnerPaymentDirections: { params: { partner_id: mapped.partnerId } },
   hqRegisterStores: { params: { partner_id: spare.partnerId }, body: { store_ids: ['LON-0001', usdStore] } },
+  hqRetireStore: { params: { partner_id: spare.partnerId, store_id: usdStore } },
+  hqReactivateStore: { params: { partner_id: spare.partnerId, store_id: usdStore }, body: {} },
   hqSetPaymentDirection: { params: { partner_id: spare.partnerId }, body: { payment_type: 'GIFT_CARD', direction: -1 } },
   hqDeactivatePartner: { params: { partner_id: spare.partnerId } },
   hqActivatePartner: { params: { partner_id: spare.partnerId }, body: {} },
@@ -325,8 +327,11 @@ describe('real answers of the HQ API match the document', () => {
       const query = (valid()[operationId]!.query ?? '').replace(/partner_id=[^&]*/, `partner_id=${unknownPartner}`);
       expectDocumented(operationId, await send(operationId, admin, { query }), 'PARTNER_NOT_FOUND');
     }
-    const store = await send('hqStoreDay', admin, { params: { ...valid().hqStoreDay!.params, store_id: 'LON-9999' } });
-    expectDocumented('hqStoreDay', store, 'STORE_NOT_FOUND');
+    for (const operationId of ['hqStoreDay', 'hqRetireStore', 'hqReactivateStore']) {
+      const request = valid()[operationId]!;
+      const store = await send(operationId, admin, { ...request, params: { ...request.params, store_id: 'LON-9999' } });
+      expectDocumented(operationId, store, 'STORE_NOT_FOUND');
+    }
     const key = await send('hqRevokePartnerKey', admin, { params: { partner_id: spare.partnerId, key_id: 'key-00000000' } });
     expectDocumented('hqRevokePartnerKey', key, 'KEY_NOT_FOUND');
   });

@@ -14,6 +14,7 @@ import { getWhoami } from './endpoints/getWhoami.js';
 import { postPartnerStatus } from './endpoints/postPartnerStatus.js';
 import { postPartnerStores } from './endpoints/postPartnerStores.js';
 import { postRevokeKey } from './endpoints/postRevokeKey.js';
+import { postStoreStatus } from './endpoints/postStoreStatus.js';
 import { putPaymentDirection } from './endpoints/putPaymentDirection.js';
 import type { HqAccess, HqEndpoint } from './HqEndpoint.js';
 
@@ -75,6 +76,8 @@ export const hqFunctions: readonly HqFunctionDefinition[] = [
     getPartnerList((s, id, n, a) => s.directory.listPaymentDirections(id, n, a)),
   ),
   hq('hqRegisterStores', 'POST', 'partners/{partner_id}/stores', 'admin', postPartnerStores),
+  hq('hqRetireStore', 'POST', 'partners/{partner_id}/stores/{store_id}/retire', 'admin', postStoreStatus('RETIRED')),
+  hq('hqReactivateStore', 'POST', 'partners/{partner_id}/stores/{store_id}/reactivate', 'admin', postStoreStatus('ACTIVE')),
   hq('hqSetPaymentDirection', 'PUT', 'partners/{partner_id}/payment-directions', 'admin', putPaymentDirection),
   hq('hqDeactivatePartner', 'POST', 'partners/{partner_id}/deactivate', 'admin', postPartnerStatus('INACTIVE')),
   hq('hqActivatePartner', 'POST', 'partners/{partner_id}/activate', 'admin', postPartnerStatus('ACTIVE')),

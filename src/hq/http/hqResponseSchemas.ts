@@ -55,6 +55,21 @@ const partnerKey = object({
   revoked_at: timestampOrNull,
 });
 
+const partnerStore = object({
+  store_id: text,
+  registered_at: timestampOrNull,
+  store_name: textOrNull,
+  currency: textOrNull,
+  time_zone: textOrNull,
+  workday_start: textOrNull,
+  status: { enum: ['ACTIVE', 'INACTIVE', null], description: "The partner's store master data; null until it is sent." },
+  registration_status: {
+    enum: ['ACTIVE', 'RETIRED'],
+    description: 'HQ’s registration: RETIRED when HQ retired the store, which then takes nothing the partner sends.',
+  },
+  retired_at: { ...timestampOrNull, description: 'When the store was retired (UTC ISO 8601); null while it is ACTIVE.' },
+});
+
 const gridCell = object({
   business_date: date,
   status: dayStatus,
@@ -195,17 +210,8 @@ export const responseSchemas = {
   ),
   partnerPage: page(partner),
   partner,
-  partnerStorePage: page(
-    object({
-      store_id: text,
-      registered_at: timestampOrNull,
-      store_name: textOrNull,
-      currency: textOrNull,
-      time_zone: textOrNull,
-      workday_start: textOrNull,
-      status: { enum: ['ACTIVE', 'INACTIVE', null] },
-    }),
-  ),
+  partnerStorePage: page(partnerStore),
+  partnerStore,
   partnerKeyPage: page(partnerKey),
   partnerKey,
   paymentDirectionPage: page(object({ payment_type: text, direction: { enum: [1, -1, 0] } })),

@@ -2,6 +2,7 @@ import type { PaymentDirection } from '../../domain/reconciliation/paymentDirect
 import { ApiError } from '../../errors/ApiError.js';
 import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
 import type { Partner, PartnerStatus } from '../../storage/PartnerRepository.js';
+import type { StoreRegistration, StoreRegistrationStatus } from '../../storage/StoreRegistrationRepository.js';
 import type { ApiKeys } from '../../services/ports/ApiKeys.js';
 import type { Partners } from '../../services/ports/Partners.js';
 import type { ClosedDayReruns } from '../../services/reruns/ClosedDayReruns.js';
@@ -10,8 +11,8 @@ import type { StoreRegistrations } from '../../services/ports/StoreRegistrations
 import { requireKnownPartner } from './requireKnownPartner.js';
 
 /**
- * HQ's changes to a partner's account: store registrations, payment directions, status, key
- * revocation. The HQ tool and the HQ API both act through this class, so both follow one set of
+ * HQ's changes to a partner's account: store registrations and their status, payment directions,
+ * status, key revocation. The HQ tool and the HQ API both act through this class, so both follow one set of
  * rules. Every action is idempotent.
  */
 export class PartnerAdmin {
@@ -31,6 +32,18 @@ export class PartnerAdmin {
     const registered = await this.registrations.register(partnerId, unique, this.clock());
     const created = new Set(registered);
     return { registered, alreadyRegistered: unique.filter((s) => !created.has(s)) };
+  }
+
+  /**
+   * Retires a registered store (its partner's pushes for it are refused from then on) or makes it
+   * ACTIVE again; nothing the store sent is removed. The registration as it now stands; 404
+   * STORE_NOT_FOUND when the store is not registered for this partner, whoever else has it.
+   */
+  async setStoreStatus(partnerId: string, storeId: string, status: StoreRegistrationStatus): Promise<StoreRegistration> {
+    await this.requirePartner(partnerId);
+    const registration = await this.registrations.setStatus(partnerId, storeId, status, this.clock());
+    if (!registration) throw new ApiError('STORE_NOT_FOUND');
+    return registration;
   }
 
   /**

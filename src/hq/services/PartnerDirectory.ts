@@ -1,6 +1,7 @@
 import { keyStatus, type KeyStatus } from '../../services/keyStatus.js';
 import type { ApiKeyRecord } from '../../storage/ApiKeyRepository.js';
 import type { Partner } from '../../storage/PartnerRepository.js';
+import type { StoreRegistration, StoreRegistrationStatus } from '../../storage/StoreRegistrationRepository.js';
 import { hqLimits } from '../hqLimits.js';
 import { mapBounded } from '../../services/mapBounded.js';
 import type { ApiKeys } from '../../services/ports/ApiKeys.js';
@@ -28,6 +29,9 @@ export interface StoreBody {
   readonly time_zone: string | null;
   readonly workday_start: string | null;
   readonly status: 'ACTIVE' | 'INACTIVE' | null;
+  /** HQ's side: RETIRED when HQ took the store away (`status` is the partner's master data). */
+  readonly registration_status: StoreRegistrationStatus;
+  readonly retired_at: string | null;
 }
 
 export interface KeyBody {
@@ -72,19 +76,24 @@ export class PartnerDirectory {
   async listStores(partnerId: string, limit: number, after: string | undefined): Promise<ListPage<StoreBody>> {
     await this.requirePartner(partnerId);
     const page = pageOf(await this.registrations.listRegistrations(partnerId), (r) => r.storeId, limit, after);
-    const items = await mapBounded(page.items, hqLimits.gridConcurrency, async (registration): Promise<StoreBody> => {
-      const store = await this.stores.get(partnerId, registration.storeId);
-      return {
-        store_id: registration.storeId,
-        registered_at: registration.registeredAt,
-        store_name: store?.store_name ?? null,
-        currency: store?.currency ?? null,
-        time_zone: store?.time_zone ?? null,
-        workday_start: store?.workday_start ?? null,
-        status: store?.status ?? null,
-      };
-    });
+    const items = await mapBounded(page.items, hqLimits.gridConcurrency, (registration) => this.storeBody(partnerId, registration));
     return { items, next: page.next };
+  }
+
+  /** A registered store with its master data, as the store list shows it. */
+  async storeBody(partnerId: string, registration: StoreRegistration): Promise<StoreBody> {
+    const store = await this.stores.get(partnerId, registration.storeId);
+    return {
+      store_id: registration.storeId,
+      registered_at: registration.registeredAt,
+      store_name: store?.store_name ?? null,
+      currency: store?.currency ?? null,
+      time_zone: store?.time_zone ?? null,
+      workday_start: store?.workday_start ?? null,
+      status: store?.status ?? null,
+      registration_status: registration.status,
+      retired_at: registration.retiredAt,
+    };
   }
 
   async listKeys(partnerId: string, limit: number, after: string | undefined): Promise<ListPage<KeyBody>> {

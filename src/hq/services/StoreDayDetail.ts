@@ -98,7 +98,7 @@ export class StoreDayDetail {
     const currency = stored?.close.currency ?? store?.currency ?? null;
     const truncated = batchRows.length > hqLimits.maxDayBatches;
     const closeReceivedAt = record?.closeReceivedAt ?? stored?.receivedAt;
-    const { close_due_at, overdue } = closeTiming(businessDate, store, registration.registeredAt, record !== undefined, this.clock());
+    const { close_due_at, overdue } = closeTiming(businessDate, store, registration, record !== undefined, this.clock());
     return {
       partner_id: partnerId,
       store_id: storeId,

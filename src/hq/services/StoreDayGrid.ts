@@ -61,26 +61,29 @@ export interface GridPage {
 /**
  * When a store's daily close is due, whether HQ expects it, and whether it is overdue: the one rule
  * grid and detail share. A close is expected when it falls due after the store was registered
- * (a registration made before their time was recorded expects every close); before that the store
- * could not send anything, so a missing close is not overdue.
+ * (a registration made before their time was recorded expects every close) and, for a retired
+ * store, before it was retired; outside that span the store could not send it, so a missing close
+ * is not overdue.
  */
 export function closeTiming(
   businessDate: string,
   store: Store | undefined,
-  registeredAt: string | null,
+  registration: Pick<StoreRegistration, 'registeredAt' | 'retiredAt'>,
   hasClose: boolean,
   now: Date,
 ): { readonly close_due_at: string; readonly expected: boolean; readonly overdue: boolean } {
   const due = closeDueAt(businessDate, { timeZone: store?.time_zone, workdayStart: store?.workday_start }, hqLimits.closeGraceHours);
-  const expected = registeredAt === null || due.getTime() > Date.parse(registeredAt);
+  const { registeredAt, retiredAt } = registration;
+  const expected =
+    (registeredAt === null || due.getTime() > Date.parse(registeredAt)) && (retiredAt === null || due.getTime() < Date.parse(retiredAt));
   return { close_due_at: due.toISOString(), expected, overdue: expected && !hasClose && now.getTime() >= due.getTime() };
 }
 
 /**
  * The reconciliation grid: registered stores (rows) × business dates (cells), one page of stores
  * at a time in (partner_id, store_id) order. Active stores get a NOT_RECEIVED cell for each date
- * without a close whose close was expected (see {@link closeTiming}); inactive ones show only the
- * dates that have one.
+ * without a close whose close was expected (see {@link closeTiming}); inactive ones (the partner
+ * inactive, the store INACTIVE in its master data, or retired by HQ) show only the dates that have one.
  */
 export class StoreDayGrid {
   constructor(
@@ -146,20 +149,21 @@ interface RegisteredStore {
 
 function buildRow(
   partner: Partner,
-  { storeId, registeredAt }: StoreRegistration,
+  registration: StoreRegistration,
   store: Store | undefined,
   records: readonly ReconciliationRecord[],
   dates: readonly string[],
   now: Date,
   query: GridQuery,
 ): GridRow | undefined {
-  const active = partner.status === 'ACTIVE' && store?.status !== 'INACTIVE';
+  const { storeId } = registration;
+  const active = partner.status === 'ACTIVE' && store?.status !== 'INACTIVE' && registration.status === 'ACTIVE';
   const byDate = new Map(records.map((r) => [r.businessDate, r]));
   const days: GridCell[] = [];
   for (const date of dates) {
     const record = byDate.get(date);
     if (!record && !active) continue;
-    const { expected, ...timing } = closeTiming(date, store, registeredAt, record !== undefined, now);
+    const { expected, ...timing } = closeTiming(date, store, registration, record !== undefined, now);
     if (!record && !expected) continue;
     const cell: GridCell = {
       business_date: date,

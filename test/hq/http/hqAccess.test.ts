@@ -62,7 +62,7 @@ describe('HQ routes', () => {
     expect(hqRoutes.filter((r) => !r.admin).map((r) => r.path.split('?')[0])).toEqual(
       expect.arrayContaining(['hq/v1/whoami', 'hq/v1/store-days', 'hq/v1/batches', 'hq/v1/partners', 'hq/v1/sales', 'hq/v1/unmapped']),
     );
-    expect(hqRoutes.filter((r) => r.admin)).toHaveLength(5);
+    expect(hqRoutes.filter((r) => r.admin)).toHaveLength(7);
   });
 
   it.each(hqRoutes)('$name refuses a request without a key (401 from the host, no body)', async ({ method, path }) => {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentDirectionRepository } from '../../../src/storage/PaymentDirectionRepository.js';
+import { buildUsdStore } from '../../fixtures/masterDataFixtures.js';
 import { anyString } from '../../support/matchers.js';
 import { errorCodeOf, errorPaths } from '../../support/responseBodies.js';
 import { startTestService, type TestOperator, type TestPartner, type TestService } from '../../support/startTestService.js';
@@ -66,6 +67,82 @@ describe('POST /hq/v1/partners/{id}/stores', () => {
     }
     const unknown = await service.callHost(admin, 'POST', `hq/v1/partners/nobody-${randomUUID()}/stores`, { store_ids: ['S-1'] });
     expect([unknown.status, errorCodeOf(unknown)]).toEqual([404, 'PARTNER_NOT_FOUND']);
+  });
+});
+
+describe('POST /hq/v1/partners/{id}/stores/{store_id}/retire and /reactivate', () => {
+  const storeRoute = (partnerId: string, storeId: string, action: 'retire' | 'reactivate') =>
+    `hq/v1/partners/${encodeURIComponent(partnerId)}/stores/${encodeURIComponent(storeId)}/${action}`;
+  const storesOf = async (partnerId: string) =>
+    listOf<{ store_id: string; registration_status: string; retired_at: string | null }>(
+      await service.callHost(admin, 'GET', `hq/v1/partners/${partnerId}/stores`),
+    ).items;
+
+  it('retires and reactivates a store, each idempotently, and the store list shows it', async () => {
+    // A `/` in a store id travels as %2F.
+    const owner = await service.createPartner({ stores: ['R/1', 'R-2'] });
+    const retired = objectOf(await service.callHost(admin, 'POST', storeRoute(owner.partnerId, 'R/1', 'retire')));
+    expect(retired).toEqual({
+      store_id: 'R/1',
+      registered_at: anyString(),
+      store_name: null,
+      currency: null,
+      time_zone: null,
+      workday_start: null,
+      status: null,
+      registration_status: 'RETIRED',
+      retired_at: anyString(),
+    });
+    // Again, with `{}`: the same end state, the first retirement's time.
+    expect(objectOf(await service.callHost(admin, 'POST', storeRoute(owner.partnerId, 'R/1', 'retire'), {}))).toEqual(retired);
+    expect(await storesOf(owner.partnerId)).toEqual([
+      expect.objectContaining({ store_id: 'R-2', registration_status: 'ACTIVE', retired_at: null }),
+      expect.objectContaining({
+        store_id: 'R/1',
+        registration_status: 'RETIRED',
+        retired_at: (retired as { retired_at: string }).retired_at,
+      }),
+    ]);
+
+    const active = { ...(retired as object), registration_status: 'ACTIVE', retired_at: null };
+    expect(objectOf(await service.callHost(admin, 'POST', storeRoute(owner.partnerId, 'R/1', 'reactivate')))).toEqual(active);
+    expect(objectOf(await service.callHost(admin, 'POST', storeRoute(owner.partnerId, 'R/1', 'reactivate')))).toEqual(active);
+    expect((await storesOf(owner.partnerId)).map((s) => s.registration_status)).toEqual(['ACTIVE', 'ACTIVE']);
+  });
+
+  it("answers 404 STORE_NOT_FOUND for a store not registered for the partner, whoever else has it, and leaves the other's alone", async () => {
+    const a = await service.createPartner({ stores: ['ONLY-A', 'BOTH'] });
+    const b = await service.createPartner({ stores: ['BOTH'] });
+    for (const action of ['retire', 'reactivate'] as const) {
+      for (const storeId of ['ONLY-A', 'NOWHERE']) {
+        const response = await service.callHost(admin, 'POST', storeRoute(b.partnerId, storeId, action));
+        expect([response.status, errorCodeOf(response)], `${action} ${storeId}`).toEqual([404, 'STORE_NOT_FOUND']);
+        // The answer says nothing of who else has the store.
+        expect(JSON.stringify(response.body)).not.toContain(a.partnerId);
+      }
+    }
+    const unknown = await service.callHost(admin, 'POST', storeRoute(`nobody-${randomUUID()}`, 'ONLY-A', 'retire'));
+    expect([unknown.status, errorCodeOf(unknown)]).toEqual([404, 'PARTNER_NOT_FOUND']);
+    // B's routes created nothing for B, and A's stores are as they were.
+    expect((await storesOf(b.partnerId)).map((s) => s.store_id)).toEqual(['BOTH']);
+    expect((await storesOf(a.partnerId)).map((s) => s.registration_status)).toEqual(['ACTIVE', 'ACTIVE']);
+
+    // One store id registered for both: retired for B only.
+    expect((await service.callHost(admin, 'POST', storeRoute(b.partnerId, 'BOTH', 'retire'))).status).toBe(200);
+    expect((await storesOf(a.partnerId)).map((s) => [s.store_id, s.registration_status])).toEqual([
+      ['BOTH', 'ACTIVE'],
+      ['ONLY-A', 'ACTIVE'],
+    ]);
+    const upload = () => ({ batch_id: randomUUID(), stores: [buildUsdStore('BOTH')] });
+    expect((await service.call(a, 'PUT', 'stores', upload())).status).toBe(202);
+    expect(errorCodeOf(await service.call(b, 'PUT', 'stores', upload()))).toBe('STORE_NOT_ALLOWED');
+  });
+
+  it('takes no body but an empty object, and leaves the store as it was', async () => {
+    const owner = await service.createPartner({ stores: ['S-1'] });
+    const response = await service.callHost(admin, 'POST', storeRoute(owner.partnerId, 'S-1', 'retire'), { status: 'RETIRED' });
+    expect([response.status, errorCodeOf(response)]).toEqual([400, 'INVALID_PAYLOAD']);
+    expect((await storesOf(owner.partnerId)).map((s) => s.registration_status)).toEqual(['ACTIVE']);
   });
 });
 

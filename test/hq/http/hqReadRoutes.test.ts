@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../../src/storage/BatchLedger.js';
 import { FailedBatchIndex } from '../../../src/storage/FailedBatchIndex.js';
 import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
+import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
 import { encodeKeyPart } from '../../../src/storage/tableKey.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
 import { WebhookDeadLetterRepository } from '../../../src/storage/WebhookDeadLetterRepository.js';
@@ -172,6 +173,35 @@ describe('GET /hq/v1/store-days', () => {
   });
 });
 
+describe('a retired store in the grid and the detail', () => {
+  it('shows only the days with a close, and expects no close that fell due after the retirement', async () => {
+    const other = await partnerWithStores(service, { mapping: true, registeredAt });
+    expect((await service.call(other, 'POST', 'trade-records', tradeBatch())).status).toBe(202);
+    expect((await service.call(other, 'POST', 'daily-close', { ...buildDailyClose('USD'), batch_id: randomUUID() })).status).toBe(202);
+    expect((await reconciled(service, other, usdStore, matchedDate)).status).toBe('MATCHED');
+    // Retired after the close of 03-02 fell due (03-03 15:00Z), before 03-03's (03-04 15:00Z).
+    const registrations = new StoreRegistrationRepository(service.services.storage.tables.storeRegistrations);
+    await registrations.setStatus(other.partnerId, usdStore, 'RETIRED', new Date('2026-03-03T16:00:00Z'));
+
+    const body = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${other.partnerId}`);
+    expect(row(body.items, usdStore)).toMatchObject({ active: false });
+    expect(row(body.items, usdStore)?.days.map((d) => [d.business_date, d.status])).toEqual([[matchedDate, 'MATCHED']]);
+    expect(row(body.items, jpyStore)?.days.map((d) => d.status)).toEqual(['NOT_RECEIVED', 'NOT_RECEIVED', 'NOT_RECEIVED']);
+    const dueBefore = dayOf(await get(`store-days/${other.partnerId}/${usdStore}/${mismatchedDate}`));
+    expect([dueBefore.status, dueBefore.overdue]).toEqual(['NOT_RECEIVED', true]);
+    const dueAfter = dayOf(await get(`store-days/${other.partnerId}/${usdStore}/${emptyDate}`));
+    expect([dueAfter.status, dueAfter.overdue]).toEqual(['NOT_RECEIVED', false]);
+
+    await registrations.setStatus(other.partnerId, usdStore, 'ACTIVE', new Date());
+    const again = await grid(`from=${matchedDate}&to=${emptyDate}&partner_id=${other.partnerId}`);
+    expect(row(again.items, usdStore)?.days.map((d) => [d.status, d.overdue])).toEqual([
+      ['MATCHED', false],
+      ['NOT_RECEIVED', true],
+      ['NOT_RECEIVED', true],
+    ]);
+  });
+});
+
 describe('GET /hq/v1/store-days/{partner_id}/{store_id}/{business_date}', () => {
   it('shows the close, expected vs actual vs difference, the diagnosis and the batches received', async () => {
     const day = dayOf(await get(`store-days/${partner.partnerId}/${usdStore}/${mismatchedDate}`));
@@ -329,6 +359,8 @@ describe('partners, stores, keys', () => {
         time_zone: 'America/New_York',
         workday_start: '04:00',
         status: 'ACTIVE',
+        registration_status: 'ACTIVE',
+        retired_at: null,
       },
       expect.objectContaining({ store_id: jpyStore, currency: 'JPY' }),
     ]);

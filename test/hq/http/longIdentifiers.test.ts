@@ -71,6 +71,27 @@ describe('a store id whose table key is a digest', () => {
     }
   });
 
+  it('is retired and reactivated by the HQ API as registered, a slash in the id included, its day still readable', async () => {
+    const admin = await service.createOperator('admin');
+    for (const storeId of [longStore, emojiStore, slashStore]) {
+      const route = `hq/v1/partners/${owner.partnerId}/stores/${encodeURIComponent(storeId)}`;
+      expect(objectOf(await service.callHost(admin, 'POST', `${route}/retire`))).toMatchObject({
+        store_id: storeId,
+        registration_status: 'RETIRED',
+      });
+      const upload = await service.call(owner, 'PUT', 'stores', { batch_id: newBatchId(), stores: [buildUsdStore(storeId)] });
+      expect(upload.status, storeId).toBe(403);
+      const day = await service.call(owner, 'GET', `daily-close/${encodeURIComponent(storeId)}/${businessDate}`);
+      expect([day.status, (day.body as { status?: string }).status]).toEqual([200, 'MATCHED']);
+      expect(objectOf(await service.callHost(admin, 'POST', `${route}/reactivate`))).toMatchObject({
+        store_id: storeId,
+        registration_status: 'ACTIVE',
+      });
+    }
+    const stores = listOf<{ store_id: string; registration_status: string }>(await get(`partners/${owner.partnerId}/stores`));
+    expect(stores.items.map((s) => s.registration_status)).toEqual(['ACTIVE', 'ACTIVE', 'ACTIVE', 'ACTIVE']);
+  });
+
   it('is named in the sales grouped by store', async () => {
     const sales = listOf<{ store_id?: string }>(
       await get(`sales?from=${businessDate}&to=${businessDate}&group_by=store&partner_id=${owner.partnerId}`),

@@ -1,39 +1,43 @@
 import type { StoreRegistrations } from '../../../src/services/ports/StoreRegistrations.js';
-import type { StoreRegistration } from '../../../src/storage/StoreRegistrationRepository.js';
+import type { StoreRegistration, StoreRegistrationStatus } from '../../../src/storage/StoreRegistrationRepository.js';
 
-/** Store registrations in a map per partner (store id → when), for unit tests of services. */
+/** Store registrations in a map per partner (store id → registration), for unit tests of services. */
 export class InMemoryStoreRegistrations implements StoreRegistrations {
-  private readonly byPartner = new Map<string, Map<string, string>>();
-
-  isRegistered(partnerId: string, storeId: string): Promise<boolean> {
-    return Promise.resolve(this.byPartner.get(partnerId)?.has(storeId) ?? false);
-  }
+  private readonly byPartner = new Map<string, Map<string, StoreRegistration>>();
 
   getRegistration(partnerId: string, storeId: string): Promise<StoreRegistration | undefined> {
-    const registeredAt = this.byPartner.get(partnerId)?.get(storeId);
-    return Promise.resolve(registeredAt === undefined ? undefined : { storeId, registeredAt });
+    return Promise.resolve(this.byPartner.get(partnerId)?.get(storeId));
   }
 
-  unregisteredAmong(partnerId: string, storeIds: Iterable<string>): Promise<string[]> {
-    const registered = this.byPartner.get(partnerId) ?? new Map<string, string>();
-    return Promise.resolve([...new Set(storeIds)].filter((id) => !registered.has(id)));
+  statusesAmong(partnerId: string, storeIds: Iterable<string>): Promise<Map<string, StoreRegistrationStatus>> {
+    const registered = this.byPartner.get(partnerId) ?? new Map<string, StoreRegistration>();
+    const statuses = new Map<string, StoreRegistrationStatus>();
+    for (const id of storeIds) {
+      const registration = registered.get(id);
+      if (registration) statuses.set(id, registration.status);
+    }
+    return Promise.resolve(statuses);
   }
 
   register(partnerId: string, storeIds: readonly string[], now: Date): Promise<string[]> {
-    const registered = this.byPartner.get(partnerId) ?? new Map<string, string>();
+    const registered = this.byPartner.get(partnerId) ?? new Map<string, StoreRegistration>();
     this.byPartner.set(partnerId, registered);
     const created = [...new Set(storeIds)].filter((id) => !registered.has(id));
-    for (const id of created) registered.set(id, now.toISOString());
+    for (const id of created) registered.set(id, { storeId: id, registeredAt: now.toISOString(), status: 'ACTIVE', retiredAt: null });
     return Promise.resolve(created);
   }
 
-  listForPartner(partnerId: string): Promise<string[]> {
-    return Promise.resolve([...(this.byPartner.get(partnerId)?.keys() ?? [])]);
+  setStatus(partnerId: string, storeId: string, status: StoreRegistrationStatus, now: Date): Promise<StoreRegistration | undefined> {
+    const registered = this.byPartner.get(partnerId);
+    const current = registered?.get(storeId);
+    if (!registered || !current || current.status === status) return Promise.resolve(current);
+    const next = { ...current, status, retiredAt: status === 'RETIRED' ? now.toISOString() : null };
+    registered.set(storeId, next);
+    return Promise.resolve(next);
   }
 
   listRegistrations(partnerId: string): Promise<StoreRegistration[]> {
-    const registered = [...(this.byPartner.get(partnerId) ?? new Map<string, string>())];
-    const sorted = registered.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return Promise.resolve(sorted.map(([storeId, registeredAt]) => ({ storeId, registeredAt })));
+    const registered = [...(this.byPartner.get(partnerId)?.values() ?? [])];
+    return Promise.resolve(registered.sort((a, b) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0)));
   }
 }
