@@ -3,12 +3,14 @@
  * service on the storage emulator, with store-days sent through the partner API. Screenshots go to
  * test-results/console/ (CONSOLE_SCREENSHOT_DIR=docs refreshes the README's pictures).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../console/src/format/formatAmount.js';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
+import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { WebhookDeadLetterRepository } from '../../src/storage/WebhookDeadLetterRepository.js';
 import { startTestService, type TestOperator, type TestService } from '../support/startTestService.js';
 import { chromiumMissing, launchChromium } from './support/chromium.js';
@@ -230,7 +232,15 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     await page.getByTestId('keys').locator('tbody tr').first().waitFor();
     await page.getByTestId('stores').locator('tbody tr').first().waitFor();
     expect(await page.getByTestId('who').textContent()).toContain('viewer');
-    for (const name of [/^Revoke key/, 'Deactivate partner', 'Activate partner', 'Register stores', 'Set direction']) {
+    for (const name of [
+      /^Revoke key/,
+      /^Retire store/,
+      /^Reactivate store/,
+      'Deactivate partner',
+      'Activate partner',
+      'Register stores',
+      'Set direction',
+    ]) {
       expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     }
     const refused = await service.callHost(viewer, 'POST', `hq/v1/partners/${acme!.partnerId}/deactivate`, {});
@@ -271,6 +281,45 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => page.getByTestId('keys').locator('tbody tr', { hasText: beta.keyId }).textContent()).toContain('REVOKED');
     expect((await service.call(beta, 'GET', 'reference/transaction-types')).status).toBe(401);
+  });
+
+  it('lets an admin retire a store and reactivate it, each only after confirming, and shows its registration', async () => {
+    const page = await openPage();
+    const partner = await service.createPartner({ stores: ['RET-A', 'RET-B'] });
+    const upload = async () =>
+      (await service.call(partner, 'PUT', 'stores', { batch_id: randomUUID(), stores: [buildUsdStore('RET-A')] })).status;
+    const registrationNow = async () =>
+      (
+        (await service.callHost(admin, 'GET', `hq/v1/partners/${partner.partnerId}/stores`)).body as {
+          items: { store_id: string; registration_status: string }[];
+        }
+      ).items.find((s) => s.store_id === 'RET-A')?.registration_status;
+    await signIn(page, admin, `#/partners/${partner.partnerId}`);
+    const row = page.getByTestId('stores').locator('tbody tr', { hasText: 'RET-A' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('ACTIVE');
+
+    const retire = page.getByRole('button', { name: 'Retire store RET-A' });
+    await retire.click();
+    const dialog = page.locator('dialog[open]');
+    expect(await dialog.textContent()).toContain('Retire store RET-A of partner');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await registrationNow()).toBe('ACTIVE');
+    expect(await upload()).toBe(202);
+    await retire.click();
+    await dialog.getByRole('button', { name: 'Retire store', exact: true }).click();
+    await expect.poll(() => row.textContent()).toContain('RETIRED');
+    expect(await registrationNow()).toBe('RETIRED');
+    expect(await upload()).toBe(403);
+    // The other store is untouched, and only the retired one offers a reactivation.
+    expect(await page.getByTestId('stores').locator('tbody tr', { hasText: 'RET-B' }).textContent()).not.toContain('RETIRED');
+    expect(await page.getByRole('button', { name: /^Reactivate store/ }).count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Reactivate store RET-A' }).click();
+    await dialog.getByRole('button', { name: 'Reactivate store', exact: true }).click();
+    await expect.poll(() => row.textContent()).not.toContain('RETIRED');
+    expect(await registrationNow()).toBe('ACTIVE');
+    expect(await upload()).toBe(202);
   });
 
   it('registers one store id per line, exactly as typed, and refuses a line with whitespace at an end', async () => {

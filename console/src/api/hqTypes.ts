@@ -139,7 +139,11 @@ export interface RegisteredStore {
   readonly currency: string | null;
   readonly time_zone: string | null;
   readonly workday_start: string | null;
+  /** The partner's master data status. */
   readonly status: string | null;
+  /** HQ's registration: a RETIRED store takes nothing the partner sends. */
+  readonly registration_status: 'ACTIVE' | 'RETIRED';
+  readonly retired_at: string | null;
 }
 
 export interface PartnerKey {

@@ -37,6 +37,55 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
     { id: 'workday_start', label: 'Day starts', value: (s) => s.workday_start ?? undefined },
     { id: 'status', label: 'Status', value: (s) => s.status ?? undefined },
     { id: 'registered_at', label: 'Registered', value: (s) => s.registered_at, render: (s) => formatInstant(s.registered_at) },
+    {
+      id: 'registration_status',
+      label: 'Registration',
+      value: (s) => s.registration_status,
+      render: (s) => <span class={`pill ${s.registration_status}`}>{s.registration_status}</span>,
+    },
+    {
+      id: 'retired_at',
+      label: 'Retired',
+      value: (s) => s.retired_at ?? undefined,
+      render: (s) => (s.retired_at ? formatInstant(s.retired_at) : '—'),
+    },
+    ...(isAdmin
+      ? [
+          {
+            id: 'action',
+            label: 'Action',
+            value: () => undefined,
+            csv: () => '',
+            render: (s: RegisteredStore) =>
+              s.registration_status === 'ACTIVE' ? (
+                <ConfirmButton
+                  label="Retire"
+                  describe={`store ${s.store_id}`}
+                  danger
+                  question={`Retire store ${s.store_id} of partner ${partnerId}? Everything the partner sends for it is refused (403), within the service's partner cache time (30 s in Azure). Its batches, results and reports stay, and it can be reactivated.`}
+                  confirmLabel="Retire store"
+                  onConfirm={async () => {
+                    await client.post(`${base}/stores/${pathOf(s.store_id)}/retire`);
+                    setNotice(`Store ${s.store_id} retired.`);
+                    stores.reload();
+                  }}
+                />
+              ) : (
+                <ConfirmButton
+                  label="Reactivate"
+                  describe={`store ${s.store_id}`}
+                  question={`Reactivate store ${s.store_id} of partner ${partnerId}? The partner may send for it again at once.`}
+                  confirmLabel="Reactivate store"
+                  onConfirm={async () => {
+                    await client.post(`${base}/stores/${pathOf(s.store_id)}/reactivate`);
+                    setNotice(`Store ${s.store_id} reactivated.`);
+                    stores.reload();
+                  }}
+                />
+              ),
+          },
+        ]
+      : []),
   ];
   const keyColumns: Column<PartnerKey>[] = [
     { id: 'key_id', label: 'Key id', value: (k) => k.key_id, render: (k) => <code>{k.key_id}</code> },
