@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { contentBatchId } from '../../packages/partner-kit/src/contentBatchId.js';
 import { splitIntoBatches } from '../../packages/partner-kit/src/PosClient.js';
+import { validatePayload } from '../../packages/partner-kit/src/validatePayload.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId } from '../fixtures/tradeRecordFixtures.js';
 
 const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
@@ -16,8 +20,19 @@ describe('contentBatchId', () => {
     expect(idsOf(split(structuredClone(records)))).toEqual(ids);
   });
 
-  it('is an RFC 9562 UUID of version 8', () => {
-    for (const id of idsOf(split())) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  it("is an RFC 9562 UUID of version 8, which the service's uuid definition and the kit's validation take", () => {
+    const common = JSON.parse(readFileSync(new URL('../../schemas/common.schema.json', import.meta.url), 'utf8')) as {
+      $defs: { uuid: object };
+    };
+    // The definition every batch_id is checked against, with the format library the service uses.
+    const ajv = new Ajv2020({ strict: true });
+    addFormats(ajv, ['uuid']);
+    const isServiceUuid = ajv.compile(common.$defs.uuid);
+    for (const batch of split()) {
+      expect(batch.batch_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(isServiceUuid(batch.batch_id)).toBe(true);
+      expect(validatePayload('trade-records', Buffer.from(JSON.stringify(batch))).ok).toBe(true);
+    }
   });
 
   it('changes with anything the batch says, with its batch_seq and with the seed', () => {

@@ -14,6 +14,7 @@ import type {
 } from './contractTypes.js';
 import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
 import { offlineRefusal, validatePayload } from './validatePayload.js';
+import { canonicalJson } from './canonicalJson.js';
 import { contentBatchId } from './contentBatchId.js';
 
 /** The daily close without what pushDay fills in itself (batch_id, batch_count). */
@@ -339,10 +340,11 @@ function dailyCloseBody(
 
 /**
  * A body serialised once, as it will be sent, after the service's own rules found nothing to refuse
- * in it offline; throws that refusal otherwise, so nothing of the day is sent.
+ * in it offline; throws that refusal otherwise, so nothing of the day is sent. Canonical bytes: the
+ * same content is the same bytes in every call, as the service compares a repeated batch_id's bytes.
  */
 function checkedOffline(endpoint: 'trade-records' | 'daily-close', body: { batch_id: string }): { text: string; batchId: string } {
-  const text = JSON.stringify(body);
+  const text = canonicalJson(body);
   const outcome = validatePayload(endpoint, Buffer.from(text));
   if (!outcome.ok) throw new PosRequestError(outcome.status, outcome.body, body.batch_id, false);
   return { text, batchId: body.batch_id };
