@@ -229,7 +229,7 @@ console.log(JSON.stringify({ day, verified: verified.ok, tampered }));
     );
     writeFileSync(
       path.join(partnerFolder, 'partner.mts'),
-      `import { PosClient, PosRequestError, WebhookSecret, validatePayload, verifyWebhook } from '@pos-ingestion/partner-kit';
+      `import { PosClient, PosRequestError, PushDayError, WebhookSecret, validatePayload, verifyWebhook } from '@pos-ingestion/partner-kit';
 import type { BatchAcknowledgement, DailyCloseTotals, TradeRecordsBody, ValidationOutcome } from '@pos-ingestion/partner-kit';
 
 export const client: PosClient = new PosClient({ baseUrl: 'https://pos.example.com/pos/v1', apiKey: 'key' });
@@ -240,7 +240,7 @@ export async function send(close: DailyCloseTotals): Promise<readonly BatchAckno
   try {
     return (await client.pushDay(records, close)).batches;
   } catch (error) {
-    if (error instanceof PosRequestError) return [];
+    if (error instanceof PushDayError && error.cause instanceof PosRequestError) return error.acknowledged;
     throw error;
   }
 }

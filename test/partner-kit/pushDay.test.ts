@@ -6,14 +6,16 @@
  */
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TradeRecord } from '../../packages/partner-kit/src/contractTypes.js';
 import { PosClient, PosRequestError } from '../../packages/partner-kit/src/PosClient.js';
+import { PushDayError } from '../../packages/partner-kit/src/PushDayError.js';
 import { controlTotals } from '../e2e/support/storeDayKit.js';
 import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId, USD } from '../fixtures/tradeRecordFixtures.js';
 import { FaultPolicy, isTableTransaction } from '../reliability/support/faultPolicy.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
+import { closeOfRecords } from './support/closeOfRecords.js';
+import { recordingFetch } from './support/recordingFetch.js';
 
 /** Lets a test make storage refuse a validated batch, as it would a row it cannot hold. */
 const policy = new FaultPolicy();
@@ -150,8 +152,12 @@ describe('PosClient on a 500', () => {
       })
       .catch((caught: unknown) => caught);
 
-    expect(error).toBeInstanceOf(PosRequestError);
-    const refusal = error as PosRequestError;
+    // Stopped at its first batch: nothing acknowledged, and the service's refusal as the cause.
+    expect(error).toBeInstanceOf(PushDayError);
+    expect((error as PushDayError).acknowledged).toEqual([]);
+    expect((error as PushDayError).message).toContain('after 0 of 1 batch(es) were acknowledged');
+    const refusal = (error as PushDayError).cause as PosRequestError;
+    expect(refusal).toBeInstanceOf(PosRequestError);
     expect(refusal.status).toBe(500);
     expect((refusal.body as { error: { code: string } }).error.code).toBe('BATCH_FAILED');
     expect(refusal.message).toContain('500 BATCH_FAILED');
@@ -205,32 +211,6 @@ describe("PosClient on answers that are not the service's", () => {
   });
 });
 
-/** A fetch that notes every request's method, path and body before passing it on (or to `answer`). */
-function recording(
-  answer: (call: number, input: RequestInfo | URL, init?: RequestInit) => Promise<Response> | undefined = () => undefined,
-) {
-  const calls: { method: string; path: string; body: string | undefined }[] = [];
-  const send: typeof fetch = (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    calls.push({
-      method: init?.method ?? 'GET',
-      path: new URL(url).pathname,
-      body: typeof init?.body === 'string' ? init.body : undefined,
-    });
-    return answer(calls.length, input, init) ?? fetch(input, init);
-  };
-  return { calls, send };
-}
-
-/** The close of `records` for a partner with `mapping` in effect. */
-const closeOf = (records: readonly TradeRecord[], mapping: Record<string, string> = {}) => ({
-  store_id: usdStoreId,
-  business_date: fixtureBusinessDate,
-  currency: 'USD',
-  closed_at: '2026-03-02T03:55:00-05:00',
-  ...controlTotals(USD, records, { mapping }),
-});
-
 describe('PosClient corrections', () => {
   it('sends what a MISMATCHED day missed as the next batches of the day, and the close counts them all', async () => {
     const partner = await service.createPartner({ stores: [usdStoreId] });
@@ -240,7 +220,7 @@ describe('PosClient corrections', () => {
     await client.uploadMapping(entries);
     const mapping = Object.fromEntries(entries.map((entry) => [entry.source_code, entry.standard_code]));
     const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
-    const totals = closeOf(records, mapping);
+    const totals = closeOfRecords(records, mapping);
     const wait = () => client.waitForReconciliation(usdStoreId, fixtureBusinessDate, { intervalMs: 250, timeoutMs: 60_000 });
 
     // The POS left the last transaction out: two batches, and a close whose totals hold all five.
@@ -268,11 +248,11 @@ describe('PosClient corrections', () => {
 
   it("fills in the close's batch_id and batch_count itself, whatever the totals it is given hold", async () => {
     const partner = await service.createPartner({ stores: [usdStoreId] });
-    const { calls, send } = recording();
+    const { calls, send } = recordingFetch();
     const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, fetch: send, baseDelayMs: 1, maxDelayMs: 5 });
     await client.uploadStores([buildUsdStore(usdStoreId)]);
     const records = [buildUsdTaxExcludedRecord({ seq: 0 })];
-    const stale = { ...closeOf(records), batch_id: '3f0c1c2a-5d1e-4c47-9a51-000000000001', batch_count: 9 };
+    const stale = { ...closeOfRecords(records), batch_id: '3f0c1c2a-5d1e-4c47-9a51-000000000001', batch_count: 9 };
     const day = await client.pushDay(records, stale);
     const sentClose = JSON.parse(calls.at(-1)?.body ?? '{}') as { batch_id: string; batch_count: number };
     expect(sentClose.batch_id).toBe(day.close.batch_id);
@@ -282,75 +262,13 @@ describe('PosClient corrections', () => {
   });
 });
 
-describe('PosClient sending a day again', () => {
-  it('sends the same batches under the same batch_ids after a call that stopped partway: each applied once', async () => {
-    const partner = await service.createPartner({ stores: [usdStoreId] });
-    const setup = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, baseDelayMs: 1, maxDelayMs: 5 });
-    await setup.uploadStores([buildUsdStore(usdStoreId)]);
-    const entries = buildMappingBatch().mappings;
-    await setup.uploadMapping(entries);
-    const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
-    const totals = closeOf(records, Object.fromEntries(entries.map((entry) => [entry.source_code, entry.standard_code])));
-    // The network gives up on the second batch: the first was applied, the rest never left.
-    let batchesSeen = 0;
-    const { calls, send } = recording((call) => {
-      const sent = calls[call - 1];
-      if (sent?.path !== '/pos/v1/trade-records') return undefined;
-      const batchSeq = (JSON.parse(sent.body ?? '{}') as { batch_seq: number }).batch_seq;
-      batchesSeen = Math.max(batchesSeen, batchSeq);
-      return batchSeq === 2 ? Promise.reject(new TypeError('fetch failed: connection reset')) : undefined;
-    });
-    const interrupted = new PosClient({
-      baseUrl: service.baseUrl,
-      apiKey: partner.key,
-      fetch: send,
-      maxRecordsPerBatch: 2,
-      maxAttempts: 2,
-    });
-    await expect(interrupted.pushDay(records, totals)).rejects.toThrow('connection reset');
-    expect(batchesSeen).toBe(2);
-
-    // The POS runs the same call again, in a new process: a new client, the same records and close.
-    const rerun = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, maxRecordsPerBatch: 2 });
-    const again = await rerun.pushDay(records, totals);
-    expect(again.batches.map((ack) => ack.status)).toEqual(['ALREADY_RECEIVED', 'ACCEPTED', 'ACCEPTED']);
-    const firstSent = JSON.parse(calls[0]?.body ?? '{}') as { batch_id: string };
-    expect(again.batches[0]?.batch_id).toBe(firstSent.batch_id);
-    expect(again.close.status).toBe('ACCEPTED');
-
-    const result = await setup.waitForReconciliation(usdStoreId, fixtureBusinessDate, { intervalMs: 250, timeoutMs: 60_000 });
-    expect(result.status, JSON.stringify(result.differences)).toBe('MATCHED');
-    // One batch_id per batch_seq: nothing flags batch 1 as sent twice.
-    expect(result.diagnosis?.missing_batch_seqs).toEqual([]);
-    expect(result.diagnosis?.hints).toEqual([]);
-  });
-
-  it('answers ALREADY_RECEIVED to every batch and the close of a day sent whole a second time', async () => {
-    const partner = await service.createPartner({ stores: [usdStoreId] });
-    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, maxRecordsPerBatch: 2, baseDelayMs: 1, maxDelayMs: 5 });
-    await client.uploadStores([buildUsdStore(usdStoreId)]);
-    const records = Array.from({ length: 3 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
-    const first = await client.pushDay(records, closeOf(records));
-    const second = await client.pushDay(records, closeOf(records));
-    expect(second.batches.map((ack) => ack.batch_id)).toEqual(first.batches.map((ack) => ack.batch_id));
-    expect([...second.batches, second.close].map((ack) => ack.status)).toEqual([
-      'ALREADY_RECEIVED',
-      'ALREADY_RECEIVED',
-      'ALREADY_RECEIVED',
-    ]);
-    // A new seed makes them new batches, as after a batch that ended FAILED.
-    const reseeded = await client.pushDay(records, closeOf(records), { batchIdSeed: 'after-BATCH_FAILED' });
-    expect(reseeded.batches.map((ack) => ack.status)).toEqual(['ACCEPTED', 'ACCEPTED']);
-  });
-});
-
 describe('PosClient before it sends a day', () => {
   it("refuses a day the service would refuse halfway with the service's own answer, and sends nothing", async () => {
-    const { calls, send } = recording();
+    const { calls, send } = recordingFetch();
     const client = new PosClient({ baseUrl: service.baseUrl, apiKey: 'never-used', fetch: send, maxRecordsPerBatch: 2 });
     const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
     const broken = records.map((record, index) => (index === 4 ? { ...record, total_amount: '1.2.3' } : record));
-    const error: unknown = await client.pushDay(broken, closeOf(records)).catch((caught: unknown) => caught);
+    const error: unknown = await client.pushDay(broken, closeOfRecords(records)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PosRequestError);
     const refusal = error as PosRequestError;
     expect(refusal.sent).toBe(false);
@@ -361,7 +279,7 @@ describe('PosClient before it sends a day', () => {
   });
 
   it("refuses a day past the store-day limits it is given with the service's own answer, and sends nothing", async () => {
-    const { calls, send } = recording();
+    const { calls, send } = recordingFetch();
     const records = Array.from({ length: 5 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
     const limited = (maxTransactions: number, maxBatches: number) =>
       new PosClient({
@@ -372,7 +290,9 @@ describe('PosClient before it sends a day', () => {
         storeDayLimits: { maxTransactions, maxBatches },
       });
     const refusalOf = async (client: PosClient, batchesSentBefore = 0) => {
-      const error: unknown = await client.pushDay(records, closeOf(records), { batchesSentBefore }).catch((caught: unknown) => caught);
+      const error: unknown = await client
+        .pushDay(records, closeOfRecords(records), { batchesSentBefore })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(PosRequestError);
       return error as PosRequestError;
     };
@@ -398,14 +318,20 @@ describe('PosClient before it sends a day', () => {
       storeDayLimits: { maxTransactions: 5, maxBatches: 3 },
     });
     await fits.uploadStores([buildUsdStore(usdStoreId)]);
-    expect((await fits.pushDay(records, closeOf(records))).batches.map((ack) => ack.status)).toEqual(['ACCEPTED', 'ACCEPTED', 'ACCEPTED']);
+    expect((await fits.pushDay(records, closeOfRecords(records))).batches.map((ack) => ack.status)).toEqual([
+      'ACCEPTED',
+      'ACCEPTED',
+      'ACCEPTED',
+    ]);
   });
 
   it('refuses records that hold one trade_record_id twice, and sends nothing', async () => {
-    const { calls, send } = recording();
+    const { calls, send } = recordingFetch();
     const client = new PosClient({ baseUrl: service.baseUrl, apiKey: 'never-used', fetch: send, maxRecordsPerBatch: 1 });
     const record = buildUsdTaxExcludedRecord({ seq: 0 });
-    const error: unknown = await client.pushDay([record, { ...record, version: 2 }], closeOf([record])).catch((caught: unknown) => caught);
+    const error: unknown = await client
+      .pushDay([record, { ...record, version: 2 }], closeOfRecords([record]))
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RangeError);
     expect((error as Error).message).toContain(`trade_record_id ${record.trade_record_id} is in the records more than once`);
     expect(calls).toEqual([]);
@@ -416,7 +342,7 @@ describe('PosClient waiting and retrying', () => {
   it('waits out a Retry-After longer than its own longest backoff', async () => {
     const partner = await service.createPartner({ stores: [usdStoreId] });
     const slept: number[] = [];
-    const { send } = recording((call) =>
+    const { send } = recordingFetch((call) =>
       call === 1
         ? Promise.resolve(
             new Response(JSON.stringify({ error: { code: 'RATE_LIMITED' } }), { status: 429, headers: { 'Retry-After': '45' } }),
@@ -439,7 +365,7 @@ describe('PosClient waiting and retrying', () => {
   it('gives up on an attempt that outlives timeoutMs and sends the same bytes again', async () => {
     const partner = await service.createPartner({ stores: [usdStoreId] });
     let abortedAfterMs: number | undefined;
-    const { calls, send } = recording((call, _input, init) => {
+    const { calls, send } = recordingFetch((call, _input, init) => {
       if (call !== 1) return undefined;
       const started = performance.now();
       // An answer that never comes: only the client's own time limit ends the attempt.
@@ -468,7 +394,7 @@ describe('PosClient waiting and retrying', () => {
 
   it("sends a batch again after the Functions host's bodyless 500 (the service's own 500 is final: above)", async () => {
     const partner = await service.createPartner({ stores: [usdStoreId] });
-    const { calls, send } = recording((call) => (call === 1 ? Promise.resolve(new Response('', { status: 500 })) : undefined));
+    const { calls, send } = recordingFetch((call) => (call === 1 ? Promise.resolve(new Response('', { status: 500 })) : undefined));
     const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, fetch: send, baseDelayMs: 1, maxDelayMs: 5 });
     expect((await client.uploadStores([buildUsdStore(usdStoreId)])).status).toBe('ACCEPTED');
     expect(calls).toHaveLength(2);

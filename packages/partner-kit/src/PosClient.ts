@@ -16,6 +16,7 @@ import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../..
 import { offlineRefusal, validatePayload } from './validatePayload.js';
 import { canonicalJson } from './canonicalJson.js';
 import { contentBatchId } from './contentBatchId.js';
+import { PushDayError } from './PushDayError.js';
 
 /** The daily close without what pushDay fills in itself (batch_id, batch_count). */
 export type DailyCloseTotals = Omit<DailyCloseBody, 'batch_id' | 'batch_count'>;
@@ -89,9 +90,11 @@ export interface PushDayOptions {
   /**
    * Starts a new series of batch_ids for the same content. Each batch's batch_id is derived from
    * its content, so the same day sent again is the same batches; give a new seed (any string not
-   * used before for this day) only when the service must take the day's batches as new ones: after
-   * a batch ended FAILED (500 BATCH_FAILED keeps answering under its batch_id) and HQ asks for the
-   * day again. Default: none.
+   * used before for this day) only when the service must take batches as new ones: after a batch
+   * ended FAILED (500 BATCH_FAILED keeps answering under its batch_id) and HQ asks for the rest of
+   * the day. Send then only what was not acknowledged (see {@link PushDayError}), with
+   * `batchesSentBefore`: acknowledged batches sent under new ids would be applied a second time.
+   * Default: none.
    */
   readonly batchIdSeed?: string;
 }
@@ -147,8 +150,10 @@ export class PosClient {
    * once every batch was acknowledged. Every batch and the close are first checked with the service's
    * own rules (and the day against its store-day limits, when given), so a day that would be refused
    * halfway is refused before anything is sent. Each batch_id is derived from its batch's content:
-   * when a call stops partway (the network gave up, the process ended), the same call again sends
-   * the same batches, and the service answers the ones it already applied ALREADY_RECEIVED.
+   * when a call stops partway (the network gave up, the process ended), the same call again (the
+   * same records, close, options and batch limits) sends the same batches, and the service answers
+   * the ones it already applied ALREADY_RECEIVED. Once a batch has left, a failure is thrown as a
+   * {@link PushDayError}, which says how many batches were acknowledged.
    */
   async pushDay(records: readonly TradeRecord[], close: DailyCloseTotals, options: PushDayOptions = {}): Promise<DayResult> {
     const before = options.batchesSentBefore ?? 0;
@@ -161,14 +166,22 @@ export class PosClient {
     if (this.options.storeDayLimits) refuseOverDayLimits(batches, before, this.options.storeDayLimits);
     const checkedClose = checkedOffline('daily-close', closeBody);
     const acks: BatchAcknowledgement[] = [];
-    for (const batch of checked) acks.push(await this.request('POST', '/trade-records', batch.text, batch.batchId));
-    return { batches: acks, close: await this.request('POST', '/daily-close', checkedClose.text, checkedClose.batchId) };
+    try {
+      for (const batch of checked) acks.push(await this.request('POST', '/trade-records', batch.text, batch.batchId));
+      return { batches: acks, close: await this.request('POST', '/daily-close', checkedClose.text, checkedClose.batchId) };
+    } catch (error) {
+      // Part of the day may be applied: the caller needs to know how far it got, not only why it stopped.
+      const delivered = batches.slice(0, acks.length).reduce((count, batch) => count + batch.trade_records.length, 0);
+      throw new PushDayError(acks, batches.length, delivered, error);
+    }
   }
 
   /**
    * Sends the daily close alone, with a new batch_id, counting `batchCount` batches for the day: a
    * close sent again after a transaction moved to another business date, or after corrections sent
-   * by other means.
+   * by other means. Random, not derived from the content as pushDay's: this is the explicit resend
+   * (contract: each close sent again has a new batch_id, and the last one counts), so a close the
+   * service received before, e.g. one that a later close replaced, counts again.
    */
   async sendDailyClose(close: DailyCloseTotals, batchCount: number): Promise<BatchAcknowledgement> {
     if (!Number.isInteger(batchCount) || batchCount < 0) throw new RangeError('batchCount must be a whole number, 0 or more.');
@@ -198,6 +211,9 @@ export class PosClient {
     return this.request('GET', `/daily-close/${encodeURIComponent(storeId)}/${encodeURIComponent(businessDate)}`);
   }
 
+  // The uploads keep a random batch_id: each is one request (retried under its id), sent again
+  // whole it is only upserted again, and a mapping or store set back to what it was before must be
+  // applied again, which an id derived from the content would answer ALREADY_RECEIVED.
   uploadStores(stores: readonly Store[]): Promise<BatchAcknowledgement> {
     return this.send('PUT', '/stores', { batch_id: randomUUID(), stores });
   }

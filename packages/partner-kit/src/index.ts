@@ -14,6 +14,7 @@ export {
   type DayResult,
   type PushDayOptions,
 } from './PosClient.js';
+export { PushDayError } from './PushDayError.js';
 export type { StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
 export { verifyWebhook, type WebhookVerification, type VerifyOptions } from '../../../src/events/verifyWebhook.js';
 export { WebhookSecret } from '../../../src/events/WebhookSecret.js';
