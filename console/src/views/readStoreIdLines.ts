@@ -9,10 +9,11 @@ export interface StoreIdLines {
 /**
  * One store id per line. A store id may hold spaces, commas and any other visible character (the
  * contract's identifiers), so only a line break separates two ids; splitting on spaces or commas
- * would register the pieces of one id as several stores, and a store cannot be unregistered. Blank
- * lines are skipped. An id with whitespace at either end is one no partner can send, and the HQ API
- * refuses it; the console names such a line before sending rather than trim it, which would register
- * an id the operator did not type. `\s` is the whitespace of the identifier pattern.
+ * would register the pieces of one id as several stores, each bogus one accepted for pushes until
+ * an admin retires it. Blank lines are skipped. An id with whitespace at either end is one no
+ * partner can send, and the HQ API refuses it; the console names such a line before sending rather
+ * than trim it, which would register an id the operator did not type. `\s` is the whitespace of the
+ * identifier pattern.
  */
 export function readStoreIdLines(text: string): StoreIdLines {
   const ids: string[] = [];
