@@ -48,6 +48,30 @@ async function inPartnerFolder(file: string, args: readonly string[]): Promise<O
   }
 }
 
+/** Type-checks one file of the partner folder against the installed kit's declarations, strictly. */
+async function typeCheckInPartnerFolder(file: string): Promise<Outcome> {
+  const config = `tsconfig.${path.basename(file, '.mts')}.json`;
+  writeFileSync(
+    path.join(partnerFolder, config),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        // The build already refuses declarations that name a file or package the kit lacks;
+        // checking all of @types/node again would only cost time.
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [path.join(root, 'node_modules', '@types')],
+      },
+      files: [file],
+    }),
+  );
+  return inPartnerFolder(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config]);
+}
+
 let service: TestService;
 let partner: TestPartner;
 let tarball: string;
@@ -210,24 +234,6 @@ console.log(JSON.stringify({ day, verified: verified.ok, tampered }));
 
   it('gives TypeScript the declarations of its API: contract types, client, validator and verifier', async () => {
     writeFileSync(
-      path.join(partnerFolder, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          // The build already refuses declarations that name a file or package the kit lacks;
-          // checking all of @types/node again would only cost time.
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [path.join(root, 'node_modules', '@types')],
-        },
-        files: ['partner.mts'],
-      }),
-    );
-    writeFileSync(
       path.join(partnerFolder, 'partner.mts'),
       `import { PosClient, PosRequestError, PushDayError, WebhookSecret, validatePayload, verifyWebhook } from '@pos-ingestion/partner-kit';
 import type { BatchAcknowledgement, DailyCloseTotals, TradeRecordsBody, ValidationOutcome } from '@pos-ingestion/partner-kit';
@@ -250,11 +256,7 @@ export const verified = secret && verifyWebhook({ headers: {}, body: '', secrets
 validatePayload('trade-record', new Uint8Array());
 `,
     );
-    const checked = await inPartnerFolder(process.execPath, [
-      path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.json',
-    ]);
+    const checked = await typeCheckInPartnerFolder('partner.mts');
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   });
 
@@ -264,27 +266,7 @@ validatePayload('trade-record', new Uint8Array());
     expect(snippets.length).toBeGreaterThanOrEqual(4);
     // A partner pastes the snippets one after another: a later one may use what an earlier declared.
     writeFileSync(path.join(partnerFolder, 'readme.mts'), `${snippets.join('\n')}\nexport {};\n`);
-    writeFileSync(
-      path.join(partnerFolder, 'tsconfig.readme.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [path.join(root, 'node_modules', '@types')],
-        },
-        files: ['readme.mts'],
-      }),
-    );
-    const checked = await inPartnerFolder(process.execPath, [
-      path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.readme.json',
-    ]);
+    const checked = await typeCheckInPartnerFolder('readme.mts');
     expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   });
 });
