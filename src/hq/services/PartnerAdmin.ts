@@ -12,8 +12,8 @@ import { requireKnownPartner } from './requireKnownPartner.js';
 
 /**
  * HQ's changes to a partner's account: store registrations and their status, payment directions,
- * status, key revocation. The HQ tool and the HQ API both act through this class, so both follow one set of
- * rules. Every action is idempotent.
+ * status, key revocation. The HQ tool and the HQ API both act through this class, so both follow
+ * one set of rules. Every action is idempotent.
  */
 export class PartnerAdmin {
   constructor(

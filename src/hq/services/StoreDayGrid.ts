@@ -83,7 +83,8 @@ export function closeTiming(
  * The reconciliation grid: registered stores (rows) × business dates (cells), one page of stores
  * at a time in (partner_id, store_id) order. Active stores get a NOT_RECEIVED cell for each date
  * without a close whose close was expected (see {@link closeTiming}); inactive ones (the partner
- * inactive, the store INACTIVE in its master data, or retired by HQ) show only the dates that have one.
+ * inactive, the store INACTIVE in its master data, or retired by HQ) show only the dates that have
+ * one.
  */
 export class StoreDayGrid {
   constructor(
