@@ -194,6 +194,9 @@ describe('local host', () => {
   /** Every poll of the sample queues, with the time it was reported. */
   const polls: (QueuePoll & { at: number })[] = [];
   const url = (path: string): string => `${server.baseUrl}/pos/v1/${path}`;
+  /** POSTs a streamed body to the echo function with a valid key: sent chunked, as it arrives. */
+  const postChunkedToEcho = (body: ReadableStream<Uint8Array>): Promise<Response> =>
+    fetch(url('echo'), { method: 'POST', headers: { 'x-functions-key': key }, body, duplex: 'half' } as RequestInit);
 
   // What beforeAll started, stopped in reverse order (only what did start, should it fail midway).
   const stops: (() => Promise<void>)[] = [];
@@ -421,12 +424,7 @@ describe('local host', () => {
     it('lets every client read the answer of a function that stopped reading a large chunked body', async () => {
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const body = repeatedChunks(new Uint8Array(64 * 1024).fill(0x61), hostBodyLimitBytes / 2);
-        const response = await fetch(url('echo'), {
-          method: 'POST',
-          headers: { 'x-functions-key': key },
-          body,
-          duplex: 'half',
-        } as RequestInit);
+        const response = await postChunkedToEcho(body);
         expect(response.status).toBe(413);
         expect(await response.json()).toEqual({ tooLarge: true });
       }
@@ -435,12 +433,7 @@ describe('local host', () => {
     it("hands a chunked body that grows past the function's cap to the function, which answers", async () => {
       const before = calls.echo;
       const body = repeatedChunks(new Uint8Array(512).fill(0x62), 64 * 1024);
-      const response = await fetch(url('echo'), {
-        method: 'POST',
-        headers: { 'x-functions-key': key },
-        body,
-        duplex: 'half',
-      } as RequestInit);
+      const response = await postChunkedToEcho(body);
       expect(response.status).toBe(413);
       expect(await response.json()).toEqual({ tooLarge: true });
       expect(calls.echo).toBe(before + 1);
@@ -456,12 +449,7 @@ describe('local host', () => {
           controller.close();
         },
       });
-      const response = await fetch(url('echo'), {
-        method: 'POST',
-        headers: { 'x-functions-key': key },
-        body,
-        duplex: 'half',
-      } as RequestInit);
+      const response = await postChunkedToEcho(body);
       expect(await response.json()).toEqual({ length: 500 });
     });
 
