@@ -5,7 +5,6 @@ import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js'
 import { businessDateOfPush } from './businessDateOfPush.js';
 import { PushFloor } from './PushFloor.js';
 import type { BenchScale } from './benchScale.js';
-import { ownCpuSeconds } from './processCpu.js';
 import { percentile, round } from './stats.js';
 
 export interface PushLatencyResult {
@@ -17,11 +16,6 @@ export interface PushLatencyResult {
   readonly floorP50Ms: number;
   readonly floorP95Ms: number;
   readonly p50Ratio: number;
-  /**
-   * CPU this process spent per counted push, from sending it to reading the answer: the service,
-   * plus the benchmark's HTTP client sending the body (a few ms) and the idle queue poller.
-   */
-  readonly pushCpuMs: number;
 }
 
 /** Rounds answered 503 (storage deadline missed on an overloaded machine) that are run again. */
@@ -42,18 +36,15 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
 
   const push: number[] = [];
   const floorTimes: number[] = [];
-  let pushCpuSeconds = 0;
   let unavailable = 0;
   const rounds = scale.latencyWarmup + scale.latencyIterations;
   for (let i = 0; i < rounds; i++) {
     // Every round, run again or not, on a store-day of its own: push and floor alike.
     const businessDate = businessDateOfPush(1 + i + unavailable);
     const body = template.render(0x10000 + i + 0x1000 * unavailable, businessDate);
-    const cpuAtStart = ownCpuSeconds();
     const started = performance.now();
     const response = await env.send(partner, 'POST', 'trade-records', body);
     const pushMs = performance.now() - started;
-    const pushCpu = ownCpuSeconds() - cpuAtStart;
     if (response.status === 503 && unavailable < maxUnavailable) {
       // Storage did not answer within the service's deadline (a machine overloaded by other work):
       // the round is not counted and is run again with a new batch.
@@ -76,7 +67,6 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
     if (i >= scale.latencyWarmup) {
       push.push(pushMs);
       floorTimes.push(floorMs);
-      pushCpuSeconds += pushCpu;
     }
   }
   const pushP50 = percentile(push, 50);
@@ -90,7 +80,6 @@ export async function measurePushLatency(env: BenchEnvironment, scale: BenchScal
     floorP50Ms: round(floorP50, 1),
     floorP95Ms: round(percentile(floorTimes, 95), 1),
     p50Ratio: round(pushP50 / floorP50, 2),
-    pushCpuMs: round((pushCpuSeconds * 1000) / Math.max(1, push.length), 1),
   };
 }
 

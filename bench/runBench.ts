@@ -155,14 +155,18 @@ function addThroughput(
   add(`push_throughput_failures${suffix}`, `pushes not accepted (${storeDays})`, result.failures, 'requests');
 }
 
-/** The push CPU comparison by heap size; no targets (the judged figure is `push_cpu_ms`). */
-function addPushCpuByHeap(add: AddFigure, result: PushCpuByHeapResult): void {
+/**
+ * Service CPU per push, judged with the heap Node sizes for this machine, and the same with the heap
+ * of an instance (no target).
+ */
+function addPushCpuByHeap(add: AddFigure, records: number, result: PushCpuByHeapResult): void {
   const { machineHeap: machine, instanceHeap: instance } = result;
   add(
-    'push_cpu_ms_machine_heap',
-    `the same, own process, heap limit ${machine.heapLimitMb} MB (this machine's)`,
+    'push_cpu_ms',
+    `service CPU per ${records}-record push (own process, sent from another; heap limit ${machine.heapLimitMb} MB)`,
     machine.cpuMsPerPush,
     'ms',
+    { max: 60 },
   );
   add(
     'push_cpu_ms_instance_heap',
@@ -241,8 +245,7 @@ async function runEmulatorProfile(context: PhaseContext, connectionString: strin
   add('push_floor_p50', `floor p50 (blob put + ${latency.floorTransactions} transactions)`, latency.floorP50Ms, 'ms');
   add('push_floor_p95', 'floor p95', latency.floorP95Ms, 'ms');
   add('push_p50_ratio', 'push / floor at p50', latency.p50Ratio, 'x', { max: 1.25 });
-  add('push_cpu_ms', `service CPU per ${records}-record push (sequential pushes)`, latency.pushCpuMs, 'ms', { max: 60 });
-  addPushCpuByHeap(add, pushCpu);
+  addPushCpuByHeap(add, records, pushCpu);
   addThroughput(add, scale, throughput, '', 'every batch a new store-day', { min: 2500 });
   addThroughput(add, scale, oneDay, '_one_day', 'one store-day per partner, growing');
   const opsTarget = 1 + Math.ceil(ops.records / 100) + 2;

@@ -42,7 +42,6 @@ describe('npm run bench at smoke size', () => {
       'storage_table_transactions',
       'validate_throughput',
       'push_cpu_ms',
-      'push_cpu_ms_machine_heap',
       'push_cpu_ms_instance_heap',
       'push_cpu_instance_heap_ratio',
       'push_major_gcs_machine_heap',
