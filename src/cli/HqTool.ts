@@ -34,6 +34,7 @@ import { parseArgs, UsageError, type OptionName, type ParsedArgs } from './parse
 import { printable } from './printable.js';
 import { Refusal } from './Refusal.js';
 import { WebhookCommands } from './WebhookCommands.js';
+import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 
 export interface HqOutput {
   out(line: string): void;
@@ -528,7 +529,10 @@ export class HqTool {
       days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate });
     }
     return days.sort(
-      (a, b) => compare(a.partnerId, b.partnerId) || compare(a.businessDate, b.businessDate) || compare(a.storeId, b.storeId),
+      (a, b) =>
+        compareCodeUnits(a.partnerId, b.partnerId) ||
+        compareCodeUnits(a.businessDate, b.businessDate) ||
+        compareCodeUnits(a.storeId, b.storeId),
     );
   }
 
@@ -672,8 +676,4 @@ export class HqTool {
     if (!this.options.hostKeys) throw new UsageError('this tool cannot manage host keys here');
     return { keys: this.options.hostKeys({ subscriptionId, resourceGroup, functionApp }), app: functionApp };
   }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

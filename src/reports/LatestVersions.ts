@@ -1,3 +1,5 @@
+import { compareCodeUnits } from '../domain/compareCodeUnits.js';
+
 /** Which copy of a transaction is its latest: what the trade-record index row says. */
 export interface LatestVersion {
   readonly trade_record_id: string;
@@ -43,6 +45,6 @@ export class LatestVersions {
   batches(): BatchSelection[] {
     return [...this.byBatch]
       .map(([batch_id, { batch_seq, records }]) => ({ batch_id, batch_seq, records }))
-      .sort((a, b) => a.batch_seq - b.batch_seq || (a.batch_id < b.batch_id ? -1 : a.batch_id > b.batch_id ? 1 : 0));
+      .sort((a, b) => a.batch_seq - b.batch_seq || compareCodeUnits(a.batch_id, b.batch_id));
   }
 }

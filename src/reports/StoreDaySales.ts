@@ -1,3 +1,5 @@
+import { compareCodeUnits } from '../domain/compareCodeUnits.js';
+
 /**
  * Totals of a store-day's sales_transactions per currency and standard type. Amounts are integer
  * counts of ten-thousandths (the files' DECIMAL(18,4)) written as strings, so sums stay exact and
@@ -102,7 +104,7 @@ export class SalesAccumulator {
 
   /** The totals, ordered by their keys so that equal days give equal JSON. */
   result(): StoreDaySales {
-    const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+    const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => compareCodeUnits(a, b)).map(([, v]) => v);
     return {
       sales: byKey(this.sales).map(({ currency, standardType, isRevenue, sums }) => ({
         currency,

@@ -7,6 +7,7 @@ import { ReportDataError } from './ReportDataError.js';
 import type { StoreDayRow } from './ReconciledStoreDay.js';
 import { timestampMicros } from './timestampMicros.js';
 import { toScaledInteger } from './toScaledInteger.js';
+import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 
 /**
  * The store_days file of one partner and business date: one row per store reconciled that day,
@@ -21,7 +22,7 @@ export function encodeStoreDays(
   const day = epochDay(businessDate);
   if (day === undefined) throw new ReportDataError('business_date is not a calendar date');
   const file = new ParquetFileBuilder(module, { dataset: 'store_days', columns: reportColumns.store_days });
-  const sorted = [...rows].sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
+  const sorted = [...rows].sort((a, b) => compareCodeUnits(a.store_id, b.store_id));
   for (const [position, row] of sorted.entries()) {
     const where = `the store-day of store #${position}`;
     const instant = (text: string, column: string): bigint => {

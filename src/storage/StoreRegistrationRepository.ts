@@ -2,6 +2,7 @@ import type { TableClient } from '@azure/data-tables';
 import { isConflict, isNotFound } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
 import { writeIfCurrent } from './writeIfCurrent.js';
+import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 
 /**
  * ACTIVE: the partner may send the store's data. RETIRED: HQ took the store away (closed for good,
@@ -108,7 +109,7 @@ export class StoreRegistrationRepository {
     })) {
       registrations.push(toRegistration(storeIdOf(entity), entity));
     }
-    return registrations.sort((a, b) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : 0));
+    return registrations.sort((a, b) => compareCodeUnits(a.storeId, b.storeId));
   }
 }
 

@@ -1,3 +1,5 @@
+import { compareCodeUnits } from '../domain/compareCodeUnits.js';
+
 /**
  * How a store-day's partition is split into key ranges listed side by side (see
  * `TradeRecordIndex.listDay`). A push notes a few of its batch's row keys on the batch's row; the
@@ -67,7 +69,7 @@ export function chooseSplitKeys(after: string, batches: readonly BatchKeySamples
   }
   const ranges = Math.min(maxDayListingRanges, Math.ceil(remaining / rowsPerPage));
   if (ranges < 2) return [];
-  weighted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  weighted.sort((a, b) => compareCodeUnits(a.key, b.key));
   const splits: string[] = [];
   let below = 0;
   for (const { key, weight } of weighted) {

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { compareInstants } from './compareInstants.js';
 import type { ControlTotals } from './ControlTotals.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from './paymentDirection.js';
+import { compareCodeUnits } from '../compareCodeUnits.js';
 
 /** One /trade-records batch HQ received for the store-day (one per batch_id). */
 export interface ReceivedBatch {
@@ -77,9 +78,7 @@ function listing(parts: readonly string[], total = parts.length): string {
 }
 
 function byCountThenName(entries: Iterable<readonly [string, number]>): [string, number][] {
-  return [...entries]
-    .map(([name, count]): [string, number] => [name, count])
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return [...entries].map(([name, count]): [string, number] => [name, count]).sort((a, b) => b[1] - a[1] || compareCodeUnits(a[0], b[0]));
 }
 
 function isAfter(receivedAt: string, closeReceivedAt: string): boolean {

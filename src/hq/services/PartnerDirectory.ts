@@ -11,6 +11,7 @@ import type { StoreRegistrations } from '../../services/ports/StoreRegistrations
 import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from '../../domain/reconciliation/paymentDirection.js';
 import { requireKnownPartner } from './requireKnownPartner.js';
+import { compareCodeUnits } from '../../domain/compareCodeUnits.js';
 
 export interface PartnerBody {
   readonly partner_id: string;
@@ -151,7 +152,7 @@ export class PartnerDirectory {
 
 /** Orders by `sortKey` (code-unit order) and returns up to `limit` items after `after`. */
 function pageOf<T>(all: readonly T[], sortKey: (item: T) => string, limit: number, after: string | undefined): ListPage<T> {
-  const sorted = all.map((item) => ({ item, key: sortKey(item) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const sorted = all.map((item) => ({ item, key: sortKey(item) })).sort((a, b) => compareCodeUnits(a.key, b.key));
   const rest = after === undefined ? sorted : sorted.filter((entry) => entry.key > after);
   const page = rest.slice(0, limit);
   const last = page[page.length - 1];

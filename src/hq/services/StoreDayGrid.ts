@@ -11,6 +11,7 @@ import type { StoreRegistration } from '../../storage/StoreRegistrationRepositor
 import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
 import type { Reconciliations } from '../../services/ports/Reconciliations.js';
 import { requireKnownPartner } from './requireKnownPartner.js';
+import { compareCodeUnits } from '../../domain/compareCodeUnits.js';
 
 export type GridStatus = 'NOT_RECEIVED' | ReconciliationStatus;
 
@@ -124,14 +125,14 @@ export class StoreDayGrid {
     if (query.partnerId !== undefined) {
       partners = [await requireKnownPartner(this.partners, query.partnerId)];
     } else {
-      partners = (await this.partners.list()).sort((a, b) => compare(a.partnerId, b.partnerId));
+      partners = (await this.partners.list()).sort((a, b) => compareCodeUnits(a.partnerId, b.partnerId));
     }
     const after = query.after;
     const stores: RegisteredStore[] = [];
     for (const partner of partners) {
-      if (after && compare(partner.partnerId, after.partnerId) < 0) continue;
+      if (after && compareCodeUnits(partner.partnerId, after.partnerId) < 0) continue;
       for (const registration of await this.registrations.listRegistrations(partner.partnerId)) {
-        if (after?.partnerId === partner.partnerId && compare(registration.storeId, after.storeId) <= 0) continue;
+        if (after?.partnerId === partner.partnerId && compareCodeUnits(registration.storeId, after.storeId) <= 0) continue;
         if (stores.length === query.limit) {
           const last = stores.at(-1);
           return { stores, next: last ? { partnerId: last.partner.partnerId, storeId: last.registration.storeId } : undefined };
@@ -197,9 +198,4 @@ function datesBetween(from: string, to: string): string[] {
     dates.push(new Date(t).toISOString().slice(0, 10));
   }
   return dates;
-}
-
-/** Plain code-unit order: the same on every machine, whatever its locale. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

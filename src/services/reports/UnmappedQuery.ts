@@ -4,6 +4,7 @@ import { mapBounded } from '../mapBounded.js';
 import type { Partners } from '../ports/Partners.js';
 import type { ReportStoreDays } from '../ports/ReportStoreDays.js';
 import type { UnmappedCodes } from '../ports/UnmappedCodes.js';
+import { compareCodeUnits } from '../../domain/compareCodeUnits.js';
 
 export interface UnmappedCurrencyTotals {
   readonly currency: string;
@@ -91,7 +92,7 @@ export class UnmappedQuery {
       });
       after = page.next;
     } while (after !== undefined);
-    return [...entries.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)).map(codeOf);
+    return [...entries.values()].sort((a, b) => compareCodeUnits(a.code, b.code)).map(codeOf);
   }
 }
 
@@ -125,7 +126,7 @@ function codeOf(e: Entry): UnmappedCode {
     first_business_date: e.first,
     last_business_date: e.last,
     by_currency: [...e.currencies]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareCodeUnits(a, b))
       .map(([currency, s]) => ({
         currency,
         transaction_count: s.count,
