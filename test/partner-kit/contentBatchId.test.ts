@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { contentBatchId } from '../../packages/partner-kit/src/contentBatchId.js';
-import { splitIntoBatches } from '../../packages/partner-kit/src/PosClient.js';
+import { splitIntoBatches } from '../../packages/partner-kit/src/splitIntoBatches.js';
 import { validatePayload } from '../../packages/partner-kit/src/validatePayload.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId } from '../fixtures/tradeRecordFixtures.js';
 

@@ -6,7 +6,8 @@
  */
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PosClient, PosRequestError } from '../../packages/partner-kit/src/PosClient.js';
+import { PosClient } from '../../packages/partner-kit/src/PosClient.js';
+import { PosRequestError } from '../../packages/partner-kit/src/PosRequestError.js';
 import { PushDayError } from '../../packages/partner-kit/src/PushDayError.js';
 import { controlTotals } from '../e2e/support/storeDayKit.js';
 import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyCloseTotals } from '../../packages/partner-kit/src/PosClient.js';
 import type { TradeRecord } from '../../packages/partner-kit/src/contractTypes.js';
-import { PosClient, PosRequestError, type PosClientOptions } from '../../packages/partner-kit/src/PosClient.js';
+import { PosClient, type PosClientOptions } from '../../packages/partner-kit/src/PosClient.js';
+import { PosRequestError } from '../../packages/partner-kit/src/PosRequestError.js';
 import { PushDayError } from '../../packages/partner-kit/src/PushDayError.js';
 import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId } from '../fixtures/tradeRecordFixtures.js';

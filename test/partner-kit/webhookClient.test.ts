@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PosClient, PosRequestError } from '../../packages/partner-kit/src/PosClient.js';
+import { PosClient } from '../../packages/partner-kit/src/PosClient.js';
+import { PosRequestError } from '../../packages/partner-kit/src/PosRequestError.js';
 import { WebhookSecret } from '../../src/events/WebhookSecret.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 

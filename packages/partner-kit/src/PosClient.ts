@@ -17,6 +17,8 @@ import { offlineRefusal, validatePayload } from './validatePayload.js';
 import { canonicalJson } from './canonicalJson.js';
 import { contentBatchId } from './contentBatchId.js';
 import { PushDayError } from './PushDayError.js';
+import { errorCodeOf, PosRequestError } from './PosRequestError.js';
+import { splitIntoBatches } from './splitIntoBatches.js';
 
 /** The daily close without what pushDay fills in itself (batch_id, batch_count). */
 export type DailyCloseTotals = Omit<DailyCloseBody, 'batch_id' | 'batch_count'>;
@@ -50,34 +52,6 @@ export interface PosClientOptions {
   readonly fetch?: typeof fetch;
   readonly sleep?: (ms: number) => Promise<void>;
 }
-
-/**
- * A refusal the client does not retry: the body must be fixed (400, 403, 413, 415) or the key (401).
- * `sent` is false when the kit refused the body itself, with the service's own rules, before sending
- * anything of the day (the body then carries `request_id` "offline").
- */
-export class PosRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly batchId?: string,
-    readonly sent = true,
-  ) {
-    const code = errorCodeOf(body);
-    // A missing or unknown key is answered 401 with no body (as the Functions host does), and so is
-    // a path no function serves 404: most often a baseUrl without its /pos/v1.
-    const hint = code !== undefined ? '' : (bodylessHints[status] ?? '');
-    const who = sent ? 'The service refused the request' : 'The kit refused the request before sending anything';
-    super(`${who}: ${status}${code === undefined ? '' : ` ${code}`}${hint}${batchId ? ` (batch_id ${batchId})` : ''}`);
-    this.name = 'PosRequestError';
-  }
-}
-
-/** What a bodyless answer of the Functions host most likely means. */
-const bodylessHints: Readonly<Record<number, string>> = {
-  401: ': check the API key sent as x-functions-key',
-  404: ': no such path; check that baseUrl ends in /pos/v1 (e.g. https://<host>/pos/v1)',
-};
 
 /** What `pushDay` needs to know of a day it has sent before (a correction after MISMATCHED). */
 export interface PushDayOptions {
@@ -337,11 +311,6 @@ function isRetryable(status: number, body: unknown): boolean {
   return retryableStatuses.has(status) || (status === 500 && errorCodeOf(body) === undefined);
 }
 
-function errorCodeOf(body: unknown): string | undefined {
-  const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** The close as sent: the caller's totals with a batch_id of its own and the day's batch count (never the caller's). */
 function dailyCloseBody(
   close: DailyCloseTotals,
@@ -406,44 +375,4 @@ function parseJsonOrUndefined(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Splits a day's records into /trade-records bodies of at most `maxRecords` records and
- * `maxBytes` bytes each, numbered by batch_seq from `firstSeq` (default 1), each with a batch_id
- * derived from its content and `batchIdSeed` (see `contentBatchId`): the same records and limits
- * give the same bodies under the same batch_ids.
- */
-export function splitIntoBatches(
-  records: readonly TradeRecord[],
-  maxRecords: number,
-  maxBytes: number,
-  storeId: string,
-  businessDate: string,
-  firstSeq = 1,
-  batchIdSeed = '',
-): { batch_id: string; store_id: string; business_date: string; batch_seq: number; trade_records: TradeRecord[] }[] {
-  // The envelope around the records, with room for the largest batch_seq.
-  const envelope = Buffer.byteLength(
-    JSON.stringify({ batch_id: randomUUID(), store_id: storeId, business_date: businessDate, batch_seq: 1e9, trade_records: [] }),
-  );
-  const batches: TradeRecord[][] = [];
-  let current: TradeRecord[] = [];
-  let bytes = envelope;
-  for (const record of records) {
-    const size = Buffer.byteLength(JSON.stringify(record)) + 1;
-    if (envelope + size > maxBytes) throw new Error(`Record ${record.trade_record_id} alone is larger than ${maxBytes} bytes.`);
-    if (current.length >= maxRecords || bytes + size > maxBytes) {
-      batches.push(current);
-      current = [];
-      bytes = envelope;
-    }
-    current.push(record);
-    bytes += size;
-  }
-  if (current.length > 0) batches.push(current);
-  return batches.map((trade_records, index) => {
-    const body = { store_id: storeId, business_date: businessDate, batch_seq: firstSeq + index, trade_records };
-    return { batch_id: contentBatchId('trade-records', body, batchIdSeed), ...body };
-  });
 }

@@ -5,15 +5,9 @@
  */
 export type * from './contractTypes.js';
 export { validatePayload, pushEndpoints, type PushEndpoint, type ValidateOptions, type ValidationOutcome } from './validatePayload.js';
-export {
-  PosClient,
-  PosRequestError,
-  splitIntoBatches,
-  type PosClientOptions,
-  type DailyCloseTotals,
-  type DayResult,
-  type PushDayOptions,
-} from './PosClient.js';
+export { PosClient, type PosClientOptions, type DailyCloseTotals, type DayResult, type PushDayOptions } from './PosClient.js';
+export { PosRequestError } from './PosRequestError.js';
+export { splitIntoBatches } from './splitIntoBatches.js';
 export { PushDayError } from './PushDayError.js';
 export type { StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
 export { verifyWebhook, type WebhookVerification, type VerifyOptions } from '../../../src/events/verifyWebhook.js';
