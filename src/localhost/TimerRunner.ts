@@ -1,8 +1,10 @@
 /**
- * Runs the captured timer-triggered functions locally the way the Functions host does: each at the
- * times its NCRONTAB schedule names (UTC), never two runs of one function at once (in Azure a
- * timer function runs on one instance at a time), at start-up too when `runOnStartup` is set. A
- * failed run is logged and the schedule goes on.
+ * Runs the captured timer-triggered functions locally the way the Functions host's timer listener
+ * does: each at the times its NCRONTAB schedule names (UTC), at start-up too when `runOnStartup`
+ * is set, one run of a function at a time (in Azure a timer function runs on one instance at a
+ * time). The next occurrence is taken from when a run started and waited for once it has ended,
+ * so an occurrence that passed while a run was going is run as soon as that run ends, once, not
+ * skipped. A failed run is logged and the schedule goes on.
  */
 import { randomUUID } from 'node:crypto';
 import { InvocationContext, type Timer } from '@azure/functions';
@@ -29,12 +31,22 @@ export interface TimerRunnerOptions {
   readonly functionTimeoutMs?: number;
 }
 
+/** What the host keeps of a schedule between runs; a run is handed it as it stood before the run. */
+interface ScheduleStatus {
+  readonly last: Date;
+  readonly next: Date;
+  readonly lastUpdated: Date;
+}
+
+/** `last` and `lastUpdated` of a function that has not run yet. */
+const never = new Date(0);
+
 interface Scheduled {
   readonly fn: CapturedTimerFunction;
   readonly schedule: NcrontabSchedule;
+  status: ScheduleStatus;
   cancel: (() => void) | undefined;
   running: Promise<void> | undefined;
-  last: Date | undefined;
 }
 
 export class TimerRunner {
@@ -52,15 +64,22 @@ export class TimerRunner {
     this.#functionTimeoutMs = options.functionTimeoutMs ?? readHostSettings().functionTimeoutSeconds * 1000;
     this.#scheduled = options.functions
       .filter((fn): fn is CapturedTimerFunction => fn.kind === 'timer')
-      .map((fn) => ({ fn, schedule: NcrontabSchedule.parse(fn.schedule), cancel: undefined, running: undefined, last: undefined }));
+      .map((fn) => ({
+        fn,
+        schedule: NcrontabSchedule.parse(fn.schedule),
+        status: { last: never, next: never, lastUpdated: never },
+        cancel: undefined,
+        running: undefined,
+      }));
   }
 
   start(): void {
     if (this.#running) return;
     this.#running = true;
     for (const entry of this.#scheduled) {
-      if (entry.fn.runOnStartup) this.#fire(entry, this.#clock());
-      this.#arm(entry);
+      entry.status = { last: never, next: entry.schedule.next(this.#clock()), lastUpdated: never };
+      if (entry.fn.runOnStartup) this.#invoke(entry);
+      else this.#arm(entry);
     }
   }
 
@@ -71,38 +90,32 @@ export class TimerRunner {
     await Promise.all(this.#scheduled.map((entry) => entry.running ?? Promise.resolve()));
   }
 
+  /** Waits for the status's next occurrence (at once when it has passed) and runs the function then. */
   #arm(entry: Scheduled): void {
     if (!this.#running) return;
-    const due = entry.schedule.next(this.#clock());
+    const due = entry.status.next;
     // Long waits are taken in steps, so a clock change or a sleeping machine cannot stretch them.
     const wait = Math.min(due.getTime() - this.#clock().getTime(), 60_000);
     entry.cancel = this.#scheduler(
       () => {
-        if (this.#clock().getTime() >= due.getTime()) this.#fire(entry, due);
-        this.#arm(entry);
+        entry.cancel = undefined;
+        if (this.#clock().getTime() >= due.getTime()) this.#invoke(entry);
+        else this.#arm(entry);
       },
       Math.max(wait, 0),
     );
   }
 
-  #fire(entry: Scheduled, due: Date): void {
-    if (entry.running) {
-      this.#logger.warn(`Function ${entry.fn.name}: the previous run is still going; this occurrence is skipped.`);
-      return;
-    }
+  #invoke(entry: Scheduled): void {
     const invocationId = randomUUID();
-    const next = entry.schedule.next(due);
-    const now = this.#clock();
+    const startedAt = this.#clock();
+    const { status } = entry;
     const timer: Timer = {
-      isPastDue: now.getTime() - due.getTime() > 1_000,
+      // Azure sets it only for an occurrence missed while no host ran, which a local host cannot know of.
+      isPastDue: false,
       schedule: { adjustForDST: true },
-      scheduleStatus: {
-        last: (entry.last ?? new Date(0)).toISOString(),
-        next: next.toISOString(),
-        lastUpdated: now.toISOString(),
-      },
+      scheduleStatus: { last: status.last.toISOString(), next: status.next.toISOString(), lastUpdated: status.lastUpdated.toISOString() },
     };
-    entry.last = due;
     const context = new InvocationContext({
       invocationId,
       functionName: entry.fn.name,
@@ -117,8 +130,12 @@ export class TimerRunner {
         this.#logger.error(`Function ${entry.fn.name} (invocation ${invocationId}) failed: ${describeFailure(error)}`);
       } finally {
         stopWatching();
-        entry.running = undefined;
       }
+      // The schedule moves on from when the run started (never before its occurrence: the timer
+      // fires at it or later), so an occurrence that passed during the run is the next one.
+      entry.status = { last: startedAt, next: entry.schedule.next(startedAt), lastUpdated: startedAt };
+      entry.running = undefined;
+      this.#arm(entry);
     })();
   }
 }

@@ -164,7 +164,7 @@ function registerSampleTimer(): void {
     schedule: '* * * * * *',
     handler: async (timer) => {
       ticks.push({ at: timerTime.clock().toISOString(), timer });
-      // Held over the next occurrence, which then finds this run still going and is skipped.
+      // Held over the next occurrence, which then waits for this run to end.
       if (ticks.length === 1) await firstRunEnded;
     },
   });
@@ -588,7 +588,7 @@ describe('local host', () => {
   });
 
   describe('timers', () => {
-    it('runs a timer function on its NCRONTAB schedule, one run at a time, and stops', async () => {
+    it('runs a timer function on its NCRONTAB schedule, an occurrence missed during a run once it ends, and stops', async () => {
       const timerFunctions = captureRegistrations(registerSampleTimer);
       expect(timerFunctions[0]).toMatchObject({ kind: 'timer', schedule: '* * * * * *', runOnStartup: false });
       const runner = new TimerRunner({
@@ -602,36 +602,81 @@ describe('local host', () => {
       try {
         await timerTime.advance(600);
         expect(ticks.map((tick) => tick.at)).toEqual(['2026-11-23T10:00:01.000Z']);
-        // The first run is still going at 10:00:02: that occurrence is skipped, with a warning.
-        await timerTime.advance(1_000);
+        // The first run is still going at 10:00:02: that occurrence waits for it (one run at a time).
+        await timerTime.advance(1_500);
         expect(ticks).toHaveLength(1);
-        expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(true);
         // Still running after functionTimeout, which in Azure would end it: said as an error.
         await waitFor(
           () => logger.lines.some((entry) => entry.level === 'error' && /^Function everySecond .* after functionTimeout/.test(entry.line)),
           2_000,
         );
+        // Ended at 10:00:02.500: the occurrence it outlived runs at once, as Azure's timer listener
+        // runs it, and the schedule goes on from that run.
         endFirstRun();
-        await timerTime.advance(2_000);
+        await timerTime.advance(1_500);
       } finally {
         endFirstRun();
         await runner.stop();
       }
-      expect(ticks.map((tick) => tick.at)).toEqual(['2026-11-23T10:00:01.000Z', '2026-11-23T10:00:03.000Z', '2026-11-23T10:00:04.000Z']);
+      expect(ticks.map((tick) => tick.at)).toEqual([
+        '2026-11-23T10:00:01.000Z',
+        '2026-11-23T10:00:02.500Z',
+        '2026-11-23T10:00:03.000Z',
+        '2026-11-23T10:00:04.000Z',
+      ]);
+      expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(false);
+      // Each run is handed the schedule's status as it stood before the run.
       expect(ticks[0]!.timer).toEqual({
         isPastDue: false,
         schedule: { adjustForDST: true },
-        scheduleStatus: { last: new Date(0).toISOString(), next: '2026-11-23T10:00:02.000Z', lastUpdated: '2026-11-23T10:00:01.000Z' },
+        scheduleStatus: { last: new Date(0).toISOString(), next: '2026-11-23T10:00:01.000Z', lastUpdated: new Date(0).toISOString() },
       });
-      expect(ticks[1]!.timer.scheduleStatus).toEqual({
-        last: '2026-11-23T10:00:01.000Z',
-        next: '2026-11-23T10:00:04.000Z',
-        lastUpdated: '2026-11-23T10:00:03.000Z',
+      expect(ticks[1]!.timer).toEqual({
+        isPastDue: false,
+        schedule: { adjustForDST: true },
+        scheduleStatus: { last: '2026-11-23T10:00:01.000Z', next: '2026-11-23T10:00:02.000Z', lastUpdated: '2026-11-23T10:00:01.000Z' },
+      });
+      expect(ticks[2]!.timer.scheduleStatus).toEqual({
+        last: '2026-11-23T10:00:02.500Z',
+        next: '2026-11-23T10:00:03.000Z',
+        lastUpdated: '2026-11-23T10:00:02.500Z',
       });
       // Stopped: nothing left scheduled, and no run however far time moves on.
       expect(timerTime.pending()).toBe(0);
       await timerTime.advance(5_000);
-      expect(ticks).toHaveLength(3);
+      expect(ticks).toHaveLength(4);
+    });
+
+    it('runs a runOnStartup function at once, then on its schedule from that run', async () => {
+      const time = manualTime(new Date('2026-11-23T10:00:07.250Z'));
+      const runs: { at: string; timer: Timer }[] = [];
+      const functions = captureRegistrations(() => {
+        app.timer('atStartup', {
+          schedule: '*/10 * * * * *',
+          runOnStartup: true,
+          handler: (timer) => {
+            runs.push({ at: time.clock().toISOString(), timer });
+          },
+        });
+      });
+      const runner = new TimerRunner({ functions, logger, clock: time.clock, scheduler: time.scheduler, functionTimeoutMs: 60_000 });
+      runner.start();
+      try {
+        await time.advance(13_000);
+      } finally {
+        await runner.stop();
+      }
+      expect(runs.map((run) => run.at)).toEqual(['2026-11-23T10:00:07.250Z', '2026-11-23T10:00:10.000Z', '2026-11-23T10:00:20.000Z']);
+      expect(runs[0]!.timer.scheduleStatus).toEqual({
+        last: new Date(0).toISOString(),
+        next: '2026-11-23T10:00:10.000Z',
+        lastUpdated: new Date(0).toISOString(),
+      });
+      expect(runs[1]!.timer.scheduleStatus).toEqual({
+        last: '2026-11-23T10:00:07.250Z',
+        next: '2026-11-23T10:00:10.000Z',
+        lastUpdated: '2026-11-23T10:00:07.250Z',
+      });
     });
   });
 
