@@ -58,10 +58,7 @@ export class StoreRegistrationRepository {
         await this.table.createEntity({
           partitionKey: encodeKeyPart(partnerId),
           rowKey: encodeKeyPart(storeId),
-          // Kept as a property too: a long store_id's key is a digest.
-          storeId,
-          registeredAt: now.toISOString(),
-          status: 'ACTIVE',
+          ...toEntity({ storeId, registeredAt: now.toISOString(), status: 'ACTIVE', retiredAt: null }),
         });
         created.push(storeId);
       } catch (error) {
@@ -90,13 +87,7 @@ export class StoreRegistrationRepository {
         return undefined;
       }
       result = { ...stored, status, retiredAt: status === 'RETIRED' ? now.toISOString() : null };
-      // Only the registration's own fields: the row read also carries the SDK's metadata.
-      return {
-        storeId,
-        ...(stored.registeredAt === null ? {} : { registeredAt: stored.registeredAt }),
-        status,
-        ...(status === 'RETIRED' ? { retiredAt: now.toISOString() } : {}),
-      };
+      return toEntity(result);
     });
     return result;
   }
@@ -111,6 +102,15 @@ export class StoreRegistrationRepository {
     }
     return registrations.sort((a, b) => compareCodeUnits(a.storeId, b.storeId));
   }
+}
+
+/**
+ * The row's own properties for a registration (not the SDK's metadata a row read carries). The
+ * store id is kept as a property too: a long store_id's key is a digest.
+ */
+function toEntity(registration: StoreRegistration): RegistrationEntity {
+  const { storeId, registeredAt, status, retiredAt } = registration;
+  return { storeId, ...(registeredAt === null ? {} : { registeredAt }), status, ...(retiredAt === null ? {} : { retiredAt }) };
 }
 
 /** A registration as stored; a row written before statuses existed is ACTIVE. */
