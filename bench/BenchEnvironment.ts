@@ -39,8 +39,6 @@ export interface BenchResponse {
   readonly body: unknown;
 }
 
-export const benchBusinessDate = '2026-03-01';
-
 /** Which storage the service sees: the emulator as it is, or the emulator behind the Azure-shaped latency proxy. */
 export type BenchProfile = 'emulator' | 'azure';
 

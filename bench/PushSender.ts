@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { BatchTemplate } from './BatchTemplate.js';
-import { benchBusinessDate } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import { businessDateOfPush } from './businessDateOfPush.js';
 
 /** What the sender needs to build and send push `n`: where to, with which key, and the batch's shape. */
@@ -34,10 +34,13 @@ export function senderTemplate(setup: PushSenderSetup): BatchTemplate {
  * A sender in a process of its own (`pushSenderChild.js` of the compiled benchmark), so that the
  * CPU of building and sending 2.4 MB bodies is not counted in the process that serves them. Run
  * from TypeScript sources (the smoke tests) there is no compiled script, and the pushes are sent
- * from this process through `sendHere`.
+ * from this process through `sendHere`. `script` is the child's compiled script (a test bundles its own).
  */
-export async function startPushSender(setup: PushSenderSetup, sendHere: (body: Buffer) => Promise<number>): Promise<PushSender> {
-  const script = path.join(__dirname, 'pushSenderChild.js');
+export async function startPushSender(
+  setup: PushSenderSetup,
+  sendHere: (body: Buffer) => Promise<number>,
+  script: string = path.join(__dirname, 'pushSenderChild.js'),
+): Promise<PushSender> {
   if (!existsSync(script)) {
     const template = senderTemplate(setup);
     return { push: (n) => sendHere(pushBody(template, n)), stop: () => Promise.resolve() };

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ReconciliationRepository, ReconciliationStatus } from '../src/storage/ReconciliationRepository.js';
-import { benchBusinessDate } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 
 /**
  * Polls the store-day until the queued reconciliation has stored its result for this close, and

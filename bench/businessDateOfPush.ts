@@ -1,4 +1,4 @@
-import { benchBusinessDate } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
 

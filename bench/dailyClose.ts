@@ -1,5 +1,5 @@
 import type { DailyClose } from '../src/domain/model/payloads.js';
-import { benchBusinessDate } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import { money, type DayTotals } from './tradeRecordGenerator.js';
 
 /** The daily close of a generated store-day: its control totals are the ones the generator added up, so the day matches. */

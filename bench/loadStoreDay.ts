@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { DailyClose } from '../src/domain/model/payloads.js';
 import type { ReconcileMessage } from '../src/services/ReconcileMessage.js';
-import { benchBusinessDate, pushUntilAcknowledged, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
+import { pushUntilAcknowledged, type BenchEnvironment, type BenchPartner } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import { dailyClose } from './dailyClose.js';
 import { emptyDayTotals, generateTradeRecordBatch } from './tradeRecordGenerator.js';
 

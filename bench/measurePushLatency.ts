@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { TradeRecordBatch } from '../src/domain/model/payloads.js';
 import { BatchTemplate } from './BatchTemplate.js';
-import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
+import { type BenchEnvironment } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import { businessDateOfPush } from './businessDateOfPush.js';
 import { PushFloor } from './PushFloor.js';
 import type { BenchScale } from './benchScale.js';

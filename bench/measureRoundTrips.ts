@@ -1,6 +1,7 @@
 import type { QueueClient } from '@azure/storage-queue';
 import { ReconciliationRepository } from '../src/storage/ReconciliationRepository.js';
-import { benchBusinessDate, expectAccepted, type BenchEnvironment } from './BenchEnvironment.js';
+import { expectAccepted, type BenchEnvironment } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import { BatchTemplate } from './BatchTemplate.js';
 import type { BenchScale } from './benchScale.js';
 import type { RoundTripChain } from './LatencyProxy.js';

@@ -1,5 +1,6 @@
 import { BatchTemplate } from './BatchTemplate.js';
-import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
+import { type BenchEnvironment } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import type { BenchScale } from './benchScale.js';
 import { isPollerReceive } from './RequestCounter.js';
 

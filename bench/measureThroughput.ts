@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { BatchTemplate } from './BatchTemplate.js';
-import { benchBusinessDate, type BenchEnvironment } from './BenchEnvironment.js';
+import { type BenchEnvironment } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import { businessDateOfPush } from './businessDateOfPush.js';
 import type { BenchScale } from './benchScale.js';
 import { childPidMatching, cpuSecondsOf, ownCpuSeconds } from './processCpu.js';

@@ -5,7 +5,7 @@ import { createBodyValidator } from '../src/bodyParsing/createBodyValidator.js';
 import { readSchemaFolder } from '../src/bodyParsing/readSchemaFolder.js';
 import { parseJsonBody } from '../src/bodyParsing/parseJsonBody.js';
 import { BatchTemplate } from './BatchTemplate.js';
-import { benchBusinessDate } from './BenchEnvironment.js';
+import { benchBusinessDate } from './benchBusinessDate.js';
 import type { BenchScale } from './benchScale.js';
 import { round } from './stats.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BatchTemplate } from '../../bench/BatchTemplate.js';
-import { benchBusinessDate } from '../../bench/BenchEnvironment.js';
+import { benchBusinessDate } from '../../bench/benchBusinessDate.js';
 import type { TradeRecordBatch } from '../../src/domain/model/payloads.js';
 import { checkTradeRecordBatch } from '../../src/domain/validation/checkTradeRecordBatch.js';
 import { createBodyValidator } from '../../src/bodyParsing/createBodyValidator.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchBusinessDate } from '../../bench/BenchEnvironment.js';
+import { benchBusinessDate } from '../../bench/benchBusinessDate.js';
 import { businessDateOfPush } from '../../bench/businessDateOfPush.js';
 
 describe('businessDateOfPush', () => {
