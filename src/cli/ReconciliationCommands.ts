@@ -1,0 +1,116 @@
+import { compareCodeUnits } from '../domain/compareCodeUnits.js';
+import { createStoreDayReportService } from '../services/createStoreDayReportService.js';
+import { classifyReportError } from '../services/reports/classifyReportError.js';
+import type { ClosedDayReruns } from '../services/reruns/ClosedDayReruns.js';
+import type { ReconciliationRepository, ReconciliationStatus } from '../storage/ReconciliationRepository.js';
+import type { StorageClients } from '../storage/StorageClients.js';
+import type { HqContext, Options } from './HqContext.js';
+import { UsageError } from './parseArgs.js';
+import { printable } from './printable.js';
+import { Refusal } from './Refusal.js';
+
+interface StoreDay {
+  readonly partnerId: string;
+  readonly storeId: string;
+  readonly businessDate: string;
+}
+
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The HQ tool's `reconciliation list|rerun` and `reports rebuild`: what HQ does with reconciled store-days. */
+export class ReconciliationCommands {
+  constructor(
+    private readonly context: HqContext,
+    private readonly storage: StorageClients,
+    private readonly results: ReconciliationRepository,
+    private readonly reruns: ClosedDayReruns,
+  ) {}
+
+  async list(options: Options): Promise<void> {
+    const status = options.status;
+    if (status && !['RECEIVED', 'MATCHED', 'MISMATCHED'].includes(status)) {
+      throw new UsageError('--status must be RECEIVED, MATCHED or MISMATCHED');
+    }
+    if (options.date && !isoDate.test(options.date)) throw new UsageError('--date must be YYYY-MM-DD');
+    const partnerId = options.partner === undefined ? undefined : await this.context.resolvePartner(options.partner);
+    const { io } = this.context;
+    io.out('partner\tstore\tbusiness_date\tstatus\tchecked_at\tdifferences');
+    for await (const r of this.results.list({
+      partnerId,
+      status: status as ReconciliationStatus | undefined,
+      businessDate: options.date,
+    })) {
+      io.out(
+        [r.partnerId, r.storeId, r.businessDate, r.status, r.checkedAt ?? '-', r.differences.join(',') || '-'].map(printable).join('\t'),
+      );
+    }
+  }
+
+  /**
+   * Reconciles a partner's reconciled store-days in range again now, through the service's queue,
+   * each against its close in effect: after a mapping upload that gave a code already mapped another
+   * standard code, or left it out, which reconciles no day by itself.
+   */
+  async rerun(typedPartnerId: string, options: Options): Promise<void> {
+    const partnerId = await this.context.resolvePartner(typedPartnerId);
+    const days = await this.reconciledDays(partnerId, options);
+    const scheduled = await this.reruns.rerunDays(partnerId, days);
+    this.context.io.out(`${scheduled} of ${days.length} reconciled store-day(s) scheduled to reconcile again`);
+  }
+
+  /**
+   * Rewrites the report files of every reconciled store-day in range from the raw batches (history
+   * replay, or after a fix), one store-day at a time, with a progress line per store-day. A
+   * store-day that fails is reported and skipped; storage failures are tried three times.
+   */
+  async rebuildReports(options: Options): Promise<void> {
+    const { io, clock } = this.context;
+    const partner = options.partner === undefined ? undefined : await this.context.resolvePartner(options.partner);
+    const days = await this.reconciledDays(partner, options);
+    const reports = createStoreDayReportService(this.storage, clock);
+    let written = 0;
+    let failed = 0;
+    for (const [i, day] of days.entries()) {
+      let outcome = '';
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const result = await reports.rebuild(day.partnerId, day.storeId, day.businessDate);
+          outcome = result?.status ?? 'not reconciled';
+          if (result?.status === 'written') written += 1;
+          break;
+        } catch (error) {
+          const failure = classifyReportError(error);
+          if (!failure.permanent && attempt < 3) continue;
+          outcome = `${failure.code}: ${failure.message}`;
+          failed += 1;
+          break;
+        }
+      }
+      io.err(`[${i + 1}/${days.length}] ${printable(day.partnerId)} ${printable(day.storeId)} ${day.businessDate}: ${printable(outcome)}`);
+    }
+    io.out(`${written} of ${days.length} reconciled store-day(s) rewritten${failed > 0 ? `, ${failed} failed` : ''}`);
+    if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
+  }
+
+  /** The reconciled (MATCHED or MISMATCHED) store-days of one partner or all, by date range, in order. */
+  private async reconciledDays(partnerId: string | undefined, { from, to }: Options): Promise<StoreDay[]> {
+    for (const [name, value] of [
+      ['--from', from],
+      ['--to', to],
+    ] as const) {
+      if (value !== undefined && !isoDate.test(value)) throw new UsageError(`${name} must be YYYY-MM-DD`);
+    }
+    if (from !== undefined && to !== undefined && from > to) throw new UsageError('--from must not be after --to');
+    const days: StoreDay[] = [];
+    for await (const r of this.results.list({ partnerId })) {
+      if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
+      days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate });
+    }
+    return days.sort(
+      (a, b) =>
+        compareCodeUnits(a.partnerId, b.partnerId) ||
+        compareCodeUnits(a.businessDate, b.businessDate) ||
+        compareCodeUnits(a.storeId, b.storeId),
+    );
+  }
+}
