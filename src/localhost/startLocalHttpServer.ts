@@ -11,13 +11,17 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { HttpRequest, HttpResponse, InvocationContext } from '@azure/functions';
-import type { Cookie, HttpRequestInit } from '@azure/functions';
+import { HttpRequest, InvocationContext } from '@azure/functions';
+import type { HttpRequestInit } from '@azure/functions';
 import type { CapturedFunction, CapturedHttpFunction } from './functionsCoreStandIn.js';
 import { describeFailure, invocationLogHandler } from './LocalHostLogger.js';
 import type { LocalHostLogger } from './LocalHostLogger.js';
 import { RequestBodyStream } from './RequestBodyStream.js';
 import { RouteTable, decodePathSegments } from './RouteTable.js';
+import { discardBody } from './discardBody.js';
+import { defaultHostTimeouts, type HostTimeouts } from './HostTimeouts.js';
+import { isBodyless, watchBodyRate } from './watchBodyRate.js';
+import { writeHandlerResponse } from './writeHandlerResponse.js';
 
 export interface LocalHttpServerOptions {
   /** Captured registrations; only the HTTP ones are served. */
@@ -50,43 +54,6 @@ export interface LocalHttpServerOptions {
   /** Default 127.0.0.1. */
   readonly host?: string;
 }
-
-/**
- * How long the front end waits for a client. Azure's front end is Kestrel behind a load balancer:
- * 30 s for the request headers (Kestrel's RequestHeadersTimeout), at least 240 bytes/s of body after
- * a 5 s grace (Kestrel's MinRequestBodyDataRate), 230 s for a whole HTTP-triggered request (the
- * load balancer's idle limit), 5 s to drain a body the function did not read, and 130 s before an
- * idle kept-alive connection is closed (Kestrel's KeepAliveTimeout; Node's own is 5 s, and a client
- * that reuses a connection just as the server closes it sees a reset, which Azure's clients do not).
- */
-export interface HostTimeouts {
-  readonly headersMs: number;
-  readonly minBodyBytesPerSecond: number;
-  readonly bodyGraceMs: number;
-  /**
-   * The whole request, its answer included: a function still running then is answered 500 however
-   * long functionTimeout is (Azure documents 230 s as the most an HTTP-triggered function can take
-   * to answer), and it runs on.
-   */
-  readonly requestMs: number;
-  readonly drainMs: number;
-  /** Most body bytes discarded while draining before the connection is cut. */
-  readonly drainBytes: number;
-  /** host.json `functionTimeout`: an invocation still running then is answered 500 by the host. */
-  readonly functionMs: number;
-  readonly keepAliveMs: number;
-}
-
-const defaultHostTimeouts: HostTimeouts = Object.freeze({
-  headersMs: 30_000,
-  minBodyBytesPerSecond: 240,
-  bodyGraceMs: 5_000,
-  requestMs: 230_000,
-  drainMs: 5_000,
-  drainBytes: 64 * 1024 * 1024,
-  functionMs: 30 * 60_000,
-  keepAliveMs: 130_000,
-});
 
 export interface RunningLocalHttpServer {
   /** The port actually bound. */
@@ -346,66 +313,6 @@ async function readWhole(stream: ReadableStream<Uint8Array>): Promise<ReadableSt
   });
 }
 
-function isBodyless(req: http.IncomingMessage): boolean {
-  return req.readableEnded || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined);
-}
-
-/**
- * Cuts a connection whose body arrives slower than the minimum data rate once the grace period is
- * over. Returns the function that stops watching.
- */
-function watchBodyRate(req: http.IncomingMessage, body: RequestBodyStream, timeouts: HostTimeouts, onTooSlow: () => void): () => void {
-  if (isBodyless(req)) return () => undefined;
-  const started = Date.now();
-  const timer = setInterval(() => {
-    if (body.ended) {
-      clearInterval(timer);
-      return;
-    }
-    const elapsed = Date.now() - started;
-    if (elapsed < timeouts.bodyGraceMs) return;
-    if (body.receivedBytes < (timeouts.minBodyBytesPerSecond * elapsed) / 1000) {
-      clearInterval(timer);
-      onTooSlow();
-    }
-  }, 250);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-  };
-}
-
-/**
- * After the answer, discards whatever body the client is still sending, without keeping it, so
- * that clients which write the whole body before reading (most do) see the answer. The connection
- * is cut once the drain goes on past the time or byte bound.
- */
-function discardBody(req: http.IncomingMessage, res: http.ServerResponse, timeouts: HostTimeouts): void {
-  if (req.readableEnded) return;
-  let discarded = 0;
-  const cut = (): void => {
-    cleanup();
-    req.socket.destroy();
-  };
-  const timer = setTimeout(cut, timeouts.drainMs);
-  timer.unref();
-  const onData = (chunk: Buffer): void => {
-    discarded += chunk.length;
-    if (discarded > timeouts.drainBytes) cut();
-  };
-  const cleanup = (): void => {
-    clearTimeout(timer);
-    req.off('data', onData);
-  };
-  req.on('data', onData);
-  req.once('end', cleanup);
-  req.once('close', cleanup);
-  res.once('close', () => {
-    if (req.readableEnded) cleanup();
-  });
-  req.resume();
-}
-
 /**
  * The key the host checks, chosen as Azure's host chooses it (AuthenticationLevelHandler): the first
  * `x-functions-key` header whenever one is sent, even empty, and only without one the first `code`
@@ -433,55 +340,6 @@ function hostForUrl(req: http.IncomingMessage, server: http.Server): string {
   if (declared && /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/.test(declared)) return declared;
   const address = server.address() as AddressInfo;
   return `127.0.0.1:${address.port}`;
-}
-
-/** Response headers the library does not pass on from a handler (hop-by-hop headers). */
-const hopByHopHeaders = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'trailers',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-/**
- * Writes what the handler returned, converted by the library's own HttpResponse as in Azure (a
- * jsonBody is labelled `application/json` unless the handler set a type); nothing → 204.
- */
-async function writeHandlerResponse(res: http.ServerResponse, result: unknown, closeConnection: boolean): Promise<void> {
-  const close: Record<string, string> = closeConnection ? { connection: 'close' } : {};
-  if (result === undefined || result === null) {
-    res.writeHead(204, close);
-    res.end();
-    return;
-  }
-  const response = result instanceof HttpResponse ? result : new HttpResponse(result);
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && !hopByHopHeaders.has(name)) headers[name] = value;
-  });
-  const setCookies = [...response.headers.getSetCookie(), ...response.cookies.map(serializeCookie)];
-  if (setCookies.length > 0) headers['set-cookie'] = setCookies;
-  const body = Buffer.from(await response.arrayBuffer());
-  if (body.length > 0 || !('content-length' in headers)) headers['content-length'] = String(body.length);
-  res.writeHead(response.status, { ...headers, ...close });
-  res.end(body);
-}
-
-function serializeCookie(cookie: Cookie): string {
-  const parts = [`${cookie.name}=${cookie.value}`];
-  if (cookie.domain) parts.push(`Domain=${cookie.domain}`);
-  if (cookie.path) parts.push(`Path=${cookie.path}`);
-  if (cookie.expires !== undefined) parts.push(`Expires=${new Date(cookie.expires).toUTCString()}`);
-  if (cookie.maxAge !== undefined) parts.push(`Max-Age=${cookie.maxAge}`);
-  if (cookie.secure) parts.push('Secure');
-  if (cookie.httpOnly) parts.push('HttpOnly');
-  if (cookie.sameSite) parts.push(`SameSite=${cookie.sameSite}`);
-  return parts.join('; ');
 }
 
 function truncate(text: string, length: number): string {

@@ -17,7 +17,8 @@ import { consoleLogger, type LocalHostLogger } from './LocalHostLogger.js';
 import { QueuePoller } from './QueuePoller.js';
 import { TimerRunner } from './TimerRunner.js';
 import { readHostSettings } from './readHostSettings.js';
-import { startLocalHttpServer, type HostTimeouts } from './startLocalHttpServer.js';
+import type { HostTimeouts } from './HostTimeouts.js';
+import { startLocalHttpServer } from './startLocalHttpServer.js';
 
 /** The Functions host's own default for FUNCTIONS_REQUEST_BODY_SIZE_LIMIT (100 MB). */
 const defaultHostBodyLimitBytes = 104_857_600;
