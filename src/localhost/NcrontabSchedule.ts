@@ -15,6 +15,8 @@ export class NcrontabSchedule {
     private readonly weekdays: ReadonlySet<number>,
     private readonly daysRestricted: boolean,
     private readonly weekdaysRestricted: boolean,
+    /** Every field but the seconds is `*`, as written. */
+    private readonly onlySecondsWritten: boolean,
   ) {}
 
   static parse(expression: string): NcrontabSchedule {
@@ -35,7 +37,21 @@ export class NcrontabSchedule {
       new Set([...field(weekday, 0, 7, dayNames)].map((d) => d % 7)),
       day !== '*' && day !== '?',
       weekday !== '*' && weekday !== '?',
+      [minute, hour, day, month, weekday].every((text) => text === '*'),
     );
+  }
+
+  /**
+   * Whether the host keeps no schedule status for this schedule: one that is `*` in every field but
+   * the seconds and names more than one time in the minute after `now` (the WebJobs timer
+   * extension's `ShouldDisableScheduleMonitor`, applied when the function is registered). Such a
+   * function is handed no `scheduleStatus`.
+   */
+  isSubMinute(now: Date): boolean {
+    if (!this.onlySecondsWritten) return false;
+    const end = now.getTime() + 60_000;
+    const first = this.next(now);
+    return first.getTime() < end && this.next(first).getTime() < end;
   }
 
   /** The first time strictly after `after` that the schedule names (whole seconds, UTC). */

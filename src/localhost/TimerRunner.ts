@@ -4,7 +4,9 @@
  * is set, one run of a function at a time (in Azure a timer function runs on one instance at a
  * time). The next occurrence is taken from when a run started and waited for once it has ended,
  * so an occurrence that passed while a run was going is run as soon as that run ends, once, not
- * skipped. A failed run is logged and the schedule goes on.
+ * skipped. A failed run is logged and the schedule goes on. The `Timer` a run is handed is the one
+ * the host hands a Node.js function: the schedule status as it stood before the run, its times as
+ * the host writes them, and no status at all for a function without a schedule monitor.
  */
 import { randomUUID } from 'node:crypto';
 import { InvocationContext, type Timer } from '@azure/functions';
@@ -38,12 +40,17 @@ interface ScheduleStatus {
   readonly lastUpdated: Date;
 }
 
-/** `last` and `lastUpdated` of a function that has not run yet. */
-const never = new Date(0);
+/** `last` and `lastUpdated` of a function that has not run yet: .NET's default date and time. */
+const never = new Date('0001-01-01T00:00:00Z');
+
+/** A status before the function's first start: replaced at start. */
+const initialStatus: ScheduleStatus = { last: never, next: never, lastUpdated: never };
 
 interface Scheduled {
   readonly fn: CapturedTimerFunction;
   readonly schedule: NcrontabSchedule;
+  /** Whether the host keeps the schedule's status and hands it to each run (its schedule monitor). */
+  readonly monitored: boolean;
   status: ScheduleStatus;
   cancel: (() => void) | undefined;
   running: Promise<void> | undefined;
@@ -64,13 +71,17 @@ export class TimerRunner {
     this.#functionTimeoutMs = options.functionTimeoutMs ?? readHostSettings().functionTimeoutSeconds * 1000;
     this.#scheduled = options.functions
       .filter((fn): fn is CapturedTimerFunction => fn.kind === 'timer')
-      .map((fn) => ({
-        fn,
-        schedule: NcrontabSchedule.parse(fn.schedule),
-        status: { last: never, next: never, lastUpdated: never },
-        cancel: undefined,
-        running: undefined,
-      }));
+      .map((fn) => {
+        const schedule = NcrontabSchedule.parse(fn.schedule);
+        return {
+          fn,
+          schedule,
+          monitored: fn.useMonitor && !schedule.isSubMinute(this.#clock()),
+          status: initialStatus,
+          cancel: undefined,
+          running: undefined,
+        };
+      });
   }
 
   start(): void {
@@ -114,7 +125,10 @@ export class TimerRunner {
       // Azure sets it only for an occurrence missed while no host ran, which a local host cannot know of.
       isPastDue: false,
       schedule: { adjustForDST: true },
-      scheduleStatus: { last: status.last.toISOString(), next: status.next.toISOString(), lastUpdated: status.lastUpdated.toISOString() },
+      // Without a schedule monitor the host passes null, whatever the library's type says.
+      scheduleStatus: (entry.monitored
+        ? { last: hostDateTime(status.last), next: hostDateTime(status.next), lastUpdated: hostDateTime(status.lastUpdated) }
+        : null) as Timer['scheduleStatus'],
     };
     const context = new InvocationContext({
       invocationId,
@@ -138,4 +152,15 @@ export class TimerRunner {
       this.#arm(entry);
     })();
   }
+}
+
+/**
+ * A time as the host writes the status's local times to a Node.js worker on a UTC machine (Azure's
+ * default): ISO 8601 with a `+00:00` offset, fractional seconds without trailing zeros, none when
+ * whole (Newtonsoft.Json's round-trip format), e.g. `2026-11-23T10:00:07.25+00:00`.
+ */
+function hostDateTime(time: Date): string {
+  const [whole = '', fraction = ''] = time.toISOString().slice(0, -1).split('.');
+  const digits = fraction.replace(/0+$/, '');
+  return `${whole}${digits === '' ? '' : `.${digits}`}+00:00`;
 }

@@ -67,6 +67,8 @@ export interface CapturedTimerFunction extends CapturedBase {
   /** NCRONTAB expression, as registered. */
   readonly schedule: string;
   readonly runOnStartup: boolean;
+  /** `useMonitor` as registered (default true): false, or a sub-minute schedule, means no schedule status. */
+  readonly useMonitor: boolean;
 }
 
 export type CapturedFunction = CapturedHttpFunction | CapturedQueueFunction | CapturedTimerFunction;
@@ -251,7 +253,14 @@ function parseRegistration({ metadata, handler }: RawRegistration): CapturedFunc
       if (typeof schedule !== 'string' || schedule === '') {
         throw new Error(`Function "${metadata.name}" has no schedule.`);
       }
-      return { ...base, kind: 'timer', handler: handler as TimerHandler, schedule, runOnStartup: triggerBinding.runOnStartup === true };
+      return {
+        ...base,
+        kind: 'timer',
+        handler: handler as TimerHandler,
+        schedule,
+        runOnStartup: triggerBinding.runOnStartup === true,
+        useMonitor: triggerBinding.useMonitor !== false,
+      };
     }
     default:
       throw new Error(`Function "${metadata.name}" uses trigger "${triggerBinding.type}", which the local host cannot run.`);

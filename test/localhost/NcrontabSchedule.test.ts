@@ -34,3 +34,23 @@ describe('NcrontabSchedule', () => {
     }
   });
 });
+
+describe('NcrontabSchedule.isSubMinute', () => {
+  const now = new Date('2026-11-23T10:00:07.250Z');
+
+  it('is true for a schedule of seconds alone that fires more than once in the next minute', () => {
+    expect(NcrontabSchedule.parse('* * * * * *').isSubMinute(now)).toBe(true);
+    expect(NcrontabSchedule.parse('*/10 * * * * *').isSubMinute(now)).toBe(true);
+    expect(NcrontabSchedule.parse('0,30 * * * * *').isSubMinute(now)).toBe(true);
+  });
+
+  it('is false once a minute or less often, and whenever a field above the seconds is written out', () => {
+    expect(NcrontabSchedule.parse('0 * * * * *').isSubMinute(now)).toBe(false);
+    expect(NcrontabSchedule.parse('59 * * * * *').isSubMinute(now)).toBe(false);
+    expect(NcrontabSchedule.parse('* * * * *').isSubMinute(now)).toBe(false);
+    expect(NcrontabSchedule.parse('0 */5 * * * *').isSubMinute(now)).toBe(false);
+    // Every 10 s, but written with an hour: the host keeps its status, even within that hour.
+    expect(NcrontabSchedule.parse('*/10 * 10 * * *').isSubMinute(now)).toBe(false);
+    expect(NcrontabSchedule.parse('*/10 0-59 * * * *').isSubMinute(now)).toBe(false);
+  });
+});

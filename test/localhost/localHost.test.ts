@@ -590,7 +590,7 @@ describe('local host', () => {
   describe('timers', () => {
     it('runs a timer function on its NCRONTAB schedule, an occurrence missed during a run once it ends, and stops', async () => {
       const timerFunctions = captureRegistrations(registerSampleTimer);
-      expect(timerFunctions[0]).toMatchObject({ kind: 'timer', schedule: '* * * * * *', runOnStartup: false });
+      expect(timerFunctions[0]).toMatchObject({ kind: 'timer', schedule: '* * * * * *', runOnStartup: false, useMonitor: true });
       const runner = new TimerRunner({
         functions: timerFunctions,
         logger,
@@ -625,34 +625,20 @@ describe('local host', () => {
         '2026-11-23T10:00:04.000Z',
       ]);
       expect(logger.lines.some((entry) => entry.level === 'warn' && entry.line.includes('everySecond'))).toBe(false);
-      // Each run is handed the schedule's status as it stood before the run.
-      expect(ticks[0]!.timer).toEqual({
-        isPastDue: false,
-        schedule: { adjustForDST: true },
-        scheduleStatus: { last: new Date(0).toISOString(), next: '2026-11-23T10:00:01.000Z', lastUpdated: new Date(0).toISOString() },
-      });
-      expect(ticks[1]!.timer).toEqual({
-        isPastDue: false,
-        schedule: { adjustForDST: true },
-        scheduleStatus: { last: '2026-11-23T10:00:01.000Z', next: '2026-11-23T10:00:02.000Z', lastUpdated: '2026-11-23T10:00:01.000Z' },
-      });
-      expect(ticks[2]!.timer.scheduleStatus).toEqual({
-        last: '2026-11-23T10:00:02.500Z',
-        next: '2026-11-23T10:00:03.000Z',
-        lastUpdated: '2026-11-23T10:00:02.500Z',
-      });
+      // A schedule under a minute has no schedule monitor in Azure: its runs get no status.
+      for (const tick of ticks) expect(tick.timer).toEqual({ isPastDue: false, schedule: { adjustForDST: true }, scheduleStatus: null });
       // Stopped: nothing left scheduled, and no run however far time moves on.
       expect(timerTime.pending()).toBe(0);
       await timerTime.advance(5_000);
       expect(ticks).toHaveLength(4);
     });
 
-    it('runs a runOnStartup function at once, then on its schedule from that run', async () => {
+    it('runs a runOnStartup function at once, then on its schedule, each run handed the status before it', async () => {
       const time = manualTime(new Date('2026-11-23T10:00:07.250Z'));
       const runs: { at: string; timer: Timer }[] = [];
       const functions = captureRegistrations(() => {
         app.timer('atStartup', {
-          schedule: '*/10 * * * * *',
+          schedule: '30 * * * * *',
           runOnStartup: true,
           handler: (timer) => {
             runs.push({ at: time.clock().toISOString(), timer });
@@ -662,21 +648,55 @@ describe('local host', () => {
       const runner = new TimerRunner({ functions, logger, clock: time.clock, scheduler: time.scheduler, functionTimeoutMs: 60_000 });
       runner.start();
       try {
-        await time.advance(13_000);
+        await time.advance(85_000);
       } finally {
         await runner.stop();
       }
-      expect(runs.map((run) => run.at)).toEqual(['2026-11-23T10:00:07.250Z', '2026-11-23T10:00:10.000Z', '2026-11-23T10:00:20.000Z']);
-      expect(runs[0]!.timer.scheduleStatus).toEqual({
-        last: new Date(0).toISOString(),
-        next: '2026-11-23T10:00:10.000Z',
-        lastUpdated: new Date(0).toISOString(),
+      expect(runs.map((run) => run.at)).toEqual(['2026-11-23T10:00:07.250Z', '2026-11-23T10:00:30.000Z', '2026-11-23T10:01:30.000Z']);
+      // As the host writes them: .NET's default time for "never", a +00:00 offset, no trailing zeros.
+      expect(runs.map((run) => run.timer.scheduleStatus)).toEqual([
+        { last: '0001-01-01T00:00:00+00:00', next: '2026-11-23T10:00:30+00:00', lastUpdated: '0001-01-01T00:00:00+00:00' },
+        { last: '2026-11-23T10:00:07.25+00:00', next: '2026-11-23T10:00:30+00:00', lastUpdated: '2026-11-23T10:00:07.25+00:00' },
+        { last: '2026-11-23T10:00:30+00:00', next: '2026-11-23T10:01:30+00:00', lastUpdated: '2026-11-23T10:00:30+00:00' },
+      ]);
+      for (const run of runs) expect(run.timer.isPastDue).toBe(false);
+    });
+
+    it('hands no schedule status to a function registered without the monitor, and one to a sub-minute schedule limited to an hour', async () => {
+      const time = manualTime(new Date('2026-11-23T10:00:07.250Z'));
+      const runs: { name: string; timer: Timer }[] = [];
+      const functions = captureRegistrations(() => {
+        app.timer('unmonitored', {
+          schedule: '0 * * * * *',
+          useMonitor: false,
+          handler: (timer) => {
+            runs.push({ name: 'unmonitored', timer });
+          },
+        });
+        // Every 20 s, but only in hour 10: the host keeps its status (only `*` above the seconds turns it off).
+        app.timer('withinAnHour', {
+          schedule: '*/20 * 10 * * *',
+          handler: (timer) => {
+            runs.push({ name: 'withinAnHour', timer });
+          },
+        });
       });
-      expect(runs[1]!.timer.scheduleStatus).toEqual({
-        last: '2026-11-23T10:00:07.250Z',
-        next: '2026-11-23T10:00:10.000Z',
-        lastUpdated: '2026-11-23T10:00:07.250Z',
-      });
+      expect(functions.map((fn) => (fn.kind === 'timer' ? fn.useMonitor : undefined))).toEqual([false, true]);
+      const runner = new TimerRunner({ functions, logger, clock: time.clock, scheduler: time.scheduler, functionTimeoutMs: 60_000 });
+      runner.start();
+      try {
+        await time.advance(55_000);
+      } finally {
+        await runner.stop();
+      }
+      // The library's type has no null; the host passes one.
+      const nextOf = (timer: Timer) => (timer.scheduleStatus as Timer['scheduleStatus'] | null)?.next ?? null;
+      expect(runs.map((run) => [run.name, nextOf(run.timer)])).toEqual([
+        ['withinAnHour', '2026-11-23T10:00:20+00:00'],
+        ['withinAnHour', '2026-11-23T10:00:40+00:00'],
+        ['unmonitored', null],
+        ['withinAnHour', '2026-11-23T10:01:00+00:00'],
+      ]);
     });
   });
 
