@@ -205,6 +205,27 @@ describe('a retired store', () => {
     expect(sales.items).toEqual([expect.objectContaining({ store_id: usdStore, net_sales: '38.91' })]);
   });
 
+  it('answers a push cut off before the retirement, sent again after it, as a repeat, applied once', async () => {
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch();
+    crashAt = { step: 'blob-stored', batchId: batch.batch_id };
+    expect((await service.call(partner, 'POST', 'trade-records', batch)).status).toBeGreaterThanOrEqual(500);
+    expect((await retire(partner, usdStore)).status).toBe(200);
+
+    // The first attempt passed the checks and its body is stored, so HQ will count it: the partner
+    // is told so, not that the store is refused.
+    const again = await service.call(partner, 'POST', 'trade-records', batch);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(ackOf(again)).toMatchObject({ batch_id: batch.batch_id, status: 'ALREADY_RECEIVED', record_count: 3 });
+    expect(ackOf(again).warnings.map((warning) => warning.code)).not.toContain('BATCH_ID_REUSED');
+    expect((await ledger().get(partner.partnerId, batch.batch_id))?.state).toBe('COMMITTED');
+    const day = objectOf(await service.callHost(admin, 'GET', `hq/v1/store-days/${partner.partnerId}/${usdStore}/${fixtureBusinessDate}`));
+    expect(day).toMatchObject({ batches: [expect.objectContaining({ batch_id: batch.batch_id, record_count: 3, failed: false })] });
+
+    // Another body under a new batch_id is still refused.
+    expect(refusalOf(await service.call(partner, 'POST', 'trade-records', tradeBatch()))).toMatchObject({ code: 'STORE_NOT_ALLOWED' });
+  });
+
   it('lets the sweep finish a push cut off before the retirement', async () => {
     const partner = await partnerWithStores(service);
     const batch = tradeBatch();

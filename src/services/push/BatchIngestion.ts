@@ -135,7 +135,7 @@ export class BatchIngestion {
     try {
       body = await this.validate(partnerId, processor, value, ahead);
     } catch (error) {
-      const repeat = await this.committedRepeat(partnerId, value, bytes, error);
+      const repeat = await this.acceptedRepeat(partnerId, value, bytes, error);
       if (repeat === undefined) throw error;
       await admitted;
       return repeat;
@@ -378,10 +378,13 @@ export class BatchIngestion {
   /**
    * A body refused now that was accepted before, byte for byte, under its batch_id: a repeat, which
    * the contract answers 200 ALREADY_RECEIVED whatever has changed since (the store's currency, a
-   * limit). Read only on the refusal path; undefined for anything else, and when the ledger cannot
-   * be read (the refusal then stands).
+   * limit, the store's retirement). That includes a first attempt cut off after its body was
+   * stored but before its commit: it passed the checks then, so it is finished from the stored body
+   * here, as the sweep would finish it, rather than refused to the partner while HQ counts it.
+   * Read only on the refusal path; undefined for anything else, and when the ledger cannot be read
+   * (the refusal then stands).
    */
-  private async committedRepeat(
+  private async acceptedRepeat(
     partnerId: string,
     value: object,
     bytes: Uint8Array,
@@ -391,9 +394,16 @@ export class BatchIngestion {
     const batchId = (value as { batch_id?: unknown }).batch_id;
     // Only an id the schema would take can have been accepted; anything else is not sent to storage.
     if (typeof batchId !== 'string' || !isUuidShaped(batchId)) return undefined;
-    const entry = await this.options.ledger.get(partnerId, batchId).catch(() => undefined);
+    const { ledger } = this.options;
+    let entry = await ledger.get(partnerId, batchId).catch(() => undefined);
     const bodyHash = createHash('sha256').update(bytes).digest('hex');
-    if (entry?.state !== 'COMMITTED' || entry.bodyHash !== bodyHash) return undefined;
+    if (entry?.bodyHash !== bodyHash) return undefined;
+    if (entry.state === 'PENDING') {
+      // Without its stored body the first attempt was never accepted: the refusal stands.
+      if (!(await this.completeFromBlob(partnerId, batchId, entry, this.options.processors[entry.kind]))) return undefined;
+      entry = await ledger.get(partnerId, batchId);
+    }
+    if (entry?.state !== 'COMMITTED') return undefined;
     // The same bytes: no warning to word, whichever endpoint they were sent to.
     return alreadyReceived(batchId, entry, bodyHash, entry.kind);
   }
