@@ -237,6 +237,8 @@ export class QueuePoller {
       invocationId,
       functionName: fn.name,
       logHandler: invocationLogHandler(this.#logger, fn.name),
+      // As in Azure, a JSON object's own top-level properties are binding data too, and replace
+      // the message's metadata of the same name (azure-functions-nodejs-library#459).
       triggerMetadata: {
         id: message.messageId,
         dequeueCount: message.dequeueCount,
@@ -245,6 +247,7 @@ export class QueuePoller {
         nextVisibleTime: message.nextVisibleOn.toISOString(),
         popReceipt: message.popReceipt,
         queueTrigger: decoded.text,
+        ...(isJsonObject(decoded.value) ? decoded.value : {}),
       },
       options: { trigger: { ...fn.triggerBinding, name: fn.triggerBindingName } },
     });
@@ -322,6 +325,10 @@ export class QueuePoller {
 }
 
 /** A message's text once decoded, and the value the function is given. */
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 interface DecodedMessage {
   readonly text: string;
   readonly value: unknown;

@@ -9,6 +9,21 @@ import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
  */
 export const maxDequeueCount = 5;
 
+/**
+ * The names of a queue message's trigger metadata. In Azure the top-level properties of a JSON
+ * message are binding data too and replace metadata of the same name (azure-functions-nodejs-library#459),
+ * so a message type of this service never has a property so named: `dequeueCount` below is the host's.
+ */
+export const queueMetadataNames = [
+  'id',
+  'dequeueCount',
+  'insertionTime',
+  'expirationTime',
+  'nextVisibleTime',
+  'popReceipt',
+  'queueTrigger',
+] as const;
+
 /** Where a queue function reports what went wrong without failing the message. */
 export interface QueueLog {
   warn(line: string): void;

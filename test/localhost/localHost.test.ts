@@ -713,6 +713,17 @@ describe('local host', () => {
       await waitFor(async () => (await queues.getQueueClient('sample-work').getProperties()).approximateMessagesCount === 0, 3_000);
     });
 
+    it("lets a JSON object message's own properties replace the metadata of the same name, as Azure does", async () => {
+      const queue = queues.getQueueClient('sample-work');
+      await queue.sendMessage(base64Json({ kind: 'named', id: 'payload-id', dequeueCount: 99 }));
+      await waitFor(() => received.some((message) => message.metadata.id === 'payload-id'), 5_000);
+      const message = received.find((entry) => entry.metadata.id === 'payload-id')!;
+      expect(message.value).toEqual({ kind: 'named', id: 'payload-id', dequeueCount: 99 });
+      expect(message.metadata).toMatchObject({ kind: 'named', id: 'payload-id', dequeueCount: 99, popReceipt: anyString() });
+      // The poller itself still completes the message by its own id.
+      await waitFor(async () => (await queue.getProperties()).approximateMessagesCount === 0, 3_000);
+    });
+
     it('hands over a non-JSON message as the decoded string', async () => {
       const sent = await queues.getQueueClient('sample-work').sendMessage(Buffer.from('plain words').toString('base64'));
       await waitFor(() => received.some((message) => message.metadata.id === sent.messageId), 5_000);
