@@ -31,16 +31,15 @@ function endpointLine(registration: WebhookRegistration): string {
 
 /**
  * The HQ tool's `webhook list|show|remove|resend|dismiss|failures`: a partner's endpoint as HQ
- * needs to see and stop it (after a key was stolen, the thief may have registered its own), and
- * the deliveries that were given up and what to do with each. Partner ids arrive resolved, but for
- * `failures`' option. Never prints a secret, a body or a
- * URL's path and query (they may hold the partner's tokens).
+ * needs to see and stop it (after a key was stolen, the thief may have registered its own), the
+ * deliveries that were given up, and what to do with each. Partner ids arrive resolved, except
+ * `failures`' `--partner`. Never prints a secret, a body or a URL's path and query (they may hold
+ * the partner's tokens).
  */
 export class WebhookCommands {
   private readonly registrations: WebhookRegistrationRepository;
   private readonly health: WebhookEndpointHealthRepository;
   private readonly deadLetters: DeadLetterActions;
-
   private readonly failureQuery: WebhookFailureQuery;
 
   constructor(

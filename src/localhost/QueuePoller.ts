@@ -324,11 +324,12 @@ export class QueuePoller {
   }
 }
 
-/** A message's text once decoded, and the value the function is given. */
+/** A decoded value that is a JSON object: its properties become trigger metadata. */
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A message's text once decoded, and the value the function is given. */
 interface DecodedMessage {
   readonly text: string;
   readonly value: unknown;
