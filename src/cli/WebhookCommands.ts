@@ -47,11 +47,12 @@ export class WebhookCommands {
     storage: StorageClients,
   ) {
     const t = storage.tables;
-    this.failureQuery = new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters));
+    const deadLetters = new WebhookDeadLetterRepository(t.webhookDeadLetters);
+    this.failureQuery = new WebhookFailureQuery(deadLetters);
     this.registrations = new WebhookRegistrationRepository(t.webhooks);
     this.health = new WebhookEndpointHealthRepository(t.webhooks);
     this.deadLetters = new DeadLetterActions({
-      deadLetters: new WebhookDeadLetterRepository(t.webhookDeadLetters),
+      deadLetters,
       events: new WebhookEventStore(t.webhookEvents),
       registrations: this.registrations,
       queue: new JsonQueue<WebhookDeliveryMessage>(storage.queues.webhookDeliveries),

@@ -4,7 +4,7 @@
  * before the retirement (a queued reconciliation, a push the sweep finishes) still completes; a
  * reactivation takes the same push again.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { PipelinePolicy, PipelineRequest, PipelineResponse, SendRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushStep } from '../../src/services/push/BatchIngestion.js';
@@ -224,6 +224,19 @@ describe('a retired store', () => {
 
     // Another body under a new batch_id is still refused.
     expect(refusalOf(await service.call(partner, 'POST', 'trade-records', tradeBatch()))).toMatchObject({ code: 'STORE_NOT_ALLOWED' });
+  });
+
+  it('keeps refusing a retry whose first attempt never had its body stored', async () => {
+    const partner = await partnerWithStores(service);
+    const batch = tradeBatch();
+    // A first attempt that wrote its entry and died before its body was stored: never accepted.
+    const bodyHash = createHash('sha256').update(JSON.stringify(batch)).digest('hex');
+    expect(await ledger().createPending(partner.partnerId, batch.batch_id, 'tradeRecords', bodyHash, new Date())).toBeDefined();
+    expect((await retire(partner, usdStore)).status).toBe(200);
+
+    expect(refusalOf(await service.call(partner, 'POST', 'trade-records', batch))).toMatchObject({ code: 'STORE_NOT_ALLOWED' });
+    expect((await ledger().get(partner.partnerId, batch.batch_id))?.state).toBe('PENDING');
+    expect(await rawBatches().get(partner.partnerId, batch.batch_id)).toBeUndefined();
   });
 
   it('lets the sweep finish a push cut off before the retirement', async () => {

@@ -588,6 +588,17 @@ describe('local host', () => {
   });
 
   describe('timers', () => {
+    /** Runs the timer functions from the manual clock's time for `ms`, then stops them. */
+    const runTimers = async (functions: CapturedFunction[], time: ReturnType<typeof manualTime>, ms: number): Promise<void> => {
+      const runner = new TimerRunner({ functions, logger, clock: time.clock, scheduler: time.scheduler, functionTimeoutMs: 60_000 });
+      runner.start();
+      try {
+        await time.advance(ms);
+      } finally {
+        await runner.stop();
+      }
+    };
+
     it('runs a timer function on its NCRONTAB schedule, an occurrence missed during a run once it ends, and stops', async () => {
       const timerFunctions = captureRegistrations(registerSampleTimer);
       expect(timerFunctions[0]).toMatchObject({ kind: 'timer', schedule: '* * * * * *', runOnStartup: false, useMonitor: true });
@@ -645,13 +656,7 @@ describe('local host', () => {
           },
         });
       });
-      const runner = new TimerRunner({ functions, logger, clock: time.clock, scheduler: time.scheduler, functionTimeoutMs: 60_000 });
-      runner.start();
-      try {
-        await time.advance(85_000);
-      } finally {
-        await runner.stop();
-      }
+      await runTimers(functions, time, 85_000);
       expect(runs.map((run) => run.at)).toEqual(['2026-11-23T10:00:07.250Z', '2026-11-23T10:00:30.000Z', '2026-11-23T10:01:30.000Z']);
       // As the host writes them: .NET's default time for "never", a +00:00 offset, no trailing zeros.
       expect(runs.map((run) => run.timer.scheduleStatus)).toEqual([
@@ -682,13 +687,7 @@ describe('local host', () => {
         });
       });
       expect(functions.map((fn) => (fn.kind === 'timer' ? fn.useMonitor : undefined))).toEqual([false, true]);
-      const runner = new TimerRunner({ functions, logger, clock: time.clock, scheduler: time.scheduler, functionTimeoutMs: 60_000 });
-      runner.start();
-      try {
-        await time.advance(55_000);
-      } finally {
-        await runner.stop();
-      }
+      await runTimers(functions, time, 55_000);
       // The library's type has no null; the host passes one.
       const nextOf = (timer: Timer) => (timer.scheduleStatus as Timer['scheduleStatus'] | null)?.next ?? null;
       expect(runs.map((run) => [run.name, nextOf(run.timer)])).toEqual([
