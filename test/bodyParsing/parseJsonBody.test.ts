@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maxJsonDepth, parseJsonBody } from '../../src/bodyParsing/parseJsonBody.js';
+import { maxJsonDepth } from '../../src/bodyParsing/maxJsonDepth.js';
+import { parseJsonBody } from '../../src/bodyParsing/parseJsonBody.js';
 import { buildTradeRecordBatch, toBytes } from '../fixtures/tradeRecordFixtures.js';
 import { stringMatching } from '../support/matchers.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSensitiveData } from '../../../src/domain/validation/findSensitiveData.js';
-import { maxJsonDepth, parseJsonBody } from '../../../src/bodyParsing/parseJsonBody.js';
+import { maxJsonDepth } from '../../../src/bodyParsing/maxJsonDepth.js';
+import { parseJsonBody } from '../../../src/bodyParsing/parseJsonBody.js';
 import { buildTradeRecordBatch } from '../../fixtures/tradeRecordFixtures.js';
 import { stringMatching } from '../../support/matchers.js';
 
