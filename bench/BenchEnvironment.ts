@@ -259,7 +259,7 @@ const hostKeysHeldInMemoryMs = 60 * 60 * 1000;
  * index rows to one partition of the store-day, and the home of each trade_record_id to one of the
  * partner's hashed partitions of the homes table: in Azure those are partitions served side by
  * side, where the one emulator thread would answer the homes' transactions after the index's
- * (bench/README.md, round 22).
+ * (bench/ROUNDS.md, round 22).
  */
 const homesServedApart: ReadonlySet<string> = new Set([tableNames.tradeRecordHomes]);
 

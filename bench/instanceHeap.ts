@@ -13,6 +13,6 @@ export const instanceMemoryMb = 2048;
  * measured here with the machine's own sizing is the one of a process that sees far more memory
  * than an instance has; with these flags it is the one of a process that sees the instance's.
  * Node 20 and 22 chose this heap by themselves in a 2,048 MB memory cgroup on this machine
- * (bench/README.md, round 15).
+ * (bench/ROUNDS.md, round 15).
  */
 export const instanceHeapFlags: readonly string[] = ['--max-old-space-size=1024', '--max-semi-space-size=8'];

@@ -30,7 +30,7 @@ export type ThroughputStoreDays = 'one' | 'new';
  * Several partners, each pushing batches for its own store back to back (one request in flight
  * per partner) for a fixed time. Counts records of batches acknowledged ACCEPTED within the window.
  *
- * The emulator's cost of a batch grows with the rows its store-day already holds (bench/README.md,
+ * The emulator's cost of a batch grows with the rows its store-day already holds (bench/ROUNDS.md,
  * round 12), so `storeDays` says whether the pushes fill one store-day per partner or each open a
  * new one.
  */

@@ -6,7 +6,7 @@ import { fullFormats } from 'ajv-formats/dist/formats';
  * less work on the values pushes carry by the thousand. A value in the canonical shape,
  * `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm)`, whose fields are all in range is
  * accepted from its character codes, without the regular expression matches and splits the
- * library allocates per value (bench/README.md, round 20). Every other value, valid or not, is
+ * library allocates per value (bench/ROUNDS.md, round 20). Every other value, valid or not, is
  * answered by ajv-formats' own function, so no answer differs from the library's.
  */
 export const calendarFormats = {

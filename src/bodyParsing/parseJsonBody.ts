@@ -53,7 +53,7 @@ export function parseJsonBody(bytes: Uint8Array): ParseJsonBodyResult {
 /**
  * The text of UTF-8 bytes, or undefined when they are not UTF-8. Most bodies are ASCII, whose
  * bytes are their text as Latin-1 too: checking that and copying costs a third of the validating
- * decoder (bench/README.md, round 20).
+ * decoder (bench/ROUNDS.md, round 20).
  */
 function decodeUtf8(bytes: Uint8Array): string | undefined {
   if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -77,7 +77,7 @@ function isObject(value: unknown): value is object {
  *
  * It reads the UTF-8 bytes, not the decoded text: every character it looks for is ASCII, and no
  * byte of a multi-byte character is below 0x80, so the bytes give the same answer at about half
- * the cost of reading characters (bench/README.md, round 10).
+ * the cost of reading characters (bench/ROUNDS.md, round 10).
  */
 function countKeysWithinLimits(bytes: Uint8Array): number {
   const length = bytes.length;

@@ -14,7 +14,7 @@ export const keySamplesPerBatch = 8;
 /**
  * Most ranges of one day listed at once. Each range keeps a request and a page (about 0.5 MB) under
  * way, all of them read one table partition, and the day's report fragments download four at a
- * time beside them. Measured on a 20,000-transaction day (bench/README.md, round 9): two ranges
+ * time beside them. Measured on a 20,000-transaction day (bench/ROUNDS.md, round 9): two ranges
  * took its reconciliation from 1.00 to 0.75 of a sequential listing, three and four ranges did no
  * better on the emulator, and four raised the reconciliation's peak memory by about 30 MB.
  */

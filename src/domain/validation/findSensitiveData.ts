@@ -21,7 +21,7 @@ const shortestCardText = 13;
  * The walk recurses: every body reaching it was parsed by `parseJsonBody`, which refuses nesting
  * deeper than 32 levels. It reads objects with `for…in` (JSON.parse builds plain objects, whose
  * prototype has no enumerable property) and keeps only the tokens of the containers it is in, so
- * it allocates no array of names per object; a push walks thousands of them (bench/README.md,
+ * it allocates no array of names per object; a push walks thousands of them (bench/ROUNDS.md,
  * round 20).
  */
 export function findSensitiveData(body: unknown): ProblemDetail[] {
