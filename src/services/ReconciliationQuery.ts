@@ -1,6 +1,7 @@
 import { ApiError } from '../errors/ApiError.js';
 import { isCalendarDate } from '../domain/validation/isCalendarDate.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
+import type { Diagnosis } from '../domain/reconciliation/diagnose.js';
 import type { Reconciliations } from './ports/Reconciliations.js';
 import type { ReconciliationRecord } from '../storage/ReconciliationRepository.js';
 import type { TenantGuard } from './TenantGuard.js';
@@ -15,7 +16,7 @@ export interface ReconciliationResultBody {
   readonly actual: ControlTotals | null;
   readonly differences: readonly string[];
   /** Beyond the contract: why the figures differ and what to resend; null until reconciled. */
-  readonly diagnosis: unknown;
+  readonly diagnosis: Diagnosis | null;
 }
 
 /** Reads a store-day's reconciliation state for the partner that owns the store. */

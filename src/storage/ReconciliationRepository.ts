@@ -2,6 +2,7 @@ import { odata, type TableClient } from '@azure/data-tables';
 import Big from 'big.js';
 import { closeComesAfter } from '../domain/reconciliation/closeComesAfter.js';
 import { AMOUNT_FIELDS, COUNT_FIELDS, type ControlTotals } from '../domain/reconciliation/ControlTotals.js';
+import type { Diagnosis } from '../domain/reconciliation/diagnose.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { tableKey } from './tableKey.js';
@@ -26,7 +27,8 @@ export interface ReconciliationRecord {
   readonly expected: ControlTotals;
   readonly actual: ControlTotals | null;
   readonly differences: readonly string[];
-  readonly diagnosis: unknown;
+  /** Null until the day is reconciled. */
+  readonly diagnosis: Diagnosis | null;
   /** The run that computed the result (absent before a first result, or for runs that named none). */
   readonly runId: string | null;
   /**
@@ -58,7 +60,7 @@ export interface ResultToSave {
   readonly checkedAt: string;
   readonly actual: ControlTotals;
   readonly differences: readonly string[];
-  readonly diagnosis: unknown;
+  readonly diagnosis: Diagnosis;
   readonly runId?: string | undefined;
   /**
    * The number `startRun` gave the run. The result is stored only when no run started after it
@@ -320,7 +322,8 @@ function toRecord(e: ResultEntity): ReconciliationRecord {
     expected: JSON.parse(e.expected) as ControlTotals,
     actual: e.actual ? (JSON.parse(e.actual) as ControlTotals) : null,
     differences: JSON.parse(e.differences) as string[],
-    diagnosis: fromChunkedProperties('diagnosis', e) ?? null,
+    // Written only from a ResultToSave's diagnosis.
+    diagnosis: (fromChunkedProperties('diagnosis', e) as Diagnosis | undefined) ?? null,
     runId: e.runId ?? null,
     runNumber: e.resultRunNumber ?? null,
     changed: e.changed ?? false,

@@ -47,7 +47,8 @@ export interface ComparisonRow {
   readonly field: string;
   readonly expected: string;
   readonly actual: string;
-  readonly difference: string;
+  /** actual − expected; null when a figure is not a number. */
+  readonly difference: string | null;
   readonly differs: boolean;
 }
 
@@ -64,7 +65,7 @@ export interface Diagnosis {
 export interface DayBatch {
   readonly batch_id: string;
   readonly batch_seq: number;
-  readonly received_at: string;
+  readonly received_at: string | null;
   readonly record_count: number;
   readonly after_close: boolean;
   readonly failed: boolean;
@@ -134,7 +135,7 @@ export interface Partner {
 
 export interface RegisteredStore {
   readonly store_id: string;
-  readonly registered_at: string;
+  readonly registered_at: string | null;
   readonly store_name: string | null;
   readonly currency: string | null;
   readonly time_zone: string | null;

@@ -91,8 +91,10 @@ function DayBody({ day }: { day: StoreDay }) {
     {
       id: 'difference',
       label: 'Difference',
-      value: (row) => ({ decimal: row.difference }),
-      render: (row) => <span class={row.differs ? 'differs' : undefined}>{show(row.field, row.difference)}</span>,
+      value: (row) => (row.difference === null ? undefined : { decimal: row.difference }),
+      render: (row) => (
+        <span class={row.differs ? 'differs' : undefined}>{row.difference === null ? '—' : show(row.field, row.difference)}</span>
+      ),
       numeric: true,
     },
     {
@@ -105,7 +107,12 @@ function DayBody({ day }: { day: StoreDay }) {
   const batchColumns: Column<DayBatch>[] = [
     { id: 'batch_seq', label: 'Seq', value: (b) => b.batch_seq, numeric: true },
     { id: 'batch_id', label: 'Batch id', value: (b) => b.batch_id, render: (b) => <code>{b.batch_id}</code> },
-    { id: 'received_at', label: 'Received', value: (b) => b.received_at, render: (b) => formatInstant(b.received_at) },
+    {
+      id: 'received_at',
+      label: 'Received',
+      value: (b) => b.received_at ?? undefined,
+      render: (b) => (b.received_at === null ? '—' : formatInstant(b.received_at)),
+    },
     { id: 'record_count', label: 'Transactions', value: (b) => b.record_count, numeric: true },
     {
       id: 'after_close',

@@ -36,7 +36,12 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
     { id: 'time_zone', label: 'Time zone', value: (s) => s.time_zone ?? undefined },
     { id: 'workday_start', label: 'Day starts', value: (s) => s.workday_start ?? undefined },
     { id: 'status', label: 'Status', value: (s) => s.status ?? undefined },
-    { id: 'registered_at', label: 'Registered', value: (s) => s.registered_at, render: (s) => formatInstant(s.registered_at) },
+    {
+      id: 'registered_at',
+      label: 'Registered',
+      value: (s) => s.registered_at ?? undefined,
+      render: (s) => (s.registered_at === null ? '—' : formatInstant(s.registered_at)),
+    },
     {
       id: 'registration_status',
       label: 'Registration',

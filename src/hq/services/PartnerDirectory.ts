@@ -9,7 +9,7 @@ import type { Partners } from '../../services/ports/Partners.js';
 import type { PaymentDirections } from '../../services/ports/PaymentDirections.js';
 import type { StoreRegistrations } from '../../services/ports/StoreRegistrations.js';
 import type { StoreMasterData } from '../../services/ports/StoreMasterData.js';
-import { BUILT_IN_PAYMENT_DIRECTIONS } from '../../domain/reconciliation/paymentDirection.js';
+import { BUILT_IN_PAYMENT_DIRECTIONS, type PaymentDirection } from '../../domain/reconciliation/paymentDirection.js';
 import { requireKnownPartner } from './requireKnownPartner.js';
 import { compareCodeUnits } from '../../domain/compareCodeUnits.js';
 
@@ -107,7 +107,7 @@ export class PartnerDirectory {
     partnerId: string,
     limit: number,
     after: string | undefined,
-  ): Promise<ListPage<{ payment_type: string; direction: number }>> {
+  ): Promise<ListPage<{ payment_type: string; direction: PaymentDirection }>> {
     await this.requirePartner(partnerId);
     // A built-in code set before such codes were refused is left out: its own direction counts.
     const directions = [...(await this.directions.listForPartner(partnerId))]

@@ -10,6 +10,7 @@ import {
 } from '../../domain/reconciliation/ControlTotals.js';
 import { isCalendarDate } from '../../domain/validation/isCalendarDate.js';
 import { ApiError } from '../../errors/ApiError.js';
+import type { Diagnosis } from '../../domain/reconciliation/diagnose.js';
 import type { DayBatch } from '../../storage/TradeRecordIndex.js';
 import { hqLimits } from '../hqLimits.js';
 import { closeTiming, type GridStatus } from './StoreDayGrid.js';
@@ -60,7 +61,7 @@ export interface StoreDayDetailBody {
   readonly actual: ControlTotals | null;
   readonly comparison: ComparisonRow[];
   readonly differences: readonly string[];
-  readonly diagnosis: unknown;
+  readonly diagnosis: Diagnosis | null;
   readonly batches: DayBatchBody[];
   readonly batches_truncated?: true;
 }

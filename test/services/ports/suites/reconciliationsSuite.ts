@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { ControlTotals } from '../../../../src/domain/reconciliation/ControlTotals.js';
+import type { Diagnosis } from '../../../../src/domain/reconciliation/diagnose.js';
 import type { ReconciliationRecord, ResultToSave } from '../../../../src/storage/ReconciliationRepository.js';
 import type { Reconciliations } from '../../../../src/services/ports/Reconciliations.js';
 import { freshPartnerId } from './freshIds.js';
@@ -14,13 +15,23 @@ const expected: ControlTotals = {
   payment_total_amount: '10.80',
 };
 const day = ['S/1', '2026-03-01'] as const;
+/** The diagnosis of a day with nothing to say. */
+const nothingToSay: Diagnosis = {
+  missing_batch_seqs: [],
+  missing_batch_count: 0,
+  unexpected_batch_seqs: [],
+  batches_after_close: 0,
+  unmapped_transaction_types: [],
+  unknown_payment_types: [],
+  hints: [],
+};
 /** A MATCHED result to save (with a run number added). */
 const matchedResult = {
   status: 'MATCHED' as const,
   checkedAt: '2026-03-02T10:15:00.000Z',
   actual: expected,
   differences: [],
-  diagnosis: null,
+  diagnosis: nothingToSay,
 };
 
 /** What every Reconciliations implementation does. */
@@ -65,7 +76,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       checkedAt: '2026-03-02T10:15:00.000Z',
       actual: { ...expected, trade_record_count: 1 },
       differences: ['trade_record_count'],
-      diagnosis: { missing_batch_seqs: [2] },
+      diagnosis: { ...nothingToSay, missing_batch_seqs: [2], missing_batch_count: 1 },
     };
     const save = (closeBatchId: string, toSave: Omit<ResultToSave, 'runNumber'>, partner = partnerId) =>
       results.saveResult(partner, ...day, closeBatchId, { ...toSave, runNumber: 1 });
