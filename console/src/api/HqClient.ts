@@ -23,7 +23,13 @@ export class HqApiError extends Error {
 /** Dispatched on `window` when the API refuses the key. */
 export const unauthorizedEvent = 'hq-console:unauthorized';
 
-/** Pages followed for one list before the console stops and says the list is cut. */
+/** Items asked for per page: the most the HQ API gives. */
+const pageSize = 200;
+
+/**
+ * Pages followed for one list before the console stops: a longer list is refused with a message,
+ * never shown cut short, since a view that sums it (sales) would show a wrong total.
+ */
 const maxPages = 100;
 
 type Query = Readonly<Record<string, string | undefined>>;
@@ -45,11 +51,22 @@ export class HqClient {
     return pages.flatMap((page) => page.items);
   }
 
-  /** Every page of a paged list, for lists whose pages carry more than items (the grid's counts). */
+  /**
+   * Every page of a paged list, for lists whose pages carry more than items (the grid's counts).
+   * Throws LIST_TOO_LONG when the list goes on after {@link maxPages} pages.
+   */
   async getPages<P extends Page<unknown>>(path: string, query: Query = {}): Promise<P[]> {
-    const pages: P[] = [await this.get<P>(path, { ...query, limit: '200' })];
-    for (let continuation = pages[0]?.continuation ?? null; continuation !== null && pages.length < maxPages;) {
-      const next = await this.get<P>(path, { ...query, limit: '200', continuation });
+    const limit = String(pageSize);
+    const pages: P[] = [await this.get<P>(path, { ...query, limit })];
+    for (let continuation = pages[0]?.continuation ?? null; continuation !== null;) {
+      if (pages.length === maxPages) {
+        throw new HqApiError(
+          0,
+          'LIST_TOO_LONG',
+          `This list holds more than ${(maxPages * pageSize).toLocaleString()} entries, more than the console shows at once. Narrow it: one partner, or fewer days.`,
+        );
+      }
+      const next = await this.get<P>(path, { ...query, limit, continuation });
       pages.push(next);
       continuation = next.continuation;
     }
