@@ -376,6 +376,19 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     expect(await details.locator('li code').allTextContents()).toEqual(['to']);
   });
 
+  it('says which parameter the API refused when a link names no calendar date, and later links still work', async () => {
+    const page = await openPage();
+    // No `from`: the view would count 14 days back from `to`.
+    await signIn(page, viewer, '#/grid?to=2026-13-01');
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toContain('INVALID_QUERY');
+    expect(await alert.getByTestId('error-details').locator('li code').allTextContents()).toEqual(['from', 'to']);
+    await page.evaluate(() => (window.location.hash = '#/sales?to=2026-1-5'));
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('INVALID_QUERY');
+    await page.evaluate(() => (window.location.hash = '#/operations'));
+    await page.getByRole('heading', { name: 'Operations' }).waitFor();
+  });
+
   it('says a day link names no calendar date, and later links still work', async () => {
     const page = await openPage();
     const { partnerId, storeId, businessDate } = seeded.mismatched;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAmount as formatWithLocale } from '../../console/src/format/formatAmount.js';
-import { addDays, datesBetween, formatBusinessDate, isCalendarDate } from '../../console/src/format/formatDate.js';
+import { addDays, datesBetween, formatBusinessDate, isCalendarDate, rangeStart } from '../../console/src/format/formatDate.js';
 import { compareValues } from '../../console/src/table/compareValues.js';
 import { toCsv } from '../../console/src/table/toCsv.js';
 
@@ -24,12 +24,18 @@ describe('business dates in the console', () => {
   it('are formatted in the locale without a time zone moving them', () => {
     expect(formatBusinessDate('2026-11-20', 'en-US')).toBe('Nov 20, 2026');
     expect(formatBusinessDate('2026-11-20', 'de-DE')).toBe('20.11.2026');
+    // A date that does not exist is shown as written, not rolled over into the next year.
+    expect(formatBusinessDate('2026-13-01', 'en-US')).toBe('2026-13-01');
   });
 
   it('span ranges inclusively and across month ends', () => {
     expect(datesBetween('2026-02-27', '2026-03-02')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
     expect(datesBetween('2026-03-02', '2026-03-01')).toEqual([]);
     expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+    expect(rangeStart('2026-03-14', 14)).toBe('2026-03-01');
+    // A hand-edited link's end is handed on as written, for the API to refuse by name.
+    expect(rangeStart('2026-13-01', 14)).toBe('2026-13-01');
+    expect(rangeStart('2026-1-5', 14)).toBe('2026-1-5');
   });
 
   it('are checked as days that exist, written YYYY-MM-DD', () => {

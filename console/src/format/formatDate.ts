@@ -6,7 +6,8 @@ const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
  */
 export function formatBusinessDate(date: string, locale?: string, style: 'medium' | 'short' = 'medium'): string {
   const match = isoDate.exec(date);
-  if (!match) return date;
+  // Not a calendar date: shown as written, not rolled over (2026-13-01 is not 1 January 2027).
+  if (!match || !isCalendarDate(date)) return date;
   const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   return new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' }).format(utc);
 }
@@ -47,6 +48,15 @@ export function datesBetween(from: string, to: string): string[] {
   const dates: string[] = [];
   for (let ms = start; ms <= end && dates.length <= 366; ms += 86_400_000) dates.push(new Date(ms).toISOString().slice(0, 10));
   return dates;
+}
+
+/**
+ * The first date of a range of `days` days ending at `to`. A `to` that is not a calendar date (a
+ * hand-edited link) is handed back as it is, for the API to refuse by name: date arithmetic on it
+ * would throw while the view renders.
+ */
+export function rangeStart(to: string, days: number): string {
+  return isCalendarDate(to) ? addDays(to, 1 - days) : to;
 }
 
 /** `date` moved by `days` (ISO strings). */

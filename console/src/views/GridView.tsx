@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { dayStatuses, type DayStatus, type GridDay, type GridPage, type GridRow, type StatusCounts } from '../api/hqTypes.js';
 import { statusLabels, statusMarks } from '../components/StatusBadge.js';
 import { LoadedContent } from '../components/LoadedContent.js';
-import { addDays, datesBetween, formatBusinessDate, formatGridDay, formatInstant } from '../format/formatDate.js';
+import { datesBetween, formatBusinessDate, formatGridDay, formatInstant, rangeStart } from '../format/formatDate.js';
 import { formatCount } from '../format/formatAmount.js';
 import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
@@ -19,7 +19,7 @@ type GridSort = 'store' | 'name' | 'problems';
 export function GridView({ query }: { readonly query: URLSearchParams }) {
   const { client } = useSession();
   const to = query.get('to') ?? todayIso();
-  const from = query.get('from') ?? addDays(to, -13);
+  const from = query.get('from') ?? rangeStart(to, 14);
   const partner = query.get('partner') ?? '';
   const status = query.get('status') ?? '';
   const overdueOnly = query.get('overdue') === 'true';

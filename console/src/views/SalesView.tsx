@@ -5,7 +5,7 @@ import { DataTable, type Column } from '../components/DataTable.js';
 import { LoadedContent } from '../components/LoadedContent.js';
 import { SalesChart, type ChartSeries } from '../components/SalesChart.js';
 import { formatAmount } from '../format/formatAmount.js';
-import { addDays, datesBetween, formatBusinessDate } from '../format/formatDate.js';
+import { datesBetween, formatBusinessDate, rangeStart } from '../format/formatDate.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
 import { DateRangeFields } from './DateRangeFields.js';
@@ -18,7 +18,7 @@ type GroupBy = 'store' | 'partner';
 export function SalesView({ query }: { readonly query: URLSearchParams }) {
   const { client } = useSession();
   const to = query.get('to') ?? todayIso();
-  const from = query.get('from') ?? addDays(to, -13);
+  const from = query.get('from') ?? rangeStart(to, 14);
   const partner = query.get('partner') ?? '';
   const by: GroupBy = query.get('by') === 'partner' ? 'partner' : 'store';
   const sales = useLoad(
