@@ -69,7 +69,11 @@ export class PartnerCommands {
   }
 
   async registerStores(typed: string, storeIds: string[]): Promise<void> {
-    this.checked('registerStores', { store_ids: storeIds }, (path) => `store id ${String(Number(path.split('/')[2] ?? 0) + 1)}`);
+    // A problem with one id is at /store_ids/<index>; one with the list (how many) at /store_ids.
+    this.checked('registerStores', { store_ids: storeIds }, (path) => {
+      const index = path.split('/')[2];
+      return index === undefined ? 'the store ids' : `store id ${String(Number(index) + 1)}`;
+    });
     const partnerId = await this.context.resolvePartner(typed);
     const { registered, alreadyRegistered } = await this.admin.registerStores(partnerId, storeIds);
     const already = alreadyRegistered.length;

@@ -193,11 +193,15 @@ describe('stores', () => {
     const emoji = '😀'.repeat(128);
     expect((await service.hq('store', 'register', id, emoji, 'S-1')).code).toBe(0);
     expect(storeIdsOf((await service.hq('store', 'list', id)).out).sort()).toEqual(['S-1', emoji].sort());
-    for (const refused of [['S-2', '.'], ['..'], ['S-2', 'S\u0007X'], ['S-2 '], ['S-2', '\u00A0S-3']]) {
+    for (const refused of [['S-2', '.'], ['..'], ['S-2', 'S\u0007X'], ['S-2 '], ['S-2', '\u00A0S-3'], ['S-2', 'A%2FB']]) {
       const result = await service.hq('store', 'register', id, ...refused);
       expect(result.code, refused.join(' ')).toBe(2);
       expect(result.err[0]).toMatch(new RegExp(`^error: store id ${String(refused.length)} must be an identifier as partners send it`));
     }
+    // Too many ids is a problem with the list, not with its first id.
+    const tooMany = await service.hq('store', 'register', id, ...Array.from({ length: 101 }, (_, i) => `Y${String(i)}`));
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.err[0]).toMatch(/^error: the store ids must hold 1 to 100 store ids\b/);
     expect(storeIdsOf((await service.hq('store', 'list', id)).out)).toHaveLength(2);
   });
 

@@ -14,7 +14,8 @@ import { hqLimits } from '../hqLimits.js';
 /** The payment types whose direction is fixed for every partner: HQ cannot set one. */
 const builtInPaymentTypes = [...BUILT_IN_PAYMENT_DIRECTIONS.keys()];
 
-const controlFree = '^[^\\u0000-\\u001F\\u007F]+$';
+/** No control characters: the contract's set (schemas/common.schema.json), C0, DEL and C1. */
+const controlFree = '^[^\\u0000-\\u001F\\u007F-\\u009F]+$';
 
 const id = {
   type: 'string',
@@ -24,13 +25,16 @@ const id = {
   description: 'must be 1 to 128 characters without control characters',
 };
 /**
- * A store id HQ registers: it is a path segment of the store's routes (`daily-close/{store_id}/…`),
- * and clients resolve the segments `.` and `..` away before a request is sent.
+ * A store id HQ registers is a path segment of the store's routes (`daily-close/{store_id}/…`).
+ * Clients resolve the segments `.` and `..` away before a request is sent, and a route reads the
+ * text `%2F` in a segment as an escaped `/` (`routeStoreId`): no route could name such a store.
  */
+const unroutableStoreId = { anyOf: [{ enum: ['.', '..'] }, { pattern: '%2[Ff]' }] };
 const storeId = {
   ...id,
-  not: { enum: ['.', '..'] },
-  description: 'must be 1 to 128 characters without control characters, and not "." or ".." (a URL cannot carry them as a path segment)',
+  not: unroutableStoreId,
+  description:
+    'must be 1 to 128 characters without control characters, not "." or "..", and not holding the text "%2F" (a URL cannot carry them in a path segment)',
 };
 /**
  * A store id being registered must also be one a partner can send: the contract's identifier rule
@@ -47,9 +51,9 @@ const registeredStoreId = {
   minLength: contractIdentifier.minLength,
   maxLength: contractIdentifier.maxLength,
   pattern: contractIdentifier.pattern,
-  not: { enum: ['.', '..'] },
+  not: unroutableStoreId,
   description:
-    'must be an identifier as partners send it: 1 to 128 characters, no control or invisible format characters, no whitespace at either end, and not "." or ".."',
+    'must be an identifier as partners send it: 1 to 128 characters, no control or invisible format characters, no whitespace at either end, not "." or "..", and not holding the text "%2F" (read as an escaped "/" in a URL)',
 };
 const date = { type: 'string', format: 'date', description: 'must be a calendar date YYYY-MM-DD' };
 const paging = {

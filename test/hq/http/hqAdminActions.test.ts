@@ -58,6 +58,9 @@ describe('POST /hq/v1/partners/{id}/stores', () => {
       // A path segment of the store's routes: clients resolve these away before sending.
       [{ store_ids: ['S-3', '.'] }, '/store_ids/1'],
       [{ store_ids: ['..'] }, '/store_ids/0'],
+      // The text %2F in a path segment is read as an escaped `/`: the store could not be named.
+      [{ store_ids: ['S-3', 'A%2FB'] }, '/store_ids/1'],
+      [{ store_ids: ['a%2fb'] }, '/store_ids/0'],
       [{ store_ids: ['S-3'], extra: true }, '/extra'],
     ] as const) {
       const response = await act('POST', 'stores', body);
@@ -168,6 +171,17 @@ describe('PUT /hq/v1/partners/{id}/payment-directions', () => {
     const repository = new PaymentDirectionRepository(service.services.storage.tables.paymentDirections);
     await repository.set(partner.partnerId, 'SALE', -1, new Date());
     expect(listOf(await act('GET', 'payment-directions')).items).not.toContainEqual(expect.objectContaining({ payment_type: 'SALE' }));
+  });
+
+  it('refuses a payment type no partner payment can carry: control characters, C1 included', async () => {
+    const refused = ['GIFT\u0001', 'GIFT\u007F', 'GIFT\u0085', '\u009F', '', 'X'.repeat(51)];
+    for (const paymentType of refused) {
+      const response = await act('PUT', 'payment-directions', { payment_type: paymentType, direction: 1 });
+      expect([response.status, errorCodeOf(response)], JSON.stringify(paymentType)).toEqual([400, 'INVALID_PAYLOAD']);
+      expect(errorPaths(response)).toEqual(['/payment_type']);
+    }
+    const listed = listOf<{ payment_type: string }>(await act('GET', 'payment-directions')).items.map((d) => d.payment_type);
+    expect(listed.filter((type) => refused.includes(type))).toEqual([]);
   });
 
   it('refuses a direction other than 1, -1 or 0', async () => {
