@@ -395,6 +395,20 @@ describe('partners, stores, keys', () => {
     }
     expect((await get(`batches?state=pending&partner_id=${partner.partnerId}`)).status).toBe(200);
   });
+
+  it('checks the whole query before it looks the filter partner up', async () => {
+    const nobody = `nobody-${randomUUID()}`;
+    for (const [path, problem] of [
+      [`batches?state=pending&partner_id=${nobody}&continuation=not-a-token`, '/continuation'],
+      [`unmapped?partner_id=${nobody}&continuation=not-a-token`, '/continuation'],
+      [`sales?from=${matchedDate}&to=${matchedDate}&group_by=store&partner_id=${nobody}&continuation=not-a-token`, '/continuation'],
+      [`sales?from=2026-03-10&to=2026-03-01&group_by=day&partner_id=${nobody}`, '/to'],
+    ] as const) {
+      const response = await get(path);
+      expect([response.status, errorCodeOf(response)], path).toEqual([400, 'INVALID_QUERY']);
+      expect(errorPaths(response), path).toEqual([problem]);
+    }
+  });
 });
 
 describe('GET /hq/v1/webhook-failures', () => {

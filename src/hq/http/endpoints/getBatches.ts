@@ -4,8 +4,9 @@ import type { HqEndpoint } from '../HqEndpoint.js';
 /** GET /hq/v1/batches?state=pending|failed: batches that are not committed. */
 export const getBatches: HqEndpoint = async ({ request, hq }) => {
   const query = hq.validator.query('batches', request.query);
-  await hq.directory.requireFilterPartner(query.partner_id);
   const after = decodeContinuation(request, query.continuation, ['pk', 'rk']);
+  // Existence after every check of the query (docs/hq-api.md, order of checks).
+  await hq.directory.requireFilterPartner(query.partner_id);
   const page = await hq.batches.page(query.state, {
     partnerId: query.partner_id,
     limit: query.limit,

@@ -1,4 +1,5 @@
 import type { SalesGroupKey } from '../../../services/reports/SalesQuery.js';
+import { requireDateRange } from '../../services/requireDateRange.js';
 import { decodeContinuation, encodeContinuation } from '../continuationToken.js';
 import type { HqEndpoint } from '../HqEndpoint.js';
 
@@ -8,10 +9,12 @@ const fields = ['p', 's', 't', 'd', 'c'] as const;
 /** GET /hq/v1/sales: sales totals per group and currency, one page. */
 export const getSales: HqEndpoint = async ({ request, hq }) => {
   const query = hq.validator.query('sales', request.query);
-  await hq.directory.requireFilterPartner(query.partner_id);
   // The schema lets only known keys through; a key named twice groups once.
   const groupBy = [...new Set(query.group_by.split(','))] as SalesGroupKey[];
   const after = decodeContinuation(request, query.continuation, fields);
+  // Existence after every check of the query, the range's included (docs/hq-api.md, order of checks).
+  requireDateRange(query.from, query.to);
+  await hq.directory.requireFilterPartner(query.partner_id);
   const page = await hq.reports.salesPage({
     from: query.from,
     to: query.to,
