@@ -84,6 +84,9 @@ export class WebhookCommands {
     const outcome = await this.deadLetters.resend(partnerId, eventId);
     if (outcome === 'no-dead-letter') throw new Refusal(`no given-up delivery ${printable(eventId)} of partner ${printable(partnerId)}`);
     if (outcome === 'body-gone') throw new Refusal(`the body of event ${printable(eventId)} is no longer stored; dismiss it`);
+    if (outcome === 'no-endpoint') {
+      throw new Refusal(`partner ${printable(partnerId)} has no webhook endpoint: the partner registers one (PUT /webhook), then resend`);
+    }
     if (outcome === 'endpoint-disabled') {
       throw new Refusal(
         `the webhook endpoint of ${printable(partnerId)} is disabled (it answered 410 Gone): the partner registers it again (PUT /webhook), then resend`,

@@ -236,6 +236,12 @@ describe('webhooks over https', () => {
       expect(refused.code).toBe(1);
       expect(refused.err.join('\n')).toContain('is disabled (it answered 410 Gone): the partner registers it again');
       expect((await service.hq('webhook', 'failures', '--partner', partner.partnerId)).out).toHaveLength(2);
+      // Nor while the partner has no endpoint at all: delivery would drop the event and its body.
+      expect((await service.call(partner, 'DELETE', 'webhook')).status).toBe(204);
+      const noEndpoint = await service.hq('webhook', 'resend', partner.partnerId, eventId);
+      expect(noEndpoint.code).toBe(1);
+      expect(noEndpoint.err.join('\n')).toContain('has no webhook endpoint: the partner registers one');
+      expect((await service.hq('webhook', 'failures', '--partner', partner.partnerId)).out).toHaveLength(2);
 
       // The partner fixes its endpoint and registers it again: enabled, and HQ's resend arrives.
       answer = 200;
@@ -243,7 +249,7 @@ describe('webhooks over https', () => {
         url: `${gone.url}/${partner.partnerId}?channel=pos`,
         event_types: ['reconciliation.completed', 'reconciliation.changed'],
       });
-      expect(again.status).toBe(200);
+      expect(again.status).toBe(201);
       expect(webhookOf(again).disabled_at).toBeNull();
       expect((await service.hq('webhook', 'resend', partner.partnerId, eventId)).code).toBe(0);
       const [, resent] = await eventually(

@@ -3,7 +3,7 @@ import type { WebhookEvents } from '../ports/WebhookEvents.js';
 import type { WebhookRegistrations } from '../ports/WebhookRegistrations.js';
 import type { DeliveryQueue } from './EventPublisher.js';
 
-export type ResendOutcome = 'queued' | 'no-dead-letter' | 'body-gone' | 'endpoint-disabled';
+export type ResendOutcome = 'queued' | 'no-dead-letter' | 'body-gone' | 'no-endpoint' | 'endpoint-disabled';
 
 /**
  * What HQ does with a delivery that was given up (the HQ tool's `webhook resend` and `webhook
@@ -25,12 +25,15 @@ export class DeadLetterActions {
    * Delivery checks the endpoint and the partner again: an endpoint that no longer takes the type,
    * or a deactivated partner, drops it. A crash between the two leaves the record, and resending
    * again queues another message for the same event: the partner may get it twice, with one id.
-   * Refused while the endpoint is disabled (it answered 410 Gone), where delivery would drop it.
+   * Refused while the partner has no endpoint, or it is disabled (it answered 410 Gone): delivery
+   * would drop the event and its body, and the dead letter is what keeps it for a later resend.
    */
   async resend(partnerId: string, eventId: string): Promise<ResendOutcome> {
     const deadLetter = await this.deps.deadLetters.get(partnerId, eventId);
     if (!deadLetter) return 'no-dead-letter';
-    if ((await this.deps.registrations.get(partnerId))?.disabledAt !== undefined) return 'endpoint-disabled';
+    const registration = await this.deps.registrations.get(partnerId);
+    if (registration === undefined) return 'no-endpoint';
+    if (registration.disabledAt !== undefined) return 'endpoint-disabled';
     const event = await this.deps.events.get(partnerId, eventId);
     if (!event) return 'body-gone';
     const createdAt = this.deps.clock().toISOString();
