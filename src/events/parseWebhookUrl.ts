@@ -45,6 +45,8 @@ export function parseWebhookUrl(
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowPrivate)) return problem('NOT_HTTPS', 'must use https');
   if (url.username !== '' || url.password !== '') return problem('INVALID_URL', 'must not contain a user name or password');
   if (url.hash !== '' || raw.includes('#')) return problem('INVALID_URL', 'must not contain a fragment');
+  // Port 0 parses, yet no connection to it can succeed: every event would fail for 24 hours.
+  if (url.port === '0') return problem('INVALID_URL', 'must not name port 0');
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (host === '') return problem('INVALID_URL', 'must name a host');
   return { ok: true, target: { url, host, isAddress: isIP(host) !== 0 } };

@@ -35,6 +35,8 @@ describe('webhook URL syntax', () => {
     ['https://user:pass@hooks.partner.example/', 'INVALID_URL'],
     ['https://hooks.partner.example/#frag', 'INVALID_URL'],
     ['https://hooks.partner.example/#', 'INVALID_URL'],
+    ['https://8.8.8.8:0/', 'INVALID_URL'],
+    ['https://hooks.partner.example:00/', 'INVALID_URL'],
     [' https://hooks.partner.example/', 'INVALID_URL'],
     ['https://hooks.partner.example/a\tb', 'INVALID_URL'],
     ['https://hooks.partner.example/a\nb', 'INVALID_URL'],
