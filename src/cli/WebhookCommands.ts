@@ -92,6 +92,11 @@ export class WebhookCommands {
         `the webhook endpoint of ${printable(partnerId)} is disabled (it answered 410 Gone): the partner registers it again (PUT /webhook), then resend`,
       );
     }
+    if (outcome === 'not-subscribed') {
+      throw new Refusal(
+        `the webhook endpoint of ${printable(partnerId)} no longer takes this event's type: the partner adds it (PUT /webhook), then resend, or dismiss it`,
+      );
+    }
     this.context.io.out(`event ${printable(eventId)} of ${printable(partnerId)} queued again, with 24 hours of attempts.`);
   }
 

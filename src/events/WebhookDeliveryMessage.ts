@@ -9,6 +9,11 @@ export interface WebhookDeliveryMessage {
   readonly partnerId: string;
   readonly eventId: string;
   readonly eventType: EventType;
+  /**
+   * The registration's generation the event was published (or resent) for; delivery drops the
+   * event when the partner has registered anew since. Absent in messages queued before it existed.
+   */
+  readonly generation?: string;
   /** When the event was created (ISO 8601); retries end 24 hours later. */
   readonly createdAt: string;
   /** Attempts made so far (0 in the first message). */
@@ -33,6 +38,7 @@ export function isWebhookDeliveryMessage(value: unknown): value is WebhookDelive
     typeof m.eventId === 'string' &&
     m.eventId !== '' &&
     isEventType(m.eventType) &&
+    (m.generation === undefined || (typeof m.generation === 'string' && m.generation !== '')) &&
     isIsoTime(m.createdAt) &&
     typeof m.attempts === 'number' &&
     Number.isSafeInteger(m.attempts) &&

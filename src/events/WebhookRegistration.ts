@@ -16,6 +16,13 @@ export interface WebhookRegistration extends WebhookEndpoint {
   readonly createdAt: string;
   readonly updatedAt: string;
   /**
+   * Which registration this is: new when the endpoint is registered after a removal, or again
+   * after a 410 Gone, and kept by a replace or a rotation. Delivery messages carry the one their
+   * event was published for, so an event meant for an earlier registration, one the partner
+   * removed or that asked for no more, is never sent to the endpoint registered since.
+   */
+  readonly generation: string;
+  /**
    * When the endpoint answered 410 Gone: it said it wants no more deliveries (Standard Webhooks),
    * so none is sent until the partner registers it again.
    */

@@ -131,7 +131,7 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
   deleteWebhook: {
     tag: 'Webhooks',
     summary: 'Remove the webhook endpoint',
-    description: 'No more events are sent; events not yet delivered are dropped.',
+    description: 'No more events are sent; events not yet delivered are dropped, and never sent to an endpoint registered after this.',
     responses: [{ status: 204, description: 'Removed.' }],
     errors: [...everyCall, 'WEBHOOK_NOT_FOUND'],
   },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { odata, type TableClient } from '@azure/data-tables';
 import { isEventType, type EventType } from '../events/eventTypes.js';
 import type { WebhookEndpoint, WebhookRegistration } from '../events/WebhookRegistration.js';
@@ -19,6 +20,8 @@ interface EndpointEntity {
   updatedAt: string;
   /** When the endpoint answered 410 Gone; empty once registered again (a merge cannot remove a property). */
   disabledAt?: string;
+  /** A random id per registration; absent in rows written before it existed, whose generation is their `createdAt`. */
+  generation?: string;
 }
 
 /** Row of a partner's endpoint in the webhooks table; the endpoint's health is another row there. */
@@ -48,6 +51,7 @@ export class WebhookRegistrationRepository {
         secret: secret.reveal(),
         createdAt: at,
         updatedAt: at,
+        generation: randomUUID(),
       });
       return true;
     } catch (error) {
@@ -56,25 +60,33 @@ export class WebhookRegistrationRepository {
     }
   }
 
-  /** Replaces URL and event types, keeping the secrets; false when the partner has no endpoint. */
+  /**
+   * Replaces URL and event types, keeping the secrets; false when the partner has no endpoint.
+   * Enabling an endpoint disabled by a 410 Gone starts a new generation. Guarded by the row's ETag,
+   * so a 410 recorded between the read and the write is not enabled under the old generation.
+   */
   async replaceEndpoint(partnerId: string, endpoint: WebhookEndpoint, now: Date): Promise<boolean> {
-    try {
-      await this.table.updateEntity(
-        {
-          partitionKey: encodeKeyPart(partnerId),
-          rowKey: endpointRow,
-          url: endpoint.url,
-          eventTypes: JSON.stringify(endpoint.eventTypes),
-          updatedAt: now.toISOString(),
-          disabledAt: '',
-        },
-        'Merge',
-        { etag: '*' },
-      );
-      return true;
-    } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
+    for (;;) {
+      const current = await this.#read(partnerId);
+      if (!current) return false;
+      try {
+        await this.table.updateEntity(
+          {
+            partitionKey: current.partitionKey,
+            rowKey: endpointRow,
+            url: endpoint.url,
+            eventTypes: JSON.stringify(endpoint.eventTypes),
+            updatedAt: now.toISOString(),
+            disabledAt: '',
+            ...(current.disabledAt ? { generation: randomUUID() } : {}),
+          },
+          'Merge',
+          { etag: current.etag },
+        );
+        return true;
+      } catch (error) {
+        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+      }
     }
   }
 
@@ -173,6 +185,7 @@ function toRegistration(entity: EndpointEntity): WebhookRegistration {
     secret: parseSecret(entity.secret),
     createdAt: entity.createdAt,
     updatedAt: entity.updatedAt,
+    generation: entity.generation ?? entity.createdAt,
     ...(entity.disabledAt ? { disabledAt: entity.disabledAt } : {}),
   };
   if (entity.previousSecret && entity.previousSecretExpiresAt) {

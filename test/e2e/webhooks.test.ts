@@ -243,13 +243,24 @@ describe('webhooks over https', () => {
       expect(noEndpoint.err.join('\n')).toContain('has no webhook endpoint: the partner registers one');
       expect((await service.hq('webhook', 'failures', '--partner', partner.partnerId)).out).toHaveLength(2);
 
-      // The partner fixes its endpoint and registers it again: enabled, and HQ's resend arrives.
+      // Nor to an endpoint that no longer takes the event's type: delivery would drop it too.
       answer = 200;
+      const narrowed = await service.call(partner, 'PUT', 'webhook', {
+        url: `${gone.url}/${partner.partnerId}`,
+        event_types: ['batch.failed'],
+      });
+      expect(narrowed.status).toBe(201);
+      const notTaken = await service.hq('webhook', 'resend', partner.partnerId, eventId);
+      expect(notTaken.code).toBe(1);
+      expect(notTaken.err.join('\n')).toContain("no longer takes this event's type");
+      expect((await service.hq('webhook', 'failures', '--partner', partner.partnerId)).out).toHaveLength(2);
+
+      // The partner fixes its endpoint and registers it again: enabled, and HQ's resend arrives.
       const again = await service.call(partner, 'PUT', 'webhook', {
         url: `${gone.url}/${partner.partnerId}?channel=pos`,
         event_types: ['reconciliation.completed', 'reconciliation.changed'],
       });
-      expect(again.status).toBe(201);
+      expect(again.status).toBe(200);
       expect(webhookOf(again).disabled_at).toBeNull();
       expect((await service.hq('webhook', 'resend', partner.partnerId, eventId)).code).toBe(0);
       const [, resent] = await eventually(

@@ -4,9 +4,12 @@ import type { WebhookSecret } from '../../events/WebhookSecret.js';
 /** One webhook endpoint per partner, with the secrets that sign its deliveries. */
 export interface WebhookRegistrations {
   get(partnerId: string): Promise<WebhookRegistration | undefined>;
-  /** Registers a first endpoint with its secret; false when the partner already has one. */
+  /** Registers a first endpoint with its secret and a new generation; false when the partner already has one. */
   create(partnerId: string, endpoint: WebhookEndpoint, secret: WebhookSecret, now: Date): Promise<boolean>;
-  /** Replaces URL and event types, keeping the secrets, and enables a disabled endpoint; false when the partner has no endpoint. */
+  /**
+   * Replaces URL and event types, keeping the secrets and the generation, and enables a disabled
+   * endpoint, which starts a new generation; false when the partner has no endpoint.
+   */
   replaceEndpoint(partnerId: string, endpoint: WebhookEndpoint, now: Date): Promise<boolean>;
   /**
    * Disables the endpoint after it answered 410 Gone, when it is still the registration the attempt

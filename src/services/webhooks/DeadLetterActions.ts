@@ -3,7 +3,7 @@ import type { WebhookEvents } from '../ports/WebhookEvents.js';
 import type { WebhookRegistrations } from '../ports/WebhookRegistrations.js';
 import type { DeliveryQueue } from './EventPublisher.js';
 
-export type ResendOutcome = 'queued' | 'no-dead-letter' | 'body-gone' | 'no-endpoint' | 'endpoint-disabled';
+export type ResendOutcome = 'queued' | 'no-dead-letter' | 'body-gone' | 'no-endpoint' | 'endpoint-disabled' | 'not-subscribed';
 
 /**
  * What HQ does with a delivery that was given up (the HQ tool's `webhook resend` and `webhook
@@ -21,12 +21,13 @@ export class DeadLetterActions {
   ) {}
 
   /**
-   * Queues the event again, the same id and body, as a first attempt; then forgets the dead letter.
-   * Delivery checks the endpoint and the partner again: an endpoint that no longer takes the type,
-   * or a deactivated partner, drops it. A crash between the two leaves the record, and resending
-   * again queues another message for the same event: the partner may get it twice, with one id.
-   * Refused while the partner has no endpoint, or it is disabled (it answered 410 Gone): delivery
-   * would drop the event and its body, and the dead letter is what keeps it for a later resend.
+   * Queues the event again, the same id and body, as a first attempt to the endpoint registered
+   * now (its generation); then forgets the dead letter. Delivery checks the endpoint and the partner
+   * again: a change meanwhile, or a deactivated partner, drops it. A crash between the two leaves
+   * the record, and resending again queues another message for the same event: the partner may get
+   * it twice, with one id. Refused while the partner has no endpoint, it is disabled (it answered
+   * 410 Gone) or it does not take the event's type: delivery would drop the event and its body, and
+   * the dead letter is what keeps it for a later resend.
    */
   async resend(partnerId: string, eventId: string): Promise<ResendOutcome> {
     const deadLetter = await this.deps.deadLetters.get(partnerId, eventId);
@@ -36,8 +37,10 @@ export class DeadLetterActions {
     if (registration.disabledAt !== undefined) return 'endpoint-disabled';
     const event = await this.deps.events.get(partnerId, eventId);
     if (!event) return 'body-gone';
+    if (!registration.eventTypes.includes(event.eventType)) return 'not-subscribed';
     const createdAt = this.deps.clock().toISOString();
-    await this.deps.queue.send({ partnerId, eventId, eventType: event.eventType, createdAt, attempts: 0 }, 0);
+    const { generation } = registration;
+    await this.deps.queue.send({ partnerId, eventId, eventType: event.eventType, generation, createdAt, attempts: 0 }, 0);
     await this.deps.deadLetters.remove(partnerId, eventId);
     return 'queued';
   }

@@ -27,7 +27,8 @@ export type PublishedEvent<T> = Omit<CloudEventInput<T>, 'typePrefix'>;
  * Hands an event to delivery, never delivering it in the caller's own run: stores the exact body,
  * then queues one delivery message. Only partners whose endpoint subscribes to the event's type
  * get it, none while their endpoint is disabled (it answered 410 Gone), and none while HQ has
- * deactivated the partner. Publishing the same event id again (a run repeated after a crash)
+ * deactivated the partner; the message names the registration's generation, so the event is never
+ * sent to an endpoint the partner registers after removing this one. Publishing the same event id again (a run repeated after a crash)
  * stores nothing new and queues another message for the same event: the partner may get it
  * twice, with one id.
  */
@@ -51,7 +52,11 @@ export class EventPublisher {
       // The retry window stays the first publication's.
       firstCreatedAt = (await this.deps.events.get(partnerId, event.id))?.createdAt ?? createdAt;
     }
-    await this.deps.queue.send({ partnerId, eventId: event.id, eventType: input.type, createdAt: firstCreatedAt, attempts: 0 }, 0);
+    const { generation } = registration;
+    await this.deps.queue.send(
+      { partnerId, eventId: event.id, eventType: input.type, generation, createdAt: firstCreatedAt, attempts: 0 },
+      0,
+    );
     return 'queued';
   }
 }

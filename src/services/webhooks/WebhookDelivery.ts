@@ -59,6 +59,12 @@ export class WebhookDelivery {
       await this.deps.events.remove(partnerId, eventId);
       return `${what}: dropped, no endpoint takes ${message.eventType} any more`;
     }
+    if (message.generation !== undefined && message.generation !== registration.generation) {
+      // Removed and registered anew, or registered again after a 410: the partner's new endpoint
+      // (perhaps another URL, another secret) never asked for what was meant for the old one.
+      await this.deps.events.remove(partnerId, eventId);
+      return `${what}: dropped, the endpoint was registered anew after the event was queued`;
+    }
     if (partner?.status === 'INACTIVE') {
       // Deactivation stops everything of the partner: its key may be another's, and so its endpoint.
       await this.deps.events.remove(partnerId, eventId);

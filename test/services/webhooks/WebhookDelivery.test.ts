@@ -463,6 +463,63 @@ describe('subscriptions and secrets at delivery time', () => {
     expect(await kit.events.get(narrowed, e2)).toBeUndefined();
   });
 
+  it('drops an event queued for a removed endpoint when the partner registers anew before its attempt', async () => {
+    const kit = await startWebhookKit();
+    const old = await receiver(() => 503);
+    const fresh = await receiver(() => 200);
+    const partner = newPartnerId();
+    await register(kit, partner, old.url);
+    const pending = await publish(kit, partner, 'G1');
+    // The first attempt fails; the partner removes the endpoint and registers another, with a new secret.
+    expect(await kit.delivery.deliver(present(kit.queue.next(), 'the first message'))).toContain('failed');
+    await kit.registrar.remove(partner);
+    kit.clock.advance(1);
+    const secret = await register(kit, partner, fresh.url);
+    const after = await publish(kit, partner, 'G2');
+    const outcomes = await drain(kit);
+    expect(outcomes).toContainEqual(
+      expect.stringContaining(`event ${pending} of partner ${partner}: dropped, the endpoint was registered anew`),
+    );
+    expect(await kit.events.get(partner, pending)).toBeUndefined();
+    expect(await kit.deadLetters.get(partner, pending)).toBeUndefined();
+    // Only the event published for the new registration reaches it, signed with its secret.
+    expect(fresh.received.map((request) => request.headers['webhook-id'])).toEqual([after]);
+    expect(independentlyVerified(secret, fresh.received[0]!.headers, fresh.received[0]!.body)).toBe(true);
+    expect(old.received).toHaveLength(1);
+  });
+
+  it('drops an event queued before a 410 when the endpoint is registered again; a replace or a rotation keeps it', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 200);
+    const partner = newPartnerId();
+    await register(kit, partner, r.url);
+    const kept = await publish(kit, partner, 'K1');
+    await kit.registrar.register(partner, { url: `${r.url}/moved`, eventTypes: ['reconciliation.completed', 'batch.failed'] });
+    await kit.registrar.rotateSecret(partner);
+    expect(await drain(kit)).toEqual([expect.stringContaining(`event ${kept} of partner ${partner}: delivered`) as string]);
+
+    const queued = await publish(kit, partner, 'K2');
+    // Another event's attempt was answered 410 Gone meanwhile, and the partner registered again.
+    const registration = present(await kit.registrations.get(partner), 'the registration');
+    expect(await kit.registrations.disable(partner, registration.updatedAt, kit.clock.now())).toBe(true);
+    kit.clock.advance(1);
+    await register(kit, partner, r.url);
+    expect(await drain(kit)).toEqual([expect.stringContaining('dropped, the endpoint was registered anew') as string]);
+    expect(r.received.map((request) => request.headers['webhook-id'])).toEqual([kept]);
+    expect(await kit.events.get(partner, queued)).toBeUndefined();
+  });
+
+  it('delivers a message queued before messages named the registration', async () => {
+    const kit = await startWebhookKit();
+    const r = await receiver(() => 200);
+    const partner = newPartnerId();
+    await register(kit, partner, r.url);
+    const eventId = await publish(kit, partner, 'O1');
+    const { generation: _new, ...older } = present(kit.queue.next(), 'the message');
+    expect(await kit.delivery.deliver(older)).toContain('delivered on attempt 1');
+    expect(r.received.map((request) => request.headers['webhook-id'])).toEqual([eventId]);
+  });
+
   it('sends nothing of a partner HQ deactivated: queued events are dropped, new ones are not published', async () => {
     const kit = await startWebhookKit();
     const r = await receiver(() => 200);

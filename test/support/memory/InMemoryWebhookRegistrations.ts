@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { WebhookEndpoint, WebhookRegistration } from '../../../src/events/WebhookRegistration.js';
 import type { WebhookSecret } from '../../../src/events/WebhookSecret.js';
 import type { WebhookRegistrations } from '../../../src/services/ports/WebhookRegistrations.js';
@@ -20,6 +21,7 @@ export class InMemoryWebhookRegistrations implements WebhookRegistrations {
       secret,
       createdAt: at,
       updatedAt: at,
+      generation: randomUUID(),
     });
     return Promise.resolve(true);
   }
@@ -27,8 +29,14 @@ export class InMemoryWebhookRegistrations implements WebhookRegistrations {
   replaceEndpoint(partnerId: string, endpoint: WebhookEndpoint, now: Date): Promise<boolean> {
     const current = this.byPartner.get(partnerId);
     if (!current) return Promise.resolve(false);
-    const { disabledAt: _enabled, ...rest } = current;
-    this.byPartner.set(partnerId, { ...rest, url: endpoint.url, eventTypes: [...endpoint.eventTypes], updatedAt: now.toISOString() });
+    const { disabledAt, ...rest } = current;
+    this.byPartner.set(partnerId, {
+      ...rest,
+      url: endpoint.url,
+      eventTypes: [...endpoint.eventTypes],
+      updatedAt: now.toISOString(),
+      generation: disabledAt === undefined ? current.generation : randomUUID(),
+    });
     return Promise.resolve(true);
   }
 

@@ -116,6 +116,29 @@ export function webhookRegistrationsSuite(make: () => Promise<WebhookRegistratio
     expect((await registrations.get(partner))?.disabledAt).toBeUndefined();
   });
 
+  it('keeps the generation through a replace and a rotation; a registration after a removal or a 410 starts another', async () => {
+    const registrations = await make();
+    const partner = freshPartnerId();
+    await registrations.create(partner, endpoint, WebhookSecret.generate(), now);
+    const first = (await registrations.get(partner))?.generation;
+    expect(first).toEqual(expect.any(String));
+    const later = new Date(now.getTime() + 1000);
+    await registrations.replaceEndpoint(partner, { ...endpoint, url: 'https://moved.partner.example/pos' }, later);
+    await registrations.rotateSecret(partner, WebhookSecret.generate(), later, 60);
+    expect((await registrations.get(partner))?.generation).toBe(first);
+
+    const attempted = (await registrations.get(partner))?.updatedAt ?? '';
+    expect(await registrations.disable(partner, attempted, later)).toBe(true);
+    await registrations.replaceEndpoint(partner, endpoint, later);
+    const enabled = (await registrations.get(partner))?.generation;
+    expect([first, undefined]).not.toContain(enabled);
+
+    // Removed and registered again within the same millisecond: still another registration.
+    await registrations.remove(partner);
+    await registrations.create(partner, endpoint, WebhookSecret.generate(), later);
+    expect([first, enabled, undefined]).not.toContain((await registrations.get(partner))?.generation);
+  });
+
   it('removes the endpoint, once', async () => {
     const registrations = await make();
     const partner = freshPartnerId();
