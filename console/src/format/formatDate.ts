@@ -1,3 +1,6 @@
+// The service's own rule, bundled into the page: the console takes exactly the dates the API does.
+import { isCalendarDate } from '../../../src/domain/validation/isCalendarDate.js';
+
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
@@ -18,19 +21,6 @@ export function formatGridDay(date: string, locale?: string): string {
   if (!match) return date;
   const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
   return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(utc);
-}
-
-/**
- * Whether `date` is a real calendar date written YYYY-MM-DD, as the API's `format: date` asks: a
- * month 13 would make the date arithmetic throw, and a 30 February would be shown as 2 March.
- */
-export function isCalendarDate(date: string): boolean {
-  const match = isoDate.exec(date);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return daysInMonth !== undefined && day >= 1 && day <= daysInMonth;
 }
 
 /** An instant (ISO 8601 with offset) in the operator's locale and time zone. */
