@@ -10,7 +10,8 @@ export interface ReconcileMessage {
   /**
    * Names this run: a retry of the message that finds its result already stored publishes that
    * result again (same event ids) instead of computing a new one; a run noted as the day's pending
-   * run clears the note when it starts. Absent in messages sent before runs were named.
+   * run clears the note when it starts. Every sender names its runs (`close-`, `late-`, `remap-`,
+   * `direction-`, `failed-` and the batch or a random id); absent in messages sent before runs were named.
    */
   readonly runId?: string;
   /** When the run was meant to start (ISO 8601): the reconciliation lag HQ watches is measured from here. */

@@ -263,7 +263,11 @@ export function tradeRecordsProcessor(deps: TradeRecordsDependencies): BatchProc
       );
       const close = await deps.closes.get(partnerId, storeId, businessDate);
       if (close) {
-        await deps.reconcileQueue.send({ partnerId, storeId, businessDate, closeBatchId: close.close.batch_id }, 0);
+        // Named after the batch: a retry of the run that stored its result but failed to publish it
+        // publishes that result, `reconciliation.changed` included, instead of one that compares
+        // equal to it and so says nothing changed.
+        const runId = `failed-${batchId}`;
+        await deps.reconcileQueue.send({ partnerId, storeId, businessDate, closeBatchId: close.close.batch_id, runId }, 0);
       }
     },
   };

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { ApiError } from '../../../src/errors/ApiError.js';
 import { StorageError } from '../../../src/errors/StorageError.js';
+import type { ReconcileMessage } from '../../../src/services/ReconcileMessage.js';
 import type { StoreDay, TradeRecordHomes } from '../../../src/services/ports/TradeRecordHomes.js';
 import type { TradeRecords } from '../../../src/services/ports/TradeRecords.js';
 import { TradeRecordMoves } from '../../../src/services/push/TradeRecordMoves.js';
@@ -51,19 +52,24 @@ function batch(at: StoreDay, batchSeq: number, id: string, version: number): Tra
 }
 
 /** The trade-records processor over the emulator's index and homes; nothing else it reads matters here. */
-function processor(ports: { index?: TradeRecords; homes?: TradeRecordHomes } = {}) {
+function processor(ports: { index?: TradeRecords; homes?: TradeRecordHomes; closedWith?: string; queued?: ReconcileMessage[] } = {}) {
   const lateData = { batchCommitted: () => Promise.resolve() };
   const indexPort = ports.index ?? index;
   const deps: TradeRecordsDependencies = {
     stores: { get: () => Promise.resolve(undefined) },
     index: indexPort,
-    closes: { get: () => Promise.resolve(undefined) },
+    closes: { get: () => Promise.resolve(ports.closedWith === undefined ? undefined : { close: { batch_id: ports.closedWith } }) },
     mappings: { current: () => Promise.resolve({ batchId: null, byCode: new Map() }) },
     products: { knownIds: () => Promise.resolve(new Set<string>()) },
     paymentDirections: { listForPartner: () => Promise.resolve(new Map()) },
     clock: () => new Date(receivedAt),
     rawBatches: { get: (_partnerId: string, batchId: string) => Promise.resolve(rawBodies.get(batchId)) },
-    reconcileQueue: { send: () => Promise.resolve() },
+    reconcileQueue: {
+      send: (message: ReconcileMessage) => {
+        ports.queued?.push(message);
+        return Promise.resolve();
+      },
+    },
     lateData,
     moves: new TradeRecordMoves({ homes: ports.homes ?? homes, index: indexPort, lateData }),
   } as unknown as TradeRecordsDependencies;
@@ -124,7 +130,7 @@ async function push(body: TradeRecordBatch): Promise<string[]> {
 /** A push storage refuses, with its clean-up; `meanwhile` runs while its write is under way. */
 async function failedPush(
   body: TradeRecordBatch,
-  ports: { index: TradeRecords; homes?: TradeRecordHomes },
+  ports: { index: TradeRecords; homes?: TradeRecordHomes; closedWith?: string; queued?: ReconcileMessage[] },
   meanwhile?: () => Promise<void>,
 ) {
   const failing = processor(ports);
@@ -209,5 +215,14 @@ describe('a failed batch among moves', () => {
     expect(await homes.get(partnerId, 'W')).toBeUndefined();
     expect(await push(batch(day(1), 2, 'W', 1))).toEqual([]);
     expect(await holders('W')).toEqual(['1: v1']);
+  });
+
+  it("schedules the closed day's run named after the batch, so a retry of it publishes the result it stored", async () => {
+    partnerId = `p-${randomUUID()}`;
+    const queued: ReconcileMessage[] = [];
+    const failing = batch(day(3), 1, 'V', 1);
+    await failedPush(failing, { index: refusingIndex(true), closedWith: 'CLOSE-3', queued });
+    expect(queued).toEqual([{ partnerId, ...day(3), closeBatchId: 'CLOSE-3', runId: `failed-${failing.batch_id}` }]);
+    expect(await holders('V')).toEqual([]);
   });
 });
