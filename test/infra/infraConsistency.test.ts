@@ -199,6 +199,12 @@ describe('the host in Azure', () => {
     expect(Number(sample.Values[settingNames.hostRequestBodySizeLimit])).toBe(inAzure);
   });
 
+  it('MAX_REQUEST_BODY_BYTES of the sample, which the OpenAPI document and the partner kit state, is the one in Azure', () => {
+    const inAzure = varValue(bicepValue(settingNames.maxRequestBodyBytes)!);
+    expect(inAzure).toBeDefined();
+    expect(Number(sample.Values[settingNames.maxRequestBodyBytes])).toBe(inAzure);
+  });
+
   it("turns off the host's homepage at / in Azure and in the local defaults", () => {
     expect(main).toMatch(new RegExp(`name:\\s*'${settingNames.hostDisableHomepage}'\\s*[,\\n]\\s*value:\\s*'true'`));
     expect(sample.Values[settingNames.hostDisableHomepage]).toBe('true');

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceMaxBodyBytes } from '../../packages/partner-kit/src/bodyLimit.js';
 import { validatePayload } from '../../packages/partner-kit/src/validatePayload.js';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { signWebhook } from '../../src/events/signWebhook.js';
@@ -21,6 +22,7 @@ import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId, USD } from '../fixtures/tradeRecordFixtures.js';
 import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
+import { mappingsBodyOfSize } from './support/largeMappings.js';
 
 const run = promisify(execFile);
 const root = findProjectRoot();
@@ -111,6 +113,8 @@ describe('the kit bundle', () => {
     expect([...serviceFolders].filter((folder) => !['domain', 'errors', 'events', 'http', 'bodyParsing'].includes(folder!))).toEqual([]);
     expect(inputs).toContain('schemas/trade-records.schema.json');
     expect(inputs).toContain('src/bodyParsing/createBodyValidator.ts');
+    // The body limit, from the settings file the OpenAPI document states it from.
+    expect(inputs).toContain('local.settings.sample.json');
     const external = Object.values(metafile.outputs).flatMap((output) =>
       output.imports.filter((i) => i.external === true).map((i) => i.path),
     );
@@ -176,6 +180,15 @@ describe('the installed kit', () => {
     // The bundled validator is the one in the repository, not a copy that could drift.
     const inRepository = validatePayload('trade-records', readFileSync(path.join(partnerFolder, 'invalid.json')));
     expect(inRepository.ok ? undefined : inRepository.body.error.details).toEqual(offline.error.details);
+  });
+
+  it('runs pos-validate on a file a byte over the body limit: exit 1, 413 PAYLOAD_TOO_LARGE with the size and the limit', async () => {
+    writeFileSync(path.join(partnerFolder, 'large.json'), mappingsBodyOfSize(serviceMaxBodyBytes + 1));
+    const refused = await inPartnerFolder('npx', ['--no', 'pos-validate', 'mappings', 'large.json']);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stdout).toBe(
+      `413 PAYLOAD_TOO_LARGE: The request body is ${serviceMaxBodyBytes + 1} bytes, more than the limit of ${serviceMaxBodyBytes} bytes.\n`,
+    );
   });
 
   it('imports PosClient and the verifier by package name: a day reaches the service, a signature checks out', async () => {

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { serviceMaxBodyBytes } from '../../packages/partner-kit/src/bodyLimit.js';
 import { runPosValidate } from '../../packages/partner-kit/src/posValidate.js';
 import { partnerExamples } from '../../src/openapi/partnerExamples.js';
+import { longNamedMappings } from './support/largeMappings.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'pos-validate-'));
 afterAll(() => {
@@ -46,6 +49,23 @@ describe('pos-validate', () => {
     expect(result.code).toBe(1);
     expect(result.out[0]).toBe('400 INVALID_PAYLOAD: The body does not match the schema.');
     expect(result.out.slice(1).map((line) => line.trim().split(':')[0])).toEqual(['/batch_id', '/trade_records/0/items/0/quantity']);
+  });
+
+  it('exits 1 with 413 PAYLOAD_TOO_LARGE, the size and the limit, for a file over the body limit the schema alone would pass', () => {
+    // As many entries as a mapping takes, 10,000, with names of 500 characters: about 5.6 MB.
+    const body = { batch_id: randomUUID(), mappings: longNamedMappings(10_000, 500) };
+    const size = Buffer.byteLength(JSON.stringify(body));
+    expect(size).toBeGreaterThan(serviceMaxBodyBytes);
+    const large = file('large-mapping.json', body);
+    const result = run('mappings', large);
+    expect(result.code).toBe(1);
+    expect(result.out).toEqual([
+      `413 PAYLOAD_TOO_LARGE: The request body is ${size} bytes, more than the limit of ${serviceMaxBodyBytes} bytes.`,
+    ]);
+
+    const json = run('mappings', large, '--json');
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.out.join('\n')) as { error: { code: string } }).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('checks the currency against the store when told it, and prints the service body with --json', () => {

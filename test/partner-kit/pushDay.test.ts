@@ -4,18 +4,21 @@
  * the service processed the request. The day must reconcile MATCHED, every batch must be
  * ACCEPTED exactly once, and the daily close must leave only after every batch was acknowledged.
  */
+import { randomUUID } from 'node:crypto';
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceMaxBodyBytes } from '../../packages/partner-kit/src/bodyLimit.js';
 import { PosClient } from '../../packages/partner-kit/src/PosClient.js';
 import { PosRequestError } from '../../packages/partner-kit/src/PosRequestError.js';
 import { PushDayError } from '../../packages/partner-kit/src/PushDayError.js';
 import { controlTotals } from '../e2e/support/storeDayKit.js';
-import { buildMappingBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { buildUsdTaxExcludedRecord, fixtureBusinessDate, usdStoreId, USD } from '../fixtures/tradeRecordFixtures.js';
 import { FaultPolicy, isTableTransaction } from '../reliability/support/faultPolicy.js';
 import { seededRandom } from '../reliability/support/random.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { closeOfRecords } from './support/closeOfRecords.js';
+import { longNamedMappings } from './support/largeMappings.js';
 import { recordingFetch } from './support/recordingFetch.js';
 
 /** Lets a test make storage refuse a validated batch, as it would a row it cannot hold. */
@@ -335,6 +338,41 @@ describe('PosClient before it sends a day', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RangeError);
     expect((error as Error).message).toContain(`trade_record_id ${record.trade_record_id} is in the records more than once`);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('PosClient before it uploads', () => {
+  it('refuses an upload over the body limit, counted in the UTF-8 bytes it would send, with 413 PAYLOAD_TOO_LARGE, and sends nothing', async () => {
+    const { calls, send } = recordingFetch();
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: 'never-used', fetch: send });
+    /** The bytes of an upload's body as the client writes it, under a batch_id of the same length. */
+    const sizeOf = (body: object) => Buffer.byteLength(JSON.stringify({ batch_id: randomUUID(), ...body }));
+    // Names of a three-byte character: the body is under the limit in characters, over it in bytes.
+    const mappings = longNamedMappings(10_000, 200, '売');
+    expect(JSON.stringify({ batch_id: randomUUID(), mappings }).length).toBeLessThan(serviceMaxBodyBytes);
+    // One field as long as the limit: the size is checked before the content, as the service checks it.
+    const stores = [{ ...buildUsdStore(usdStoreId), store_name: 'x'.repeat(serviceMaxBodyBytes) }];
+    const products = buildProductBatch().products.map((product) => ({ ...product, category_id: 'x'.repeat(serviceMaxBodyBytes) }));
+    const uploads: [string, () => Promise<unknown>, number][] = [
+      ['uploadMapping', () => client.uploadMapping(mappings), sizeOf({ mappings })],
+      ['uploadStores', () => client.uploadStores(stores), sizeOf({ stores })],
+      ['uploadProducts', () => client.uploadProducts(products), sizeOf({ products })],
+    ];
+    for (const [method, upload, size] of uploads) {
+      expect(size, method).toBeGreaterThan(serviceMaxBodyBytes);
+      const error: unknown = await upload().catch((caught: unknown) => caught);
+      expect(error, method).toBeInstanceOf(PosRequestError);
+      const refusal = error as PosRequestError;
+      expect(refusal.sent).toBe(false);
+      expect(refusal.status).toBe(413);
+      expect(refusal.message).toMatch(/^The kit refused the request before sending anything: 413 PAYLOAD_TOO_LARGE/);
+      expect((refusal.body as { error: unknown }).error).toMatchObject({
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `The request body is ${size} bytes, more than the limit of ${serviceMaxBodyBytes} bytes.`,
+        request_id: 'offline',
+      });
+    }
     expect(calls).toEqual([]);
   });
 });

@@ -5,11 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceMaxBodyBytes } from '../../packages/partner-kit/src/bodyLimit.js';
 import { validatePayload, type PushEndpoint } from '../../packages/partner-kit/src/validatePayload.js';
 import { partnerExamples } from '../../src/openapi/partnerExamples.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
 import { partnerWithStores } from '../support/httpScenario.js';
+import { mappingsBodyOfSize } from './support/largeMappings.js';
 import type { TestResponse } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 
@@ -108,5 +110,33 @@ describe('pos-validate gives the answer the service gives', () => {
       ? { statusClass: 2, warnings: offline.warnings.map(({ code, path }) => ({ code, path })) }
       : { statusClass: Math.floor(offline.status / 100), code: offline.body.error.code, details: offline.body.error.details ?? [] };
     expect(kit).toEqual(fromService(response));
+  });
+});
+
+describe('validatePayload and the body limit', () => {
+  it('refuses a body a byte over the service’s limit with 413 PAYLOAD_TOO_LARGE, naming both sizes, and takes one at the limit, as the service does', async () => {
+    const atLimit = mappingsBodyOfSize(serviceMaxBodyBytes);
+    const over = mappingsBodyOfSize(serviceMaxBodyBytes + 1);
+    expect([atLimit.byteLength, over.byteLength]).toEqual([serviceMaxBodyBytes, serviceMaxBodyBytes + 1]);
+
+    expect(validatePayload('mappings', atLimit)).toMatchObject({
+      ok: true,
+      recordCount: (JSON.parse(atLimit.toString()) as { mappings: unknown[] }).mappings.length,
+    });
+    expect(validatePayload('mappings', over)).toEqual({
+      ok: false,
+      status: 413,
+      body: {
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: `The request body is ${serviceMaxBodyBytes + 1} bytes, more than the limit of ${serviceMaxBodyBytes} bytes.`,
+          request_id: 'offline',
+        },
+      },
+    });
+
+    // The kit's limit is the running service's: the same two bodies, sent, get the same answers.
+    expect((await service.call(partner, 'PUT', 'mappings/transaction-types', over)).status).toBe(413);
+    expect((await service.call(partner, 'PUT', 'mappings/transaction-types', atLimit)).status).toBe(202);
   });
 });

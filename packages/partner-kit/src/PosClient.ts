@@ -14,6 +14,7 @@ import type {
 } from './contractTypes.js';
 import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
 import { offlineRefusal, validatePayload } from './validatePayload.js';
+import { bodyOverLimit, serviceMaxBodyBytes } from './bodyLimit.js';
 import { canonicalJson } from './canonicalJson.js';
 import { contentBatchId } from './contentBatchId.js';
 import { PushDayError } from './PushDayError.js';
@@ -30,7 +31,10 @@ export interface PosClientOptions {
   readonly apiKey: string;
   /** Records per /trade-records batch; default 500 (the service's limit). */
   readonly maxRecordsPerBatch?: number;
-  /** Bytes per request body; default 5 MiB less a margin (the service's limit is 5 MiB). */
+  /**
+   * Bytes per /trade-records batch; default the service's body limit (5 MiB) less 64 KiB. Larger
+   * than the limit, a batch is refused before anything is sent, as every body is.
+   */
   readonly maxBodyBytes?: number;
   /**
    * What the service takes per store and business date: transactions summed over the day's batches,
@@ -108,7 +112,7 @@ export class PosClient {
   constructor(private readonly options: PosClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.maxRecords = options.maxRecordsPerBatch ?? 500;
-    this.maxBytes = options.maxBodyBytes ?? 5 * 1024 * 1024 - 64 * 1024;
+    this.maxBytes = options.maxBodyBytes ?? serviceMaxBodyBytes - 64 * 1024;
     this.maxAttempts = options.maxAttempts ?? 8;
     this.baseDelayMs = options.baseDelayMs ?? 500;
     this.maxDelayMs = options.maxDelayMs ?? 30_000;
@@ -187,7 +191,9 @@ export class PosClient {
 
   // The uploads keep a random batch_id: each is one request (retried under its id), sent again
   // whole it is only upserted again, and a mapping or store set back to what it was before must be
-  // applied again, which an id derived from the content would answer ALREADY_RECEIVED.
+  // applied again, which an id derived from the content would answer ALREADY_RECEIVED. A body over
+  // the service's limit is refused before it is sent (PosRequestError, 413 PAYLOAD_TOO_LARGE, `sent`
+  // false): split stores or products over several uploads; a mapping is one upload, whole.
   uploadStores(stores: readonly Store[]): Promise<BatchAcknowledgement> {
     return this.send('PUT', '/stores', { batch_id: randomUUID(), stores });
   }
@@ -244,13 +250,20 @@ export class PosClient {
     return this.request('POST', '/webhook/rotate-secret', undefined, undefined, 1);
   }
 
-  private send(
+  private async send(
     method: string,
     path: string,
     body: Readonly<Record<string, unknown>> & { batch_id: string },
   ): Promise<BatchAcknowledgement> {
     // Serialised once: every retry sends the very same bytes under the same batch_id.
-    return this.request(method, path, JSON.stringify(body), body.batch_id);
+    const text = JSON.stringify(body);
+    // Measured as the service measures it, in the UTF-8 bytes fetch sends: sent, it would only come back 413.
+    const tooLarge = bodyOverLimit(Buffer.byteLength(text));
+    if (tooLarge) {
+      const { status, body: answer } = offlineRefusal(tooLarge);
+      throw new PosRequestError(status, answer, body.batch_id, false);
+    }
+    return this.request(method, path, text, body.batch_id);
   }
 
   private async request<T>(method: string, path: string, body?: string, batchId?: string, maxAttempts = this.maxAttempts): Promise<T> {

@@ -1,7 +1,7 @@
 /**
  * A refusal the client does not retry: the body must be fixed (400, 403, 413, 415) or the key (401).
- * `sent` is false when the kit refused the body itself, with the service's own rules, before sending
- * anything of the day (the body then carries `request_id` "offline").
+ * `sent` is false when the kit refused the body itself, with the service's own rules and limit,
+ * before sending anything of the day or upload (the body then carries `request_id` "offline").
  */
 export class PosRequestError extends Error {
   constructor(

@@ -1,10 +1,10 @@
 /**
- * Offline validation of a push body with the service's own code: the same JSON parser, the same
- * compiled schemas and the same semantic rules, in the same order as the service's push pipeline,
- * so the answer carries the same error code, JSON Pointer paths and messages the service would
- * send, and the same AMOUNT_MISMATCH warnings. What needs HQ's data (store registration, the
- * store master's currency unless given, the mapping, known products, the size of the stored rows) is left
- * to the service.
+ * Offline validation of a push body with the service's own code: the same body limit, JSON parser,
+ * compiled schemas and semantic rules, in the same order as the service's push pipeline, so the
+ * answer carries the same error code, JSON Pointer paths and messages the service would send (the
+ * 413's message names the body's size as well), and the same AMOUNT_MISMATCH warnings. What needs
+ * HQ's data (store registration, the store master's currency unless given, the mapping, known
+ * products, the size of the stored rows) is left to the service.
  */
 import type { BatchKind } from '../../../src/domain/model/BatchKind.js';
 import type { DailyClose, MappingBatch, ProductBatch, StoreBatch, TradeRecordBatch } from '../../../src/domain/model/payloads.js';
@@ -22,6 +22,7 @@ import type { ProblemDetail } from '../../../src/errors/ProblemDetail.js';
 import { toErrorResponse } from '../../../src/http/toErrorResponse.js';
 import { createBodyValidator, type BodyValidator } from '../../../src/bodyParsing/createBodyValidator.js';
 import { parseJsonBody } from '../../../src/bodyParsing/parseJsonBody.js';
+import { bodyOverLimit } from './bodyLimit.js';
 import { contractSchemas } from './contractSchemas.js';
 import type { ErrorBody } from './contractTypes.js';
 
@@ -74,6 +75,9 @@ export function offlineRefusal(error: ApiError): { readonly status: number; read
 
 function check(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions): { recordCount: number; warnings: Warning[] } {
   const { kind, collection } = pushEndpoints[endpoint];
+  // The service stops reading a body at its limit: nothing in one over it is looked at.
+  const tooLarge = bodyOverLimit(bytes.byteLength);
+  if (tooLarge) throw tooLarge;
   const parsed = parseJsonBody(bytes);
   if (!parsed.ok) throw new ApiError('INVALID_PAYLOAD', 'The body is not acceptable JSON.', parsed.problems);
   const body = parsed.value as Record<string, unknown>;
