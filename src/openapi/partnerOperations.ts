@@ -49,7 +49,7 @@ export const partnerOperations: Readonly<Record<string, OperationDoc>> = {
     tag: 'Daily close',
     summary: 'Read the reconciliation result of a store-day',
     description:
-      'NOT_RECEIVED until a daily close arrives, RECEIVED while reconciliation is pending, then MATCHED or MISMATCHED with the figures compared. Query about 30 minutes after sending the daily close.',
+      'NOT_RECEIVED until a daily close arrives, RECEIVED while reconciliation is pending (again after a late batch, until the run that counts it starts), then MATCHED or MISMATCHED with the figures compared. Query about 30 minutes after sending the daily close.',
     parameters: [
       { name: 'store_id', description: 'A store registered for the partner.', schema: { file: 'common.schema.json', def: 'identifier' } },
       { name: 'business_date', description: 'Business date, YYYY-MM-DD.', schema: { file: 'common.schema.json', def: 'date' } },

@@ -1,3 +1,4 @@
+import { pendingRunLostAfterMs as lostAfterMs } from './pendingRuns.js';
 import type { MessageQueue } from './ports/MessageQueue.js';
 import type { Reconciliations } from './ports/Reconciliations.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
@@ -9,9 +10,6 @@ export interface LateDataSchedulerDeps {
   readonly delaySeconds: number;
   readonly clock: () => Date;
 }
-
-/** A pending run this long past its due time is taken as lost (its message never sent) and scheduled again. */
-const lostAfterMs = 15 * 60 * 1000;
 
 /**
  * Late data: a batch committed for a day whose close has been received schedules that day's

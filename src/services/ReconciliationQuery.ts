@@ -2,6 +2,7 @@ import { ApiError } from '../errors/ApiError.js';
 import { isCalendarDate } from '../domain/validation/isCalendarDate.js';
 import type { ControlTotals } from '../domain/reconciliation/ControlTotals.js';
 import type { Diagnosis } from '../domain/reconciliation/diagnose.js';
+import { isRunPending } from './pendingRuns.js';
 import type { Reconciliations } from './ports/Reconciliations.js';
 import type { ReconciliationRecord } from '../storage/ReconciliationRepository.js';
 import type { TenantGuard } from './TenantGuard.js';
@@ -19,11 +20,12 @@ export interface ReconciliationResultBody {
   readonly diagnosis: Diagnosis | null;
 }
 
-/** Reads a store-day's reconciliation state for the partner that owns the store. */
+/** Reads a store-day's reconciliation state for the partner that owns the store (GET /daily-close/...). */
 export class ReconciliationQuery {
   constructor(
     private readonly tenants: TenantGuard,
     private readonly results: Reconciliations,
+    private readonly clock: () => Date,
   ) {}
 
   async get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationResultBody> {
@@ -35,7 +37,12 @@ export class ReconciliationQuery {
     // A retired store's past days stay readable: only what is sent for it is refused.
     await this.tenants.requireReadable(partnerId, storeId);
     const record = await this.results.get(partnerId, storeId, businessDate);
-    return toResultBody(storeId, businessDate, record);
+    // A batch committed after the day's result noted a run that has not started: the stored result
+    // does not count that batch, so the day reads RECEIVED (contract §3: reconciliation not
+    // finished) until the run stores its result. A partner polling after a late batch then waits
+    // for the result that counts it, instead of taking the one before it for the answer.
+    const awaitingRun = record !== undefined && isRunPending(record.pendingRun, this.clock());
+    return toResultBody(storeId, businessDate, awaitingRun ? { ...record, status: 'RECEIVED' } : record);
   }
 }
 

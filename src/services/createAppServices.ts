@@ -203,7 +203,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     bodyBudget: new BodyBudget(config.maxRequestBytesInFlight, partnerShareOf(config.maxRequestBytesInFlight, config.maxRequestBodyBytes)),
     ingestion,
     processors,
-    reconciliationQuery: new ReconciliationQuery(tenants, results),
+    reconciliationQuery: new ReconciliationQuery(tenants, results, clock),
     mappingQuery: new MappingQuery(mappingCatalog),
     reconciler: new DayReconciler({
       closes,

@@ -38,6 +38,8 @@ export interface ReconciliationRecord {
   readonly runNumber: number | null;
   /** The result differs in status or figures from the day's result before it. */
   readonly changed: boolean;
+  /** A run noted for the day (by its close or a late batch) and not started yet; null when none. */
+  readonly pendingRun: PendingRun | null;
 }
 
 /** What a later result is compared with to tell whether the day changed. */
@@ -327,6 +329,7 @@ function toRecord(e: ResultEntity): ReconciliationRecord {
     runId: e.runId ?? null,
     runNumber: e.resultRunNumber ?? null,
     changed: e.changed ?? false,
+    pendingRun: e.pendingRunId ? { runId: e.pendingRunId, dueAt: e.pendingDueAt ?? '' } : null,
   };
 }
 

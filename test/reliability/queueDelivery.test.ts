@@ -69,7 +69,8 @@ describe('queue delivery at least once', () => {
     // The first write of a result crashes (after the day was read, before the result was saved).
     policy.armCrash((request) => request.method !== 'GET' && /\/reconciliations(\(|\?|$)/.test(new URL(request.url).pathname));
     const queue = new JsonQueue(service.services.storage.queueService.getQueueClient(queueName));
-    const message = { partnerId: partner.partnerId, storeId: 'NYC-0001', businessDate, closeBatchId };
+    // Copies of the close's own run (its id as the close names it), whose note keeps the day RECEIVED until one starts.
+    const message = { partnerId: partner.partnerId, storeId: 'NYC-0001', businessDate, closeBatchId, runId: `close-${closeBatchId}` };
     await queue.send(message, 0);
     await queue.send(message, 0);
 

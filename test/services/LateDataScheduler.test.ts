@@ -3,11 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { ControlTotals } from '../../src/domain/reconciliation/ControlTotals.js';
 import { decodeMessageText } from '../../src/localhost/QueuePoller.js';
 import { LateDataScheduler } from '../../src/services/LateDataScheduler.js';
+import { pendingRunLostAfterMs } from '../../src/services/pendingRuns.js';
+import { ReconciliationQuery } from '../../src/services/ReconciliationQuery.js';
+import { TenantGuard } from '../../src/services/TenantGuard.js';
 import type { ReconcileMessage } from '../../src/services/ReconcileMessage.js';
 import { JsonQueue } from '../../src/storage/JsonQueue.js';
 import { ReconciliationRepository } from '../../src/storage/ReconciliationRepository.js';
 import { tableNames } from '../../src/storage/storageNames.js';
 import { azuriteQueue, azuriteTable } from '../support/azuriteClients.js';
+import { nothingToSay } from '../fixtures/diagnosisFixtures.js';
+import { InMemoryStoreRegistrations } from '../support/memory/InMemoryStoreRegistrations.js';
 
 /*
  * The late-data schedule on the storage emulator: one run noted per day while it is pending, a new
@@ -38,9 +43,13 @@ async function setUp() {
   // Delayed messages are invisible to a peek: they are counted through the queue's properties.
   const count = async (): Promise<number> => (await queueClient.getProperties()).approximateMessagesCount ?? 0;
   const day = { partnerId: `p-${randomUUID().slice(0, 8)}`, storeId: 'S/1', businessDate: '2026-03-04' };
+  const registrations = new InMemoryStoreRegistrations();
+  await registrations.register(day.partnerId, [day.storeId], new Date(now));
+  const query = new ReconciliationQuery(new TenantGuard(registrations, () => new Date(now), 0), results, () => new Date(now));
   return {
     results,
     scheduler,
+    query,
     queueClient,
     count,
     day,
@@ -175,5 +184,43 @@ describe('the message sent', () => {
       runId: `late-${batchId}`,
       dueAt: '2026-03-05T10:00:00.001Z',
     });
+  });
+
+  it("reads RECEIVED to the partner while a late batch's run is to come, the result again once it starts or is taken as lost", async () => {
+    const { results, scheduler, query, day, advance } = await setUp();
+    const { partnerId, storeId, businessDate } = day;
+    await results.markReceived(partnerId, storeId, businessDate, {
+      batchId: 'close-1',
+      receivedAt: '2026-03-05T09:00:00.000Z',
+      expected: totals,
+    });
+    const runNumber = await results.startRun(partnerId, storeId, businessDate, undefined);
+    const matched = { status: 'MATCHED' as const, checkedAt: '2026-03-05T09:15:00.000Z', actual: totals, differences: [] };
+    await results.saveResult(partnerId, storeId, businessDate, 'close-1', { ...matched, diagnosis: nothingToSay, runNumber });
+    expect(await query.get(partnerId, storeId, businessDate)).toMatchObject({ status: 'MATCHED', actual: totals });
+
+    // A late batch: the stored result does not count it, so it is not the answer any more.
+    const cause = randomUUID();
+    expect(await scheduler.batchCommitted(partnerId, storeId, businessDate, cause)).toBe('scheduled');
+    expect(await query.get(partnerId, storeId, businessDate)).toEqual({
+      store_id: storeId,
+      business_date: businessDate,
+      status: 'RECEIVED',
+      checked_at: null,
+      expected: totals,
+      actual: null,
+      differences: [],
+      diagnosis: null,
+    });
+
+    // A note whose message was never sent stops hiding the result once it is taken as lost...
+    advance(60_000 + pendingRunLostAfterMs);
+    expect(await query.get(partnerId, storeId, businessDate)).toMatchObject({ status: 'MATCHED' });
+    // ...and the run that starts clears it (here: the one the next batch schedules).
+    expect(await scheduler.batchCommitted(partnerId, storeId, businessDate, randomUUID())).toBe('scheduled');
+    expect((await query.get(partnerId, storeId, businessDate)).status).toBe('RECEIVED');
+    const pending = (await results.get(partnerId, storeId, businessDate))?.pendingRun;
+    await results.startRun(partnerId, storeId, businessDate, pending?.runId);
+    expect(await query.get(partnerId, storeId, businessDate)).toMatchObject({ status: 'MATCHED', actual: totals });
   });
 });

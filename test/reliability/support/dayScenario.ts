@@ -107,7 +107,9 @@ export async function checkDay(
     return { indexRows: seen.size, missing, unexpected, reconciliation: 'skipped', differences: [] };
 
   const closeBatchId = await sendClose(service, partner, random, storeId, businessDate, records);
-  const outcome = await service.services.reconciler.reconcile({ partnerId: partner.partnerId, storeId, businessDate, closeBatchId });
+  // The close's own run, by the id the close names it: starting, it clears the close's note, so the GET shows its result.
+  const runId = `close-${closeBatchId}`;
+  const outcome = await service.services.reconciler.reconcile({ partnerId: partner.partnerId, storeId, businessDate, closeBatchId, runId });
   const result = await service.services.reconciliationQuery.get(partner.partnerId, storeId, businessDate);
   return { indexRows: seen.size, missing, unexpected, reconciliation: outcome, differences: result.differences };
 }

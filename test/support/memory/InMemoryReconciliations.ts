@@ -9,7 +9,7 @@ import type {
 import type { Reconciliations } from '../../../src/services/ports/Reconciliations.js';
 
 interface Day {
-  record: ReconciliationRecord;
+  record: Omit<ReconciliationRecord, 'pendingRun'>;
   /** Status and figures of the last result, kept across a corrected close. */
   lastOutcome?: string;
   pending?: PendingRun;
@@ -23,7 +23,8 @@ export class InMemoryReconciliations implements Reconciliations {
   private readonly days = new Map<string, Day>();
 
   get(partnerId: string, storeId: string, businessDate: string): Promise<ReconciliationRecord | undefined> {
-    return Promise.resolve(this.days.get(key(partnerId, storeId, businessDate))?.record);
+    const day = this.days.get(key(partnerId, storeId, businessDate));
+    return Promise.resolve(day && view(day));
   }
 
   markReceived(
@@ -105,24 +106,29 @@ export class InMemoryReconciliations implements Reconciliations {
       changed: day.lastOutcome !== undefined && day.lastOutcome !== outcome,
     };
     day.lastOutcome = outcome;
-    return Promise.resolve(day.record);
+    return Promise.resolve(view(day));
   }
 
   async *list(filter: ReconciliationFilter): AsyncIterable<ReconciliationRecord> {
-    for (const { record } of [...this.days.values()]) {
+    for (const day of [...this.days.values()]) {
+      const { record } = day;
       if (filter.partnerId && record.partnerId !== filter.partnerId) continue;
       if (filter.status && record.status !== filter.status) continue;
       if (filter.businessDate && record.businessDate !== filter.businessDate) continue;
-      yield await Promise.resolve(record);
+      yield await Promise.resolve(view(day));
     }
   }
 
   listRange(partnerId: string, storeId: string, from: string, to: string): Promise<ReconciliationRecord[]> {
     const found = [...this.days.values()]
-      .map((day) => day.record)
+      .map(view)
       .filter((r) => r.partnerId === partnerId && r.storeId === storeId && r.businessDate >= from && r.businessDate <= to);
     return Promise.resolve(found.sort((a, b) => (a.businessDate < b.businessDate ? -1 : 1)));
   }
+}
+
+function view(day: Day): ReconciliationRecord {
+  return { ...day.record, pendingRun: day.pending ?? null };
 }
 
 function key(partnerId: string, storeId: string, businessDate: string): string {

@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
 import type { ControlTotals } from '../../../../src/domain/reconciliation/ControlTotals.js';
-import type { Diagnosis } from '../../../../src/domain/reconciliation/diagnose.js';
 import type { ReconciliationRecord, ResultToSave } from '../../../../src/storage/ReconciliationRepository.js';
 import type { Reconciliations } from '../../../../src/services/ports/Reconciliations.js';
 import { freshPartnerId } from './freshIds.js';
+import { nothingToSay } from '../../../fixtures/diagnosisFixtures.js';
 
 const expected: ControlTotals = {
   trade_record_count: 2,
@@ -15,16 +15,6 @@ const expected: ControlTotals = {
   payment_total_amount: '10.80',
 };
 const day = ['S/1', '2026-03-01'] as const;
-/** The diagnosis of a day with nothing to say. */
-const nothingToSay: Diagnosis = {
-  missing_batch_seqs: [],
-  missing_batch_count: 0,
-  unexpected_batch_seqs: [],
-  batches_after_close: 0,
-  unmapped_transaction_types: [],
-  unknown_payment_types: [],
-  hints: [],
-};
 /** A MATCHED result to save (with a run number added). */
 const matchedResult = {
   status: 'MATCHED' as const,
@@ -69,6 +59,7 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
       runId: null,
       runNumber: null,
       changed: false,
+      pendingRun: null,
     } satisfies ReconciliationRecord);
 
     const result = {
@@ -125,7 +116,9 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     // Read before the run was noted: the run is cleared all the same, so a later batch notes one of its own.
     const beforeRunNoted = results.readAhead?.(partnerId, ...day);
     expect(await results.notePendingRun(partnerId, ...day, run('late-1'), lost)).toEqual({ closeBatchId: 'close-1' });
+    expect((await results.get(partnerId, ...day))?.pendingRun).toEqual(run('late-1'));
     await results.startRun(partnerId, ...day, 'late-1', beforeRunNoted);
+    expect((await results.get(partnerId, ...day))?.pendingRun).toBeNull();
     expect(await results.notePendingRun(partnerId, ...day, run('late-2'), lost)).toEqual({ closeBatchId: 'close-1' });
 
     // Read while the run was pending, then a later close made its own run the pending one: that one stays.
