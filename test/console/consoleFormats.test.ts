@@ -13,6 +13,10 @@ describe('amounts in the console', () => {
     expect(formatAmount('12.5', 'USD', 'en-US')).toBe('USD 12.50');
     expect(formatAmount('1250', 'JPY', 'en-US')).toBe('JPY 1,250');
     expect(formatAmount('1.250', 'KWD', 'en-US')).toBe('KWD 1.250');
+    // ISO 4217's places, as the API writes them, where the browser's locale data has none.
+    expect(formatAmount('100.50', 'LBP', 'en-US')).toBe('LBP 100.50');
+    expect(formatAmount('12.500', 'IQD', 'en-US')).toBe('IQD 12.500');
+    expect(formatAmount('0', 'LBP', 'en-US')).toBe('LBP 0.00');
     expect(formatAmount('-3.5', 'EUR', 'de-DE')).toBe('-3,50 EUR');
     // 2^53 + 1 with cents: a float would print ...992.
     expect(formatAmount('9007199254740993.01', 'USD', 'en-US')).toBe('USD 9,007,199,254,740,993.01');

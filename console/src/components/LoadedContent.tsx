@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import type { HqApiError } from '../api/HqClient.js';
 import type { Loaded } from '../useLoad.js';
 import { Loading, Problem } from './Problem.js';
 
@@ -16,7 +17,10 @@ export function LoadedContent<T>({
   readonly loaded: Loaded<T>;
   /** Names the data in the messages ("Could not load …", "Loading …"). */
   readonly what: string;
-  /** Said instead of an error when the service answers 404: an older version without this route. */
+  /**
+   * Said instead of an error when the route itself is missing (an older version of the service): a
+   * 404 with no error body. A 404 the service explains (PARTNER_NOT_FOUND) is shown as a problem.
+   */
   readonly notServed?: string;
   /** No loading note: for parts of a page whose heading already stands while they load. */
   readonly quietWhileLoading?: boolean;
@@ -26,9 +30,14 @@ export function LoadedContent<T>({
   return (
     <>
       {error &&
-        (notServed !== undefined && error.status === 404 ? <p class="muted">{notServed}</p> : <Problem error={error} what={what} />)}
+        (notServed !== undefined && isMissingRoute(error) ? <p class="muted">{notServed}</p> : <Problem error={error} what={what} />)}
       {!quietWhileLoading && loading && !data && <Loading what={what} />}
       {data && children(data)}
     </>
   );
+}
+
+/** The host's bare 404 for a route it does not have: no body, so no code of the service's. */
+function isMissingRoute(error: HqApiError): boolean {
+  return error.status === 404 && error.code === 'HTTP_404';
 }

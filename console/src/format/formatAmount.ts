@@ -1,5 +1,11 @@
-/** Decimal digits of a currency's minor unit (JPY 0, USD 2, KWD 3), as the locale data knows it. */
+// The service's ISO 4217 table, bundled into the page: amounts show the places the API writes them
+// with. A browser's locale data differs for some (LBP and IQD have none there).
+import { minorUnitDigits } from '../../../src/domain/currency/minorUnitDigits.js';
+
+/** Decimal digits of a currency's minor unit (JPY 0, USD 2, KWD 3); the locale data's for a code the table lacks. */
 function currencyDigits(currency: string): number {
+  const known = minorUnitDigits(currency);
+  if (known !== undefined) return known;
   try {
     return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
