@@ -2,6 +2,9 @@ import type { Warning } from '../../domain/model/Warning.js';
 import type { Unwritten } from '../../storage/writeVersionedRows.js';
 import type { HeldElsewhere } from './TradeRecordMoves.js';
 
+/** Versions order by `version`, then by `last_modified_at`: "newer" says both, as a partner reads it as the first alone. */
+const newerMeans = 'is already stored (a higher version, or the same version with a later last_modified_at)';
+
 /**
  * The STALE_VERSION warning of a versioned record (`key`, at `path`) that a push left as stored:
  * a newer version is stored, or its version and last_modified_at with other content. Undefined
@@ -9,7 +12,7 @@ import type { HeldElsewhere } from './TradeRecordMoves.js';
  */
 export function staleVersion<K>(unwritten: Unwritten<K>, key: K, path: string, record: 'transaction' | 'product'): Warning | undefined {
   if (unwritten.stale.has(key)) {
-    return { code: 'STALE_VERSION', path, message: `A newer version of this ${record} is already stored; this one was ignored.` };
+    return { code: 'STALE_VERSION', path, message: `A newer version of this ${record} ${newerMeans}; this one was ignored.` };
   }
   if (unwritten.conflicting.has(key)) {
     return {
@@ -29,7 +32,7 @@ export function heldElsewhere(held: HeldElsewhere, path: string): Warning {
   const where = `store_id ${JSON.stringify(held.storeId)}, business_date ${held.businessDate}`;
   const message =
     held.reason === 'stale'
-      ? `A newer version of this transaction is already stored under ${where}; this one was ignored.`
+      ? `A newer version of this transaction ${newerMeans} under ${where}; this one was ignored.`
       : `This transaction is already stored under ${where} with the same version and last_modified_at; this copy was ignored. To move it to this store and business date, send it with version + 1.`;
   return { code: 'STALE_VERSION', path, message };
 }
