@@ -12,6 +12,7 @@ import { PaymentDirectionRepository } from '../storage/PaymentDirectionRepositor
 import { ReconciliationRepository } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
+import { checkDateOptions } from './calendarDateOption.js';
 import { Positionals, type Command } from './Command.js';
 import { downloadReports } from './downloadReports.js';
 import { functionAppKeys, functionAppOptions } from './functionAppKeys.js';
@@ -229,6 +230,8 @@ export class HqTool {
     if (takesRest ? rest.length < needed : rest.length !== needed) {
       throw new UsageError(`expected ${command.words} ${command.args.map((a) => (a === '...' ? '[...]' : `<${a}>`)).join(' ')}`);
     }
+    // Before anything is read or written: a day that does not exist would match nothing.
+    checkDateOptions(options);
     await command.run(new Positionals(rest), options);
   }
 

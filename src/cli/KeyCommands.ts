@@ -29,8 +29,9 @@ export class KeyCommands {
 
   async issue(typed: string, options: Options): Promise<void> {
     const { io, clock } = this.context;
-    const partnerId = await this.context.resolvePartner(typed);
+    // A date that is not one is refused before storage is read.
     const expiresAt = parseExpiry(options.expires, clock());
+    const partnerId = await this.context.resolvePartner(typed);
     const hostKeys = this.context.functionAppKeys(options);
     const key = randomBytes(32).toString('base64url');
     const keyId = `key-${randomBytes(4).toString('hex')}`;

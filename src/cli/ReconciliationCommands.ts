@@ -15,8 +15,6 @@ interface StoreDay {
   readonly businessDate: string;
 }
 
-const isoDate = /^\d{4}-\d{2}-\d{2}$/;
-
 /** The HQ tool's `reconciliation list|rerun` and `reports rebuild`: what HQ does with reconciled store-days. */
 export class ReconciliationCommands {
   constructor(
@@ -31,7 +29,6 @@ export class ReconciliationCommands {
     if (status && !['RECEIVED', 'MATCHED', 'MISMATCHED'].includes(status)) {
       throw new UsageError('--status must be RECEIVED, MATCHED or MISMATCHED');
     }
-    if (options.date && !isoDate.test(options.date)) throw new UsageError('--date must be YYYY-MM-DD');
     const partnerId = options.partner === undefined ? undefined : await this.context.resolvePartner(options.partner);
     const { io } = this.context;
     io.out('partner\tstore\tbusiness_date\tstatus\tchecked_at\tdifferences');
@@ -92,15 +89,11 @@ export class ReconciliationCommands {
     if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
   }
 
-  /** The reconciled (MATCHED or MISMATCHED) store-days of one partner or all, by date range, in order. */
+  /**
+   * The reconciled (MATCHED or MISMATCHED) store-days of one partner or all, by date range, in
+   * order. The tool has checked the dates already (checkDateOptions).
+   */
   private async reconciledDays(partnerId: string | undefined, { from, to }: Options): Promise<StoreDay[]> {
-    for (const [name, value] of [
-      ['--from', from],
-      ['--to', to],
-    ] as const) {
-      if (value !== undefined && !isoDate.test(value)) throw new UsageError(`${name} must be YYYY-MM-DD`);
-    }
-    if (from !== undefined && to !== undefined && from > to) throw new UsageError('--from must not be after --to');
     const days: StoreDay[] = [];
     for await (const r of this.results.list({ partnerId })) {
       if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;

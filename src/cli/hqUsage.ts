@@ -39,6 +39,9 @@ Usage: npm run hq -- <command>
 
 AZURE: --function-app <name> --resource-group <rg> [--subscription <id>] (or the settings
 POS_FUNCTION_APP, POS_RESOURCE_GROUP, AZURE_SUBSCRIPTION_ID) also sets or deletes the key as a
-host key of that function app, signed in as you (az login). Partner ids are case-insensitive.
+host key of that function app, signed in as you (az login).
+Dates: YYYY-MM-DD, a day that exists. --expires also takes a date-time with its zone
+(2027-01-01T09:00Z, 2027-01-01T09:00:00+01:00); a date alone is that day at 00:00 UTC.
+Partner ids are case-insensitive.
 
 Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;

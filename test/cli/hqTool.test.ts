@@ -169,6 +169,56 @@ describe('keys', () => {
   });
 });
 
+describe('dates', () => {
+  it('refuses an --expires that is not a strict ISO date or a date-time with its zone, and issues no key', async () => {
+    const id = freshId();
+    const name = freshId();
+    await service.hq('partner', 'create', id);
+    for (const argv of [
+      ['key', 'issue', id, '--expires', '2027-02-30'],
+      ['key', 'issue', id, '--expires', '2027-01-01T09:00'],
+      ['operator', 'issue', name, '--expires', '12/01/2027'],
+      ['operator', 'issue', name, '--expires', '2027-06-31'],
+    ]) {
+      const result = await service.hq(...argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.err[0], argv.join(' ')).toMatch(/^error: --expires must be an ISO 8601 date or date-time with its zone: YYYY-MM-DD/);
+      expect(result.out).toEqual([]);
+    }
+    expect((await service.hq('key', 'list', id)).out).toEqual(['key_id\tstatus\tcreated\texpires']);
+    expect((await service.hq('operator', 'list')).out.join('\n')).not.toContain(name);
+
+    // A zone other than UTC is taken, and the expiry printed in UTC.
+    const zoned = await service.hq('key', 'issue', id, '--expires', '2099-12-31T23:30:00-05:00');
+    expect(zoned.code, zoned.err.join('\n')).toBe(0);
+    expect(zoned.out[0]).toContain('expires 2100-01-01T04:30:00.000Z');
+  });
+
+  it('refuses a --date, --from or --to naming no day, before reading anything (exit 2)', async () => {
+    const ghost = freshId();
+    for (const [argv, option] of [
+      [['reconciliation', 'list', '--date', '2026-02-30'], 'date'],
+      [['reconciliation', 'list', '--partner', ghost, '--date', '2026-02-29'], 'date'],
+      [['reconciliation', 'rerun', ghost, '--from', '2026-02-30'], 'from'],
+      [['reconciliation', 'rerun', ghost, '--from', '2026-02-01', '--to', '2026-04-31'], 'to'],
+      [['reports', 'rebuild', '--from', '2026-13-01'], 'from'],
+      [['reports', 'rebuild', '--partner', ghost, '--to', '2026-00-01'], 'to'],
+    ] as const) {
+      const result = await service.hq(...argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      // The date is named, not the partner: nothing was read.
+      expect(result.err.join('\n'), argv.join(' ')).toBe(
+        `error: --${option} must be a calendar date, YYYY-MM-DD (a day that exists)\nRun with --help for the commands.`,
+      );
+      expect(result.out).toEqual([]);
+    }
+    // A leap day is a day.
+    const leap = await service.hq('reconciliation', 'list', '--date', '2028-02-29');
+    expect(leap.code, leap.err.join('\n')).toBe(0);
+    expect(leap.out).toEqual(['partner\tstore\tbusiness_date\tstatus\tchecked_at\tdifferences']);
+  });
+});
+
 describe('stores', () => {
   it('store register is idempotent and store list shows each store once', async () => {
     const id = freshId();
