@@ -26,6 +26,7 @@ import { PartnerCommands } from './PartnerCommands.js';
 import { printable } from './printable.js';
 import { ReconciliationCommands } from './ReconciliationCommands.js';
 import { Refusal } from './Refusal.js';
+import type { StorageEndpoint } from './storageEndpoint.js';
 import { WebhookCommands } from './WebhookCommands.js';
 
 /** Where the tool finds the function app whose host keys it keeps in step (absent: local use). */
@@ -34,6 +35,11 @@ export interface HqToolOptions {
   readonly hostKeys?: HostKeysFactory;
   /** Settings (environment) that may name the function app instead of the options. */
   readonly settings?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The storage the tool acts on (main.ts gives it): named on stderr before each command, and a
+   * function app is refused when it is the local emulator. Absent: neither.
+   */
+  readonly storageEndpoint?: StorageEndpoint;
 }
 
 /**
@@ -44,6 +50,7 @@ export interface HqToolOptions {
 export class HqTool {
   private readonly partners: PartnerRepository;
   private readonly commands: readonly Command[];
+  private readonly storageEndpoint: StorageEndpoint | undefined;
 
   constructor(
     private readonly storage: StorageClients,
@@ -52,12 +59,13 @@ export class HqTool {
   ) {
     const t = storage.tables;
     const clock = options.clock ?? (() => new Date());
+    this.storageEndpoint = options.storageEndpoint;
     this.partners = new PartnerRepository(t.partners);
     const context: HqContext = {
       io,
       clock,
       resolvePartner: (typed) => this.resolvePartner(typed),
-      functionAppKeys: (given) => functionAppKeys(given, options.settings ?? {}, options.hostKeys),
+      functionAppKeys: (given) => functionAppKeys(given, options.settings ?? {}, options.hostKeys, options.storageEndpoint),
     };
     const registrations = new StoreRegistrationRepository(t.storeRegistrations);
     const keys = new ApiKeyRepository(t.apiKeys);
@@ -232,6 +240,10 @@ export class HqTool {
     }
     // Before anything is read or written: a day that does not exist would match nothing.
     checkDateOptions(options);
+    // Which storage the command acts on, so an operator sees a shell without the Azure settings.
+    if (this.storageEndpoint) {
+      this.io.err(`storage: ${printable(this.storageEndpoint.url)}${this.storageEndpoint.emulator ? ' (local storage emulator)' : ''}`);
+    }
     await command.run(new Positionals(rest), options);
   }
 

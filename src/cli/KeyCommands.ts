@@ -29,10 +29,10 @@ export class KeyCommands {
 
   async issue(typed: string, options: Options): Promise<void> {
     const { io, clock } = this.context;
-    // A date that is not one is refused before storage is read.
+    // What was typed is checked before storage is read: a wrong storage must not answer first.
     const expiresAt = parseExpiry(options.expires, clock());
-    const partnerId = await this.context.resolvePartner(typed);
     const hostKeys = this.context.functionAppKeys(options);
+    const partnerId = await this.context.resolvePartner(typed);
     const key = randomBytes(32).toString('base64url');
     const keyId = `key-${randomBytes(4).toString('hex')}`;
     const hostKey = hostKeyName(partnerId, keyId);
@@ -57,8 +57,8 @@ export class KeyCommands {
 
   async revoke(typed: string, keyId: string, options: Options): Promise<void> {
     const { io } = this.context;
-    const partnerId = await this.context.resolvePartner(typed);
     const hostKeys = this.context.functionAppKeys(options);
+    const partnerId = await this.context.resolvePartner(typed);
     // The service refuses the key from this moment; the host key goes next.
     if (!(await this.keys.listForPartner(partnerId)).some((k) => k.keyId === keyId)) {
       throw new Refusal(`partner ${printable(typed)} has no key ${printable(keyId)}`);

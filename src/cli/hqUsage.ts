@@ -39,7 +39,8 @@ Usage: npm run hq -- <command>
 
 AZURE: --function-app <name> --resource-group <rg> [--subscription <id>] (or the settings
 POS_FUNCTION_APP, POS_RESOURCE_GROUP, AZURE_SUBSCRIPTION_ID) also sets or deletes the key as a
-host key of that function app, signed in as you (az login).
+host key of that function app, signed in as you (az login); refused while the storage settings
+resolve to the local storage emulator. The storage a command acts on is printed on stderr first.
 Dates: YYYY-MM-DD, a day that exists. --expires also takes a date-time with its zone
 (2027-01-01T09:00Z, 2027-01-01T09:00:00+01:00); a date alone is that day at 00:00 UTC.
 Partner ids are case-insensitive.

@@ -7,6 +7,7 @@ import { createStorageClients } from '../storage/StorageClients.js';
 import { findProjectRoot } from '../config/findProjectRoot.js';
 import { armHostKeys } from './HostKeys.js';
 import { HqTool } from './HqTool.js';
+import { storageEndpoint } from './storageEndpoint.js';
 
 async function main(): Promise<number> {
   const io = {
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
   }
   return new HqTool(storage, io, {
     settings: process.env,
+    storageEndpoint: storageEndpoint(storage),
     // The operator's own sign-in (az login).
     hostKeys: (target) => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a function app is named

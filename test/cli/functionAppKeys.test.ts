@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionAppTarget, HostKeys } from '../../src/cli/HostKeys.js';
 import { functionAppKeys } from '../../src/cli/functionAppKeys.js';
+import { Refusal } from '../../src/cli/Refusal.js';
 
 const noKeys: HostKeys = { set: () => Promise.resolve(), remove: () => Promise.resolve() };
 
@@ -42,5 +43,30 @@ describe('functionAppKeys', () => {
     expect(() => functionAppKeys({ 'function-app': 'app', 'resource-group': 'rg', subscription: 'sub' }, {}, undefined)).toThrow(
       'this tool cannot manage host keys here',
     );
+  });
+});
+
+describe('functionAppKeys with the storage the tool acts on', () => {
+  const emulator = { url: 'http://127.0.0.1:10002/devstoreaccount1', emulator: true };
+  const azure = { url: 'https://stposprod.table.core.windows.net/', emulator: false };
+  const named = { 'function-app': 'pos-func', 'resource-group': 'rg-pos', subscription: 'sub' };
+
+  it('refuses a function app when the storage is the local emulator, before any host key is touched', () => {
+    const { targets, factory } = recording();
+    expect(() => functionAppKeys(named, {}, factory, emulator)).toThrow(Refusal);
+    expect(() => functionAppKeys(named, {}, factory, emulator)).toThrow(
+      /pos-func is in Azure, but the storage settings resolve to the local storage emulator \(http:\/\/127\.0\.0\.1:10002\/devstoreaccount1\).*Export AzureWebJobsStorage__blobServiceUri, AzureWebJobsStorage__queueServiceUri, AzureWebJobsStorage__tableServiceUri/,
+    );
+    // Named by the settings instead of the options: the same.
+    expect(() =>
+      functionAppKeys({}, { POS_FUNCTION_APP: 'pos-func', POS_RESOURCE_GROUP: 'rg', AZURE_SUBSCRIPTION_ID: 's' }, factory, emulator),
+    ).toThrow(Refusal);
+    expect(targets).toEqual([]);
+  });
+
+  it('takes a function app with Azure storage, and local use with the emulator', () => {
+    const { factory } = recording();
+    expect(functionAppKeys(named, {}, factory, azure)?.app).toBe('pos-func');
+    expect(functionAppKeys({}, {}, factory, emulator)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HqTool } from '../../src/cli/HqTool.js';
 import { armHostKeys } from '../../src/cli/HostKeys.js';
 import { printable } from '../../src/cli/printable.js';
+import { storageEndpoint } from '../../src/cli/storageEndpoint.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 
 let service: TestService;
@@ -255,5 +256,97 @@ describe('host keys in Azure', () => {
     out.length = 0;
     expect(await tool.run(['key', 'list', id])).toBe(0);
     expect(out).toEqual(['key_id\tstatus\tcreated\texpires']);
+  });
+});
+
+describe('the storage the tool acts on', () => {
+  /** The tool as main.ts builds it: told which storage it acts on (here, the test's emulator). */
+  function toolOnEmulator(standInUrl: string, settings: Readonly<Record<string, string>> = {}) {
+    const credential = { getToken: () => Promise.resolve({ token: 't', expiresOnTimestamp: Date.now() + 3_600_000 }) };
+    const out: string[] = [];
+    const err: string[] = [];
+    const base = createDefaultHttpClient();
+    const toStandIn: HttpClient = {
+      sendRequest: (request) => {
+        request.url = request.url.replace(/^https:\/\/management\.example\.test/, standInUrl);
+        request.allowInsecureConnection = true;
+        return base.sendRequest(request);
+      },
+    };
+    const tool = new HqTool(
+      service.services.storage,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      {
+        settings,
+        storageEndpoint: storageEndpoint(service.services.storage),
+        hostKeys: (target) => armHostKeys(target, credential, { endpoint: 'https://management.example.test', httpClient: toStandIn }),
+      },
+    );
+    return { tool, out, err };
+  }
+
+  it('names the storage on stderr before a command, the emulator as such; stdout is unchanged', async () => {
+    const standIn = await startManagementStandIn();
+    try {
+      const { tool, out, err } = toolOnEmulator(standIn.url);
+      const id = freshId();
+      expect(await tool.run(['partner', 'create', id])).toBe(0);
+      expect(await tool.run(['key', 'issue', id])).toBe(0);
+      // One line per command, and nothing else.
+      expect(err).toHaveLength(2);
+      for (const line of err) expect(line).toMatch(/^storage: http:\/\/127\.0\.0\.1:\d+\/\S+ \(local storage emulator\)$/);
+      expect(out.at(-1)).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    } finally {
+      await standIn.close();
+    }
+  });
+
+  it('refuses every key command naming a function app when the storage is the local emulator: no host key, no stored key', async () => {
+    const standIn = await startManagementStandIn();
+    try {
+      const { tool, out, err } = toolOnEmulator(standIn.url, { AZURE_SUBSCRIPTION_ID: 'sub-1' });
+      const id = freshId();
+      const name = freshId();
+      expect(await tool.run(['partner', 'create', id])).toBe(0);
+      expect(await tool.run(['key', 'issue', id])).toBe(0);
+      const keyId = /key (key-[0-9a-f]+) issued/.exec(out.join('\n'))![1]!;
+      expect(await tool.run(['operator', 'issue', name])).toBe(0);
+      const opKeyId = /operator key (op-[0-9a-f]+) issued/.exec(out.join('\n'))![1]!;
+      const azure = ['--function-app', 'pos-func', '--resource-group', 'rg-pos'];
+      for (const argv of [
+        ['key', 'issue', id, ...azure],
+        ['key', 'revoke', id, keyId, ...azure],
+        ['operator', 'issue', freshId(), ...azure],
+        ['operator', 'revoke', name, opKeyId, ...azure],
+      ]) {
+        err.length = 0;
+        out.length = 0;
+        expect(await tool.run(argv), argv.join(' ')).toBe(1);
+        expect(out, argv.join(' ')).toEqual([]);
+        expect(err.at(-1), argv.join(' ')).toMatch(
+          /^error: function app pos-func is in Azure, but the storage settings resolve to the local storage emulator \(http:\/\/127\.0\.0\.1:\d+\/\S+\); nothing was changed\. Export AzureWebJobsStorage__blobServiceUri, AzureWebJobsStorage__queueServiceUri, AzureWebJobsStorage__tableServiceUri and REPORTS_CONTAINER/,
+        );
+      }
+      // POS_FUNCTION_APP in the environment names it as well as the option does.
+      const fromSettings = toolOnEmulator(standIn.url, {
+        POS_FUNCTION_APP: 'pos-func',
+        POS_RESOURCE_GROUP: 'rg-pos',
+        AZURE_SUBSCRIPTION_ID: 's',
+      });
+      expect(await fromSettings.tool.run(['key', 'issue', id])).toBe(1);
+      expect(fromSettings.out).toEqual([]);
+
+      expect(standIn.requests).toEqual([]);
+      out.length = 0;
+      expect(await tool.run(['key', 'list', id])).toBe(0);
+      expect(out.slice(1)).toEqual([expect.stringMatching(new RegExp(`^${keyId}\\tACTIVE\\t`))]);
+      out.length = 0;
+      expect(await tool.run(['operator', 'list'])).toBe(0);
+      expect(out.filter((l) => l.startsWith(`${name}\t`))).toEqual([
+        expect.stringMatching(new RegExp(`^${name}\\t${opKeyId}\\tviewer\\tACTIVE\\t`)),
+      ]);
+    } finally {
+      await standIn.close();
+    }
   });
 });
