@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceMaxBodyBytes } from '../../packages/partner-kit/src/bodyLimit.js';
-import { PosClient } from '../../packages/partner-kit/src/PosClient.js';
+import type { TradeRecord } from '../../packages/partner-kit/src/contractTypes.js';
+import { PosClient, type DailyCloseTotals } from '../../packages/partner-kit/src/PosClient.js';
 import { PosRequestError } from '../../packages/partner-kit/src/PosRequestError.js';
 import { PushDayError } from '../../packages/partner-kit/src/PushDayError.js';
 import { controlTotals } from '../e2e/support/storeDayKit.js';
@@ -20,6 +21,11 @@ import { startTestService, type TestService } from '../support/startTestService.
 import { closeOfRecords } from './support/closeOfRecords.js';
 import { longNamedMappings } from './support/largeMappings.js';
 import { recordingFetch } from './support/recordingFetch.js';
+
+/** The service's error body, as far as the tests read it. */
+interface Refusal {
+  readonly error: { code: string; request_id: string; details: { path: string; message: string }[] };
+}
 
 /** Lets a test make storage refuse a validated batch, as it would a row it cannot hold. */
 const policy = new FaultPolicy();
@@ -327,6 +333,58 @@ describe('PosClient before it sends a day', () => {
       'ACCEPTED',
       'ACCEPTED',
     ]);
+  });
+
+  it('refuses a day whose records and close are in different currencies, which the service would refuse at the close, and sends nothing', async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const { calls, send } = recordingFetch();
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, fetch: send, maxRecordsPerBatch: 2, baseDelayMs: 1 });
+    await client.uploadStores([buildUsdStore(usdStoreId)]);
+    calls.length = 0;
+    const refusalOf = async (records: TradeRecord[], close: DailyCloseTotals) => {
+      const error: unknown = await client.pushDay(records, close).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(PosRequestError);
+      const refusal = error as PosRequestError;
+      expect(refusal.sent).toBe(false);
+      expect(refusal.status).toBe(400);
+      expect(refusal.message).toContain('before sending anything: 400 INVALID_PAYLOAD');
+      return { refusal, error: (refusal.body as Refusal).error };
+    };
+
+    // USD records, each batch of them one the USD store takes; the close in EUR.
+    const records = Array.from({ length: 3 }, (_, seq) => buildUsdTaxExcludedRecord({ seq }));
+    const euroClose = { ...closeOfRecords(records), currency: 'EUR' };
+    const atClose = await refusalOf(records, euroClose);
+    expect(atClose.error).toMatchObject({ code: 'INVALID_PAYLOAD', request_id: 'offline' });
+    expect(atClose.error.details).toEqual([
+      { path: '/currency', message: "must equal the currency of the day's trade records (USD), as both must equal the store's" },
+    ]);
+    expect(calls).toEqual([]);
+    // The service refuses that close, for the store's currency, once the batches were applied: the
+    // close alone (no batch of the day is sent) gets its answer.
+    const sentAlone: unknown = await client.sendDailyClose(euroClose, 2).catch((caught: unknown) => caught);
+    expect(sentAlone).toBeInstanceOf(PosRequestError);
+    expect((sentAlone as PosRequestError).sent).toBe(true);
+    expect(((sentAlone as PosRequestError).body as Refusal).error).toMatchObject({
+      code: 'INVALID_PAYLOAD',
+      details: [{ path: '/currency', message: "must equal the currency of the store's master data (USD)" }],
+    });
+    calls.length = 0;
+
+    // One EUR record among USD ones, in the second batch: the service would refuse that batch after the first.
+    const mixed = records.map((record, index) => (index === 2 ? { ...record, currency: 'EUR' } : record));
+    const atBatch = await refusalOf(mixed, closeOfRecords(records));
+    expect(atBatch.error.details).toEqual([
+      {
+        path: '/trade_records/0/currency',
+        message: "must equal the currency of the day's daily close (USD), as both must equal the store's",
+      },
+    ]);
+    expect(calls).toEqual([]);
+
+    // The day in one currency is sent whole.
+    const day = await client.pushDay(records, closeOfRecords(records));
+    expect([...day.batches, day.close].map((ack) => ack.status)).toEqual(['ACCEPTED', 'ACCEPTED', 'ACCEPTED']);
   });
 
   it('refuses records that hold one trade_record_id twice, and sends nothing', async () => {

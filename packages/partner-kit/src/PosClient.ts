@@ -13,6 +13,8 @@ import type {
   WebhookWithSecret,
 } from './contractTypes.js';
 import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
+import { ApiError } from '../../../src/errors/ApiError.js';
+import type { ProblemDetail } from '../../../src/errors/ProblemDetail.js';
 import { offlineRefusal, validatePayload } from './validatePayload.js';
 import { bodyOverLimit, serviceMaxBodyBytes } from './bodyLimit.js';
 import { canonicalJson } from './canonicalJson.js';
@@ -126,7 +128,8 @@ export class PosClient {
    * batch_seq from 1 (or after the day's earlier batches, see {@link PushDayOptions}), each
    * acknowledged before the next is sent; then the daily close with the batch count filled in, only
    * once every batch was acknowledged. Every batch and the close are first checked with the service's
-   * own rules (and the day against its store-day limits, when given), so a day that would be refused
+   * own rules, the records and the close against one currency (the service holds both to the
+   * store's) and the day against its store-day limits, when given, so a day that would be refused
    * halfway is refused before anything is sent. Each batch_id is derived from its batch's content:
    * when a call stops partway (the network gave up, the process ended), the same call again (the
    * same records, close, options and batch limits) sends the same batches, and the service answers
@@ -143,6 +146,7 @@ export class PosClient {
     const checked = batches.map((batch) => checkedOffline('trade-records', batch));
     if (this.options.storeDayLimits) refuseOverDayLimits(batches, before, this.options.storeDayLimits);
     const checkedClose = checkedOffline('daily-close', closeBody);
+    refuseMixedCurrencies(batches, closeBody);
     const acks: BatchAcknowledgement[] = [];
     try {
       for (const batch of checked) acks.push(await this.request('POST', '/trade-records', batch.text, batch.batchId));
@@ -364,6 +368,49 @@ function refuseOverDayLimits(batches: ReturnType<typeof splitIntoBatches>, sentB
     }
     day.push(counted);
   }
+}
+
+/**
+ * The service checks each record's and the close's currency against the store master's (contract:
+ * a store's currency is that of its transactions and its daily close), body by body: a day whose
+ * records and close do not share one currency has a body the service refuses once the store is
+ * uploaded, often only after the batches before it were applied (records in the store's currency,
+ * the close in another: at the close). Throws that refusal for the first such body, so nothing of
+ * the day is sent; the close's currency is the day's, unless every record holds another one. Not
+ * even a store never uploaded (which the service lets through with STORE_NOT_UPLOADED warnings)
+ * can have such a day: its first upload would make one side wrong. The codes named were checked as
+ * ISO 4217 codes by then, so they quote nothing of the caller's data but a currency.
+ */
+function refuseMixedCurrencies(batches: ReturnType<typeof splitIntoBatches>, close: DailyCloseBody): void {
+  const currencies = new Set(batches.flatMap((batch) => batch.trade_records.map((record) => record.currency)));
+  const [recordsCurrency] = currencies;
+  if (currencies.size === 1 && recordsCurrency !== undefined && recordsCurrency !== close.currency) {
+    throw invalidOffline(close.batch_id, [
+      {
+        path: '/currency',
+        message: `must equal the currency of the day's trade records (${recordsCurrency}), as both must equal the store's`,
+      },
+    ]);
+  }
+  for (const batch of batches) {
+    const problems = batch.trade_records.flatMap((record, index) =>
+      record.currency === close.currency
+        ? []
+        : [
+            {
+              path: `/trade_records/${index}/currency`,
+              message: `must equal the currency of the day's daily close (${close.currency}), as both must equal the store's`,
+            },
+          ],
+    );
+    if (problems.length > 0) throw invalidOffline(batch.batch_id, problems);
+  }
+}
+
+/** The service's 400 INVALID_PAYLOAD for a body's rule problems, found before anything was sent. */
+function invalidOffline(batchId: string, problems: ProblemDetail[]): PosRequestError {
+  const { status, body } = offlineRefusal(new ApiError('INVALID_PAYLOAD', 'The body breaks validation rules.', problems));
+  return new PosRequestError(status, body, batchId, false);
 }
 
 /**
