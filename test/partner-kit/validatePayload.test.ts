@@ -140,3 +140,16 @@ describe('validatePayload and the body limit', () => {
     expect((await service.call(partner, 'PUT', 'mappings/transaction-types', atLimit)).status).toBe(202);
   });
 });
+
+describe('validatePayload given what a JavaScript caller may pass', () => {
+  it('throws a RangeError naming the endpoints for an endpoint it does not know', () => {
+    const expected = 'expected one of trade-records, daily-close, stores, products, mappings.';
+    for (const name of ['trade-record', 'toString', '__proto__', 'Trade-Records']) {
+      expect(() => validatePayload(name as PushEndpoint, Buffer.from('{}'))).toThrow(RangeError);
+      expect(() => validatePayload(name as PushEndpoint, Buffer.from('{}'))).toThrow(`Unknown endpoint "${name}": ${expected}`);
+    }
+    expect(() => validatePayload(undefined as unknown as PushEndpoint, Buffer.from('{}'))).toThrow(
+      `Unknown endpoint undefined: ${expected}`,
+    );
+  });
+});

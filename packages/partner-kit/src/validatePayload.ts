@@ -57,8 +57,20 @@ const standardCodes: ReadonlySet<string> = new Set(standardTransactionTypes.data
 let validator: BodyValidator | undefined;
 const offlineRequestId = 'offline';
 
-/** Validates the raw bytes of a push body as the service does before storing it. */
+/**
+ * Validates the raw bytes of a push body as the service does before storing it. Throws a
+ * RangeError for an endpoint that is not one of {@link pushEndpoints}: a mistake of the caller's,
+ * not an answer the service would give.
+ */
 export function validatePayload(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
+  // The types keep TypeScript callers right; plain JavaScript callers get told what they passed,
+  // not an error from inside the kit.
+  const name: unknown = endpoint;
+  if (typeof name !== 'string' || !isPushEndpoint(name)) {
+    throw new RangeError(
+      `Unknown endpoint ${typeof name === 'string' ? `"${name}"` : String(name)}: expected one of ${Object.keys(pushEndpoints).join(', ')}.`,
+    );
+  }
   try {
     return { ok: true, ...check(endpoint, bytes, options) };
   } catch (error) {
