@@ -11,7 +11,7 @@ import { partnerExamples } from '../../src/openapi/partnerExamples.js';
 import { buildDailyClose, buildMappingBatch, buildProductBatch, buildStoreBatch } from '../fixtures/masterDataFixtures.js';
 import { buildTradeRecordBatch } from '../fixtures/tradeRecordFixtures.js';
 import { partnerWithStores } from '../support/httpScenario.js';
-import { mappingsBodyOfSize } from './support/largeMappings.js';
+import { longNamedMappings, mappingsBodyOfSize } from './support/largeMappings.js';
 import type { TestResponse } from '../support/responseBodies.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 
@@ -142,6 +142,49 @@ describe('validatePayload and the body limit', () => {
 });
 
 describe('validatePayload given what a JavaScript caller may pass', () => {
+  it('takes the JSON text as a string, measured and read in the UTF-8 bytes fetch sends for it, as the service answers it', async () => {
+    const accepted = JSON.stringify(body(trade));
+    expect(validatePayload('trade-records', accepted, { storeCurrency: 'USD' })).toEqual(
+      validatePayload('trade-records', Buffer.from(accepted), { storeCurrency: 'USD' }),
+    );
+    expect(validatePayload('trade-records', accepted, { storeCurrency: 'USD' })).toMatchObject({ ok: true, recordCount: 3 });
+    expect((await service.call(partner, 'POST', 'trade-records', accepted)).status).toBe(202);
+
+    // Names of a three-byte character: under the limit in characters, over it in the bytes sent.
+    const text = JSON.stringify({ batch_id: randomUUID(), mappings: longNamedMappings(10_000, 200, '売') });
+    const size = Buffer.byteLength(text);
+    expect(text.length).toBeLessThan(serviceMaxBodyBytes);
+    expect(size).toBeGreaterThan(serviceMaxBodyBytes);
+    expect(validatePayload('mappings', text)).toEqual({
+      ok: false,
+      status: 413,
+      body: {
+        error: {
+          code: 'PAYLOAD_TOO_LARGE',
+          message: `The request body is ${size} bytes, more than the limit of ${serviceMaxBodyBytes} bytes.`,
+          request_id: 'offline',
+        },
+      },
+    });
+    expect((await service.call(partner, 'PUT', 'mappings/transaction-types', text)).status).toBe(413);
+  });
+
+  it('throws a TypeError for a body that is neither bytes nor JSON text, rather than answer for it', () => {
+    const parsed = body(trade);
+    for (const [given, named] of [
+      [parsed, 'an object (pass JSON.stringify of it'],
+      [undefined, 'undefined'],
+      [null, 'null'],
+      [42, 'a number'],
+      [new ArrayBuffer(2), 'an ArrayBuffer'],
+    ] as const) {
+      expect(() => validatePayload('trade-records', given as unknown as string)).toThrow(TypeError);
+      expect(() => validatePayload('trade-records', given as unknown as string)).toThrow(
+        `validatePayload takes the body as sent: its bytes (a Uint8Array or Buffer) or its JSON text (a string), not ${named}`,
+      );
+    }
+  });
+
   it('throws a RangeError naming the endpoints for an endpoint it does not know', () => {
     const expected = 'expected one of trade-records, daily-close, stores, products, mappings.';
     for (const name of ['trade-record', 'toString', '__proto__', 'Trade-Records']) {

@@ -58,17 +58,26 @@ let validator: BodyValidator | undefined;
 const offlineRequestId = 'offline';
 
 /**
- * Validates the raw bytes of a push body as the service does before storing it. Throws a
- * RangeError for an endpoint that is not one of {@link pushEndpoints}: a mistake of the caller's,
- * not an answer the service would give.
+ * Validates a push body as the service does before storing it: its raw bytes as they will be sent
+ * (a file read as it is), or its JSON text, which is measured and read in the UTF-8 bytes that
+ * fetch, like `PosClient`, sends for a string body. Throws a RangeError for an endpoint that is not
+ * one of {@link pushEndpoints} and a TypeError for a body that is neither (e.g. the parsed object):
+ * mistakes of the caller's, not answers the service would give.
  */
-export function validatePayload(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
+export function validatePayload(endpoint: PushEndpoint, body: Uint8Array | string, options: ValidateOptions = {}): ValidationOutcome {
   // The types keep TypeScript callers right; plain JavaScript callers get told what they passed,
-  // not an error from inside the kit.
+  // not a 413 about "undefined bytes" or an error from inside the kit.
   const name: unknown = endpoint;
   if (typeof name !== 'string' || !isPushEndpoint(name)) {
     throw new RangeError(
       `Unknown endpoint ${typeof name === 'string' ? `"${name}"` : String(name)}: expected one of ${Object.keys(pushEndpoints).join(', ')}.`,
+    );
+  }
+  const given: unknown = body;
+  const bytes = typeof given === 'string' ? Buffer.from(given, 'utf8') : given;
+  if (!(bytes instanceof Uint8Array)) {
+    throw new TypeError(
+      `validatePayload takes the body as sent: its bytes (a Uint8Array or Buffer) or its JSON text (a string), not ${describeValue(given)}.`,
     );
   }
   try {
@@ -77,6 +86,13 @@ export function validatePayload(endpoint: PushEndpoint, bytes: Uint8Array, optio
     if (!(error instanceof ApiError)) throw error;
     return { ok: false, ...offlineRefusal(error) };
   }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof ArrayBuffer) return 'an ArrayBuffer (wrap it: new Uint8Array(buffer))';
+  return typeof value === 'object' ? 'an object (pass JSON.stringify of it, or the bytes read from its file)' : `a ${typeof value}`;
 }
 
 /** The service's answer to a refusal found offline; no request reached the service, so the body names none. */
