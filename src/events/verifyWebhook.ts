@@ -8,11 +8,15 @@ export type WebhookVerification =
 
 export interface VerifyOptions {
   /**
-   * The headers as received, names in lower case: the three webhook headers, others ignored. Node's
-   * `request.headers` fits as it is; a header sent twice (an array) counts as missing.
+   * The headers as received: the three webhook headers, others ignored. Node's `request.headers`
+   * fits as it is (names in lower case; a header sent twice, an array, counts as missing), and so
+   * does the Web-standard `Headers` of a fetch-style framework (`request.headers`; anything with a
+   * `get(name)` is read through it, names in any case).
    */
   readonly headers:
-    Readonly<Partial<Record<keyof WebhookHeaders, string>>> | Readonly<Record<string, string | readonly string[] | undefined>>;
+    | Readonly<Partial<Record<keyof WebhookHeaders, string>>>
+    | Readonly<Record<string, string | readonly string[] | undefined>>
+    | { get(name: string): string | null | undefined };
   /** The raw body bytes as received, before any JSON parsing. */
   readonly body: string | Buffer;
   /**
@@ -41,8 +45,13 @@ export function verifyWebhook(options: VerifyOptions): WebhookVerification {
     // WebhookSecret.parse answers undefined for text that is not a secret; that lands here.
     throw new TypeError('verifyWebhook needs secrets: one or more values read with WebhookSecret.parse from whsec_ secrets.');
   }
+  const { headers } = options;
+  // A Headers object holds its entries behind `get`: read as a plain object, it has none of them.
+  const read: (name: keyof WebhookHeaders) => unknown = isHeadersLike(headers)
+    ? (name) => headers.get(name)
+    : (name) => (headers as Readonly<Record<string, unknown>>)[name];
   const header = (name: keyof WebhookHeaders): string | undefined => {
-    const value = (options.headers as Readonly<Record<string, unknown>>)[name];
+    const value = read(name);
     return typeof value === 'string' ? value : undefined;
   };
   const id = header('webhook-id');
@@ -69,4 +78,9 @@ export function verifyWebhook(options: VerifyOptions): WebhookVerification {
     for (const candidate of expected) matched = timingSafeEqual(candidate, given) || matched;
   }
   return matched ? { ok: true, id, timestamp } : { ok: false, reason: 'NO_MATCHING_SIGNATURE' };
+}
+
+/** The Web-standard `Headers` (or anything else read through `get`, a `Map` of lower-case names too). */
+function isHeadersLike(headers: VerifyOptions['headers']): headers is { get(name: string): string | null | undefined } {
+  return typeof (headers as { get?: unknown }).get === 'function';
 }
