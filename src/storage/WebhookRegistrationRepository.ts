@@ -66,28 +66,13 @@ export class WebhookRegistrationRepository {
    * so a 410 recorded between the read and the write is not enabled under the old generation.
    */
   async replaceEndpoint(partnerId: string, endpoint: WebhookEndpoint, now: Date): Promise<boolean> {
-    for (;;) {
-      const current = await this.#read(partnerId);
-      if (!current) return false;
-      try {
-        await this.table.updateEntity(
-          {
-            partitionKey: current.partitionKey,
-            rowKey: endpointRow,
-            url: endpoint.url,
-            eventTypes: JSON.stringify(endpoint.eventTypes),
-            updatedAt: now.toISOString(),
-            disabledAt: '',
-            ...(current.disabledAt ? { generation: randomUUID() } : {}),
-          },
-          'Merge',
-          { etag: current.etag },
-        );
-        return true;
-      } catch (error) {
-        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
-      }
-    }
+    return this.#mergeIntoCurrent(partnerId, (current) => ({
+      url: endpoint.url,
+      eventTypes: JSON.stringify(endpoint.eventTypes),
+      updatedAt: now.toISOString(),
+      disabledAt: '',
+      ...(current.disabledAt ? { generation: randomUUID() } : {}),
+    }));
   }
 
   /**
@@ -116,27 +101,12 @@ export class WebhookRegistrationRepository {
    * False when the partner has no endpoint.
    */
   async rotateSecret(partnerId: string, next: WebhookSecret, now: Date, overlapSeconds: number): Promise<boolean> {
-    for (;;) {
-      const current = await this.#read(partnerId);
-      if (!current) return false;
-      try {
-        await this.table.updateEntity(
-          {
-            partitionKey: current.partitionKey,
-            rowKey: endpointRow,
-            secret: next.reveal(),
-            previousSecret: current.secret,
-            previousSecretExpiresAt: new Date(now.getTime() + overlapSeconds * 1000).toISOString(),
-            updatedAt: now.toISOString(),
-          },
-          'Merge',
-          { etag: current.etag },
-        );
-        return true;
-      } catch (error) {
-        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
-      }
-    }
+    return this.#mergeIntoCurrent(partnerId, (current) => ({
+      secret: next.reveal(),
+      previousSecret: current.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + overlapSeconds * 1000).toISOString(),
+      updatedAt: now.toISOString(),
+    }));
   }
 
   /** Removes the endpoint; false when there was none. */
@@ -157,6 +127,25 @@ export class WebhookRegistrationRepository {
       registrations.push(toRegistration(entity));
     }
     return registrations.sort((a, b) => a.partnerId.localeCompare(b.partnerId));
+  }
+
+  /**
+   * Merges what `change` makes of the row as read, under its ETag, reading again whenever the row
+   * changed in between; false when the partner has no endpoint.
+   */
+  async #mergeIntoCurrent(partnerId: string, change: (current: EndpointEntity) => Partial<EndpointEntity>): Promise<boolean> {
+    for (;;) {
+      const current = await this.#read(partnerId);
+      if (!current) return false;
+      try {
+        await this.table.updateEntity({ ...change(current), partitionKey: current.partitionKey, rowKey: endpointRow }, 'Merge', {
+          etag: current.etag,
+        });
+        return true;
+      } catch (error) {
+        if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+      }
+    }
   }
 
   async #read(partnerId: string): Promise<(EndpointEntity & { etag: string }) | undefined> {
