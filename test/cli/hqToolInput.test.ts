@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HqTool } from '../../src/cli/HqTool.js';
 import { armHostKeys } from '../../src/cli/HostKeys.js';
 import { printable } from '../../src/cli/printable.js';
-import { storageEndpoint } from '../../src/cli/storageEndpoint.js';
+import { storageEndpoint, type StorageEndpoint } from '../../src/cli/storageEndpoint.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 
 let service: TestService;
@@ -79,7 +79,11 @@ describe('command line', () => {
  * The HQ tool with the given settings, its host keys set through the management API of the
  * stand-in at `standInUrl`, and what it printed.
  */
-function hqToolAgainst(standInUrl: string, settings: Readonly<Record<string, string>>): { tool: HqTool; out: string[]; err: string[] } {
+function hqToolAgainst(
+  standInUrl: string,
+  settings: Readonly<Record<string, string>>,
+  endpoint?: StorageEndpoint,
+): { tool: HqTool; out: string[]; err: string[] } {
   // The client speaks HTTPS to its endpoint (bearer tokens need TLS); here its requests go to the stand-in.
   const base = createDefaultHttpClient();
   const toStandIn: HttpClient = {
@@ -97,6 +101,7 @@ function hqToolAgainst(standInUrl: string, settings: Readonly<Record<string, str
     { out: (l) => out.push(l), err: (l) => err.push(l) },
     {
       settings,
+      ...(endpoint === undefined ? {} : { storageEndpoint: endpoint }),
       hostKeys: (target) => armHostKeys(target, credential, { endpoint: 'https://management.example.test', httpClient: toStandIn }),
     },
   );
@@ -261,29 +266,8 @@ describe('host keys in Azure', () => {
 
 describe('the storage the tool acts on', () => {
   /** The tool as main.ts builds it: told which storage it acts on (here, the test's emulator). */
-  function toolOnEmulator(standInUrl: string, settings: Readonly<Record<string, string>> = {}) {
-    const credential = { getToken: () => Promise.resolve({ token: 't', expiresOnTimestamp: Date.now() + 3_600_000 }) };
-    const out: string[] = [];
-    const err: string[] = [];
-    const base = createDefaultHttpClient();
-    const toStandIn: HttpClient = {
-      sendRequest: (request) => {
-        request.url = request.url.replace(/^https:\/\/management\.example\.test/, standInUrl);
-        request.allowInsecureConnection = true;
-        return base.sendRequest(request);
-      },
-    };
-    const tool = new HqTool(
-      service.services.storage,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
-      {
-        settings,
-        storageEndpoint: storageEndpoint(service.services.storage),
-        hostKeys: (target) => armHostKeys(target, credential, { endpoint: 'https://management.example.test', httpClient: toStandIn }),
-      },
-    );
-    return { tool, out, err };
-  }
+  const toolOnEmulator = (standInUrl: string, settings: Readonly<Record<string, string>> = {}) =>
+    hqToolAgainst(standInUrl, settings, storageEndpoint(service.services.storage));
 
   it('names the storage on stderr before a command, the emulator as such; stdout is unchanged', async () => {
     const standIn = await startManagementStandIn();
