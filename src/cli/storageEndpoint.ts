@@ -14,20 +14,22 @@ const emulatorAccount = 'devstoreaccount1';
  * string alike end on a loopback host (or the emulator's account), which no Azure account is.
  */
 export function storageEndpoint(storage: Pick<StorageClients, 'tableService'>): StorageEndpoint {
-  const url = storage.tableService.url;
-  let emulator = false;
+  let parsed: URL;
   try {
-    const { hostname, pathname } = new URL(url);
-    const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    emulator =
-      host === 'localhost' ||
-      host.endsWith('.localhost') ||
-      /^127\.\d+\.\d+\.\d+$/.test(host) ||
-      host === '::1' ||
-      host === '0.0.0.0' ||
-      pathname.split('/')[1] === emulatorAccount;
+    parsed = new URL(storage.tableService.url);
   } catch {
     // Not a URL the tool can read: not known to be the emulator; the health check finds out.
+    return { url: '(unreadable)', emulator: false };
   }
-  return { url, emulator };
+  const { hostname, pathname, origin } = parsed;
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const emulator =
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '::1' ||
+    host === '0.0.0.0' ||
+    pathname.split('/')[1] === emulatorAccount;
+  // Origin and path only: a SAS connection string puts its signature in the client's query.
+  return { url: pathname === '/' ? origin : `${origin}${pathname}`, emulator };
 }

@@ -47,4 +47,14 @@ describe('storageEndpoint', () => {
     });
     expect(azure).toEqual({ url: 'https://stpostest.table.core.windows.net', emulator: false });
   });
+
+  it('never names the signature of a SAS connection string, which the client keeps in its query', () => {
+    const sas = endpointOf({
+      kind: 'connectionString',
+      connectionString:
+        'TableEndpoint=https://stpossas.table.core.windows.net/;BlobEndpoint=https://stpossas.blob.core.windows.net/;' +
+        'QueueEndpoint=https://stpossas.queue.core.windows.net/;SharedAccessSignature=sv=2024-11-04&ss=bqt&sig=c2VjcmV0LXNpZw%3D',
+    });
+    expect(sas).toEqual({ url: 'https://stpossas.table.core.windows.net', emulator: false });
+  });
 });
