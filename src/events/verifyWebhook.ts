@@ -17,8 +17,11 @@ export interface VerifyOptions {
     | Readonly<Partial<Record<keyof WebhookHeaders, string>>>
     | Readonly<Record<string, string | readonly string[] | undefined>>
     | { get(name: string): string | null | undefined };
-  /** The raw body bytes as received, before any JSON parsing. */
-  readonly body: string | Buffer;
+  /**
+   * The raw body as received, before any JSON parsing: its bytes (a Buffer, or the Uint8Array of a
+   * fetch-style `request.arrayBuffer()`) or its text.
+   */
+  readonly body: string | Uint8Array;
   /**
    * Secrets the receiver accepts (during a rotation: the new one and the old one), each read with
    * `WebhookSecret.parse`. A list that is empty or holds anything else is a mistake of the caller's
