@@ -130,6 +130,20 @@ describe('PosClient.pushDay', () => {
   });
 });
 
+describe('PosClient reading what a mapping needs', () => {
+  it("reads HQ's standard list and the mapping in effect, before and after an upload", async () => {
+    const partner = await service.createPartner({ stores: [usdStoreId] });
+    const client = new PosClient({ baseUrl: service.baseUrl, apiKey: partner.key, baseDelayMs: 1, maxDelayMs: 5 });
+    const standard = await client.standardTransactionTypes();
+    expect(standard.data.map((type) => type.code)).toContain('SALE');
+    expect(standard.data.find((type) => type.code === 'SALE')).toMatchObject({ is_revenue: true, amount_sign: 1 });
+    expect(await client.mapping()).toEqual({ partner_id: partner.partnerId, batch_id: null, updated_at: null, mappings: [] });
+    const entries = buildMappingBatch().mappings;
+    const upload = await client.uploadMapping(entries);
+    expect(await client.mapping()).toMatchObject({ partner_id: partner.partnerId, batch_id: upload.batch_id, mappings: entries });
+  });
+});
+
 describe('PosClient on a 500', () => {
   it('sends a batch that ends FAILED once, never again, and surfaces 500 BATCH_FAILED without sending the close', async () => {
     const partner = await service.createPartner({ stores: [usdStoreId] });

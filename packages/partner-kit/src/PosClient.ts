@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type {
   BatchAcknowledgement,
+  CurrentMapping,
   DailyCloseBody,
   MappingEntry,
   Product,
   ModifierGroup,
   ReconciliationResult,
+  StandardTransactionTypeList,
   Store,
   TradeRecord,
   Webhook,
@@ -208,6 +210,16 @@ export class PosClient {
       products,
       ...(modifierGroups ? { modifier_groups: modifierGroups } : {}),
     });
+  }
+
+  /** HQ's standard transaction types, the codes a mapping maps to (contract §4.9): the first step of going live. */
+  standardTransactionTypes(): Promise<StandardTransactionTypeList> {
+    return this.request('GET', '/reference/transaction-types');
+  }
+
+  /** The mapping in effect (`batch_id` null and no entries before the first upload). */
+  mapping(): Promise<CurrentMapping> {
+    return this.request('GET', '/mappings/transaction-types');
   }
 
   /** Replaces the whole mapping: send every entry, not only the new ones. */
