@@ -15,8 +15,8 @@ import type {
   WebhookWithSecret,
 } from './contractTypes.js';
 import { storeDayOverLimit, type CountedBatch, type StoreDayLimits } from '../../../src/domain/validation/storeDayOverLimit.js';
-import { ApiError } from '../../../src/errors/ApiError.js';
-import type { ProblemDetail } from '../../../src/errors/ProblemDetail.js';
+import type { ApiError } from '../../../src/errors/ApiError.js';
+import { bodyBreaksRules } from '../../../src/errors/bodyBreaksRules.js';
 import { offlineRefusal, validatePayload } from './validatePayload.js';
 import { bodyOverLimit, serviceMaxBodyBytes } from './bodyLimit.js';
 import { canonicalJson } from './canonicalJson.js';
@@ -275,10 +275,7 @@ export class PosClient {
     const text = JSON.stringify(body);
     // Measured as the service measures it, in the UTF-8 bytes fetch sends: sent, it would only come back 413.
     const tooLarge = bodyOverLimit(Buffer.byteLength(text));
-    if (tooLarge) {
-      const { status, body: answer } = offlineRefusal(tooLarge);
-      throw new PosRequestError(status, answer, body.batch_id, false);
-    }
+    if (tooLarge) throw refusedOffline(tooLarge, body.batch_id);
     return this.request(method, path, text, body.batch_id);
   }
 
@@ -374,10 +371,7 @@ function refuseOverDayLimits(batches: ReturnType<typeof splitIntoBatches>, sentB
   for (const batch of batches) {
     const counted = { batchId: batch.batch_id, recordCount: batch.trade_records.length };
     const over = storeDayOverLimit(counted, day, limits);
-    if (over) {
-      const { status, body } = offlineRefusal(over);
-      throw new PosRequestError(status, body, batch.batch_id, false);
-    }
+    if (over) throw refusedOffline(over, batch.batch_id);
     day.push(counted);
   }
 }
@@ -397,12 +391,15 @@ function refuseMixedCurrencies(batches: ReturnType<typeof splitIntoBatches>, clo
   const currencies = new Set(batches.flatMap((batch) => batch.trade_records.map((record) => record.currency)));
   const [recordsCurrency] = currencies;
   if (currencies.size === 1 && recordsCurrency !== undefined && recordsCurrency !== close.currency) {
-    throw invalidOffline(close.batch_id, [
-      {
-        path: '/currency',
-        message: `must equal the currency of the day's trade records (${recordsCurrency}), as both must equal the store's`,
-      },
-    ]);
+    throw refusedOffline(
+      bodyBreaksRules([
+        {
+          path: '/currency',
+          message: `must equal the currency of the day's trade records (${recordsCurrency}), as both must equal the store's`,
+        },
+      ]),
+      close.batch_id,
+    );
   }
   for (const batch of batches) {
     const problems = batch.trade_records.flatMap((record, index) =>
@@ -415,13 +412,13 @@ function refuseMixedCurrencies(batches: ReturnType<typeof splitIntoBatches>, clo
             },
           ],
     );
-    if (problems.length > 0) throw invalidOffline(batch.batch_id, problems);
+    if (problems.length > 0) throw refusedOffline(bodyBreaksRules(problems), batch.batch_id);
   }
 }
 
-/** The service's 400 INVALID_PAYLOAD for a body's rule problems, found before anything was sent. */
-function invalidOffline(batchId: string, problems: ProblemDetail[]): PosRequestError {
-  const { status, body } = offlineRefusal(new ApiError('INVALID_PAYLOAD', 'The body breaks validation rules.', problems));
+/** The service's answer to the body `batchId` names, found before anything was sent (`sent` false). */
+function refusedOffline(error: ApiError, batchId: string): PosRequestError {
+  const { status, body } = offlineRefusal(error);
   return new PosRequestError(status, body, batchId, false);
 }
 

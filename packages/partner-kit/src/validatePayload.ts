@@ -19,6 +19,7 @@ import { checkStoreBatch } from '../../../src/domain/validation/checkStoreBatch.
 import { checkTradeRecordBatch } from '../../../src/domain/validation/checkTradeRecordBatch.js';
 import { ApiError } from '../../../src/errors/ApiError.js';
 import type { ProblemDetail } from '../../../src/errors/ProblemDetail.js';
+import { bodyBreaksRules } from '../../../src/errors/bodyBreaksRules.js';
 import { toErrorResponse } from '../../../src/http/toErrorResponse.js';
 import { createBodyValidator, type BodyValidator } from '../../../src/bodyParsing/createBodyValidator.js';
 import { parseJsonBody } from '../../../src/bodyParsing/parseJsonBody.js';
@@ -120,7 +121,7 @@ function check(endpoint: PushEndpoint, bytes: Uint8Array, options: ValidateOptio
   const schemaProblems = validator.validate(kind, body);
   if (schemaProblems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body does not match the schema.', schemaProblems);
   const { problems, unknownStandardCodes, recordCount, warnings } = semantics(kind, body, options);
-  if (problems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body breaks validation rules.', problems);
+  if (problems.length > 0) throw bodyBreaksRules(problems);
   if (unknownStandardCodes.length > 0) throw new ApiError('UNKNOWN_STANDARD_CODE', undefined, unknownStandardCodes);
   return { recordCount, warnings };
 }

@@ -1,6 +1,7 @@
 import { batchEndpointPath, type BatchKind } from '../../domain/model/BatchKind.js';
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/ApiError.js';
+import { bodyBreaksRules } from '../../errors/bodyBreaksRules.js';
 import { StorageError } from '../../errors/StorageError.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import type { BodyValidator } from '../../bodyParsing/createBodyValidator.js';
@@ -96,7 +97,7 @@ export class BatchIngestion {
     if (tenancy.status === 'rejected') throw tenancy.reason;
     if (checked.status === 'rejected') throw checked.reason;
     const check = checked.value;
-    if (check.problems.length > 0) throw new ApiError('INVALID_PAYLOAD', 'The body breaks validation rules.', check.problems);
+    if (check.problems.length > 0) throw bodyBreaksRules(check.problems);
     if (check.unknownStandardCodes && check.unknownStandardCodes.length > 0) {
       throw new ApiError('UNKNOWN_STANDARD_CODE', undefined, check.unknownStandardCodes);
     }
