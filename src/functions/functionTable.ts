@@ -56,9 +56,13 @@ const partnerRoute = (route: string): string => `${partnerApiBase}/${route}`;
 /** Every five minutes, on the minute (NCRONTAB with seconds, UTC). */
 export const sweepSchedule = '0 */5 * * * *';
 
+/** Every hour at half past (NCRONTAB with seconds, UTC). */
+export const rateLimitPruneSchedule = '0 30 * * * *';
+
 /**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
- * table with `app.http` / `app.storageQueue`; the local host serves the same registrations.
+ * table with `app.http` / `app.storageQueue` / `app.timer`; the local host serves the same
+ * registrations.
  */
 export const functionTable: readonly FunctionDefinition[] = [
   http('pushTradeRecords', 'POST', partnerRoute('trade-records'), pushEndpoint('tradeRecords', { rateLimited: true })),
@@ -131,6 +135,19 @@ export const functionTable: readonly FunctionDefinition[] = [
       for (const { partnerId, batchId, error } of summary.rowFailures) {
         context.warn(`sweepPendingBatches: batch ${batchId} of partner ${partnerId} failed and is left pending: ${describeError(error)}`);
       }
+    },
+  },
+  {
+    // The rate limit counts each partner's calls in a row per minute; this removes the rows of
+    // windows that are over, which nothing reads again.
+    name: 'pruneRateLimitWindows',
+    trigger: 'timer',
+    schedule: rateLimitPruneSchedule,
+    createHandler: (services) => async (_timer, context) => {
+      const removed = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
+        services.rateLimiter.prune(services.clock()),
+      );
+      context.info(`pruneRateLimitWindows: ${removed} rate-limit windows that ended removed`);
     },
   },
   {

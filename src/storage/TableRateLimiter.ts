@@ -1,4 +1,6 @@
-import type { TableClient } from '@azure/data-tables';
+import { odata, type TableClient } from '@azure/data-tables';
+import { mapBounded } from '../services/mapBounded.js';
+import { listEntityPages } from './listEntityPages.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { encodeKeyPart } from './tableKey.js';
 import { writeIfCurrent } from './writeIfCurrent.js';
@@ -6,6 +8,15 @@ import { writeIfCurrent } from './writeIfCurrent.js';
 export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 const windowMs = 60_000;
+
+/**
+ * How many windows before the current one {@link TableRateLimiter.prune} keeps: instances' clocks
+ * may differ by a little, and a window's row must outlive every instance still counting in it.
+ */
+const windowsKept = 5;
+
+/** Deletes a prune sends at once. */
+const pruneConcurrency = 8;
 
 /** What this instance last wrote for a partner: the window's row, its count and its ETag. */
 interface KnownWindow {
@@ -72,6 +83,34 @@ export class TableRateLimiter {
       },
     );
     return allowed ? { allowed: true } : refusal;
+  }
+
+  /**
+   * Deletes the rows of windows that started before the {@link windowsKept} windows preceding the
+   * one of `now`, for every partner, and says how many. Every window a partner calls in leaves a row, so without this
+   * the table would grow by a row per partner per busy minute for ever. Row keys are window starts
+   * in milliseconds, all 13 digits until the year 2286, so their text order is their time order.
+   */
+  async prune(now: Date): Promise<number> {
+    const oldestKept = String((Math.floor(now.getTime() / windowMs) - windowsKept) * windowMs);
+    const query = { filter: odata`RowKey lt ${oldestKept}`, select: ['PartitionKey', 'RowKey'] };
+    let removed = 0;
+    for await (const rows of listEntityPages(this.table, query)) {
+      const deleted = await mapBounded(rows, pruneConcurrency, (row) => this.deleteRow(String(row.PartitionKey), String(row.RowKey)));
+      removed += deleted.filter(Boolean).length;
+    }
+    return removed;
+  }
+
+  /** Deletes one row; false when it was already gone. */
+  private async deleteRow(partitionKey: string, rowKey: string): Promise<boolean> {
+    try {
+      await this.table.deleteEntity(partitionKey, rowKey);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
   }
 
   private remember(partnerId: string, windowStart: number, count: number, etag: string | undefined): void {

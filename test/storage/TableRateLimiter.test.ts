@@ -65,3 +65,32 @@ describe('TableRateLimiter', () => {
     expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
   });
 });
+
+describe('TableRateLimiter.prune', () => {
+  const pruneTable = TableClient.fromConnectionString(connectionString, `${tableName}prune`, { allowInsecureConnection: true });
+  const at = (iso: string): Date => new Date(iso);
+  const rowKeys = async (partner: string): Promise<string[]> => {
+    const keys: string[] = [];
+    for await (const row of pruneTable.listEntities({ queryOptions: { filter: `PartitionKey eq '${partner}'` } })) keys.push(row.rowKey!);
+    return keys;
+  };
+
+  it("removes every partner's windows older than the five before the current one, and nothing newer", async () => {
+    await pruneTable.createTable();
+    const [a, b] = [`p-${randomUUID()}`, `p-${randomUUID()}`];
+    const limiter = new TableRateLimiter(pruneTable);
+    for (const time of ['2026-03-01T09:50:10Z', '2026-03-01T09:54:59Z', '2026-03-01T09:55:00Z', '2026-03-01T10:00:20Z'])
+      await limiter.take(a, 3, at(time));
+    await new TableRateLimiter(pruneTable).take(b, 3, at('2026-02-28T23:59:59Z'));
+
+    expect(await limiter.prune(at('2026-03-01T10:00:40Z'))).toBe(3);
+
+    expect(await rowKeys(a)).toEqual([String(Date.parse('2026-03-01T09:55:00Z')), String(Date.parse('2026-03-01T10:00:00Z'))]);
+    expect(await rowKeys(b)).toEqual([]);
+    // The current window keeps its count: two more calls, then the limit.
+    const decisions = [];
+    for (let i = 0; i < 3; i++) decisions.push((await new TableRateLimiter(pruneTable).take(a, 3, at('2026-03-01T10:00:50Z'))).allowed);
+    expect(decisions).toEqual([true, true, false]);
+    expect(await limiter.prune(at('2026-03-01T10:00:55Z'))).toBe(0);
+  });
+});

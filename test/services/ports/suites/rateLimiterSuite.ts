@@ -14,4 +14,12 @@ export function rateLimiterSuite(make: () => Promise<RateLimiter>): void {
     expect(await limiter.take(freshPartnerId(), 3, new Date(minute + 45_500))).toEqual({ allowed: true });
     expect(await limiter.take(partnerId, 3, new Date(minute + 60_000))).toEqual({ allowed: true });
   });
+
+  it('keeps the current window when pruning: a partner at its limit stays at it', async () => {
+    const limiter = await make();
+    const partnerId = freshPartnerId();
+    for (let i = 0; i < 2; i++) expect((await limiter.take(partnerId, 2, new Date(minute + i))).allowed).toBe(true);
+    await limiter.prune(new Date(minute + 59_000));
+    expect(await limiter.take(partnerId, 2, new Date(minute + 59_500))).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  });
 }
