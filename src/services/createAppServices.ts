@@ -176,7 +176,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       reruns: closedDayReruns,
       clock,
     }),
-  } as AppServices['processors'];
+  } satisfies AppServices['processors'];
 
   const validator = createBodyValidator(readSchemaFolder());
   const batchFailures = new BatchFailureEvents(publisher);
