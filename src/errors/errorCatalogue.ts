@@ -38,7 +38,9 @@ export const errorCatalogue = {
   },
   SERVICE_UNAVAILABLE: {
     status: 503,
-    message: 'Storage is temporarily unavailable; nothing was acknowledged. Retry with the same batch_id after the seconds in Retry-After.',
+    // Also the answer of reads and of HQ's routes, which carry no batch_id.
+    message:
+      'Storage is temporarily unavailable; the request was not acknowledged. Send it again after the seconds in Retry-After (a push with the same batch_id).',
   },
 } as const satisfies Record<string, { status: number; message: string }>;
 
