@@ -477,7 +477,7 @@ export interface Warning {
    */
   code: string;
   /**
-   * Where the warning applies: trade_records[<index>], stores[<index>] or products[<index>] for one entry of the batch, or the name of a top-level field (business_date, batch_id).
+   * Where the warning applies: trade_records[<index>], stores[<index>] or products[<index>] for one entry of the batch, or the name of a top-level field (business_date, batch_id, store_id).
    */
   path: string;
   message: string;
