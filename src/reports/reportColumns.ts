@@ -1,3 +1,4 @@
+import { AMOUNT_FIELDS, COUNT_FIELDS, type ControlTotalField } from '../domain/reconciliation/ControlTotals.js';
 import type { ReportDataset } from './reportDatasets.js';
 
 /**
@@ -26,6 +27,17 @@ export const AMOUNT_PRECISION = 18;
 /** Scale and precision of `quantity` columns. */
 export const QUANTITY_SCALE = 6;
 export const QUANTITY_PRECISION = 18;
+
+/** What each control total is, for the README's column tables of store_days. */
+const controlTotalLabels: Readonly<Record<ControlTotalField, string>> = {
+  trade_record_count: 'Transactions',
+  item_row_count: 'Item rows',
+  payment_row_count: 'Payment rows',
+  net_sales_amount: 'Net sales',
+  tax_amount: 'Tax',
+  tip_amount: 'Tips',
+  payment_total_amount: 'Payment total',
+};
 
 const col = (name: string, type: ColumnType, nullable: boolean, description: string): ReportColumn => ({
   name,
@@ -178,15 +190,9 @@ export const reportColumns: Readonly<Record<ReportDataset, readonly ReportColumn
     col('close_batch_id', 'string', false, 'batch_id of the daily close reconciled against.'),
     ...(['expected', 'actual'] as const).flatMap((side) => {
       const source = side === 'expected' ? 'the daily close' : 'HQ recomputed from the transactions';
-      return [
-        col(`${side}_trade_record_count`, 'int64', false, `Transactions, as ${source}.`),
-        col(`${side}_item_row_count`, 'int64', false, `Item rows, as ${source}.`),
-        col(`${side}_payment_row_count`, 'int64', false, `Payment rows, as ${source}.`),
-        col(`${side}_net_sales_amount`, 'amount', false, `Net sales, as ${source}.`),
-        col(`${side}_tax_amount`, 'amount', false, `Tax, as ${source}.`),
-        col(`${side}_tip_amount`, 'amount', false, `Tips, as ${source}.`),
-        col(`${side}_payment_total_amount`, 'amount', false, `Payment total, as ${source}.`),
-      ];
+      const total = (field: ControlTotalField, type: ColumnType): ReportColumn =>
+        col(`${side}_${field}`, type, false, `${controlTotalLabels[field]}, as ${source}.`);
+      return [...COUNT_FIELDS.map((field) => total(field, 'int64')), ...AMOUNT_FIELDS.map((field) => total(field, 'amount'))];
     }),
     col('differences', 'string', false, 'Names of the fields that differ, comma-separated; empty when MATCHED.'),
     col('sales_transaction_count', 'int64', false, 'Rows of the store-day in sales_transactions.'),

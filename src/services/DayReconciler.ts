@@ -20,7 +20,7 @@ import type { UsedPaymentTypes } from './ports/UsedPaymentTypes.js';
 import type { ReconciliationRecord } from '../storage/ReconciliationRepository.js';
 import type { MappingCatalog } from './catalog/MappingCatalog.js';
 import { maxNotedPaymentTypes } from './maxNotedPaymentTypes.js';
-import { controlTotalsOf } from './push/dailyCloseProcessor.js';
+import { controlTotalsOf } from '../domain/reconciliation/controlTotalsOf.js';
 import { ReconcileInputsChangingError } from './ReconcileInputsChangingError.js';
 import type { ReconcileMessage } from './ReconcileMessage.js';
 import { classifyReportError } from './reports/classifyReportError.js';

@@ -1,6 +1,6 @@
 import type { DailyClose } from '../../domain/model/payloads.js';
 import type { Warning } from '../../domain/model/Warning.js';
-import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
+import { controlTotalsOf } from '../../domain/reconciliation/controlTotalsOf.js';
 import { checkBusinessDate } from '../../domain/validation/checkBusinessDate.js';
 import { checkDailyClose } from '../../domain/validation/checkDailyClose.js';
 import type { DayCloses } from '../ports/DayCloses.js';
@@ -106,17 +106,5 @@ export function dailyCloseProcessor(deps: DailyCloseDependencies): BatchProcesso
       if (inEffect && deps.elapsedMs() - started >= deps.reconcileDelaySeconds * 1000) await schedule();
       return found;
     },
-  };
-}
-
-export function controlTotalsOf(close: DailyClose): ControlTotals {
-  return {
-    trade_record_count: close.trade_record_count,
-    item_row_count: close.item_row_count,
-    payment_row_count: close.payment_row_count,
-    net_sales_amount: close.net_sales_amount,
-    tax_amount: close.tax_amount,
-    tip_amount: close.tip_amount,
-    payment_total_amount: close.payment_total_amount,
   };
 }
