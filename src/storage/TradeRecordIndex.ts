@@ -1,5 +1,5 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
-import type { Versioned } from '../domain/reconciliation/isNewerVersion.js';
+import type { Versioned } from '../domain/reconciliation/compareVersions.js';
 import { compactPayments, expandPayments, type TradeRecordSummary } from '../domain/reconciliation/TradeRecordSummary.js';
 import type { StoreDay } from '../services/ports/TradeRecordHomes.js';
 import { chooseSplitKeys, keySamplesOf, type BatchKeySamples } from './dayListingSplits.js';
@@ -275,15 +275,8 @@ export class TradeRecordIndex {
   }
 
   /** The batches that delivered transactions for the day (their rows only, not the transactions). */
-  async listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]> {
-    const partitionKey = tableKey(partnerId, storeId, businessDate);
-    const batches: DayBatch[] = [];
-    for await (const entity of this.table.listEntities<BatchEntity>({
-      queryOptions: { filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${batchRowsEnd}` },
-    })) {
-      batches.push(toDayBatch(entity.rowKey ?? '', entity));
-    }
-    return batches;
+  listBatches(partnerId: string, storeId: string, businessDate: string): Promise<DayBatch[]> {
+    return this.listDayBatches(partnerId, storeId, businessDate, Number.POSITIVE_INFINITY);
   }
 
   /** Writes transaction rows back under the version rule (after a failed batch's rows were removed). */
@@ -303,22 +296,14 @@ export class TradeRecordIndex {
    */
   async listDayBatches(partnerId: string, storeId: string, businessDate: string, max: number): Promise<DayBatch[]> {
     const partitionKey = tableKey(partnerId, storeId, businessDate);
-    // `}` follows `|` in the code order: every row key that starts with the prefix lies in between.
-    const upper = `${batchRowPrefix.slice(0, -1)}}`;
     const batches: DayBatch[] = [];
-    for await (const entity of this.table.listEntities<{ batchSeq: number; receivedAt?: string; recordCount?: number; failed?: boolean }>({
+    for await (const entity of this.table.listEntities<BatchEntity>({
       queryOptions: {
-        filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${upper}`,
+        filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${batchRowPrefix} and RowKey lt ${batchRowsEnd}`,
         select: ['RowKey', 'batchSeq', 'receivedAt', 'recordCount', 'failed'],
       },
     })) {
-      batches.push({
-        batchId: decodeKeyPart((entity.rowKey ?? '').slice(batchRowPrefix.length)),
-        batchSeq: entity.batchSeq,
-        receivedAt: entity.receivedAt ?? '',
-        recordCount: entity.recordCount ?? 0,
-        ...(entity.failed === true ? { failed: true } : {}),
-      });
+      batches.push(toDayBatch(entity.rowKey ?? '', entity));
       if (batches.length > max) break;
     }
     return batches;

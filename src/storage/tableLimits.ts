@@ -1,4 +1,5 @@
 import { jsonByteLength } from './jsonByteLength.js';
+import { maxKeyLength } from './tableKey.js';
 
 /**
  * What Azure Table Storage accepts, and how big a row is as it counts it. The service checks the
@@ -7,7 +8,7 @@ import { jsonByteLength } from './jsonByteLength.js';
  */
 export const tableLimits = {
   /** PartitionKey and RowKey: 1 KiB each, counted in UTF-16 (see tableKey.ts). */
-  keyLength: 512,
+  keyLength: maxKeyLength,
   /** A string property holds at most 64 KiB of UTF-16: 32,768 code units. */
   stringPropertyUnits: 32 * 1024,
   /** A binary property holds at most 64 KiB. */
