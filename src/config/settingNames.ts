@@ -1,5 +1,6 @@
 /**
- * Names of every setting the service reads. The same names appear in
+ * Names of every setting the service reads (the local host's `PORT` aside: src/localhost/localPort.ts).
+ * The same names appear in
  * `local.settings.sample.json` and in the app settings of `infra/`; a test keeps the three in step.
  */
 export const settingNames = {

@@ -12,6 +12,7 @@ import { findProjectRoot } from '../config/findProjectRoot.js';
 import { consoleLogger } from './LocalHostLogger.js';
 import { resolveLocalSettings } from '../config/resolveLocalSettings.js';
 import { startAzurite, type RunningAzurite } from './startAzurite.js';
+import { localPort } from './localPort.js';
 import { whenParentExits } from './whenParentExits.js';
 
 async function main(): Promise<void> {
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const launcher = process.ppid;
   const root = findProjectRoot();
   const settings = { ...resolveLocalSettings(process.env, root) };
-  const port = Number(process.env.PORT ?? 7071);
+  const port = localPort(process.env.PORT);
 
   let azurite: RunningAzurite | undefined;
   const storage = settings[settingNames.storage];
