@@ -132,7 +132,10 @@ export class BatchSweeper {
     throw reason;
   }
 
-  /** Sweeps one batch now, whatever its age (tests, and the HQ tool's view of a stuck batch). */
+  /**
+   * Sweeps one batch now (tests use it to finish a cut-off push at once). A batch still pending
+   * and younger than the sweep's stale age throws: nothing can yet tell it from a push under way.
+   */
   async sweep(target: { partnerId: string; batchId: string }): Promise<SweepOutcome> {
     const entry = await this.ledger.get(target.partnerId, target.batchId);
     if (!entry) return 'absent';

@@ -4,8 +4,9 @@ import { downloadIfExists } from './downloadIfExists.js';
 import { encodeKeyPart } from './tableKey.js';
 
 /**
- * The exact bytes of every push, one blob per (partner, batch_id), written once with
- * `If-None-Match: *`. The blob is the durable source of truth a retry or the sweep completes from.
+ * The exact bytes of every push, one blob per (partner, batch_id), written with `If-None-Match: *`.
+ * The blob is the durable source of truth a retry or the sweep completes from. The one overwrite is
+ * {@link RawBatchStore.replaceOrphan}: a body never acknowledged, replaced under its ETag.
  */
 export class RawBatchStore {
   constructor(private readonly container: ContainerClient) {}
@@ -15,6 +16,11 @@ export class RawBatchStore {
     return this.upload(partnerId, batchId, body, bodyHash, { ifNoneMatch: '*' });
   }
 
+  /**
+   * Replaces the stored body with this one if it is still the orphan (the body whose hash is
+   * `orphanHash`, which no entry of the ledger ever acknowledged), under the ETag it was read
+   * with; false when the blob is gone or holds another body.
+   */
   async replaceOrphan(partnerId: string, batchId: string, body: Uint8Array, bodyHash: string, orphanHash: string): Promise<boolean> {
     let etag: string | undefined;
     try {

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TableClient, TableEntity, TransactionAction } from '@azure/data-tables';
-import { compareVersions, type Versioned } from '../domain/reconciliation/isNewerVersion.js';
+import { compareVersions, type Versioned } from '../domain/reconciliation/compareVersions.js';
 import { sendTableTransaction } from './sendTableTransaction.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { actionSize, entityRequestSize, fitsOneTransaction, transactionChunks } from './transactionChunks.js';

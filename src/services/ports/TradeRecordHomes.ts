@@ -1,4 +1,4 @@
-import type { Versioned } from '../../domain/reconciliation/isNewerVersion.js';
+import type { Versioned } from '../../domain/reconciliation/compareVersions.js';
 
 /** A store and business date of one partner. */
 export interface StoreDay {

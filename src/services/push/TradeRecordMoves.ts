@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { compareVersions, type Versioned } from '../../domain/reconciliation/isNewerVersion.js';
+import { compareVersions, type Versioned } from '../../domain/reconciliation/compareVersions.js';
 import type { TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';
 import { ApiError } from '../../errors/ApiError.js';
 import { tableNames } from '../../storage/storageNames.js';

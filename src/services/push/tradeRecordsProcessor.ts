@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { TradeRecordBatch } from '../../domain/model/payloads.js';
-import { compareVersions } from '../../domain/reconciliation/isNewerVersion.js';
+import { compareVersions } from '../../domain/reconciliation/compareVersions.js';
 import type { Warning } from '../../domain/model/Warning.js';
 import { paymentDirection } from '../../domain/reconciliation/paymentDirection.js';
 import { summarizeTradeRecord, type TradeRecordSummary } from '../../domain/reconciliation/TradeRecordSummary.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareInstants } from '../../../src/domain/reconciliation/compareInstants.js';
-import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import { compareVersions } from '../../../src/domain/reconciliation/compareVersions.js';
 
 describe('compareVersions', () => {
   it('lets the higher version win whatever the times', () => {

@@ -3,7 +3,7 @@ import type { TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { compareTotals } from '../../../src/domain/reconciliation/compareTotals.js';
 import type { ControlTotals } from '../../../src/domain/reconciliation/ControlTotals.js';
 import { DayAggregator } from '../../../src/domain/reconciliation/DayAggregator.js';
-import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import { compareVersions } from '../../../src/domain/reconciliation/compareVersions.js';
 import type { PaymentDirection } from '../../../src/domain/reconciliation/paymentDirection.js';
 import {
   compactPayments,

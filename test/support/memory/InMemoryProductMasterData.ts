@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ModifierGroup, Product } from '../../../src/domain/model/payloads.js';
-import { compareVersions } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import { compareVersions } from '../../../src/domain/reconciliation/compareVersions.js';
 import type { ProductMasterData } from '../../../src/services/ports/ProductMasterData.js';
 import type { UnwrittenProducts } from '../../../src/storage/ProductRepository.js';
 import type { RowProblem } from '../../../src/storage/tableLimits.js';

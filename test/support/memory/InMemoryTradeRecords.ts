@@ -1,5 +1,5 @@
 import type { TradeRecordSummary } from '../../../src/domain/reconciliation/TradeRecordSummary.js';
-import { compareVersions, type Versioned } from '../../../src/domain/reconciliation/isNewerVersion.js';
+import { compareVersions, type Versioned } from '../../../src/domain/reconciliation/compareVersions.js';
 import type { RowProblem } from '../../../src/storage/tableLimits.js';
 import type { AppliedBatch, DayBatch, DayRow, MoveMark, StoredTradeRecord } from '../../../src/storage/TradeRecordIndex.js';
 import type { TradeRecords } from '../../../src/services/ports/TradeRecords.js';
