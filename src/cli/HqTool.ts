@@ -194,8 +194,9 @@ export class HqTool {
         args: ['folder'],
         options: ['partner'],
         run: async (a, o) => {
-          const files = await downloadReports(this.storage.reports, a.at(0), await resolved(o.partner));
-          io.out(`${files} report file(s) copied into ${printable(a.at(0))}`);
+          const { copied, removed } = await downloadReports(this.storage.reports, a.at(0), await resolved(o.partner));
+          const stale = removed > 0 ? `; ${removed} file(s) the reports no longer have removed` : '';
+          io.out(`${copied} report file(s) copied into ${printable(a.at(0))}${stale}`);
         },
       },
     ];

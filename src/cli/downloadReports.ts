@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
 import { storeDayDatasets, type ReportDataset } from '../reports/reportDatasets.js';
@@ -11,27 +11,65 @@ const datasets: readonly ReportDataset[] = [...storeDayDatasets, 'store_days'];
 /** The service's own bookkeeping in the reports container (store-day markers, fragments): not report files. */
 const statePrefix = '_state/';
 
+export interface DownloadedReports {
+  /** Files written, one per report file in the container (in scope). */
+  readonly copied: number;
+  /** Parquet files of the folder the container no longer holds, removed. */
+  readonly removed: number;
+}
+
 /**
- * `reports download <folder> [--partner <partner_id>]`: copies the report files from the reports
- * container into `folder`, each at its blob name, so that DuckDB, Spark or pandas can read the
+ * `reports download <folder> [--partner <partner_id>]`: makes `folder` a copy of the report files
+ * in the reports container, each at its blob name, so that DuckDB, Spark or pandas can read the
  * Hive-partitioned tree from disk. Locally the files live inside the storage emulator, which keeps
  * them in a format of its own. With a partner, only the files under that partner's prefix of
- * each dataset are listed and copied. Returns the number of files written.
+ * each dataset are copied.
+ *
+ * A store-day's files are rewritten and removed as it is reconciled again (a dataset it has no rows
+ * in any more loses its file), so a folder downloaded into before would otherwise keep such files
+ * beside the new ones, and a reader of `**\/*.parquet` would count their rows twice. Within the
+ * datasets (and partner) downloaded, every `.parquet` file the container no longer holds is
+ * removed, with folders left empty; nothing else in the folder is touched.
  */
-export async function downloadReports(container: ContainerClient, folder: string, partnerId?: string): Promise<number> {
+export async function downloadReports(container: ContainerClient, folder: string, partnerId?: string): Promise<DownloadedReports> {
   const root = path.resolve(folder);
-  const prefixes = partnerId === undefined ? [undefined] : datasets.map((dataset) => partnerPrefix(dataset, partnerId));
-  let written = 0;
+  const prefixes = datasets.map((dataset) => (partnerId === undefined ? `${dataset}/` : partnerPrefix(dataset, partnerId)));
+  const kept = new Set<string>();
   for (const prefix of prefixes) {
-    for await (const blob of container.listBlobsFlat(prefix === undefined ? {} : { prefix })) {
+    for await (const blob of container.listBlobsFlat({ prefix })) {
       if (blob.name.startsWith(statePrefix)) continue;
       const file = path.resolve(root, ...blob.name.split('/'));
       // Every name the service writes encodes its ids, so it stays inside; anything else is refused.
       if (!file.startsWith(root + path.sep)) throw new Refusal(`the reports container holds a name that would leave ${printable(folder)}`);
       await mkdir(path.dirname(file), { recursive: true });
       await container.getBlockBlobClient(blob.name).downloadToFile(file);
-      written += 1;
+      kept.add(file);
     }
   }
-  return written;
+  let removed = 0;
+  for (const prefix of prefixes) removed += await removeStale(path.resolve(root, ...prefix.split('/')), kept);
+  return { copied: kept.size, removed };
+}
+
+/** Removes the `.parquet` files below `dir` that are not in `kept`, then the folders left empty, `dir` too; how many files. */
+async function removeStale(dir: string, kept: ReadonlySet<string>): Promise<number> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const entry of entries) {
+    const entryPath = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      removed += await removeStale(entryPath, kept);
+    } else if (entry.isFile() && entry.name.endsWith('.parquet') && !kept.has(entryPath)) {
+      await unlink(entryPath);
+      removed += 1;
+    }
+  }
+  if ((await readdir(dir)).length === 0) await rmdir(dir);
+  return removed;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,5 +84,80 @@ describe('hq reports download', () => {
     const unknown = await service.hq('reports', 'download', folder(), '--partner', `${acme.partnerId}-gone`);
     expect(unknown.code).toBe(1);
     expect((await service.hq('reports', 'download')).code).toBe(2);
+  });
+
+  it("runs the README's DuckDB examples as written on a downloaded folder", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = /```sql\n(-- Files copied locally[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const root = folder();
+    expect((await service.hq('reports', 'download', root)).code).toBe(0);
+    const local = `'${root}/`;
+    const statements = block!
+      .split('\n')
+      .filter((line) => !line.startsWith('--'))
+      .join('\n')
+      .split(/;\s*(?:\n|$)/)
+      .map((statement) => statement.trim())
+      // The azure extension's set-up needs an Azure account; the queries read the copy instead.
+      .filter((statement) => statement !== '' && !/^(INSTALL|LOAD|CREATE SECRET)\b/.test(statement))
+      .map((statement) =>
+        statement
+          .replaceAll("'az://reports/", local)
+          .replaceAll("'reports/", local)
+          .replaceAll('partner_id=acme/', `partner_id=${acme.partnerId}/`)
+          .replace(
+            "BETWEEN DATE '2026-11-01' AND DATE '2026-11-30'",
+            `BETWEEN DATE '${fixtureBusinessDate}' AND DATE '${fixtureBusinessDate}'`,
+          ),
+      );
+    expect(statements).toHaveLength(3);
+    expect(statements[0]).toContain(fixtureBusinessDate);
+    const db = await DuckDb.open();
+    try {
+      const [daySales, topLines, problemDays] = [
+        await db.rows(statements[0]!),
+        await db.rows(statements[1]!),
+        await db.rows(statements[2]!),
+      ];
+      // Both partners' MATCHED days, three sales each.
+      expect(daySales.map((row) => [row.partner_id, row.transactions])).toEqual(
+        [acme.partnerId, other.partnerId].sort().map((id) => [id, '3']),
+      );
+      expect(topLines.length).toBeGreaterThan(0);
+      expect(problemDays).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('makes a folder downloaded into before a copy again: files the reports no longer have are removed, nothing else', async () => {
+    const root = folder();
+    expect((await service.hq('reports', 'download', root)).code).toBe(0);
+    const [payments] = (await reportNames(service.services.storage.reports)).filter((name) =>
+      name.startsWith(`sales_payments/partner_id=${acme.partnerId}/`),
+    );
+    // What the service does when a store-day no longer has rows in a dataset (a code mapped since).
+    await service.services.storage.reports.deleteBlob(payments!);
+    const note = path.join(root, 'sales_payments', 'README.txt');
+    writeFileSync(note, 'an analyst note');
+    const otherPartner = filesBelow(root).filter((name) => name.startsWith(`sales_payments/partner_id=${other.partnerId}/`));
+    mkdirSync(path.join(root, 'sales_payments', 'old'), { recursive: true });
+    writeFileSync(path.join(root, 'sales_payments', 'old', 'part-0.parquet'), 'not in the container');
+
+    const again = await service.hq('reports', 'download', root, '--partner', acme.partnerId);
+    expect(again.code, again.err.join('\n')).toBe(0);
+    // Only acme's datasets are in scope: the other partner's file and the stray folder outside it stay.
+    expect(again.out).toEqual([`3 report file(s) copied into ${root}; 1 file(s) the reports no longer have removed`]);
+    const files = filesBelow(root);
+    expect(files.filter((name) => name.startsWith(`sales_payments/partner_id=${acme.partnerId}/`))).toEqual([]);
+    expect(readdirSync(path.join(root, 'sales_payments'))).not.toContain(`partner_id=${acme.partnerId}`);
+    expect(files).toEqual(expect.arrayContaining([...otherPartner, 'sales_payments/README.txt', 'sales_payments/old/part-0.parquet']));
+
+    // Without --partner every dataset is in scope: the stray Parquet file goes, the note stays.
+    const all = await service.hq('reports', 'download', root);
+    expect(all.out[0]).toMatch(/; 1 file\(s\) the reports no longer have removed$/);
+    expect(filesBelow(root)).toContain('sales_payments/README.txt');
+    expect(filesBelow(root)).not.toContain('sales_payments/old/part-0.parquet');
   });
 });
