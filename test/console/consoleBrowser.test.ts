@@ -12,6 +12,8 @@ import { formatAmount } from '../../console/src/format/formatAmount.js';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
 import { buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { WebhookDeadLetterRepository } from '../../src/storage/WebhookDeadLetterRepository.js';
+import { ReconciliationRepository } from '../../src/storage/ReconciliationRepository.js';
+import { pendingRunLostAfterMs } from '../../src/services/pendingRuns.js';
 import { startTestService, type TestOperator, type TestService } from '../support/startTestService.js';
 import { chromiumMissing, launchChromium } from './support/chromium.js';
 import { buildConsole, consoleUrl } from './support/consoleBuild.js';
@@ -37,6 +39,7 @@ interface DayBody {
     hints: string[];
   };
   batches: { batch_seq: number }[];
+  next_run_due_at: string | null;
 }
 
 let service: TestService;
@@ -222,7 +225,21 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     expect(await hints.locator('li').allTextContents()).toEqual(day.diagnosis.hints);
     expect(await page.locator('h3', { hasText: 'What the partner is told' }).count()).toBe(1);
     expect(await page.getByTestId('batches').locator('tbody tr').count()).toBe(day.batches.length);
+    expect(day.next_run_due_at).toBeNull();
+    expect(await page.getByTestId('next-run').count()).toBe(0);
     await page.screenshot({ path: path.join(screenshotDir, 'console-day.png'), fullPage: true });
+
+    // A late batch's run noted (its message not sent here): the page says when it is due.
+    const dueAt = new Date(Date.now() + 600_000);
+    const run = { runId: `late-${businessDate}`, dueAt: dueAt.toISOString() };
+    const results = new ReconciliationRepository(service.services.storage.tables.reconciliations);
+    await results.notePendingRun(partnerId, storeId, businessDate, run, { now: new Date(), lostAfterMs: pendingRunLostAfterMs });
+    await page.reload();
+    await page.getByTestId('next-run').waitFor();
+    // The page's locale and zone (openPage): en-US, UTC.
+    const shownDue = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(dueAt);
+    expect(await page.getByTestId('next-run').textContent()).toBe(`due ${shownDue} (the figures are the last run's until then)`);
+    expect(await page.getByTestId('day-status').textContent()).toContain('Mismatched');
   });
 
   it('gives a viewer no admin action, and the API refuses the viewer one', async () => {

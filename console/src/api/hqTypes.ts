@@ -79,6 +79,7 @@ export interface StoreDay {
   readonly overdue: boolean;
   readonly close_due_at: string;
   readonly checked_at: string | null;
+  readonly next_run_due_at: string | null;
   readonly currency: string | null;
   readonly close: {
     readonly batch_id: string;

@@ -151,6 +151,15 @@ function DayBody({ day }: { day: StoreDay }) {
           <dt>Checked</dt>
           <dd>{day.checked_at ? formatInstant(day.checked_at) : 'not yet'}</dd>
         </div>
+        {day.next_run_due_at && (
+          <div>
+            <dt>Next run</dt>
+            <dd data-testid="next-run">
+              due {formatInstant(day.next_run_due_at)}
+              {day.checked_at && <span class="muted"> (the figures are the last run's until then)</span>}
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Batches announced</dt>
           <dd>{day.close ? formatCount(day.close.batch_count) : '—'}</dd>

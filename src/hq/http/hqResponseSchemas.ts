@@ -99,6 +99,11 @@ const storeDay = object(
     overdue: { type: 'boolean' },
     close_due_at: timestamp,
     checked_at: timestampOrNull,
+    next_run_due_at: {
+      ...timestampOrNull,
+      description:
+        "When the reconciliation run a daily close or a late batch scheduled is due, while it is awaited; status and figures are the last run's until then. Null when none is awaited.",
+    },
     currency: textOrNull,
     close: {
       oneOf: [object({ batch_id: text, received_at: timestamp, closed_at: text, batch_count: count, currency: text }), { type: 'null' }],

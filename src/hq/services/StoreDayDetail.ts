@@ -21,6 +21,7 @@ import type { DayCloses } from '../../services/ports/DayCloses.js';
 import type { Reconciliations } from '../../services/ports/Reconciliations.js';
 import type { TradeRecords } from '../../services/ports/TradeRecords.js';
 import { requireKnownPartner } from './requireKnownPartner.js';
+import { isRunPending } from '../../services/pendingRuns.js';
 
 export interface ComparisonRow {
   readonly field: ControlTotalField;
@@ -49,6 +50,11 @@ export interface StoreDayDetailBody {
   readonly overdue: boolean;
   readonly close_due_at: string;
   readonly checked_at: string | null;
+  /**
+   * When the run a close or a late batch scheduled for the day is due, while it is awaited; the
+   * status and figures are the last run's until it has run. Null when none is awaited.
+   */
+  readonly next_run_due_at: string | null;
   readonly currency: string | null;
   readonly close: {
     readonly batch_id: string;
@@ -99,7 +105,9 @@ export class StoreDayDetail {
     const currency = stored?.close.currency ?? store?.currency ?? null;
     const truncated = batchRows.length > hqLimits.maxDayBatches;
     const closeReceivedAt = record?.closeReceivedAt ?? stored?.receivedAt;
-    const { close_due_at, overdue } = closeTiming(businessDate, store, registration, record !== undefined, this.clock());
+    const now = this.clock();
+    const { close_due_at, overdue } = closeTiming(businessDate, store, registration, record !== undefined, now);
+    const nextRun = record !== undefined && isRunPending(record.pendingRun, now) ? record.pendingRun : null;
     return {
       partner_id: partnerId,
       store_id: storeId,
@@ -108,6 +116,7 @@ export class StoreDayDetail {
       close_due_at,
       overdue,
       checked_at: reconciled ? record.checkedAt : null,
+      next_run_due_at: nextRun?.dueAt ?? null,
       currency,
       close: stored ? closeBody(stored.close, stored.receivedAt) : null,
       expected: record?.expected ?? null,

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchLedger } from '../../../src/storage/BatchLedger.js';
 import { FailedBatchIndex } from '../../../src/storage/FailedBatchIndex.js';
 import { PendingBatchIndex } from '../../../src/storage/PendingBatchIndex.js';
+import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
+import { pendingRunLostAfterMs } from '../../../src/services/pendingRuns.js';
 import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
 import { encodeKeyPart } from '../../../src/storage/tableKey.js';
 import { TradeRecordIndex } from '../../../src/storage/TradeRecordIndex.js';
@@ -226,6 +228,29 @@ describe('GET /hq/v1/store-days/{partner_id}/{store_id}/{business_date}', () => 
     expect(day.batches).toEqual([
       { batch_id: anyString(), batch_seq: 1, received_at: anyString(), record_count: 3, after_close: false, failed: false },
     ]);
+  });
+
+  it("says when the run a late batch scheduled is due while it is awaited, with the last run's figures until then", async () => {
+    const at = (path: string) => get(`store-days/${partner.partnerId}/${usdStore}/${path}`);
+    expect(dayOf(await at(matchedDate)).next_run_due_at).toBeNull();
+    const results = new ReconciliationRepository(service.services.storage.tables.reconciliations);
+    const lost = { now: new Date(), lostAfterMs: pendingRunLostAfterMs };
+    const note = async (dueInMs: number): Promise<string> => {
+      const dueAt = new Date(Date.now() + dueInMs).toISOString();
+      const run = { runId: `late-${randomUUID()}`, dueAt };
+      expect(await results.notePendingRun(partner.partnerId, usdStore, matchedDate, run, lost)).toBeDefined();
+      return dueAt;
+    };
+
+    // A note whose run is long overdue was lost with its message: nothing is awaited.
+    await note(-pendingRunLostAfterMs - 60_000);
+    expect(dayOf(await at(matchedDate)).next_run_due_at).toBeNull();
+
+    // What a late batch writes before it sends its message (here the message is never sent).
+    const dueAt = await note(600_000);
+    const day = dayOf(await at(matchedDate));
+    expect(day).toMatchObject({ status: 'MATCHED', next_run_due_at: dueAt, checked_at: anyString() });
+    expect(day.actual).not.toBeNull();
   });
 
   it('marks a batch that ended FAILED among the batches received', async () => {
