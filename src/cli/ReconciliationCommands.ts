@@ -1,5 +1,6 @@
 import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 import { createStoreDayReportService } from '../services/createStoreDayReportService.js';
+import { createStoresReport } from '../services/createStoresReport.js';
 import { classifyReportError } from '../services/reports/classifyReportError.js';
 import type { ClosedDayReruns } from '../services/reruns/ClosedDayReruns.js';
 import type { ReconciliationRepository, ReconciliationStatus } from '../storage/ReconciliationRepository.js';
@@ -86,7 +87,22 @@ export class ReconciliationCommands {
       io.err(`[${i + 1}/${days.length}] ${printable(day.partnerId)} ${printable(day.storeId)} ${day.businessDate}: ${printable(outcome)}`);
     }
     io.out(`${written} of ${days.length} reconciled store-day(s) rewritten${failed > 0 ? `, ${failed} failed` : ''}`);
+    // The stores dataset too, at once rather than at the timer's next run.
+    const stores = createStoresReport(this.storage, clock);
+    let storesFailed = 0;
+    if (partner === undefined) {
+      const summary = await stores.writeAll();
+      storesFailed = summary.failures.length;
+      for (const { partnerId, error } of summary.failures)
+        io.err(`stores file of ${printable(partnerId)}: ${printable(classifyReportError(error).message)}`);
+      io.out(
+        `stores files: ${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${storesFailed} failed`,
+      );
+    } else {
+      io.out(`stores file: ${await stores.writePartner(partner)}`);
+    }
     if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
+    if (storesFailed > 0) throw new Refusal(`${storesFailed} stores file(s) could not be written (see above)`);
   }
 
   /**

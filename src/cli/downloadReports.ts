@@ -1,12 +1,10 @@
 import { mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContainerClient } from '@azure/storage-blob';
-import { storeDayDatasets, type ReportDataset } from '../reports/reportDatasets.js';
+import { reportDatasets } from '../reports/reportDatasets.js';
 import { partnerPrefix } from '../reports/reportBlobName.js';
 import { printable } from './printable.js';
 import { Refusal } from './Refusal.js';
-
-const datasets: readonly ReportDataset[] = [...storeDayDatasets, 'store_days'];
 
 /** The service's own bookkeeping in the reports container (store-day markers, fragments): not report files. */
 const statePrefix = '_state/';
@@ -33,7 +31,7 @@ export interface DownloadedReports {
  */
 export async function downloadReports(container: ContainerClient, folder: string, partnerId?: string): Promise<DownloadedReports> {
   const root = path.resolve(folder);
-  const prefixes = datasets.map((dataset) => (partnerId === undefined ? `${dataset}/` : partnerPrefix(dataset, partnerId)));
+  const prefixes = reportDatasets.map((dataset) => (partnerId === undefined ? `${dataset}/` : partnerPrefix(dataset, partnerId)));
   const kept = new Set<string>();
   for (const prefix of prefixes) {
     for await (const blob of container.listBlobsFlat({ prefix })) {

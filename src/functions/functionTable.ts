@@ -56,6 +56,9 @@ const partnerRoute = (route: string): string => `${partnerApiBase}/${route}`;
 /** Every five minutes, on the minute (NCRONTAB with seconds, UTC). */
 export const sweepSchedule = '0 */5 * * * *';
 
+/** Every 15 minutes, at 10 past the quarter hour (NCRONTAB with seconds, UTC). */
+export const storesReportSchedule = '0 10,25,40,55 * * * *';
+
 /** Every hour at half past (NCRONTAB with seconds, UTC). */
 export const rateLimitPruneSchedule = '0 30 * * * *';
 
@@ -134,6 +137,22 @@ export const functionTable: readonly FunctionDefinition[] = [
       }
       for (const { partnerId, batchId, error } of summary.rowFailures) {
         context.warn(`sweepPendingBatches: batch ${batchId} of partner ${partnerId} failed and is left pending: ${describeError(error)}`);
+      }
+    },
+  },
+  {
+    // The stores dataset for BI: each partner's registered stores with their master data. A file
+    // is rewritten only when a registration or the master data changed since it was written.
+    name: 'writeStoresReport',
+    trigger: 'timer',
+    schedule: storesReportSchedule,
+    createHandler: (services) => async (_timer, context) => {
+      const summary = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () => services.storesReport.writeAll());
+      context.info(
+        `writeStoresReport: ${summary.partners} partners, ${summary.written} stores files written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failures.length} failed`,
+      );
+      for (const { partnerId, error } of summary.failures.slice(0, 10)) {
+        context.warn(`writeStoresReport: the stores file of partner ${partnerId} was not written: ${describeError(error)}`);
       }
     },
   },

@@ -27,6 +27,11 @@ export function storeDaysBlobName(partnerId: string, businessDate: string): stri
   return checked(`${partnerPrefix('store_days', partnerId)}${datePart(businessDate)}${fileName}`);
 }
 
+/** `stores/partner_id=<p>/part-0.parquet`: every store registered for the partner. */
+export function storesBlobName(partnerId: string): string {
+  return checked(`${partnerPrefix('stores', partnerId)}${fileName}`);
+}
+
 /** The prefix under which every file of one partner in one dataset lies (ends with `/`). */
 export function partnerPrefix(dataset: ReportDataset, partnerId: string): string {
   return `${dataset}/partner_id=${encodePartitionValue(partnerId)}/`;

@@ -26,6 +26,11 @@ export class CachedStoreMasterData implements StoreMasterData {
     return this.found.getOrRead(storeKey(partnerId, storeId), () => this.stores.get(partnerId, storeId));
   }
 
+  /** Not cached: read by the stores report, never on a request's path. */
+  list(partnerId: string): Promise<Store[]> {
+    return this.stores.list(partnerId);
+  }
+
   storeProblems(partnerId: string, store: Store): RowProblem[] {
     return this.stores.storeProblems(partnerId, store);
   }

@@ -1,4 +1,4 @@
-import type { TableClient } from '@azure/data-tables';
+import { odata, type TableClient } from '@azure/data-tables';
 import type { Store } from '../domain/model/payloads.js';
 import { isNotFound } from './storageErrors.js';
 import { encodeKeyPart } from './tableKey.js';
@@ -23,6 +23,16 @@ export class StoreMasterRepository {
       if (isNotFound(error)) return undefined;
       throw error;
     }
+  }
+
+  async list(partnerId: string): Promise<Store[]> {
+    const stores: Store[] = [];
+    for await (const entity of this.table.listEntities<{ body: string }>({
+      queryOptions: { filter: odata`PartitionKey eq ${encodeKeyPart(partnerId)}`, select: ['body'] },
+    })) {
+      stores.push(JSON.parse(entity.body) as Store);
+    }
+    return stores;
   }
 
   /** What Table Storage would refuse in a store's row (checked at validation); empty when it fits. */

@@ -210,7 +210,11 @@ describe('the pending-batch sweep (timer)', () => {
       registerFunctions(functionTable, service.services);
     });
     const kinds = registered.map((fn) => `${fn.kind}:${fn.name}`);
-    expect(kinds.filter((k) => k.startsWith('timer:'))).toEqual(['timer:sweepPendingBatches', 'timer:pruneRateLimitWindows']);
+    expect(kinds.filter((k) => k.startsWith('timer:'))).toEqual([
+      'timer:sweepPendingBatches',
+      'timer:writeStoresReport',
+      'timer:pruneRateLimitWindows',
+    ]);
     // Queue functions are driven by messages sent for a reason of their own, never one per push.
     const queues = registered.flatMap((fn) => (fn.kind === 'queue' ? [fn.queueName] : []));
     expect(queues).toContain('reconcile-requests');

@@ -16,6 +16,10 @@ export class InMemoryStoreMasterData implements StoreMasterData {
     return Promise.resolve(this.stores.get(JSON.stringify([partnerId, storeId])));
   }
 
+  list(partnerId: string): Promise<Store[]> {
+    return Promise.resolve([...this.stores].filter(([key]) => (JSON.parse(key) as string[])[0] === partnerId).map(([, store]) => store));
+  }
+
   upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>> {
     const stale = new Set<string>();
     for (const store of stores) {

@@ -34,4 +34,18 @@ export function storeMasterDataSuite(make: () => Promise<StoreMasterData>): void
     expect(await stores.get(freshPartnerId(), 'S-1')).toBeUndefined();
     expect(await stores.get(partnerId, 'S-2')).toBeUndefined();
   });
+
+  it("lists every store of the partner, as last stored, and no other partner's", async () => {
+    const stores = await make();
+    const [partnerId, other] = [freshPartnerId(), freshPartnerId()];
+    await stores.upsert(partnerId, [buildUsdStore('S-1'), buildUsdStore('S/2')]);
+    await stores.upsert(partnerId, [{ ...buildUsdStore('S-1'), store_name: 'Renamed', last_modified_at: '2027-01-01T00:00:00Z' }]);
+    await stores.upsert(other, [buildUsdStore('S-3')]);
+    const listed = await stores.list(partnerId);
+    expect(listed.map((store) => [store.store_id, store.store_name]).sort()).toEqual([
+      ['S-1', 'Renamed'],
+      ['S/2', buildUsdStore('S/2').store_name],
+    ]);
+    expect(await stores.list(freshPartnerId())).toEqual([]);
+  });
 }
