@@ -91,6 +91,8 @@ describe('hq reports download', () => {
     const block = /```sql\n(-- Files copied locally[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const root = folder();
+    // The stores file is the timer's; the rebuild writes it at once.
+    expect((await service.hq('reports', 'rebuild')).code).toBe(0);
     expect((await service.hq('reports', 'download', root)).code).toBe(0);
     const local = `'${root}/`;
     const statements = block!
@@ -111,20 +113,27 @@ describe('hq reports download', () => {
             `BETWEEN DATE '${fixtureBusinessDate}' AND DATE '${fixtureBusinessDate}'`,
           ),
       );
-    expect(statements).toHaveLength(3);
+    expect(statements).toHaveLength(4);
     expect(statements[0]).toContain(fixtureBusinessDate);
     const db = await DuckDb.open();
     try {
-      const [daySales, topLines, problemDays] = [
+      const [daySales, topLines, byLocalHour, problemDays] = [
         await db.rows(statements[0]!),
         await db.rows(statements[1]!),
         await db.rows(statements[2]!),
+        await db.rows(statements[3]!),
       ];
       // Both partners' MATCHED days, three sales each.
       expect(daySales.map((row) => [row.partner_id, row.transactions])).toEqual(
         [acme.partnerId, other.partnerId].sort().map((id) => [id, '3']),
       );
       expect(topLines.length).toBeGreaterThan(0);
+      // Every sale joined to its named store, at an hour of its local day.
+      expect(byLocalHour.length).toBeGreaterThan(0);
+      for (const row of byLocalHour) {
+        expect(typeof row.store_name).toBe('string');
+        expect(Number(row.local_hour)).toBeGreaterThanOrEqual(0);
+      }
       expect(problemDays).toEqual([]);
     } finally {
       db.close();
@@ -148,7 +157,10 @@ describe('hq reports download', () => {
     const again = await service.hq('reports', 'download', root, '--partner', acme.partnerId);
     expect(again.code, again.err.join('\n')).toBe(0);
     // Only acme's datasets are in scope: the other partner's file and the stray folder outside it stay.
-    expect(again.out).toEqual([`3 report file(s) copied into ${root}; 1 file(s) the reports no longer have removed`]);
+    const acmeFiles = (await reportNames(service.services.storage.reports)).filter(
+      (name) => name.split('/')[1] === `partner_id=${acme.partnerId}`,
+    );
+    expect(again.out).toEqual([`${acmeFiles.length} report file(s) copied into ${root}; 1 file(s) the reports no longer have removed`]);
     const files = filesBelow(root);
     expect(files.filter((name) => name.startsWith(`sales_payments/partner_id=${acme.partnerId}/`))).toEqual([]);
     expect(readdirSync(path.join(root, 'sales_payments'))).not.toContain(`partner_id=${acme.partnerId}`);
