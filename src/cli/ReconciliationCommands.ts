@@ -68,6 +68,7 @@ export class ReconciliationCommands {
     const reports = createStoreDayReportService(this.storage, clock);
     let written = 0;
     let failed = 0;
+    let disagreeing = 0;
     for (const [i, day] of days.entries()) {
       let outcome = '';
       for (let attempt = 1; ; attempt += 1) {
@@ -75,6 +76,10 @@ export class ReconciliationCommands {
           const result = await reports.rebuild(day.partnerId, day.storeId, day.businessDate);
           outcome = result?.status ?? 'not reconciled';
           if (result?.status === 'written') written += 1;
+          if (result?.agreesWithResult === false) {
+            disagreeing += 1;
+            outcome += '; its sales files differ from its last reconciliation (a code mapped anew): run reconciliation rerun';
+          }
           break;
         } catch (error) {
           const failure = classifyReportError(error);
@@ -86,7 +91,13 @@ export class ReconciliationCommands {
       }
       io.err(`[${i + 1}/${days.length}] ${printable(day.partnerId)} ${printable(day.storeId)} ${day.businessDate}: ${printable(outcome)}`);
     }
-    io.out(`${written} of ${days.length} reconciled store-day(s) rewritten${failed > 0 ? `, ${failed} failed` : ''}`);
+    const notes = [failed > 0 ? `${failed} failed` : '', disagreeing > 0 ? `${disagreeing} differ from their reconciliation` : ''];
+    io.out(
+      `${written} of ${days.length} reconciled store-day(s) rewritten${notes
+        .filter(Boolean)
+        .map((note) => `, ${note}`)
+        .join('')}`,
+    );
     // The stores dataset too, at once rather than at the timer's next run.
     const stores = createStoresReport(this.storage, clock);
     let storesFailed = 0;

@@ -10,7 +10,7 @@ import { deferred } from '../support/deferred.js';
 import { DayReconciler } from '../../src/services/DayReconciler.js';
 import { maxNotedPaymentTypes } from '../../src/services/maxNotedPaymentTypes.js';
 import { FragmentPrefetch } from '../../src/services/reports/FragmentPrefetch.js';
-import type { StoreDayReportOutcome } from '../../src/services/reports/StoreDayReportService.js';
+import type { StoreDayRebuild, StoreDayReportOutcome } from '../../src/services/reports/StoreDayReportService.js';
 import type { ReconciledStoreDay } from '../../src/reports/ReconciledStoreDay.js';
 import { StorageError } from '../../src/errors/StorageError.js';
 import { ReportDataError } from '../../src/reports/ReportDataError.js';
@@ -109,10 +109,10 @@ class FlakyReports {
     return failure ? Promise.reject(failure) : Promise.resolve(outcome);
   }
 
-  rebuild(partner: string, storeId: string, businessDate: string): Promise<StoreDayReportOutcome> {
+  rebuild(partner: string, storeId: string, businessDate: string): Promise<StoreDayRebuild> {
     this.calls.push(`rebuild ${partner} ${storeId} ${businessDate}`);
     const failure = this.failure();
-    return failure ? Promise.reject(failure) : Promise.resolve(outcome);
+    return failure ? Promise.reject(failure) : Promise.resolve({ ...outcome, agreesWithResult: true });
   }
 }
 
@@ -121,6 +121,7 @@ const outcome: StoreDayReportOutcome = {
   counts: { sales_transactions: 1, sales_lines: 1, sales_payments: 1, unmapped_transactions: 0 },
   generatedAt: checkedAt.toISOString(),
   batches: { staged: 0, converted: 1 },
+  sales: { sales: [], unmapped: [] },
 };
 
 function newPorts() {

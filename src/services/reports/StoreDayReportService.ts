@@ -7,7 +7,9 @@ import { loadParquetFooterEncoder, loadParquetWriter, type ParquetWriterModule }
 import { ParquetFileAssembly } from '../../reports/ParquetFileAssembly.js';
 import type { ParquetFooterEncoder } from '../../reports/ParquetFooterEncoder.js';
 import { storeDayRow, type ReconciledStoreDay } from '../../reports/ReconciledStoreDay.js';
-import { reportColumns } from '../../reports/reportColumns.js';
+import { AMOUNT_PRECISION, AMOUNT_SCALE, reportColumns } from '../../reports/reportColumns.js';
+import { toScaledInteger } from '../../reports/toScaledInteger.js';
+import type { ControlTotals } from '../../domain/reconciliation/ControlTotals.js';
 import { storeDayDatasets, type StoreDayDataset } from '../../reports/reportDatasets.js';
 import { decodeFragment, encodeFragment, type ReportFragment } from '../../reports/ReportFragment.js';
 import { ReportSourceError } from '../../reports/ReportSourceError.js';
@@ -75,6 +77,18 @@ export interface StoreDayReportOutcome {
   readonly generatedAt: string;
   /** Batches whose staged fragment was used as it was, and batches converted from the raw batch now. */
   readonly batches: { readonly staged: number; readonly converted: number };
+  /** The totals of the files written, per currency and standard type. */
+  readonly sales: StoreDaySales;
+}
+
+/** What a rebuild did, and whether the files it wrote still add up to the day's reconciliation result. */
+export interface StoreDayRebuild extends StoreDayReportOutcome {
+  /**
+   * False when the revenue of the files (net sales, tax, tips over revenue types) differs from the
+   * stored result's `actual`: the mapping changed a code's standard type since the day was
+   * reconciled, so its store_days row and its files disagree until it is reconciled again.
+   */
+  readonly agreesWithResult: boolean;
 }
 
 /** A store-day's files as built, with what the store-day's row says of them. */
@@ -150,8 +164,8 @@ export class StoreDayReportService {
       await building.catch(() => undefined);
       throw error;
     }
-    const { counts, staged, converted } = await building;
-    return { status, counts, generatedAt, batches: { staged, converted } };
+    const { counts, staged, converted, sales } = await building;
+    return { status, counts, generatedAt, batches: { staged, converted }, sales };
   }
 
   /** The day's files, from each batch's fragment in turn, with the counts and totals of what they hold. */
@@ -184,7 +198,7 @@ export class StoreDayReportService {
    * mapping and payment directions, and the raw batches (history replay, or after a fix).
    * Undefined when the day has no reconciliation result yet (no close, or not yet reconciled).
    */
-  async rebuild(partnerId: string, storeId: string, businessDate: string): Promise<StoreDayReportOutcome | undefined> {
+  async rebuild(partnerId: string, storeId: string, businessDate: string): Promise<StoreDayRebuild | undefined> {
     const [record, stored, mapping, paymentDirections] = await Promise.all([
       this.deps.results.get(partnerId, storeId, businessDate),
       this.deps.closes.get(partnerId, storeId, businessDate),
@@ -205,7 +219,8 @@ export class StoreDayReportService {
       closeBatchId: record.closeBatchId,
       runNumber: record.runNumber ?? 0,
     };
-    return this.write(day, { mapping: mapping.byCode, paymentDirections });
+    const outcome = await this.write(day, { mapping: mapping.byCode, paymentDirections });
+    return { ...outcome, agreesWithResult: revenueAgrees(outcome.sales, day.currency, record.actual) };
   }
 
   private async listLatest(partnerId: string, storeId: string, businessDate: string): Promise<LatestVersions> {
@@ -317,4 +332,17 @@ function fits(
   for (const [code, standard] of fragment.codes) if ((mapping.get(code) ?? null) !== standard) return false;
   for (const [type, direction] of fragment.paymentTypes) if ((paymentDirection(type, directions) ?? null) !== direction) return false;
   return true;
+}
+
+/** Whether the files' revenue (net sales, tax and tips of revenue types, in the day's currency) equals the result's. */
+function revenueAgrees(sales: StoreDaySales, currency: string, actual: ControlTotals): boolean {
+  const revenue = sales.sales.filter((totals) => totals.is_revenue && totals.currency === currency);
+  const sum = (field: 'net_sales' | 'tax_amount' | 'tip_amount'): bigint =>
+    revenue.reduce((total, totals) => total + BigInt(totals[field]), 0n);
+  const scaled = (amount: string): bigint | undefined => toScaledInteger(amount, AMOUNT_SCALE, AMOUNT_PRECISION);
+  return (
+    sum('net_sales') === scaled(actual.net_sales_amount) &&
+    sum('tax_amount') === scaled(actual.tax_amount) &&
+    sum('tip_amount') === scaled(actual.tip_amount)
+  );
 }
