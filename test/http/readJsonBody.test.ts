@@ -2,6 +2,7 @@ import type { HttpRequest } from '@azure/functions';
 import { describe, expect, it } from 'vitest';
 import { BodyBudget } from '../../src/http/BodyBudget.js';
 import { readJsonBody } from '../../src/http/readJsonBody.js';
+import { deferred } from '../support/deferred.js';
 
 /** A JSON request whose body arrives in `chunks`, each pulled by the reader in turn; `pulled` counts them. */
 function streamedRequest(chunks: readonly Uint8Array[]): { request: HttpRequest; pulled: () => number } {
@@ -47,12 +48,17 @@ describe('readJsonBody', () => {
   });
 
   it('gives back what an abandoned body holds at once, though its stream never settles, and takes nothing after', async () => {
-    // A body that declares 4,000 bytes, sends 100 and then neither ends nor fails.
+    // A body that declares 4,000 bytes, sends 100 and then neither ends nor fails. The stream asks
+    // for more once the reader has taken those 100 bytes: the read is then waiting on the body.
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+    const waitingForMore = deferred();
     const body = new ReadableStream<Uint8Array>({
       start(c) {
         controller = c;
         c.enqueue(new Uint8Array(100));
+      },
+      pull() {
+        waitingForMore.resolve();
       },
     });
     const request = {
@@ -66,7 +72,7 @@ describe('readJsonBody', () => {
       () => 'read',
       () => 'refused',
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitingForMore.promise;
     expect(budget.heldBy('p')).toBe(4_000);
     abandon.abort();
     expect(budget.heldBy('p')).toBe(0);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConcurrencyLimit, type SlotRun } from '../../src/services/ConcurrencyLimit.js';
 
 /** A task that runs until released, recording when it started. */
@@ -101,18 +101,31 @@ describe('ConcurrencyLimit', () => {
     const limit = new ConcurrencyLimit(1);
     await expect(limit.runWithin(0, () => Promise.resolve('free'))).resolves.toEqual({ started: true, value: 'free' });
 
-    const started: number[] = [];
-    const first = await holdSlot(limit, started);
-    const waiter = gate(started, 1);
-    const waiterResult = limit.runWithin(30, waiter.task);
-    first.release();
-    await first.result;
-    // Past its bound while it runs: the expired timer must not take its slot or run it twice.
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect([started, limit.running, limit.waiting]).toEqual([[0, 1], 1, 0]);
-    waiter.release();
-    await expect(waiterResult).resolves.toEqual({ started: true, value: 1 });
-    expect([limit.running, limit.waiting]).toEqual([0, 0]);
+    // The bounds' timers run on time the test moves.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const started: number[] = [];
+      const first = await holdSlot(limit, started);
+      const waiter = gate(started, 1);
+      const waiterResult = limit.runWithin(30, waiter.task);
+      // Behind it, a task that waits on: what an expired timer took out of the queue would be this one.
+      const behind = gate(started, 2);
+      const behindResult = limit.runWithin(noBound, behind.task);
+      first.release();
+      await first.result;
+      // Past its bound while it runs: the expired timer must not take its slot, run it twice or
+      // drop another waiting task.
+      vi.advanceTimersByTime(60);
+      await turns();
+      expect([started, limit.running, limit.waiting]).toEqual([[0, 1], 1, 1]);
+      waiter.release();
+      await expect(waiterResult).resolves.toEqual({ started: true, value: 1 });
+      behind.release();
+      await expect(behindResult).resolves.toEqual({ started: true, value: 2 });
+      expect([limit.running, limit.waiting]).toEqual([0, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a number of slots that is not a positive integer', () => {

@@ -9,15 +9,21 @@ import { tableKey } from '../../src/storage/tableKey.js';
 import { TradeRecordIndex, type DayRow } from '../../src/storage/TradeRecordIndex.js';
 import { azuriteConfig } from '../support/azuriteConfig.js';
 
-/** Notes the filter of every table query sent. */
+/** Notes the filter of every table query sent, and how many of them have been answered. */
 class FilterRecorder implements PipelinePolicy {
   readonly name = 'filter-recorder';
   readonly filters: string[] = [];
+  answered = 0;
 
   async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
     const url = new URL(request.url);
-    if (request.method === 'GET' && url.pathname.endsWith('()')) this.filters.push(url.searchParams.get('$filter') ?? '');
-    return next(request);
+    if (!(request.method === 'GET' && url.pathname.endsWith('()'))) return next(request);
+    this.filters.push(url.searchParams.get('$filter') ?? '');
+    try {
+      return await next(request);
+    } finally {
+      this.answered += 1;
+    }
   }
 }
 
@@ -170,7 +176,12 @@ describe('TradeRecordIndex.listDay', () => {
     // (each range holds two pages).
     const sentBeforeStop = recorder.filters.length;
     expect(sentBeforeStop).toBe(1 + maxDayListingRanges);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A listing asks for a page only once the one before it has arrived. So once every request sent
+    // has been answered, and the turn of the event loop those answers were handed on in has ended
+    // (between an answer and the next request there are only promise continuations), no listing
+    // has a reason left to send another.
+    await expect.poll(() => recorder.answered).toBe(sentBeforeStop);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(recorder.filters).toHaveLength(sentBeforeStop);
   });
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { TableClient } from '@azure/data-tables';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodePartitionValue } from '../../src/reports/encodePartitionValue.js';
 import { loadParquetWriter } from '../../src/reports/loadParquetWriter.js';
 import { storeDayBlobName } from '../../src/reports/reportBlobName.js';
@@ -185,20 +185,28 @@ describe('report files with their marker and stamps', () => {
   });
 
   it("keeps the store-day's lease renewed while the files are built, and stops once they are written", async () => {
-    const renewals: number[] = [];
-    const build = builtWhen();
-    const { store } = await storeWith(({ leaseAction }) => {
-      if (leaseAction === 'renew') renewals.push(Date.now());
+    // The renewal timer runs on time the test moves; the requests are real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      let renewals = 0;
+      const build = builtWhen();
+      const { store } = await storeWith(({ leaseAction }) => {
+        if (leaseAction === 'renew') renewals += 1;
+        return 'send';
+      }, 50);
+      const writing = store.writeStoreDay(partner(), 'S1', date, build.files, '2026-03-02T01:00:00.000Z');
+      // Between attempts, expect.poll moves fake timers on by its interval: here a renewal period.
       // The build ends once the lease has been renewed three times while it ran.
-      if (renewals.length === 3) build.finish();
-      return 'send';
-    }, 50);
-    expect(await store.writeStoreDay(partner(), 'S1', date, build.files, '2026-03-02T01:00:00.000Z')).toBe('written');
-    // Renewed only before each write, the lease would be renewed at most twice.
-    const whileWriting = renewals.length;
-    expect(whileWriting).toBeGreaterThanOrEqual(3);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(renewals).toHaveLength(whileWriting);
+      await expect.poll(() => renewals, { interval: 50 }).toBeGreaterThanOrEqual(3);
+      build.finish();
+      expect(await writing).toBe('written');
+      // Renewed only before each write, the lease would be renewed at most twice.
+      expect(renewals).toBeGreaterThanOrEqual(3);
+      // No renewal timer is left set: however long the test waited now, nothing would renew the lease.
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps the store-day's lease renewed while the files are uploaded", async () => {

@@ -4,7 +4,6 @@
  * real processor, index and homes on the storage emulator.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecordBatch } from '../../../src/domain/model/payloads.js';
 import { ApiError } from '../../../src/errors/ApiError.js';
@@ -127,11 +126,11 @@ async function push(body: TradeRecordBatch): Promise<string[]> {
   return warnings.filter((w) => w.code === 'STALE_VERSION').map((w) => w.message);
 }
 
-/** A push storage refuses, with its clean-up; `meanwhile` runs while its write is under way. */
+/** A push storage refuses, with its clean-up; `meanwhile` runs while its write is under way (`applying`: its outcome). */
 async function failedPush(
   body: TradeRecordBatch,
   ports: { index: TradeRecords; homes?: TradeRecordHomes; closedWith?: string; queued?: ReconcileMessage[] },
-  meanwhile?: () => Promise<void>,
+  meanwhile?: (applying: Promise<string>) => Promise<void>,
 ) {
   const failing = processor(ports);
   const context = { partnerId, body, receivedAt };
@@ -142,7 +141,7 @@ async function failedPush(
       throw error;
     },
   );
-  await meanwhile?.();
+  await meanwhile?.(applying);
   expect(await applying).toBe('refused');
   await failing.discard?.(context);
 }
@@ -205,13 +204,25 @@ describe('a failed batch among moves', () => {
 
   it('waits for its claim before cleaning up, so no home of it outlives the batch', async () => {
     partnerId = `p-${randomUUID()}`;
+    const events: string[] = [];
+    // The claim is written a turn of the event loop late, over storage; a push that did not wait
+    // for it would fail meanwhile, as the refusal of its index write reaches it in promise
+    // continuations alone.
     const slowHomes = delegate(homes, 'claim', async (claim, args) => {
-      await sleep(300);
-      return claim(...args);
+      await new Promise((resolve) => setImmediate(resolve));
+      const claimed = await claim(...args);
+      events.push('claim landed');
+      return claimed;
     });
-    await failedPush(batch(day(2), 1, 'W', 2), { index: refusingIndex(false), homes: slowHomes });
-    // Long enough for a claim the push did not wait for to land.
-    await sleep(400);
+    await failedPush(batch(day(2), 1, 'W', 2), { index: refusingIndex(false), homes: slowHomes }, (applying) => {
+      const settled = (): void => {
+        events.push('push failed');
+      };
+      void applying.then(settled, settled);
+      return Promise.resolve();
+    });
+    expect(events).toEqual(['claim landed', 'push failed']);
+    // So the clean-up, which follows the failure, found the home the claim wrote.
     expect(await homes.get(partnerId, 'W')).toBeUndefined();
     expect(await push(batch(day(1), 2, 'W', 1))).toEqual([]);
     expect(await holders('W')).toEqual(['1: v1']);

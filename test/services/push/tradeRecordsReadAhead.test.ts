@@ -120,10 +120,21 @@ describe('the store-day read ahead of validation', () => {
     const failing = new InMemoryTradeRecords();
     failing.listDayBatches = () => Promise.reject(new Error('storage unavailable'));
     const processor = tradeRecordsProcessor({ index: failing, storeDayLimits: limits } as unknown as TradeRecordsDependencies);
-    const ahead = processor.readAhead?.('partner-a', buildTradeRecordBatch());
-    expect(ahead).toBeDefined();
-    // Vitest fails the run on an unhandled rejection; give it the turns to surface one.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', note);
+    try {
+      const ahead = processor.readAhead?.('partner-a', buildTradeRecordBatch());
+      expect(ahead).toBeDefined();
+      // Node reports a rejection nobody handled once the promise continuations queued so far have
+      // run, before the event loop's next turn: after that turn, this one can no longer be reported.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+    expect(unhandled).toEqual([]);
   });
 
   it('never lets a head start that fails fail the reading of the body', () => {

@@ -111,8 +111,19 @@ describe('StoreDaysRewrites', () => {
     });
     await holding;
     rows.add(2);
-    const waiting = rewrites.afterRowWritten(partnerId, date, rewrite);
-    await sleep(100);
+    // The waiting store reads the writer row through a view that notes its second look: by then
+    // its first found the turn held and it chose to wait.
+    let reads = 0;
+    const { promise: lookedAgain, resolve: looksAgain } = deferred();
+    const view: StoreDaysWriters = {
+      read: (...args) => {
+        if (++reads === 2) looksAgain();
+        return writers.read(...args);
+      },
+      write: (...args) => writers.write(...args),
+    };
+    const waiting = new StoreDaysRewrites(view, clock, undefined, { ...fast, leaseMs: 60_000 }).afterRowWritten(partnerId, date, rewrite);
+    await Promise.race([lookedAgain, waiting]);
     expect(files).toEqual([]);
     // A minute later the lease has run out.
     clockOffset.ms = 61_000;
