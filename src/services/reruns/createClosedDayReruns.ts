@@ -8,7 +8,11 @@ import { UnmappedUsageRepository } from '../../storage/UnmappedUsageRepository.j
 import { MappingCatalog } from '../catalog/MappingCatalog.js';
 import { ClosedDayReruns } from './ClosedDayReruns.js';
 
-/** The closed-day reruns on the service's storage; the partner API and the HQ API each build one. */
+/**
+ * The closed-day reruns on the service's storage: a composition helper (see CONTRIBUTING, "A new
+ * table") for the three roots that build them alike: the partner API (createAppServices), the HQ
+ * API (createHqServices) and the HQ tool (HqTool).
+ */
 export function createClosedDayReruns(storage: StorageClients, clock: () => Date): ClosedDayReruns {
   const t = storage.tables;
   const mappings = new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(storage.rawBatches));
