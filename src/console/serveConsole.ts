@@ -4,6 +4,7 @@ import type { ConsoleAssets } from './ConsoleAssets.js';
 /**
  * Everything the page needs comes from this app: its own script and style, and the HQ API on the
  * same origin. Nothing may be framed, posted elsewhere or loaded from another origin.
+ * @internal read by the test of the header instead of restating the policy.
  */
 export const consoleContentSecurityPolicy = [
   "default-src 'none'",

@@ -1,6 +1,9 @@
 import { isIP } from 'node:net';
 
-/** Longest webhook URL accepted (the registration schema states the same bound). */
+/**
+ * Longest webhook URL accepted (the registration schema states the same bound).
+ * @internal read by the test of the limit instead of restating it.
+ */
 export const maxWebhookUrlLength = 2048;
 
 /** A webhook URL that passed the syntax rules; its addresses are checked separately. */

@@ -18,7 +18,10 @@ export interface WebhookHeaders {
   readonly 'webhook-signature': string;
 }
 
-/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the secret's decoded bytes>`. */
+/**
+ * `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the secret's decoded bytes>`.
+ * @internal exported for its own test, which checks it against the specification's example.
+ */
 export function signatureOf(secret: WebhookSecret, content: SignedContent): string {
   if (content.id.includes('.') || content.id === '') throw new Error('a webhook id must be non-empty and contain no "."');
   if (!Number.isSafeInteger(content.timestamp) || content.timestamp < 0) throw new Error('a webhook timestamp is whole Unix seconds');

@@ -1,6 +1,9 @@
 import { ConfigError } from '../config/ConfigError.js';
 
-/** The local host's port when `PORT` is not set (the Functions Core Tools' default). */
+/**
+ * The local host's port when `PORT` is not set (the Functions Core Tools' default).
+ * @internal read by its own test instead of restating it.
+ */
 export const defaultLocalPort = 7071;
 
 /**

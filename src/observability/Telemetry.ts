@@ -32,6 +32,7 @@ export const noTelemetry: Telemetry = { metric: () => undefined };
  * `metric <name> <value> key=value ...`: values are percent-encoded so that a line always splits
  * on spaces (KQL: `parse message with "metric " name " " value:real " " dimensions`). Dimensions
  * carry ids, classes and counts only; never a URL, a body or a secret.
+ * @internal read by the test that checks the alert queries parse these lines.
  */
 export function metricLine(name: MetricName, value: number, dimensions: Dimensions = {}): string {
   const pairs = Object.entries(dimensions)

@@ -30,7 +30,10 @@ ${errorTable(partnerCodes)}
 
 A route the host does not know is answered 404 with an empty body.`;
 
-/** The partner API at /pos/v1 (the contract). */
+/**
+ * The partner API at /pos/v1 (the contract).
+ * @internal read by the test that builds the document with limits of its own.
+ */
 export const partnerApi: ApiDescription = {
   title: 'POS Ingestion Service: partner API',
   version: '1.0.0',

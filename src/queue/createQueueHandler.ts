@@ -6,6 +6,7 @@ import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
 /**
  * host.json `extensions.queues.maxDequeueCount`: the dequeue after which the host moves a failing
  * message to the poison queue (the infra test keeps the two equal).
+ * @internal read by the tests, and kept equal to host.json by the infra test.
  */
 export const maxDequeueCount = 5;
 
@@ -13,6 +14,7 @@ export const maxDequeueCount = 5;
  * The names of a queue message's trigger metadata. In Azure the top-level properties of a JSON
  * message are binding data too and replace metadata of the same name (azure-functions-nodejs-library#459),
  * so a message type of this service never has a property so named: `dequeueCount` below is the host's.
+ * @internal read by the test that checks no message type has a property so named.
  */
 export const queueMetadataNames = [
   'id',

@@ -164,7 +164,10 @@ export class ParquetFileBuilder {
   }
 }
 
-/** A copy of a row group's metadata with every file offset moved by `delta` bytes. */
+/**
+ * A copy of a row group's metadata with every file offset moved by `delta` bytes.
+ * @internal for the test that places row groups by hand to compare.
+ */
 export function shiftRowGroup(group: ParquetRowGroup, delta: number): ParquetRowGroup {
   const by = BigInt(delta);
   return {

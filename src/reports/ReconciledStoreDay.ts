@@ -41,6 +41,7 @@ export interface StoreDayRow {
  * Most held-back totals (code × currency) a store-day's row keeps: the row is one table entity, and
  * a day whose every transaction has a code of its own would outgrow it. Those with the most
  * transactions are kept; unmapped_transactions holds every transaction all the same.
+ * @internal read by the tests of the limit instead of restating it.
  */
 export const maxUnmappedTotalsPerRow = 1_000;
 

@@ -51,7 +51,10 @@ function encode(value: string, kept: RegExp): string {
   return out;
 }
 
-/** Inverse of {@link encodePartitionValue}: `%XX` sequences are UTF-8 bytes. */
+/**
+ * Inverse of {@link encodePartitionValue}: `%XX` sequences are UTF-8 bytes.
+ * @internal read by the tests that turn a partition folder name back into its value.
+ */
 export function decodePartitionValue(encoded: string): string {
   return encoded.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
     const bytes = new Uint8Array(run.length / 3);

@@ -26,7 +26,10 @@ export function loadParquetWriter(): Promise<ParquetWriterModule> {
   return loading;
 }
 
-/** The library's footer writer, loaded on first use. */
+/**
+ * The library's footer writer, loaded on first use.
+ * @internal for the test that writes footers with the library itself to compare.
+ */
 export function loadParquetFooterWriter(): Promise<ParquetFooterWriter> {
   loadingFooter ??= importMetadata().then((module) => module.writeMetadata);
   return loadingFooter;

@@ -6,10 +6,10 @@
  * a Node.js function that reaches its timeout makes the host restart the whole worker process,
  * ending every invocation running in it (pushes, deliveries, the other reconciliations): a message
  * must never wait that long. 60 s of waiting, a run and its store_days turn stay inside it
- * (`reconcileRunBudgetMs`, which the infra test checks against host.json). A message that waited
- * that long is sent again, as a new message due `deferSeconds` later, and its own run ends: the
- * copy starts over with no dequeue counted against it, and reconciling a day twice gives the same
- * result.
+ * (`reconcileRunBudgetMs` in test/infra/reconcileRunBudget.ts, which the infra test checks against
+ * host.json). A message that waited that long is sent again, as a new message due `deferSeconds`
+ * later, and its own run ends: the copy starts over with no dequeue counted against it, and
+ * reconciling a day twice gives the same result.
  */
 export const reconciliationSlotWait = { maxWaitMs: 60_000, deferSeconds: 15 } as const;
 

@@ -121,7 +121,10 @@ export interface LedgerPosition {
 /** Encoded table keys are printable ASCII; anything else did not come from a listing. */
 const keyText = /^[!-~]{0,1024}$/;
 
-/** Whether a position handed back by a caller can be one a listing produced. */
+/**
+ * Whether a position handed back by a caller can be one a listing produced.
+ * @internal so that the in-memory ledger of the tests checks positions alike.
+ */
 export function isLedgerPosition(position: LedgerPosition): boolean {
   return position.partitionKey.length > 0 && keyText.test(position.partitionKey) && keyText.test(position.rowKey);
 }

@@ -5,6 +5,7 @@ import { downloadIfExists } from './downloadIfExists.js';
 /**
  * Where fragments live in the reports container. infra/ deletes blobs under this prefix some days
  * after their last write (a lifecycle rule): a day reconciled after that converts its batches again.
+ * @internal read by the test that keeps infra/'s lifecycle rule on the same prefix.
  */
 export const reportFragmentsPrefix = '_state/fragments/';
 

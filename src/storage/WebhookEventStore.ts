@@ -15,11 +15,16 @@ export interface StoredEvent {
 /**
  * Largest event body kept, in bytes (UTF-8). A table row holds 1 MiB; a reconciliation result
  * (every list in it capped by the diagnosis) stays far below this.
+ * @internal so that the in-memory port of the tests and the shared suite keep the same limit.
  */
 export const maxEventBodyBytes = 256 * 1024;
 /** A binary property holds at most 64 KiB; bodies are split over numbered properties. */
 const chunkBytes = 60 * 1024;
 
+/**
+ * An event body over {@link maxEventBodyBytes}, refused before anything is written.
+ * @internal so that the in-memory port of the tests and the shared suite throw and expect the same error.
+ */
 export class EventTooLargeError extends Error {
   constructor(readonly bytes: number) {
     super(`an event body of ${bytes} bytes is over the limit of ${maxEventBodyBytes}`);

@@ -6,7 +6,7 @@ import { identityStorageSettingNames, settingNames, tunableSettingNames } from '
 import { containerNames, poisonQueueName, queueNames, tableNames } from '../../src/storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition } from '../../src/functions/FunctionDefinition.js';
 import { maxDequeueCount } from '../../src/queue/createQueueHandler.js';
-import { reconcileRunBudgetMs } from '../../src/services/reconcileRunBudget.js';
+import { reconcileRunBudgetMs } from './reconcileRunBudget.js';
 
 /*
  * Keeps the code, `local.settings.sample.json` and the Bicep in `infra/` in step. The Bicep CLI is

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeRecordBatch } from '../../src/domain/model/payloads.js';
-import { assembleParquetFile } from '../../src/reports/assembleParquetFile.js';
 import { buildReportFragment } from '../../src/reports/buildReportFragment.js';
 import { loadParquetFooterWriter, loadParquetWriter } from '../../src/reports/loadParquetWriter.js';
 import { ParquetFooterEncoder, type FooterFields } from '../../src/reports/ParquetFooterEncoder.js';
@@ -22,6 +21,7 @@ import { ReportSourceError } from '../../src/reports/ReportSourceError.js';
 import { SalesAccumulator } from '../../src/reports/StoreDaySales.js';
 import { jpyDay, usdDay } from '../domain/reconciliation/storeDays.js';
 import { DuckDb } from '../support/duckDb.js';
+import { assembleParquetFile } from './assembleParquetFile.js';
 import { buildStoreDay } from './reportFiles.js';
 
 /*

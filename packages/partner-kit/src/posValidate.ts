@@ -20,7 +20,10 @@ export interface CliOutput {
   err(line: string): void;
 }
 
-/** Runs the command; returns its exit code. */
+/**
+ * Runs the command; returns its exit code.
+ * @internal exported for its own test, which gives it the output; `main` runs it on the process.
+ */
 export function runPosValidate(argv: readonly string[], io: CliOutput): number {
   let parsed;
   try {

@@ -8,7 +8,10 @@ import type { ProblemDetail } from '../../errors/ProblemDetail.js';
  */
 const businessDateWindow = { earliest: '2000-01-01', daysAfterToday: 2 } as const;
 
-/** The last business date accepted at `now` (YYYY-MM-DD). */
+/**
+ * The last business date accepted at `now` (YYYY-MM-DD).
+ * @internal exported for its own test.
+ */
 export function latestBusinessDate(now: Date): string {
   return new Date(now.getTime() + businessDateWindow.daysAfterToday * 86_400_000).toISOString().slice(0, 10);
 }

@@ -13,7 +13,8 @@ export interface StoreDaysRewritesTiming {
   /**
    * How long a writer stays, waiting and holding together: one still waiting then fails (its message
    * is retried), one holding leaves further rounds to a writer still waiting after the round under
-   * way. This bounds the reconciliation's run (`reconcileRunBudgetMs`).
+   * way. This bounds the reconciliation's run (`reconcileRunBudgetMs` in
+   * test/infra/reconcileRunBudget.ts).
    */
   readonly waitMs: number;
 }
@@ -21,6 +22,10 @@ export interface StoreDaysRewritesTiming {
 /** The writer row as a writer last wrote it, with the ETag that write got back. */
 type WrittenState = StoreDaysWriterState & { readonly etag: string };
 
+/**
+ * The timing in Azure; tests pass shorter ones.
+ * @internal read by the test that checks a reconciliation's run fits in functionTimeout.
+ */
 export const storeDaysRewritesTiming: StoreDaysRewritesTiming = { leaseMs: 60_000, pollMs: 250, holdMs: 60_000, waitMs: 120_000 };
 
 /** A writer waited longer than it may for a round that covers its row. */

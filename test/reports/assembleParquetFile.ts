@@ -1,7 +1,7 @@
-import { ParquetFileAssembly } from './ParquetFileAssembly.js';
-import type { ParquetPart } from './ParquetFileBuilder.js';
-import type { ParquetFooterEncoder } from './ParquetFooterEncoder.js';
-import type { ReportColumn } from './reportColumns.js';
+import { ParquetFileAssembly } from '../../src/reports/ParquetFileAssembly.js';
+import type { ParquetPart } from '../../src/reports/ParquetFileBuilder.js';
+import type { ParquetFooterEncoder } from '../../src/reports/ParquetFooterEncoder.js';
+import type { ReportColumn } from '../../src/reports/reportColumns.js';
 
 /**
  * One Parquet file from parts encoded separately with the same columns, in one buffer: the parts'

@@ -1,5 +1,5 @@
-import { reconciliationSlotWait } from './reconciliationSlotWait.js';
-import { storeDaysRewritesTiming } from './reports/StoreDaysRewrites.js';
+import { reconciliationSlotWait } from '../../src/services/reconciliationSlotWait.js';
+import { storeDaysRewritesTiming } from '../../src/services/reports/StoreDaysRewrites.js';
 
 /**
  * The heaviest reconciliation measured, from its slot to its day's files: twelve 20,000-transaction
