@@ -53,13 +53,23 @@ export const partnerApiBase = 'pos/v1';
 
 const partnerRoute = (route: string): string => `${partnerApiBase}/${route}`;
 
-/** Every five minutes, on the minute (NCRONTAB with seconds, UTC). */
+/**
+ * Every five minutes, on the minute (NCRONTAB with seconds, UTC).
+ * @internal read by the timer's test instead of restating it.
+ */
 export const sweepSchedule = '0 */5 * * * *';
 
-/** Every 15 minutes, at 10 past the quarter hour (NCRONTAB with seconds, UTC). */
+/**
+ * Every 15 minutes, at 10, 25, 40 and 55 past the hour: apart from the sweep's and the prune's
+ * minutes (NCRONTAB with seconds, UTC).
+ * @internal read by the timer's test instead of restating it.
+ */
 export const storesReportSchedule = '0 10,25,40,55 * * * *';
 
-/** Every hour at half past (NCRONTAB with seconds, UTC). */
+/**
+ * Every hour at half past (NCRONTAB with seconds, UTC).
+ * @internal read by the timer's test instead of restating it.
+ */
 export const rateLimitPruneSchedule = '0 30 * * * *';
 
 /**

@@ -15,10 +15,14 @@ export type SweepOutcome = 'committed' | 'completed' | 'failed' | 'abandoned' | 
  * How long one sweep takes new rows: well inside host.json's 5-minute `functionTimeout`, whose
  * expiry restarts the worker process with every request it serves. Rows not reached stay for the
  * next sweep, which starts with the oldest.
+ * @internal read by its test instead of restating it.
  */
 export const sweepBudgetMs = 180_000;
 
-/** Rows one sweep works on at once: each may convert a raw batch (up to 5 MB) into its fragment. */
+/**
+ * Rows one sweep works on at once: each may convert a raw batch (up to 5 MB) into its fragment.
+ * @internal read by its test instead of restating it.
+ */
 export const sweepConcurrency = 4;
 
 /** Failed rows one sweep's summary names, for its log; the others are only counted. */

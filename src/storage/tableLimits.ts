@@ -35,6 +35,7 @@ export interface RowProblem {
  * 8 bytes, its name in UTF-16 and its value: strings 4 + 2 per UTF-16 unit, numbers 8, booleans 1,
  * binary 4 + its bytes), or its UTF-8 JSON with room for the request's annotations, whichever is
  * larger: the storage emulator measures the JSON.
+ * @internal tested on its own.
  */
 export function entitySize(entity: Readonly<Record<string, unknown>>): number {
   let counted = 4;
