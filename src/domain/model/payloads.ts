@@ -3,7 +3,11 @@
  * Amounts stay decimal strings end to end; they are only ever read with big.js.
  */
 export type DecimalString = string;
-export type LocalizedText = Readonly<Record<string, string>>;
+/**
+ * Texts by locale tag. `| undefined` as in the type generated from the schema: with
+ * noUncheckedIndexedAccess a read by tag is `string | undefined` either way.
+ */
+export type LocalizedText = Readonly<Record<string, string | undefined>>;
 
 export interface TradeModifier {
   group_id: string;
