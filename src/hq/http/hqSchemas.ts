@@ -70,10 +70,17 @@ const paging = {
 /** One key of the sales route's group_by (SalesQuery's group keys). */
 const groupKey = '(partner|store|standard_type|day)';
 
-const query = (properties: Record<string, object>, required: string[] = []): object => ({
+/**
+ * A query string's schema. Its property names, required names and enums stay in its type, where
+ * test/hq/http/hqSchemas.test.ts compares them with `QueryTypes`.
+ */
+const query = <const P extends Record<string, object>, const R extends readonly (keyof P & string)[] = []>(
+  properties: P,
+  required?: R,
+) => ({
   type: 'object',
   additionalProperties: false,
-  required,
+  required: required ?? [],
   properties,
 });
 
