@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorCatalogue, type ErrorCode } from '../errors/errorCatalogue.js';
-import { errorResponses, retryAfterHeader } from './errorResponses.js';
+import { errorBodyComponent, errorResponses, retryAfterHeader } from './errorResponses.js';
 import type { FunctionDefinition, HttpFunctionDefinition } from '../functions/FunctionDefinition.js';
 import type { OperationDoc } from './OperationDoc.js';
+import { openApiEnvelope } from './openApiEnvelope.js';
+import { operationPaths, type RoutedFunction } from './operationPaths.js';
 import type { OperationExamples } from './partnerExamples.js';
 import { componentRef } from './SchemaRef.js';
 import { schemaComponents } from './schemaComponents.js';
@@ -50,49 +52,33 @@ const securitySchemeName = 'functionKey';
  */
 export function buildOpenApiDocument(api: ApiDescription, input: OpenApiInput): JsonObject {
   const schemas = schemaComponents(input.schemaFolder);
-  const errorBody = schemas.ErrorBody;
-  if (errorBody === undefined) throw new Error('responses.schema.json must define errorBody.');
+  const errorBody = errorBodyComponent(schemas);
   const base = `${api.basePath}/`;
-  const paths: Record<string, JsonObject> = {};
-  const documented = new Set<string>();
+  const functions: RoutedFunction<HttpFunctionDefinition>[] = [];
   for (const fn of input.functions) {
     if (fn.trigger !== 'http') continue;
     const route = [input.routePrefix, fn.route].filter((part) => part !== '').join('/');
     if (!route.startsWith(base) || api.undocumented.includes(fn.name)) continue;
-    const doc = api.operations[fn.name];
-    if (doc === undefined) throw new Error(`Function ${fn.name} (${route}) has no description for the OpenAPI document.`);
-    documented.add(fn.name);
-    const pathItem = (paths['/' + route.slice(base.length)] ??= {});
-    for (const method of fn.methods) {
-      pathItem[method.toLowerCase()] = operation(fn, doc, api.examples[fn.name], input, errorBody);
-    }
+    functions.push({ fn, route, path: '/' + route.slice(base.length) });
   }
+  const paths = operationPaths(api.title, functions, api.operations, (fn, doc) =>
+    operation(fn, doc, api.examples[fn.name], input, errorBody),
+  );
   // Each error response carries the error body with its codes narrowed to that status, inline;
   // the general shape would only be an unused component beside them.
   delete schemas.ErrorBody;
-  const missing = Object.keys(api.operations).filter((name) => !documented.has(name));
-  if (missing.length > 0) throw new Error(`Described operations with no function under /${api.basePath}: ${missing.join(', ')}.`);
 
-  return {
-    openapi: '3.1.1',
-    info: {
-      title: api.title,
-      version: api.version,
-      description: api.description,
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-    },
-    servers: [{ url: `/${api.basePath}`, description: 'This service' }],
-    security: [{ [securitySchemeName]: [] }],
+  return openApiEnvelope({
+    title: api.title,
+    version: api.version,
+    description: api.description,
+    serverUrl: `/${api.basePath}`,
     tags: api.tags,
+    security: { scheme: securitySchemeName, header: api.security.header, description: api.security.description },
     paths,
     ...(api.webhooks === undefined ? {} : { webhooks: webhookItems(api.webhooks) }),
-    components: {
-      securitySchemes: {
-        [securitySchemeName]: { type: 'apiKey', in: 'header', name: api.security.header, description: api.security.description },
-      },
-      schemas,
-    },
-  };
+    schemas,
+  });
 }
 
 function operation(

@@ -13,6 +13,13 @@ export interface ErrorResponseOptions {
   readonly example: (code: ErrorCode) => JsonObject;
 }
 
+/** The error body every error response narrows: responses.schema.json's errorBody, among the schemas' components. */
+export function errorBodyComponent(components: Readonly<Record<string, JsonObject>>): JsonObject {
+  const errorBody = components.ErrorBody;
+  if (errorBody === undefined) throw new Error('responses.schema.json must define errorBody.');
+  return errorBody;
+}
+
 /**
  * The error responses of one operation, one per status, from the catalogue: every code of the
  * status with its message, the error body with its code narrowed to those codes, an example per

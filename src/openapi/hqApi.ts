@@ -6,9 +6,11 @@ import { responseSchemas } from '../hq/http/hqResponseSchemas.js';
 import { bodySchemas, pathParameterSchemas, querySchemas } from '../hq/http/hqSchemas.js';
 import { hqLimits } from '../hq/hqLimits.js';
 import { readHostSettings } from '../localhost/readHostSettings.js';
-import { errorResponses } from './errorResponses.js';
+import { errorBodyComponent, errorResponses } from './errorResponses.js';
 import { errorTable } from './errorTable.js';
 import { hqOperations, type HqOperationDoc } from './hqOperations.js';
+import { openApiEnvelope } from './openApiEnvelope.js';
+import { operationPaths } from './operationPaths.js';
 import { schemaComponents } from './schemaComponents.js';
 
 type JsonObject = Record<string, unknown>;
@@ -59,7 +61,7 @@ const hostNotes: Partial<Record<number, string>> = {
   503: 'Retry after the seconds in Retry-After.',
 };
 
-const securitySchemeName = 'operatorKey';
+const title = 'POS Ingestion Service: HQ API';
 
 /**
  * The HQ API's OpenAPI 3.1 document, built from the HQ route table (paths, methods, roles), the
@@ -70,21 +72,15 @@ export function hqOpenApiDocument(functions: readonly HqFunctionDefinition[]): J
   const root = findProjectRoot();
   const routePrefix = readHostSettings(path.join(root, 'host.json')).routePrefix;
   const shared = schemaComponents(path.join(root, 'schemas'));
-  const errorBody = shared.ErrorBody;
-  if (errorBody === undefined) throw new Error('responses.schema.json must define errorBody.');
+  const errorBody = errorBodyComponent(shared);
 
-  const paths: Record<string, JsonObject> = {};
   const base = `${hqApiBase}/`;
-  for (const fn of functions) {
-    const doc = hqOperations[fn.name];
-    if (doc === undefined) throw new Error(`HQ function ${fn.name} (${fn.route}) has no description for the OpenAPI document.`);
+  const routed = functions.map((fn) => {
     if (!fn.route.startsWith(base)) throw new Error(`HQ function ${fn.name} is not below /${hqApiBase}.`);
     // Paths are relative to the server URL, which carries the route prefix and the base path.
-    const pathItem = (paths[`/${fn.route.slice(base.length)}`] ??= {});
-    for (const method of fn.methods) pathItem[method.toLowerCase()] = operation(fn, doc, errorBody);
-  }
-  const missing = Object.keys(hqOperations).filter((name) => !functions.some((fn) => fn.name === name));
-  if (missing.length > 0) throw new Error(`Described HQ operations with no function: ${missing.join(', ')}.`);
+    return { fn, route: fn.route, path: `/${fn.route.slice(base.length)}` };
+  });
+  const paths = operationPaths(title, routed, hqOperations, (fn, doc) => operation(fn, doc, errorBody));
 
   const components: Record<string, JsonObject> = {};
   for (const [name, schema] of Object.entries(responseSchemas)) components[componentName(name)] = schema;
@@ -94,30 +90,20 @@ export function hqOpenApiDocument(functions: readonly HqFunctionDefinition[]): J
     components[name] = shared[name] as JsonObject;
   }
 
-  return {
-    openapi: '3.1.1',
-    info: {
-      title: 'POS Ingestion Service: HQ API',
-      version: '1.0.0',
-      description,
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-    },
-    servers: [{ url: `/${[routePrefix, hqApiBase].filter((part) => part !== '').join('/')}`, description: 'This service' }],
-    security: [{ [securitySchemeName]: [] }],
+  return openApiEnvelope({
+    title,
+    version: '1.0.0',
+    description,
+    serverUrl: `/${[routePrefix, hqApiBase].filter((part) => part !== '').join('/')}`,
     tags,
-    paths,
-    components: {
-      securitySchemes: {
-        [securitySchemeName]: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'x-functions-key',
-          description: 'An operator key issued with `npm run hq -- operator issue`. Partner keys are refused (403 OPERATOR_KEY_REQUIRED).',
-        },
-      },
-      schemas: components,
+    security: {
+      scheme: 'operatorKey',
+      header: 'x-functions-key',
+      description: 'An operator key issued with `npm run hq -- operator issue`. Partner keys are refused (403 OPERATOR_KEY_REQUIRED).',
     },
-  };
+    paths,
+    schemas: components,
+  });
 }
 
 function operation(fn: HqFunctionDefinition, doc: HqOperationDoc, errorBody: JsonObject): JsonObject {
