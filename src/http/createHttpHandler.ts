@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import type { AppServices, Partner } from '../services/AppServices.js';
 import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
-import { describeError } from '../observability/describeError.js';
 import { withInvocationTelemetry } from '../observability/invocationTelemetry.js';
 import { logTelemetry } from '../observability/Telemetry.js';
-import { answerError } from './answerError.js';
+import { answerRequest } from './answerRequest.js';
 
 /**
  * Route template (for the access log, never the URL with its values) and the endpoint: one that
@@ -17,26 +15,15 @@ export type HttpHandlerOptions = { readonly route: string } & (
 );
 
 /**
- * Headers of every answer: no content sniffing of the JSON, and nothing kept by a cache or proxy
- * (answers carry partner data and change as batches arrive).
- */
-const responseHeaders = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } as const;
-
-/**
- * The thin adapter around every HTTP endpoint: resolves the partner, runs the endpoint, turns any
- * error into the catalogue's response, and writes one access-log line per request
- * (method, route, status, ms, partner, batch_id, request_id; never the key or the body).
- * Every answer carries `x-request-id` (the invocation id), also in error bodies, so HQ can find the
- * request's log lines from what the partner reports.
+ * The thin adapter around every partner API endpoint: resolves the partner, runs the endpoint, and
+ * answers through `answerRequest` (error responses, headers, `x-request-id`, the access-log line
+ * with the partner and batch_id).
  */
 export function createHttpHandler(services: AppServices, options: HttpHandlerOptions): HttpHandler {
-  return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
-    const started = performance.now();
-    const requestId = context.invocationId || randomUUID();
+  return (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
     let partner: Partner | undefined;
     let batchId: string | undefined;
-    let response: HttpResponseInit;
-    try {
+    const answer = async (): Promise<HttpResponseInit> => {
       let result;
       if (options.authenticate) {
         partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
@@ -48,18 +35,10 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
         result = await options.endpoint({ request, services });
       }
       batchId = result.batchId;
-      response =
-        result.contentType === undefined
-          ? { status: result.status, jsonBody: result.body, headers: result.headers ?? {} }
-          : { status: result.status, body: String(result.body), headers: { ...result.headers, 'Content-Type': result.contentType } };
-    } catch (error) {
-      response = answerError(error, { request, route: options.route, requestId, context }, describeError);
-    }
-    response = { ...response, headers: { ...(response.headers as Record<string, string>), ...responseHeaders, 'x-request-id': requestId } };
-    const ms = Math.round(performance.now() - started);
-    context.info(
-      `${request.method} /${options.route} ${response.status} ${ms}ms partner=${partner?.partnerId ?? '-'} batch_id=${batchId ?? '-'} request_id=${requestId}`,
-    );
-    return response;
+      return result.contentType === undefined
+        ? { status: result.status, jsonBody: result.body, headers: result.headers ?? {} }
+        : { status: result.status, body: String(result.body), headers: { ...result.headers, 'Content-Type': result.contentType } };
+    };
+    return answerRequest(request, context, options.route, answer, () => `partner=${partner?.partnerId ?? '-'} batch_id=${batchId ?? '-'}`);
   };
 }

@@ -105,6 +105,24 @@ describe('HQ routes', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   });
 
+  it('answer, served or refused, with nosniff, no-store and x-request-id, and log one line naming the operator', async () => {
+    const served = await service.callHost(viewer, 'GET', 'hq/v1/whoami');
+    const refused = await service.callHost(viewer, 'POST', `hq/v1/partners/${partnerId}/deactivate`, {});
+    expect([served.status, refused.status]).toEqual([200, 403]);
+    for (const response of [served, refused]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const requestId = response.headers.get('x-request-id') ?? '';
+      expect(requestId).not.toBe('');
+      const lines = service.logs.filter((line) => line.endsWith(` request_id=${requestId}`));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^INFO \[\w+\] (GET|POST) \/hq\/v1\/\S+ \d{3} \d+ms operator=\S+ request_id=\S+$/);
+      expect(lines[0]).toContain(` ${response.status} `);
+      expect(lines[0]).toContain(` operator=${viewer.name} `);
+      expect(lines[0]).not.toContain(viewer.key);
+    }
+  });
+
   it('whoami names the operator and role, never the key', async () => {
     const body = objectOf(await service.callHost(admin, 'GET', 'hq/v1/whoami'));
     expect(body).toEqual({ operator: admin.name, role: 'admin', key_id: admin.keyId, expires_at: null });
