@@ -342,7 +342,7 @@ export class TradeRecordIndex {
         yield* toDayRows(page);
         if (rest) for await (const restPage of rest) yield* toDayRows(restPage as unknown as DayEntity[]);
       } finally {
-        // A caller that stops early leaves no request running for a page nobody reads.
+        // A caller that stops early asks for no further page; a request already sent finishes unread.
         void rest?.return(undefined).catch(() => undefined);
       }
       if (rest || !next) return;

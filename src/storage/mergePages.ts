@@ -5,7 +5,9 @@
  * request and one unread page per listing are held. With one listing this is a read-ahead.
  *
  * A failed listing fails the merge; the others are stopped and their requests left to finish
- * unread. A caller that stops early stops them too.
+ * unread. A caller that stops early sends no further request: the listings ask for a page only when
+ * the merge does, and the requests already sent finish unread. (Stopped before its first page, the
+ * merge never runs its clean-up, and needs none: nothing more is asked of the listings.)
  */
 export function mergePages<T>(listings: readonly AsyncIterator<T>[]): AsyncGenerator<T> {
   const pending = new Map<AsyncIterator<T>, Promise<{ listing: AsyncIterator<T>; result: IteratorResult<T> }>>();
