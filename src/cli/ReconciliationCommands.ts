@@ -1,7 +1,8 @@
 import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 import { createStoreDayReportService } from '../services/createStoreDayReportService.js';
-import { createStoresReport } from '../services/createStoresReport.js';
+import { createMasterDataReports } from '../services/createMasterDataReports.js';
 import { classifyReportError } from '../services/reports/classifyReportError.js';
+import { partnerDatasets } from '../reports/reportDatasets.js';
 import type { ClosedDayReruns } from '../services/reruns/ClosedDayReruns.js';
 import type { ReconciliationRepository, ReconciliationStatus } from '../storage/ReconciliationRepository.js';
 import type { StorageClients } from '../storage/StorageClients.js';
@@ -98,22 +99,28 @@ export class ReconciliationCommands {
         .map((note) => `, ${note}`)
         .join('')}`,
     );
-    // The stores dataset too, at once rather than at the timer's next run.
-    const stores = createStoresReport(this.storage, clock);
-    let storesFailed = 0;
+    // The master-data files too, at once rather than at the timer's next run.
+    const masterData = createMasterDataReports(this.storage, clock);
+    let partnersFailed = 0;
     if (partner === undefined) {
-      const summary = await stores.writeAll();
-      storesFailed = summary.failures.length;
+      const summary = await masterData.writeAll();
+      partnersFailed = summary.failures.length;
       for (const { partnerId, error } of summary.failures)
-        io.err(`stores file of ${printable(partnerId)}: ${printable(classifyReportError(error).message)}`);
-      io.out(
-        `stores files: ${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${storesFailed} failed`,
-      );
+        io.err(`stores and products files of ${printable(partnerId)}: ${printable(classifyReportError(error).message)}`);
+      for (const dataset of partnerDatasets) {
+        const { written: files, unchanged, removed } = summary.datasets[dataset];
+        io.out(`${dataset} files: ${files} written, ${unchanged} unchanged, ${removed} removed, ${partnersFailed} failed`);
+      }
     } else {
-      io.out(`stores file: ${await stores.writePartner(partner)}`);
+      const outcomes = await masterData.writePartner(partner);
+      for (const dataset of partnerDatasets) {
+        const outcome = outcomes[dataset];
+        io.out(`${dataset} file: ${outcome === 'none' ? `none (the partner has no ${dataset})` : outcome}`);
+      }
     }
     if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
-    if (storesFailed > 0) throw new Refusal(`${storesFailed} stores file(s) could not be written (see above)`);
+    if (partnersFailed > 0)
+      throw new Refusal(`the stores and products files of ${partnersFailed} partner(s) could not be written (see above)`);
   }
 
   /**

@@ -64,7 +64,7 @@ export const sweepSchedule = '0 */5 * * * *';
  * minutes (NCRONTAB with seconds, UTC).
  * @internal read by the timer's test instead of restating it.
  */
-export const storesReportSchedule = '0 10,25,40,55 * * * *';
+export const masterDataReportsSchedule = '0 10,25,40,55 * * * *';
 
 /**
  * Every hour at half past (NCRONTAB with seconds, UTC).
@@ -151,18 +151,19 @@ export const functionTable: readonly FunctionDefinition[] = [
     },
   },
   {
-    // The stores dataset for BI: each partner's registered stores with their master data. A file
-    // is rewritten only when a registration or the master data changed since it was written.
-    name: 'writeStoresReport',
+    // The master-data datasets for BI: each partner's stores and products. A file is rewritten
+    // only when what it is built from changed since it was written.
+    name: 'writeMasterDataReports',
     trigger: 'timer',
-    schedule: storesReportSchedule,
+    schedule: masterDataReportsSchedule,
     createHandler: (services) => async (_timer, context) => {
-      const summary = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () => services.storesReport.writeAll());
+      const summary = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () => services.masterDataReports.writeAll());
+      const { stores, products } = summary.datasets;
       context.info(
-        `writeStoresReport: ${summary.partners} partners, ${summary.written} stores files written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failures.length} failed`,
+        `writeMasterDataReports: ${summary.partners} partners; stores files ${stores.written} written, ${stores.unchanged} unchanged, ${stores.removed} removed; products files ${products.written} written, ${products.unchanged} unchanged, ${products.removed} removed; ${summary.failures.length} partners failed`,
       );
       for (const { partnerId, error } of summary.failures.slice(0, 10)) {
-        context.warn(`writeStoresReport: the stores file of partner ${partnerId} was not written: ${describeError(error)}`);
+        context.warn(`writeMasterDataReports: the files of partner ${partnerId} were not all written: ${describeError(error)}`);
       }
     },
   },

@@ -1,6 +1,6 @@
 import { encodePartitionValue, encodePartitionValueCompactly } from './encodePartitionValue.js';
 import { ReportDataError } from './ReportDataError.js';
-import type { ReportDataset, StoreDayDataset } from './reportDatasets.js';
+import type { PartnerDataset, ReportDataset, StoreDayDataset } from './reportDatasets.js';
 
 /** Longest blob name the storage service accepts. */
 const maxBlobNameLength = 1024;
@@ -27,9 +27,9 @@ export function storeDaysBlobName(partnerId: string, businessDate: string): stri
   return checked(`${partnerPrefix('store_days', partnerId)}${datePart(businessDate)}${fileName}`);
 }
 
-/** `stores/partner_id=<p>/part-0.parquet`: every store registered for the partner. */
-export function storesBlobName(partnerId: string): string {
-  return checked(`${partnerPrefix('stores', partnerId)}${fileName}`);
+/** `<dataset>/partner_id=<p>/part-0.parquet`: the partner's stores, or its products. */
+export function partnerFileBlobName(dataset: PartnerDataset, partnerId: string): string {
+  return checked(`${partnerPrefix(dataset, partnerId)}${fileName}`);
 }
 
 /** The prefix under which every file of one partner in one dataset lies (ends with `/`). */

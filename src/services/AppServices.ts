@@ -20,7 +20,7 @@ import type { WebhookDelivery } from './webhooks/WebhookDelivery.js';
 import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
 import type { SalesQuery } from './reports/SalesQuery.js';
 import type { UnmappedQuery } from './reports/UnmappedQuery.js';
-import type { StoresReport } from './reports/StoresReport.js';
+import type { MasterDataReports } from './reports/MasterDataReports.js';
 import type { StoreDayReportService } from './reports/StoreDayReportService.js';
 import type { ReconciliationSlots } from './ReconciliationSlots.js';
 import type { ClosedDayReruns } from './reruns/ClosedDayReruns.js';
@@ -48,8 +48,8 @@ export interface AppServices {
   readonly closedDayReruns: ClosedDayReruns;
   /** The report files of reconciled store-days (written by the reconciler; rebuilt by the HQ tool). */
   readonly reports: StoreDayReportService;
-  /** The `stores` report file of each partner, written by a timer. */
-  readonly storesReport: StoresReport;
+  /** The `stores` and `products` report files of each partner, written by a timer. */
+  readonly masterDataReports: MasterDataReports;
   /** HQ's sales totals and held-back codes, from the totals written with the report files. */
   readonly salesQuery: SalesQuery;
   readonly unmappedQuery: UnmappedQuery;

@@ -32,7 +32,7 @@ import { createStorageClients, type StorageClientOptions, type StorageClients } 
 import { StoreMasterRepository } from '../storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../storage/StoreRegistrationRepository.js';
 import { TableRateLimiter } from '../storage/TableRateLimiter.js';
-import { createStoresReport } from './createStoresReport.js';
+import { createMasterDataReports } from './createMasterDataReports.js';
 import { TradeRecordHomeTable } from '../storage/TradeRecordHomeTable.js';
 import { TradeRecordIndex } from '../storage/TradeRecordIndex.js';
 import { UnmappedUsageRepository } from '../storage/UnmappedUsageRepository.js';
@@ -225,7 +225,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     ),
     closedDayReruns,
     reports,
-    storesReport: createStoresReport(storage, clock),
+    masterDataReports: createMasterDataReports(storage, clock),
     salesQuery: new SalesQuery(reportStoreDays, partners),
     unmappedQuery: new UnmappedQuery(reportStoreDays, partners, unmappedUsage),
     reportFragments,

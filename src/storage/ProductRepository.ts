@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { TableClient, TransactionAction } from '@azure/data-tables';
+import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import type { ModifierGroup, Product } from '../domain/model/payloads.js';
 import { fromChunkedProperties, toChunkedProperties } from './chunkedJson.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
@@ -38,6 +38,16 @@ export class ProductRepository {
     const written = await writeVersionedRows(this.products, encodeKeyPart(partnerId), rows, [], { sameContent: sameProduct });
     const indexesOf = (rowKeys: ReadonlySet<string>) => new Set(rows.flatMap((row, i) => (rowKeys.has(row.rowKey) ? [i] : [])));
     return { stale: indexesOf(written.staleRowKeys), conflicting: indexesOf(written.conflictingRowKeys) };
+  }
+
+  async listProducts(partnerId: string): Promise<Product[]> {
+    const products: Product[] = [];
+    for await (const entity of this.products.listEntities({
+      queryOptions: { filter: odata`PartitionKey eq ${encodeKeyPart(partnerId)}` },
+    })) {
+      products.push(fromChunkedProperties('body', entity) as Product);
+    }
+    return products;
   }
 
   async upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {

@@ -247,7 +247,11 @@ describe('payment directions', () => {
     // A rebuild converts with the direction now in effect, and its payments add up to the result.
     const rebuilt = await service.hq('reports', 'rebuild', '--partner', partner.partnerId);
     expect(rebuilt.code, rebuilt.err.join('\n')).toBe(0);
-    expect(rebuilt.out).toEqual(['1 of 1 reconciled store-day(s) rewritten', 'stores file: written']);
+    expect(rebuilt.out).toEqual([
+      '1 of 1 reconciled store-day(s) rewritten',
+      'stores file: written',
+      'products file: none (the partner has no products)',
+    ]);
     await queryReports(service.services.storage.reports, async (db, root) => {
       const where = `WHERE partner_id = '${partner.partnerId}' AND business_date = DATE '${day.businessDate}'`;
       const payments = await db.row(

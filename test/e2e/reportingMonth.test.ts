@@ -457,7 +457,11 @@ describe('after the mapping of the late code is uploaded', () => {
     const result = await service.hq('reports', 'rebuild', '--partner', b.partner.partnerId, '--from', from, '--to', span.at(-1) ?? '');
     expect(result.code).toBe(0);
     expect(result.err).toEqual(span.map((d, i) => `[${i + 1}/${span.length}] ${b.partner.partnerId} ${b.storeId} ${d}: written`));
-    expect(result.out).toEqual([`${span.length} of ${span.length} reconciled store-day(s) rewritten`, 'stores file: written']);
+    expect(result.out).toEqual([
+      `${span.length} of ${span.length} reconciled store-day(s) rewritten`,
+      'stores file: written',
+      'products file: none (the partner has no products)',
+    ]);
     const again = await downloaded();
     try {
       expect(await duckSales(again.db, again.root)).toEqual(await duckSales(db, root));

@@ -212,7 +212,7 @@ describe('the pending-batch sweep (timer)', () => {
     const kinds = registered.map((fn) => `${fn.kind}:${fn.name}`);
     expect(kinds.filter((k) => k.startsWith('timer:'))).toEqual([
       'timer:sweepPendingBatches',
-      'timer:writeStoresReport',
+      'timer:writeMasterDataReports',
       'timer:pruneRateLimitWindows',
     ]);
     // Queue functions are driven by messages sent for a reason of their own, never one per push.

@@ -12,5 +12,7 @@ export interface ProductMasterData {
   /** What the store would refuse in a modifier group's row; empty when it fits. */
   modifierGroupProblems(partnerId: string, group: ModifierGroup): RowProblem[];
   upsertProducts(partnerId: string, products: readonly Product[]): Promise<UnwrittenProducts>;
+  /** Every product of the partner as stored (its highest version), shared and store-specific, in no particular order. */
+  listProducts(partnerId: string): Promise<Product[]>;
   upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void>;
 }

@@ -34,6 +34,12 @@ export class InMemoryProductMasterData implements ProductMasterData {
     return Promise.resolve({ stale, conflicting });
   }
 
+  listProducts(partnerId: string): Promise<Product[]> {
+    return Promise.resolve(
+      [...this.products].filter(([key]) => (JSON.parse(key) as string[])[0] === partnerId).map(([, product]) => product),
+    );
+  }
+
   upsertModifierGroups(partnerId: string, groups: readonly ModifierGroup[]): Promise<void> {
     for (const group of groups) this.groups.set(JSON.stringify([partnerId, group.group_id]), group);
     return Promise.resolve();

@@ -46,4 +46,21 @@ export function productMasterDataSuite(make: () => Promise<ProductMasterData>): 
       conflicting: new Set([1]),
     });
   });
+
+  it("lists the partner's products at their stored versions, shared and store-specific, and no other partner's", async () => {
+    const products = await make();
+    const [partnerId, other] = [freshPartnerId(), freshPartnerId()];
+    await products.upsertProducts(partnerId, [
+      product({ product_id: 'P/1', version: 1 }),
+      product({ product_id: 'P/1', store_id: 'S-1', version: 1 }),
+    ]);
+    await products.upsertProducts(partnerId, [product({ product_id: 'P/1', version: 2, last_modified_at: '2027-01-01T00:00:00Z' })]);
+    await products.upsertProducts(other, [product({ product_id: 'P-9', version: 1 })]);
+    const listed = await products.listProducts(partnerId);
+    expect(listed.map((p) => [p.product_id, p.store_id ?? null, p.version]).sort()).toEqual([
+      ['P/1', null, 2],
+      ['P/1', 'S-1', 1],
+    ]);
+    expect(await products.listProducts(freshPartnerId())).toEqual([]);
+  });
 }

@@ -1,6 +1,7 @@
 import type { ContainerClient } from '@azure/storage-blob';
-import { storesBlobName } from '../reports/reportBlobName.js';
-import type { StoresFiles, StoresFileWrite } from '../services/ports/StoresFiles.js';
+import { partnerFileBlobName } from '../reports/reportBlobName.js';
+import type { PartnerDataset } from '../reports/reportDatasets.js';
+import type { PartnerFiles, PartnerFileWrite } from '../services/ports/PartnerFiles.js';
 import { isNotFound } from './storageErrors.js';
 
 /** Blob metadata holding what the file was built from (a digest), to skip rewriting it unchanged. */
@@ -8,15 +9,21 @@ const contentKeyName = 'contentkey';
 const parquetContentType = 'application/vnd.apache.parquet';
 
 /**
- * The partners' stores files in the reports container. Each is replaced whole by one Put Blob
- * (a reader sees the old file or the new one). One timer writes them, on one instance at a time;
- * a write by the HQ tool meanwhile builds from the same tables, so whichever lands last is current.
+ * The partners' master-data files (stores, products) in the reports container. Each is replaced
+ * whole by one Put Blob (a reader sees the old file or the new one). One timer writes them, on one
+ * instance at a time; a write by the HQ tool meanwhile builds from the same tables, so whichever
+ * lands last is current.
  */
-export class StoresFileStore implements StoresFiles {
+export class PartnerFileStore implements PartnerFiles {
   constructor(private readonly container: ContainerClient) {}
 
-  async write(partnerId: string, contentKey: string, build: () => Promise<Uint8Array | undefined>): Promise<StoresFileWrite> {
-    const blob = this.container.getBlockBlobClient(storesBlobName(partnerId));
+  async write(
+    dataset: PartnerDataset,
+    partnerId: string,
+    contentKey: string,
+    build: () => Promise<Uint8Array | undefined>,
+  ): Promise<PartnerFileWrite> {
+    const blob = this.container.getBlockBlobClient(partnerFileBlobName(dataset, partnerId));
     let stored: string | undefined;
     let exists = true;
     try {

@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { InvocationContext } from '@azure/functions';
+import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { functionTable, storesReportSchedule } from '../../src/functions/functionTable.js';
+import { functionTable, masterDataReportsSchedule } from '../../src/functions/functionTable.js';
 import { registerFunctions } from '../../src/functions/registerFunctions.js';
 import { captureRegistrations, type CapturedTimerFunction } from '../../src/localhost/functionsCoreStandIn.js';
-import { buildJpyStore, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { buildJpyStore, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
 import { jpyStore, partnerWithStores, usdStore } from '../support/httpScenario.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
@@ -30,8 +31,8 @@ afterAll(async () => {
 async function runTimer(): Promise<string[]> {
   const captured = captureRegistrations(() => {
     registerFunctions(functionTable, service.services);
-  }).find((fn): fn is CapturedTimerFunction => fn.kind === 'timer' && fn.name === 'writeStoresReport')!;
-  expect(captured.schedule).toBe(storesReportSchedule);
+  }).find((fn): fn is CapturedTimerFunction => fn.kind === 'timer' && fn.name === 'writeMasterDataReports')!;
+  expect(captured.schedule).toBe(masterDataReportsSchedule);
   const lines: string[] = [];
   const context = new InvocationContext({ functionName: captured.name, logHandler: (_level, ...args) => lines.push(args.join(' ')) });
   await captured.handler(
@@ -41,29 +42,36 @@ async function runTimer(): Promise<string[]> {
   return lines;
 }
 
-/** The partner's stores file as DuckDB reads it from a downloaded copy, by store_id. */
-async function storesRows(): Promise<Record<string, unknown>[]> {
-  const root = mkdtempSync(path.join(tmpdir(), 'hq-stores-'));
+/** A query over the partner's files as DuckDB reads them from a downloaded copy. */
+async function query(sql: (root: string) => string): Promise<Record<string, unknown>[]> {
+  const root = mkdtempSync(path.join(tmpdir(), 'hq-master-data-'));
   folders.push(root);
   expect((await service.hq('reports', 'download', root, '--partner', partner.partnerId)).code).toBe(0);
   const db = await DuckDb.open();
   try {
-    return await db.rows(
-      `SELECT store_id, registration_status, retired_at IS NOT NULL AS retired, store_name, currency, time_zone, workday_start,
-              prices_include_tax, status, typeof(last_modified_at) AS modified_type, partner_id
-       FROM ${dataset(root, 'stores')} ORDER BY store_id`,
-    );
+    return await db.rows(sql(root));
   } finally {
     db.close();
   }
 }
 
-describe('the stores dataset (timer)', () => {
+/** The partner's stores file, by store_id. */
+const storesRows = (): Promise<Record<string, unknown>[]> =>
+  query(
+    (root) =>
+      `SELECT store_id, registration_status, retired_at IS NOT NULL AS retired, store_name, currency, time_zone, workday_start,
+              prices_include_tax, status, typeof(last_modified_at) AS modified_type, partner_id
+       FROM ${dataset(root, 'stores')} ORDER BY store_id`,
+  );
+
+describe('the stores and products datasets (timer)', () => {
   it("writes each registered store with the partner's master data, and rewrites it only when either changes", async () => {
     const extra = `S-${randomUUID().slice(0, 8)}`;
     expect((await service.hq('store', 'register', partner.partnerId, extra)).code).toBe(0);
 
-    expect(await runTimer()).toContain('writeStoresReport: 1 partners, 1 stores files written, 0 unchanged, 0 removed, 0 failed');
+    expect(await runTimer()).toContain(
+      'writeMasterDataReports: 1 partners; stores files 1 written, 0 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; 0 partners failed',
+    );
     const [usd, jpy] = [buildUsdStore(usdStore), buildJpyStore(jpyStore)];
     expect(await storesRows()).toEqual(
       [
@@ -110,15 +118,54 @@ describe('the stores dataset (timer)', () => {
       ].sort((a, b) => (a.store_id < b.store_id ? -1 : 1)),
     );
 
-    expect(await runTimer()).toContain('writeStoresReport: 1 partners, 0 stores files written, 1 unchanged, 0 removed, 0 failed');
+    expect(await runTimer()).toContain(
+      'writeMasterDataReports: 1 partners; stores files 0 written, 1 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; 0 partners failed',
+    );
 
     // A retirement and new master data each make the next run rewrite the file.
     expect((await service.hq('store', 'retire', partner.partnerId, extra)).code).toBe(0);
     const renamed = { ...usd, store_name: 'Renamed', time_zone: 'America/Chicago', last_modified_at: '2030-01-01T00:00:00Z' };
     expect((await service.call(partner, 'PUT', 'stores', { batch_id: randomUUID(), stores: [renamed] })).status).toBe(202);
-    expect(await runTimer()).toContain('writeStoresReport: 1 partners, 1 stores files written, 0 unchanged, 0 removed, 0 failed');
+    expect(await runTimer()).toContain(
+      'writeMasterDataReports: 1 partners; stores files 1 written, 0 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; 0 partners failed',
+    );
     const rows = await storesRows();
     expect(rows.find((row) => row.store_id === extra)).toMatchObject({ registration_status: 'RETIRED', retired: true });
     expect(rows.find((row) => row.store_id === usdStore)).toMatchObject({ store_name: 'Renamed', time_zone: 'America/Chicago' });
+  });
+
+  it('writes each product at its stored version, and again once a newer version is stored', async () => {
+    const batch = { ...buildProductBatch(), batch_id: randomUUID() };
+    expect((await service.call(partner, 'PUT', 'products', batch)).status).toBe(202);
+    expect(await runTimer()).toContain(
+      `writeMasterDataReports: 1 partners; stores files 0 written, 1 unchanged, 0 removed; products files 1 written, 0 unchanged, 0 removed; 0 partners failed`,
+    );
+    const products = (root: string) =>
+      `SELECT product_id, store_id, json_extract_string(name, '$."en-US"') AS name_en, unit_price::VARCHAR AS unit_price, currency,
+              version, product_type, typeof(unit_price) AS price_type
+       FROM ${dataset(root, 'products')} ORDER BY product_id, store_id NULLS FIRST`;
+    const sent = [...batch.products].sort((a, b) => (a.product_id < b.product_id ? -1 : a.product_id > b.product_id ? 1 : 0));
+    expect(await query(products)).toEqual(
+      sent.map((product) => ({
+        product_id: product.product_id,
+        store_id: product.store_id ?? null,
+        name_en: product.name['en-US'] ?? null,
+        unit_price: new Big(product.unit_price).toFixed(4),
+        currency: product.currency,
+        version: String(product.version),
+        product_type: product.product_type,
+        price_type: 'DECIMAL(18,4)',
+      })),
+    );
+
+    const [first] = batch.products;
+    const newer = { ...first!, version: first!.version + 1, unit_price: '9.99', last_modified_at: '2030-01-01T00:00:00Z' };
+    expect((await service.call(partner, 'PUT', 'products', { batch_id: randomUUID(), products: [newer] })).status).toBe(202);
+    expect((await runTimer()).join('\n')).toContain('products files 1 written, 0 unchanged, 0 removed');
+    const rows = await query(products);
+    expect(rows.find((row) => row.product_id === newer.product_id && row.store_id === (newer.store_id ?? null))).toMatchObject({
+      version: String(newer.version),
+      unit_price: '9.9900',
+    });
   });
 });
