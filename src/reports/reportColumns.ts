@@ -1,4 +1,5 @@
 import { AMOUNT_FIELDS, COUNT_FIELDS, type ControlTotalField } from '../domain/reconciliation/ControlTotals.js';
+import { controlTotalLabels } from '../domain/reconciliation/controlTotalLabels.js';
 import type { ReportDataset } from './reportDatasets.js';
 
 /**
@@ -27,17 +28,6 @@ export const AMOUNT_PRECISION = 18;
 /** Scale and precision of `quantity` columns. */
 export const QUANTITY_SCALE = 6;
 export const QUANTITY_PRECISION = 18;
-
-/** What each control total is, for the README's column tables of store_days. */
-const controlTotalLabels: Readonly<Record<ControlTotalField, string>> = {
-  trade_record_count: 'Transactions',
-  item_row_count: 'Item rows',
-  payment_row_count: 'Payment rows',
-  net_sales_amount: 'Net sales',
-  tax_amount: 'Tax',
-  tip_amount: 'Tips',
-  payment_total_amount: 'Payment total',
-};
 
 const col = (name: string, type: ColumnType, nullable: boolean, description: string): ReportColumn => ({
   name,

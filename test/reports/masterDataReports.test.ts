@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { InvocationContext } from '@azure/functions';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { functionTable, masterDataReportsSchedule } from '../../src/functions/functionTable.js';
-import { registerFunctions } from '../../src/functions/registerFunctions.js';
-import { captureRegistrations, type CapturedTimerFunction } from '../../src/localhost/functionsCoreStandIn.js';
+import { masterDataReportsSchedule } from '../../src/functions/functionTable.js';
 import { buildJpyStore, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
 import { jpyStore, partnerWithStores, usdStore } from '../support/httpScenario.js';
+import { runTimerFunction } from '../support/runTimerFunction.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 
 let service: TestService;
@@ -27,20 +25,7 @@ afterAll(async () => {
   for (const made of folders) rmSync(made, { recursive: true, force: true });
 });
 
-/** The timer function as the host registers it, run as the timer trigger runs it; its log lines. */
-async function runTimer(): Promise<string[]> {
-  const captured = captureRegistrations(() => {
-    registerFunctions(functionTable, service.services);
-  }).find((fn): fn is CapturedTimerFunction => fn.kind === 'timer' && fn.name === 'writeMasterDataReports')!;
-  expect(captured.schedule).toBe(masterDataReportsSchedule);
-  const lines: string[] = [];
-  const context = new InvocationContext({ functionName: captured.name, logHandler: (_level, ...args) => lines.push(args.join(' ')) });
-  await captured.handler(
-    { isPastDue: false, schedule: { adjustForDST: true }, scheduleStatus: { last: '', next: '', lastUpdated: '' } },
-    context,
-  );
-  return lines;
-}
+const runTimer = (): Promise<string[]> => runTimerFunction(service, 'writeMasterDataReports', masterDataReportsSchedule);
 
 /** A query over the partner's files as DuckDB reads them from a downloaded copy. */
 async function query(sql: (root: string) => string): Promise<Record<string, unknown>[]> {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvocationContext } from '@azure/functions';
-import { captureRegistrations, type CapturedTimerFunction } from '../../src/localhost/functionsCoreStandIn.js';
-import { functionTable, rateLimitPruneSchedule } from '../../src/functions/functionTable.js';
-import { registerFunctions } from '../../src/functions/registerFunctions.js';
+import { rateLimitPruneSchedule } from '../../src/functions/functionTable.js';
+import { runTimerFunction } from '../support/runTimerFunction.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
 import { partnerWithStores, tradeBatch } from '../support/httpScenario.js';
 
@@ -25,20 +23,7 @@ describe('the rate-limit window prune (timer)', () => {
     return n;
   };
 
-  /** The prune as the host registers it, run the way the timer trigger runs it; its log lines. */
-  const runPrune = async (): Promise<string[]> => {
-    const captured = captureRegistrations(() => {
-      registerFunctions(functionTable, service.services);
-    }).find((fn): fn is CapturedTimerFunction => fn.kind === 'timer' && fn.name === 'pruneRateLimitWindows')!;
-    expect(captured.schedule).toBe(rateLimitPruneSchedule);
-    const lines: string[] = [];
-    const context = new InvocationContext({ functionName: captured.name, logHandler: (_level, ...args) => lines.push(args.join(' ')) });
-    await captured.handler(
-      { isPastDue: false, schedule: { adjustForDST: true }, scheduleStatus: { last: '', next: '', lastUpdated: '' } },
-      context,
-    );
-    return lines;
-  };
+  const runPrune = (): Promise<string[]> => runTimerFunction(service, 'pruneRateLimitWindows', rateLimitPruneSchedule);
 
   it("removes the row a push's window left once the window is over, and a later push counts afresh", async () => {
     const partner = await partnerWithStores(service);

@@ -5,20 +5,11 @@ import { LoadedContent } from '../components/LoadedContent.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { formatAmount, formatCount } from '../format/formatAmount.js';
 import { isCalendarDate } from '../../../src/domain/validation/isCalendarDate.js';
+import { controlTotalLabels } from '../../../src/domain/reconciliation/controlTotalLabels.js';
 import { addDays, formatBusinessDate, formatInstant } from '../format/formatDate.js';
 import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
-
-const fieldLabels: Readonly<Record<string, string>> = {
-  trade_record_count: 'Transactions',
-  item_row_count: 'Item rows',
-  payment_row_count: 'Payment rows',
-  net_sales_amount: 'Net sales',
-  tax_amount: 'Tax',
-  tip_amount: 'Tips',
-  payment_total_amount: 'Payments total',
-};
 
 interface DayProps {
   readonly partnerId: string;
@@ -74,7 +65,12 @@ function DayBody({ day }: { day: StoreDay }) {
   const show = (field: string, value: string) =>
     field.endsWith('_count') || currency === undefined ? formatCount(Number(value)) : formatAmount(value, currency);
   const comparisonColumns: Column<ComparisonRow>[] = [
-    { id: 'field', label: 'Control total', value: (row) => fieldLabels[row.field] ?? row.field, csv: (row) => row.field },
+    {
+      id: 'field',
+      label: 'Control total',
+      value: (row) => (controlTotalLabels as Readonly<Record<string, string>>)[row.field] ?? row.field,
+      csv: (row) => row.field,
+    },
     {
       id: 'expected',
       label: 'Expected (close)',
