@@ -77,9 +77,11 @@ export class ReconciliationCommands {
           const result = await reports.rebuild(day.partnerId, day.storeId, day.businessDate);
           outcome = result?.status ?? 'not reconciled';
           if (result?.status === 'written') written += 1;
-          if (result?.agreesWithResult === false) {
+          if (result?.check.kind === 'differs') {
             disagreeing += 1;
             outcome += '; its sales files differ from its last reconciliation (a code mapped anew): run reconciliation rerun';
+          } else if (result?.check.kind === 'run-due') {
+            outcome += `; a reconciliation run is due at ${result.check.runDueAt}, whose result will follow these files`;
           }
           break;
         } catch (error) {
@@ -112,10 +114,15 @@ export class ReconciliationCommands {
         io.out(`${dataset} files: ${files} written, ${unchanged} unchanged, ${removed} removed, ${partnersFailed} failed`);
       }
     } else {
-      const outcomes = await masterData.writePartner(partner);
-      for (const dataset of partnerDatasets) {
-        const outcome = outcomes[dataset];
-        io.out(`${dataset} file: ${outcome === 'none' ? `none (the partner has no ${dataset})` : outcome}`);
+      try {
+        const outcomes = await masterData.writePartner(partner);
+        for (const dataset of partnerDatasets) {
+          const outcome = outcomes[dataset];
+          io.out(`${dataset} file: ${outcome === 'none' ? `none (the partner has no ${dataset})` : outcome}`);
+        }
+      } catch (error) {
+        partnersFailed = 1;
+        io.err(`stores and products files of ${printable(partner)}: ${printable(classifyReportError(error).message)}`);
       }
     }
     if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);

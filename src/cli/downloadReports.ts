@@ -33,6 +33,7 @@ export async function downloadReports(container: ContainerClient, folder: string
   const root = path.resolve(folder);
   const prefixes = reportDatasets.map((dataset) => (partnerId === undefined ? `${dataset}/` : partnerPrefix(dataset, partnerId)));
   const kept = new Set<string>();
+  let copied = 0;
   for (const prefix of prefixes) {
     for await (const blob of container.listBlobsFlat({ prefix })) {
       if (blob.name.startsWith(statePrefix)) continue;
@@ -41,12 +42,23 @@ export async function downloadReports(container: ContainerClient, folder: string
       if (!file.startsWith(root + path.sep)) throw new Refusal(`the reports container holds a name that would leave ${printable(folder)}`);
       await mkdir(path.dirname(file), { recursive: true });
       await container.getBlockBlobClient(blob.name).downloadToFile(file);
-      kept.add(file);
+      kept.add(pathKey(file));
+      copied += 1;
     }
   }
   let removed = 0;
   for (const prefix of prefixes) removed += await removeStale(path.resolve(root, ...prefix.split('/')), kept);
-  return { copied: kept.size, removed };
+  return { copied, removed };
+}
+
+/**
+ * A path as the file system tells paths apart. macOS and Windows file systems ignore case (and
+ * macOS Unicode normalisation by default): a file written as `store_id=ab` lands in a folder created
+ * earlier as `store_id=AB`, and listing it gives that spelling; compared as written, the file just
+ * copied would be taken for a stale one.
+ */
+function pathKey(file: string): string {
+  return process.platform === 'darwin' || process.platform === 'win32' ? file.normalize('NFC').toLowerCase() : file;
 }
 
 /** Removes the `.parquet` files below `dir` that are not in `kept`, then the folders left empty, `dir` too; how many files. */
@@ -63,7 +75,7 @@ async function removeStale(dir: string, kept: ReadonlySet<string>): Promise<numb
     const entryPath = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       removed += await removeStale(entryPath, kept);
-    } else if (entry.isFile() && entry.name.endsWith('.parquet') && !kept.has(entryPath)) {
+    } else if (entry.isFile() && entry.name.endsWith('.parquet') && !kept.has(pathKey(entryPath))) {
       await unlink(entryPath);
       removed += 1;
     }

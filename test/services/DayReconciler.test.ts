@@ -112,7 +112,7 @@ class FlakyReports {
   rebuild(partner: string, storeId: string, businessDate: string): Promise<StoreDayRebuild> {
     this.calls.push(`rebuild ${partner} ${storeId} ${businessDate}`);
     const failure = this.failure();
-    return failure ? Promise.reject(failure) : Promise.resolve({ ...outcome, agreesWithResult: true });
+    return failure ? Promise.reject(failure) : Promise.resolve({ ...outcome, check: { kind: 'agrees' as const } });
   }
 }
 

@@ -4,6 +4,7 @@ import type { Product } from '../../domain/model/payloads.js';
 import { encodeProducts } from '../../reports/encodeProducts.js';
 import { encodeStores, type StoreOfPartner } from '../../reports/encodeStores.js';
 import { loadParquetWriter } from '../../reports/loadParquetWriter.js';
+import { reportColumns } from '../../reports/reportColumns.js';
 import { partnerDatasets, type PartnerDataset } from '../../reports/reportDatasets.js';
 import type { Clock } from '../ports/Clock.js';
 import type { PartnerFiles, PartnerFileWrite } from '../ports/PartnerFiles.js';
@@ -82,7 +83,7 @@ export class MasterDataReports {
     const rows: StoreOfPartner[] = registrations
       .map((registration) => ({ registration, store: byId.get(registration.storeId) }))
       .sort((a, b) => compareCodeUnits(a.registration.storeId, b.registration.storeId));
-    return this.deps.files.write('stores', partnerId, digest(rows), async () =>
+    return this.deps.files.write('stores', partnerId, digest('stores', rows), async () =>
       encodeStores(await loadParquetWriter(), partnerId, rows, this.deps.clock()),
     );
   }
@@ -91,13 +92,21 @@ export class MasterDataReports {
     const products: Product[] = (await this.deps.products.listProducts(partnerId)).sort(
       (a, b) => compareCodeUnits(a.product_id, b.product_id) || compareCodeUnits(a.store_id ?? '', b.store_id ?? ''),
     );
-    return this.deps.files.write('products', partnerId, digest(products), async () =>
+    return this.deps.files.write('products', partnerId, digest('products', products), async () =>
       encodeProducts(await loadParquetWriter(), partnerId, products, this.deps.clock()),
     );
   }
 }
 
-/** What a file is built from, as a digest: equal inputs, equal key. */
-function digest(rows: unknown): string {
-  return createHash('sha256').update(JSON.stringify(rows)).digest('base64url');
+/**
+ * How the encoders write a file. Raise it with any change to what encodeStores or encodeProducts
+ * write for the same rows, so every file is rewritten at the next run; a change of the columns
+ * themselves does that by itself (they are part of the digest).
+ */
+const masterDataFormat = 1;
+
+/** What a file is built from and how, as a digest: equal inputs and format, equal key. */
+function digest(dataset: PartnerDataset, rows: unknown): string {
+  const format = { version: masterDataFormat, columns: reportColumns[dataset] };
+  return createHash('sha256').update(JSON.stringify({ format, rows })).digest('base64url');
 }

@@ -30,6 +30,8 @@ import type { UnmappedCodes } from '../ports/UnmappedCodes.js';
 import { FragmentPrefetch } from './FragmentPrefetch.js';
 import type { StoreDaysRewrites } from './StoreDaysRewrites.js';
 import { buildStamp } from '../../reports/buildStamp.js';
+import { isRunPending } from '../pendingRuns.js';
+import type { ReconciliationRecord } from '../../storage/ReconciliationRepository.js';
 
 export interface StoreDayReportDependencies {
   readonly index: Pick<TradeRecords, 'listDay'>;
@@ -81,14 +83,22 @@ export interface StoreDayReportOutcome {
   readonly sales: StoreDaySales;
 }
 
-/** What a rebuild did, and whether the files it wrote still add up to the day's reconciliation result. */
+/**
+ * How the files a rebuild wrote stand against the day's reconciliation result:
+ * - 'agrees': their revenue (net sales, tax, tips of revenue types) equals the result's `actual`;
+ * - 'differs': it does not, though no run is awaited: the mapping changed a code's standard type
+ *   since the day was reconciled, so its store_days row and its files disagree until it is
+ *   reconciled again;
+ * - 'run-due': a run a close or a late batch scheduled is awaited (due at `runDueAt`), whose result
+ *   will follow what the files hold; not compared;
+ * - 'not-written': a later build had written the day; nothing was compared.
+ */
+export type RebuildCheck =
+  { readonly kind: 'agrees' | 'differs' | 'not-written' } | { readonly kind: 'run-due'; readonly runDueAt: string };
+
+/** What a rebuild did, and how its files stand against the day's reconciliation result. */
 export interface StoreDayRebuild extends StoreDayReportOutcome {
-  /**
-   * False when the revenue of the files (net sales, tax, tips over revenue types) differs from the
-   * stored result's `actual`: the mapping changed a code's standard type since the day was
-   * reconciled, so its store_days row and its files disagree until it is reconciled again.
-   */
-  readonly agreesWithResult: boolean;
+  readonly check: RebuildCheck;
 }
 
 /** A store-day's files as built, with what the store-day's row says of them. */
@@ -220,7 +230,14 @@ export class StoreDayReportService {
       runNumber: record.runNumber ?? 0,
     };
     const outcome = await this.write(day, { mapping: mapping.byCode, paymentDirections });
-    return { ...outcome, agreesWithResult: revenueAgrees(outcome.sales, day.currency, record.actual) };
+    return { ...outcome, check: this.checkAgainstResult(outcome, record, day.currency) };
+  }
+
+  private checkAgainstResult(outcome: StoreDayReportOutcome, record: ReconciliationRecord, currency: string): RebuildCheck {
+    if (outcome.status !== 'written' || !record.actual) return { kind: 'not-written' };
+    if (record.pendingRun && isRunPending(record.pendingRun, this.deps.clock()))
+      return { kind: 'run-due', runDueAt: record.pendingRun.dueAt };
+    return { kind: revenueAgrees(outcome.sales, currency, record.actual) ? 'agrees' : 'differs' };
   }
 
   private async listLatest(partnerId: string, storeId: string, businessDate: string): Promise<LatestVersions> {

@@ -9,6 +9,8 @@ import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnmappedCode } from '../../../src/services/reports/UnmappedQuery.js';
 import { ReportStoreDayRepository } from '../../../src/storage/ReportStoreDayRepository.js';
+import { ReconciliationRepository } from '../../../src/storage/ReconciliationRepository.js';
+import { pendingRunLostAfterMs } from '../../../src/services/pendingRuns.js';
 import { buildDailyClose, buildMappingBatch } from '../../fixtures/masterDataFixtures.js';
 import { putRow, storeDayRowWith, salesTotals } from '../../services/reports/storeDayRowBuilder.js';
 import { partnerWithStores, reconciled, tradeBatch, usdStore } from '../../support/httpScenario.js';
@@ -239,6 +241,33 @@ describe('GET /hq/v1/unmapped', () => {
     const body = listOf<UnmappedCode>(await get(`unmapped?partner_id=${remapped.partnerId}`));
     expect(body.items.map((i) => [i.source_transaction_type, i.transaction_count])).toEqual([['01', recordsPerDay]]);
     expect(body.items).toEqual(await unmappedByFullScan(storeDays(), remapped.partnerId));
+  });
+
+  it('has a rebuild of a day awaiting its run say when the run is due, not that a mapping changed', async () => {
+    const late = await partnerWithStores(service, { mapping: true });
+    const day = days[0] ?? '';
+    await reconciledDays(late, [day]);
+    await reconcileQueueDrained(service);
+    // What a late batch notes before it sends its run's message (not sent here, so the run stays due).
+    const dueAt = new Date(Date.now() + 600_000).toISOString();
+    const results = new ReconciliationRepository(service.services.storage.tables.reconciliations);
+    const noted = await results.notePendingRun(
+      late.partnerId,
+      usdStore,
+      day,
+      { runId: `late-${randomUUID()}`, dueAt },
+      {
+        now: new Date(),
+        lostAfterMs: pendingRunLostAfterMs,
+      },
+    );
+    expect(noted).toBeDefined();
+    const rebuilt = await service.hq('reports', 'rebuild', '--partner', late.partnerId);
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.err).toEqual([
+      `[1/1] ${late.partnerId} ${usdStore} ${day}: written; a reconciliation run is due at ${dueAt}, whose result will follow these files`,
+    ]);
+    expect(rebuilt.out[0]).toBe('1 of 1 reconciled store-day(s) rewritten');
   });
 
   it('drops the codes a mapping upload maps once their days are reconciled again', async () => {
