@@ -175,10 +175,12 @@ export const functionTable: readonly FunctionDefinition[] = [
     trigger: 'timer',
     schedule: rateLimitPruneSchedule,
     createHandler: (services) => async (_timer, context) => {
-      const removed = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
+      const { removed, stoppedAtBudget } = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
         services.rateLimiter.prune(services.clock()),
       );
-      context.info(`pruneRateLimitWindows: ${removed} rate-limit windows that ended removed`);
+      context.info(
+        `pruneRateLimitWindows: ${removed} rate-limit windows that ended removed${stoppedAtBudget ? '; stopped at its time budget, the rest is left for the next run' : ''}`,
+      );
     },
   },
   {

@@ -18,6 +18,20 @@ const windowsKept = 5;
 /** Deletes a prune sends at once. */
 const pruneConcurrency = 8;
 
+/**
+ * How long one prune takes new pages of rows (up to 1,000 each): well inside host.json's 5-minute
+ * `functionTimeout`, whose expiry restarts the worker process with every request it serves. A
+ * table that grew before pruning existed is cleared over several runs.
+ */
+const pruneBudgetMs = 120_000;
+
+/** What one prune did. */
+export interface PruneOutcome {
+  readonly removed: number;
+  /** It stopped at its time budget with rows left: the next run goes on. */
+  readonly stoppedAtBudget: boolean;
+}
+
 /** What this instance last wrote for a partner: the window's row, its count and its ETag. */
 interface KnownWindow {
   readonly windowStart: number;
@@ -90,16 +104,19 @@ export class TableRateLimiter {
    * one of `now`, for every partner, and says how many. Every window a partner calls in leaves a row, so without this
    * the table would grow by a row per partner per busy minute for ever. Row keys are window starts
    * in milliseconds, all 13 digits until the year 2286, so their text order is their time order.
+   * No page is started after `budgetMs`.
    */
-  async prune(now: Date): Promise<number> {
+  async prune(now: Date, budgetMs = pruneBudgetMs): Promise<PruneOutcome> {
+    const deadline = performance.now() + budgetMs;
     const oldestKept = String((Math.floor(now.getTime() / windowMs) - windowsKept) * windowMs);
     const query = { filter: odata`RowKey lt ${oldestKept}`, select: ['PartitionKey', 'RowKey'] };
     let removed = 0;
     for await (const rows of listEntityPages(this.table, query)) {
       const deleted = await mapBounded(rows, pruneConcurrency, (row) => this.deleteRow(String(row.PartitionKey), String(row.RowKey)));
       removed += deleted.filter(Boolean).length;
+      if (performance.now() >= deadline) return { removed, stoppedAtBudget: true };
     }
-    return removed;
+    return { removed, stoppedAtBudget: false };
   }
 
   /** Deletes one row; false when it was already gone. */

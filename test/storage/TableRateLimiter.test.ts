@@ -83,7 +83,7 @@ describe('TableRateLimiter.prune', () => {
       await limiter.take(a, 3, at(time));
     await new TableRateLimiter(pruneTable).take(b, 3, at('2026-02-28T23:59:59Z'));
 
-    expect(await limiter.prune(at('2026-03-01T10:00:40Z'))).toBe(3);
+    expect(await limiter.prune(at('2026-03-01T10:00:40Z'))).toEqual({ removed: 3, stoppedAtBudget: false });
 
     expect(await rowKeys(a)).toEqual([String(Date.parse('2026-03-01T09:55:00Z')), String(Date.parse('2026-03-01T10:00:00Z'))]);
     expect(await rowKeys(b)).toEqual([]);
@@ -91,6 +91,27 @@ describe('TableRateLimiter.prune', () => {
     const decisions = [];
     for (let i = 0; i < 3; i++) decisions.push((await new TableRateLimiter(pruneTable).take(a, 3, at('2026-03-01T10:00:50Z'))).allowed);
     expect(decisions).toEqual([true, true, false]);
-    expect(await limiter.prune(at('2026-03-01T10:00:55Z'))).toBe(0);
+    expect(await limiter.prune(at('2026-03-01T10:00:55Z'))).toEqual({ removed: 0, stoppedAtBudget: false });
+  });
+
+  it('starts no page after its time budget: a backlog is cleared over several runs', async () => {
+    const backlog = TableClient.fromConnectionString(connectionString, `${tableName}backlog`, { allowInsecureConnection: true });
+    await backlog.createTable();
+    const partner = `p-${randomUUID()}`;
+    // More rows than one page holds (1,000), as a table grown before pruning existed.
+    const rows = Array.from({ length: 1_100 }, (_, i) => ({
+      partitionKey: partner,
+      rowKey: String(Date.parse('2026-01-01T00:00:00Z') + i * 60_000),
+      count: 1,
+    }));
+    for (let i = 0; i < rows.length; i += 100) await backlog.submitTransaction(rows.slice(i, i + 100).map((row) => ['create', row]));
+    const limiter = new TableRateLimiter(backlog);
+
+    const first = await limiter.prune(at('2026-03-01T10:00:00Z'), 0);
+    expect(first.stoppedAtBudget).toBe(true);
+    expect(first.removed).toBeGreaterThan(0);
+    expect(first.removed).toBeLessThan(rows.length);
+    const rest = await limiter.prune(at('2026-03-01T10:00:00Z'));
+    expect(rest).toEqual({ removed: rows.length - first.removed, stoppedAtBudget: false });
   });
 });

@@ -1,4 +1,4 @@
-import type { RateDecision } from '../../../src/storage/TableRateLimiter.js';
+import type { PruneOutcome, RateDecision } from '../../../src/storage/TableRateLimiter.js';
 import type { RateLimiter } from '../../../src/services/ports/RateLimiter.js';
 
 const windowMs = 60_000;
@@ -18,7 +18,7 @@ export class InMemoryRateLimiter implements RateLimiter {
     return Promise.resolve({ allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now.getTime()) / 1000)) });
   }
 
-  prune(now: Date): Promise<number> {
+  prune(now: Date): Promise<PruneOutcome> {
     const oldestKept = (Math.floor(now.getTime() / windowMs) - 5) * windowMs;
     let removed = 0;
     for (const [k, { windowStart }] of this.counts) {
@@ -27,6 +27,6 @@ export class InMemoryRateLimiter implements RateLimiter {
         removed += 1;
       }
     }
-    return Promise.resolve(removed);
+    return Promise.resolve({ removed, stoppedAtBudget: false });
   }
 }
