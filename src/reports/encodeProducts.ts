@@ -1,4 +1,3 @@
-import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 import type { Product } from '../domain/model/payloads.js';
 import type { ParquetWriterModule } from './loadParquetWriter.js';
 import { ParquetFileBuilder } from './ParquetFileBuilder.js';
@@ -8,8 +7,9 @@ import { timestampMicros } from './timestampMicros.js';
 import { toScaledInteger } from './toScaledInteger.js';
 
 /**
- * The products file of one partner: a row per product as stored (shared ones, then each store's,
- * by product_id), stamped with `snapshotAt`. Undefined when the partner has no product.
+ * The products file of one partner: a row per product as stored, in the order given
+ * (MasterDataReports sorts them by product_id, then store, the order its digest is taken in),
+ * stamped with `snapshotAt`. Undefined when the partner has no product.
  */
 export function encodeProducts(
   module: ParquetWriterModule,
@@ -19,7 +19,7 @@ export function encodeProducts(
 ): Uint8Array | undefined {
   const file = new ParquetFileBuilder(module, { dataset: 'products', columns: reportColumns.products });
   const snapshot = BigInt(snapshotAt.getTime()) * 1000n;
-  for (const product of [...products].sort(byIdThenStore)) {
+  for (const product of products) {
     const price = toScaledInteger(product.unit_price, AMOUNT_SCALE, AMOUNT_PRECISION);
     // Validated when received: a price outside the money type never reaches the table.
     if (price === undefined) throw new ReportDataError(`the unit_price of a product of partner ${partnerId} does not fit the money type`);
@@ -45,8 +45,4 @@ export function encodeProducts(
     });
   }
   return file.finish();
-}
-
-function byIdThenStore(a: Product, b: Product): number {
-  return compareCodeUnits(a.product_id, b.product_id) || compareCodeUnits(a.store_id ?? '', b.store_id ?? '');
 }

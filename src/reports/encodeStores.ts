@@ -1,4 +1,3 @@
-import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 import type { Store } from '../domain/model/payloads.js';
 import type { StoreRegistration } from '../storage/StoreRegistrationRepository.js';
 import type { ParquetWriterModule } from './loadParquetWriter.js';
@@ -13,8 +12,9 @@ export interface StoreOfPartner {
 }
 
 /**
- * The stores file of one partner: a row per registered store, ordered by store_id, stamped with
- * `snapshotAt`. Undefined when the partner has no store.
+ * The stores file of one partner: a row per registered store, in the order given (MasterDataReports
+ * sorts them by store_id, the order its digest is taken in), stamped with `snapshotAt`. Undefined
+ * when the partner has no store.
  */
 export function encodeStores(
   module: ParquetWriterModule,
@@ -24,8 +24,7 @@ export function encodeStores(
 ): Uint8Array | undefined {
   const file = new ParquetFileBuilder(module, { dataset: 'stores', columns: reportColumns.stores });
   const snapshot = BigInt(snapshotAt.getTime()) * 1000n;
-  const sorted = [...stores].sort((a, b) => compareCodeUnits(a.registration.storeId, b.registration.storeId));
-  for (const { registration, store } of sorted) {
+  for (const { registration, store } of stores) {
     file.append({
       partner_id: partnerId,
       store_id: registration.storeId,
