@@ -21,4 +21,6 @@ export interface HqServices {
   readonly reports: ReportTotals;
   /** Webhook deliveries given up. */
   readonly deadLetters: DeadLetterList;
+  /** The time the checks of a request go by (the business-date window). */
+  readonly clock: () => Date;
 }

@@ -53,5 +53,6 @@ export function createHqServices(config: Config, storage: StorageClients, clock:
       clock,
     ),
     deadLetters: new DeadLetterList(partners, new WebhookFailureQuery(new WebhookDeadLetterRepository(t.webhookDeadLetters))),
+    clock,
   };
 }

@@ -51,7 +51,7 @@ export class ReportTotals {
     limit: number;
     after?: ReportCursor | undefined;
   }): Promise<ReportPage<SalesGroup>> {
-    requireDateRange(query.from, query.to);
+    requireDateRange(query.from, query.to, this.clock());
     const { from, to, groupBy, partnerId, after } = query;
     const key = JSON.stringify([from, to, groupBy, partnerId ?? null]);
     let groups = after === undefined ? undefined : this.salesResults.get(key);

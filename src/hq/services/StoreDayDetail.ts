@@ -9,6 +9,7 @@ import {
   type ControlTotals,
 } from '../../domain/reconciliation/ControlTotals.js';
 import { isCalendarDate } from '../../domain/validation/isCalendarDate.js';
+import { requireBusinessDate } from './requireDateRange.js';
 import { ApiError } from '../../errors/ApiError.js';
 import type { Diagnosis } from '../../domain/reconciliation/diagnose.js';
 import type { DayBatch } from '../../storage/TradeRecordIndex.js';
@@ -88,6 +89,7 @@ export class StoreDayDetail {
     if (!isCalendarDate(businessDate)) {
       throw new ApiError('INVALID_QUERY', undefined, [{ path: '/business_date', message: 'must be a calendar date YYYY-MM-DD' }]);
     }
+    requireBusinessDate(businessDate, this.clock(), '/business_date');
     await requireKnownPartner(this.partners, partnerId);
     const registration = await this.registrations.getRegistration(partnerId, storeId);
     if (!registration) throw new ApiError('STORE_NOT_FOUND');

@@ -97,7 +97,7 @@ export class StoreDayGrid {
   ) {}
 
   async page(query: GridQuery): Promise<GridPage> {
-    requireDateRange(query.from, query.to);
+    requireDateRange(query.from, query.to, this.clock());
     const dates = datesBetween(query.from, query.to);
     const { stores, next } = await this.storesOfPage(query);
     const now = this.clock();

@@ -52,6 +52,8 @@ afterAll(async () => {
 const get = (path: string, caller: { key: string } = viewer) => service.callHost(caller, 'GET', `hq/v1/${path}`);
 const grid = async (query: string) => gridOf(await get(`store-days?${query}`));
 const row = (rows: GridRow[], storeId: string): GridRow | undefined => rows.find((r) => r.store_id === storeId);
+/** Today's UTC date moved by `days`. */
+const daysFromToday = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe('GET /hq/v1/store-days', () => {
   it('shows every registered store × date, with NOT_RECEIVED for days without a close, and counts', async () => {
@@ -132,6 +134,10 @@ describe('GET /hq/v1/store-days', () => {
       [`from=${matchedDate}&to=${emptyDate}&continuation=garbage`, '/continuation'],
       [`from=${matchedDate}&to=${emptyDate}&form=x`, '/form'],
       [`from=${matchedDate}&from=${matchedDate}&to=${emptyDate}`, '/from'],
+      // Outside the dates a push may name, where no data lies and no due time can be written.
+      ['from=1999-12-31&to=2000-01-01', '/from'],
+      [`from=${daysFromToday(1)}&to=${daysFromToday(4)}`, '/to'],
+      ['from=9999-12-30&to=9999-12-31', '/to'],
     ] as const) {
       const response = await get(`store-days?${query}`);
       expect(response.status, query).toBe(400);
@@ -279,12 +285,17 @@ describe('GET /hq/v1/store-days/{partner_id}/{store_id}/{business_date}', () => 
       [`store-days/nobody-${randomUUID()}/${usdStore}/${matchedDate}`, 404, 'PARTNER_NOT_FOUND'],
       [`store-days/${partner.partnerId}/LON-9999/${matchedDate}`, 404, 'STORE_NOT_FOUND'],
       [`store-days/${partner.partnerId}/${usdStore}/2026-13-01`, 400, 'INVALID_QUERY'],
+      [`store-days/${partner.partnerId}/${usdStore}/1999-12-31`, 400, 'INVALID_QUERY'],
+      [`store-days/${partner.partnerId}/${usdStore}/9999-12-31`, 400, 'INVALID_QUERY'],
     ] as const;
     for (const [path, status, code] of cases) {
       const response = await get(path);
       expect(response.status, path).toBe(status);
       expect(errorCodeOf(response)).toBe(code);
     }
+    // The last date a push may name is answered, its close not yet due.
+    const latest = dayOf(await get(`store-days/${partner.partnerId}/${usdStore}/${daysFromToday(2)}`));
+    expect(latest).toMatchObject({ status: 'NOT_RECEIVED', overdue: false });
   });
 });
 

@@ -154,6 +154,10 @@ describe('GET /hq/v1/sales', () => {
     const long = await get('sales?from=2026-01-01&to=2026-03-31&group_by=day');
     expect(long.status).toBe(400);
     expect(errorPaths(long)).toEqual(['/to']);
+    // No data lies outside the dates a push may name.
+    const outside = await get('sales?from=1999-12-31&to=9999-12-31&group_by=day');
+    expect(errorCodeOf(outside)).toBe('INVALID_QUERY');
+    expect(errorPaths(outside)).toEqual(['/from', '/to']);
     const token = await get(`sales?${range}&group_by=day&continuation=${Buffer.from('{"v":1}').toString('base64url')}`);
     expect(token.status).toBe(400);
     expect(errorPaths(token)).toEqual(['/continuation']);

@@ -13,7 +13,7 @@ export const getSales: HqEndpoint = async ({ request, hq }) => {
   const groupBy = [...new Set(query.group_by.split(','))] as SalesGroupKey[];
   const after = decodeContinuation(request, query.continuation, fields);
   // Existence after every check of the query, the range's included (docs/hq-api.md, order of checks).
-  requireDateRange(query.from, query.to);
+  requireDateRange(query.from, query.to, hq.clock());
   await hq.directory.requireFilterPartner(query.partner_id);
   const page = await hq.reports.salesPage({
     from: query.from,
