@@ -105,7 +105,8 @@ export class ReconciliationCommands {
     const masterData = createMasterDataReports(this.storage, clock);
     let partnersFailed = 0;
     if (partner === undefined) {
-      const summary = await masterData.writeAll();
+      // An operator's rebuild writes every partner, however long it takes.
+      const summary = await masterData.writeAll(Number.POSITIVE_INFINITY);
       partnersFailed = summary.failures.length;
       for (const { partnerId, error } of summary.failures)
         io.err(`stores and products files of ${printable(partnerId)}: ${printable(classifyReportError(error).message)}`);

@@ -18,6 +18,7 @@ import { describeError } from '../observability/describeError.js';
 import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isClosedDayRerunMessage, isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
+import { masterDataRunBudgetMs } from '../services/reports/MasterDataReports.js';
 import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
@@ -158,10 +159,12 @@ export const functionTable: readonly FunctionDefinition[] = [
     trigger: 'timer',
     schedule: masterDataReportsSchedule,
     createHandler: (services) => async (_timer, context) => {
-      const summary = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () => services.masterDataReports.writeAll());
+      const summary = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
+        services.masterDataReports.writeAll(masterDataRunBudgetMs),
+      );
       const { stores, products } = summary.datasets;
       context.info(
-        `writeMasterDataReports: ${summary.partners} partners; stores files ${stores.written} written, ${stores.unchanged} unchanged, ${stores.removed} removed; products files ${products.written} written, ${products.unchanged} unchanged, ${products.removed} removed; ${summary.failures.length} partners failed`,
+        `writeMasterDataReports: ${summary.partners} partners; stores files ${stores.written} written, ${stores.unchanged} unchanged, ${stores.removed} removed; products files ${products.written} written, ${products.unchanged} unchanged, ${products.removed} removed; ${summary.failures.length} partners failed${summary.notReached > 0 ? `; ${summary.notReached} partners not reached: stopped at its time budget, the next run starts elsewhere in the list` : ''}`,
       );
       for (const { partnerId, error } of summary.failures.slice(0, 10)) {
         context.warn(`writeMasterDataReports: the files of partner ${partnerId} were not all written: ${describeError(error)}`);

@@ -26,7 +26,19 @@ export interface MasterDataReportsSummary {
   readonly datasets: Readonly<Record<PartnerDataset, DatasetCounts>>;
   /** Partners whose files could not be written this time (the next run tries again). */
   readonly failures: readonly { readonly partnerId: string; readonly error: unknown }[];
+  /** Partners not started before the run's time budget ran out (the next run starts elsewhere in the list). */
+  readonly notReached: number;
 }
+
+/**
+ * How long a timer's run starts partners: well inside host.json's 5-minute `functionTimeout`,
+ * whose expiry restarts the worker process with every request it serves, with room for the
+ * partners under way to finish.
+ */
+export const masterDataRunBudgetMs = 180_000;
+
+/** Partners written at once: each is a few listings and HEADs, mostly waiting on storage. */
+const partnerConcurrency = 4;
 
 export interface MasterDataReportsDeps {
   readonly partners: Partners;
@@ -52,26 +64,40 @@ export class MasterDataReports {
     return { stores, products };
   }
 
-  /** Writes every partner's files in turn; a partner that fails is reported and the rest go on. */
-  async writeAll(): Promise<MasterDataReportsSummary> {
+  /**
+   * Writes every partner's files, a few partners at once; a partner that fails is reported and the
+   * rest go on. No partner is started after `budgetMs`. A run starts at a partner chosen at random
+   * and goes round the list from there, so runs that stop at their budget do not leave the same
+   * partners behind every time.
+   */
+  async writeAll(budgetMs: number): Promise<MasterDataReportsSummary> {
+    const deadline = performance.now() + budgetMs;
     const partners = await this.deps.partners.list();
     const counts = Object.fromEntries(partnerDatasets.map((dataset) => [dataset, { written: 0, unchanged: 0, removed: 0 }])) as Record<
       PartnerDataset,
       { written: number; unchanged: number; removed: number }
     >;
     const failures: { partnerId: string; error: unknown }[] = [];
-    for (const { partnerId } of partners) {
-      try {
-        const outcomes = await this.writePartner(partnerId);
-        for (const dataset of partnerDatasets) {
-          const outcome = outcomes[dataset];
-          if (outcome !== 'none') counts[dataset][outcome] += 1;
+    const first = Math.floor(Math.random() * partners.length);
+    const order = [...partners.slice(first), ...partners.slice(0, first)];
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      for (let partner = order[next]; partner !== undefined && performance.now() < deadline; partner = order[next]) {
+        next += 1;
+        const { partnerId } = partner;
+        try {
+          const outcomes = await this.writePartner(partnerId);
+          for (const dataset of partnerDatasets) {
+            const outcome = outcomes[dataset];
+            if (outcome !== 'none') counts[dataset][outcome] += 1;
+          }
+        } catch (error) {
+          failures.push({ partnerId, error });
         }
-      } catch (error) {
-        failures.push({ partnerId, error });
       }
-    }
-    return { partners: partners.length, datasets: counts, failures };
+    };
+    await Promise.all(Array.from({ length: Math.min(partnerConcurrency, order.length) }, lane));
+    return { partners: partners.length, datasets: counts, failures, notReached: order.length - next };
   }
 
   private async writeStores(partnerId: string): Promise<PartnerFileWrite> {

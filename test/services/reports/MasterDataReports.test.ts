@@ -1,0 +1,71 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MasterDataReports } from '../../../src/services/reports/MasterDataReports.js';
+import { PartnerFileStore } from '../../../src/storage/PartnerFileStore.js';
+import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
+import { ProductRepository } from '../../../src/storage/ProductRepository.js';
+import { StoreMasterRepository } from '../../../src/storage/StoreMasterRepository.js';
+import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
+import { startTestService, type TestService } from '../../support/startTestService.js';
+
+let service: TestService;
+const partnerCount = 6;
+
+beforeAll(async () => {
+  // A service of its own: its storage holds exactly these partners.
+  service = await startTestService();
+  for (let i = 0; i < partnerCount; i++) await service.createPartner();
+}, 60_000);
+
+afterAll(async () => {
+  await service.stop();
+});
+
+/** The writer over the service's storage, counting the partners it has under way at once. */
+function countingWriter(): { reports: MasterDataReports; mostAtOnce: () => number } {
+  const t = service.services.storage.tables;
+  const registrations = new StoreRegistrationRepository(t.storeRegistrations);
+  let underWay = 0;
+  let most = 0;
+  const listRegistrations = registrations.listRegistrations.bind(registrations);
+  registrations.listRegistrations = async (partnerId) => {
+    underWay += 1;
+    most = Math.max(most, underWay);
+    try {
+      // Long enough that partners started together are seen together.
+      await sleep(30);
+      return await listRegistrations(partnerId);
+    } finally {
+      underWay -= 1;
+    }
+  };
+  const reports = new MasterDataReports({
+    partners: new PartnerRepository(t.partners),
+    registrations,
+    stores: new StoreMasterRepository(t.stores),
+    products: new ProductRepository(t.products, t.modifierGroups),
+    files: new PartnerFileStore(service.services.storage.reports),
+    clock: () => new Date(),
+  });
+  return { reports, mostAtOnce: () => most };
+}
+
+describe('MasterDataReports.writeAll', () => {
+  it('starts no partner once its time budget is spent, and says how many it did not reach', async () => {
+    const { reports, mostAtOnce } = countingWriter();
+    const summary = await reports.writeAll(0);
+    expect(summary).toMatchObject({ partners: partnerCount, notReached: partnerCount, failures: [] });
+    expect(summary.datasets.stores).toEqual({ written: 0, unchanged: 0, removed: 0 });
+    expect(mostAtOnce()).toBe(0);
+  });
+
+  it('writes every partner within its budget, four at a time', async () => {
+    const { reports, mostAtOnce } = countingWriter();
+    const summary = await reports.writeAll(Number.POSITIVE_INFINITY);
+    expect(summary).toMatchObject({ partners: partnerCount, notReached: 0, failures: [] });
+    expect(summary.datasets.stores).toEqual({ written: partnerCount, unchanged: 0, removed: 0 });
+    expect(mostAtOnce()).toBe(4);
+    // Nothing changed since: every file is found unchanged.
+    expect((await reports.writeAll(Number.POSITIVE_INFINITY)).datasets.stores).toEqual({ written: 0, unchanged: partnerCount, removed: 0 });
+  });
+});
