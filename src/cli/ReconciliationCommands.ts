@@ -109,7 +109,7 @@ export class ReconciliationCommands {
       const summary = await masterData.writeAll(Number.POSITIVE_INFINITY);
       partnersFailed = summary.failures.length;
       for (const { partnerId, error } of summary.failures)
-        io.err(`stores and products files of ${printable(partnerId)}: ${printable(classifyReportError(error).message)}`);
+        io.err(`master-data files of ${printable(partnerId)}: ${printable(classifyReportError(error).message)}`);
       for (const dataset of partnerDatasets) {
         const { written: files, unchanged, removed } = summary.datasets[dataset];
         io.out(`${dataset} files: ${files} written, ${unchanged} unchanged, ${removed} removed, ${partnersFailed} failed`);
@@ -123,12 +123,11 @@ export class ReconciliationCommands {
         }
       } catch (error) {
         partnersFailed = 1;
-        io.err(`stores and products files of ${printable(partner)}: ${printable(classifyReportError(error).message)}`);
+        io.err(`master-data files of ${printable(partner)}: ${printable(classifyReportError(error).message)}`);
       }
     }
     if (failed > 0) throw new Refusal(`${failed} store-day(s) could not be rewritten (see above)`);
-    if (partnersFailed > 0)
-      throw new Refusal(`the stores and products files of ${partnersFailed} partner(s) could not be written (see above)`);
+    if (partnersFailed > 0) throw new Refusal(`the master-data files of ${partnersFailed} partner(s) could not be written (see above)`);
   }
 
   /**

@@ -19,6 +19,7 @@ import { createQueueHandler } from '../queue/createQueueHandler.js';
 import { isClosedDayRerunMessage, isReconcileMessage } from '../queue/messageGuards.js';
 import { queueNames } from '../storage/storageNames.js';
 import { masterDataRunBudgetMs } from '../services/reports/MasterDataReports.js';
+import { partnerDatasets } from '../reports/reportDatasets.js';
 import { hqFunctions } from '../hq/http/hqFunctions.js';
 import type { FunctionDefinition, HttpFunctionDefinition, HttpMethod } from './FunctionDefinition.js';
 
@@ -153,8 +154,8 @@ export const functionTable: readonly FunctionDefinition[] = [
     },
   },
   {
-    // The master-data datasets for BI: each partner's stores and products. A file is rewritten
-    // only when what it is built from changed since it was written.
+    // The master-data datasets for BI: each partner's stores, products and transaction-type
+    // mapping. A file is rewritten only when what it is built from changed since it was written.
     name: 'writeMasterDataReports',
     trigger: 'timer',
     schedule: masterDataReportsSchedule,
@@ -162,9 +163,12 @@ export const functionTable: readonly FunctionDefinition[] = [
       const summary = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
         services.masterDataReports.writeAll(masterDataRunBudgetMs),
       );
-      const { stores, products } = summary.datasets;
+      const files = partnerDatasets.map((dataset) => {
+        const { written, unchanged, removed } = summary.datasets[dataset];
+        return `${dataset} files ${written} written, ${unchanged} unchanged, ${removed} removed`;
+      });
       context.info(
-        `writeMasterDataReports: ${summary.partners} partners; stores files ${stores.written} written, ${stores.unchanged} unchanged, ${stores.removed} removed; products files ${products.written} written, ${products.unchanged} unchanged, ${products.removed} removed; ${summary.failures.length} partners failed${summary.notReached > 0 ? `; ${summary.notReached} partners not reached: stopped at its time budget, the next run starts elsewhere in the list` : ''}`,
+        `writeMasterDataReports: ${summary.partners} partners; ${files.join('; ')}; ${summary.failures.length} partners failed${summary.notReached > 0 ? `; ${summary.notReached} partners not reached: stopped at its time budget, the next run starts elsewhere in the list` : ''}`,
       );
       for (const { partnerId, error } of summary.failures.slice(0, 10)) {
         context.warn(`writeMasterDataReports: the files of partner ${partnerId} were not all written: ${describeError(error)}`);

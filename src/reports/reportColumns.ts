@@ -243,4 +243,25 @@ export const reportColumns: Readonly<Record<ReportDataset, readonly ReportColumn
     ),
     col('snapshot_at', 'timestamp', false, 'When this file was built (UTC instant).'),
   ],
+  transaction_type_mappings: [
+    col('partner_id', 'string', false, 'Partner; also the `partner_id=` level of the path.'),
+    col(
+      'source_transaction_type',
+      'string',
+      false,
+      "The partner's own transaction code (the mapping's source_code), as in the sales and unmapped files.",
+    ),
+    col('source_name', 'string', true, "The partner's name for the code, as uploaded."),
+    col('standard_type', 'string', false, 'The HQ standard code the mapping names for it.'),
+    col(
+      'is_standard',
+      'boolean',
+      false,
+      "Whether the standard list has that code; false: the code's transactions are held back (UNKNOWN_STANDARD_CODE).",
+    ),
+    col('is_revenue', 'boolean', true, 'Whether that standard type counts toward revenue; null when the list does not have it.'),
+    col('mapping_batch_id', 'string', false, 'batch_id of the mapping upload in effect.'),
+    col('mapping_updated_at', 'timestamp', true, 'When that upload took effect (UTC instant).'),
+    col('snapshot_at', 'timestamp', false, 'When this file was built (UTC instant).'),
+  ],
 };

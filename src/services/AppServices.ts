@@ -48,7 +48,7 @@ export interface AppServices {
   readonly closedDayReruns: ClosedDayReruns;
   /** The report files of reconciled store-days (written by the reconciler; rebuilt by the HQ tool). */
   readonly reports: StoreDayReportService;
-  /** The `stores` and `products` report files of each partner, written by a timer. */
+  /** The `stores`, `products` and `transaction_type_mappings` report files of each partner, written by a timer. */
   readonly masterDataReports: MasterDataReports;
   /** HQ's sales totals and held-back codes, from the totals written with the report files. */
   readonly salesQuery: SalesQuery;

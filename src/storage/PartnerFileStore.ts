@@ -9,10 +9,10 @@ const contentKeyName = 'contentkey';
 const parquetContentType = 'application/vnd.apache.parquet';
 
 /**
- * The partners' master-data files (stores, products) in the reports container. Each is replaced
- * whole by one Put Blob (a reader sees the old file or the new one). One timer writes them, on one
- * instance at a time; a write by the HQ tool meanwhile builds from the same tables, so whichever
- * lands last is current.
+ * The partners' master-data files (stores, products, transaction-type mappings) in the reports
+ * container. Each is replaced whole by one Put Blob (a reader sees the old file or the new one).
+ * One timer writes them, on one instance at a time; a write by the HQ tool meanwhile builds from
+ * the same stored data, so whichever lands last is current.
  */
 export class PartnerFileStore implements PartnerFiles {
   constructor(private readonly container: ContainerClient) {}

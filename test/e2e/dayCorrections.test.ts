@@ -251,6 +251,7 @@ describe('payment directions', () => {
       '1 of 1 reconciled store-day(s) rewritten',
       'stores file: written',
       'products file: none (the partner has no products)',
+      'transaction_type_mappings file: written',
     ]);
     await queryReports(service.services.storage.reports, async (db, root) => {
       const where = `WHERE partner_id = '${partner.partnerId}' AND business_date = DATE '${day.businessDate}'`;

@@ -461,6 +461,7 @@ describe('after the mapping of the late code is uploaded', () => {
       `${span.length} of ${span.length} reconciled store-day(s) rewritten`,
       'stores file: written',
       'products file: none (the partner has no products)',
+      'transaction_type_mappings file: written',
     ]);
     const again = await downloaded();
     try {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { masterDataReportsSchedule } from '../../src/functions/functionTable.js';
-import { buildJpyStore, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import type { MappingBatch } from '../../src/domain/model/payloads.js';
+import { standardTransactionTypes } from '../../src/domain/reference/standardTransactionTypes.js';
+import { buildJpyStore, buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
 import { jpyStore, partnerWithStores, usdStore } from '../support/httpScenario.js';
 import { runTimerFunction } from '../support/runTimerFunction.js';
@@ -49,13 +51,13 @@ const storesRows = (): Promise<Record<string, unknown>[]> =>
        FROM ${dataset(root, 'stores')} ORDER BY store_id`,
   );
 
-describe('the stores and products datasets (timer)', () => {
+describe('the master-data datasets (timer)', () => {
   it("writes each registered store with the partner's master data, and rewrites it only when either changes", async () => {
     const extra = `S-${randomUUID().slice(0, 8)}`;
     expect((await service.hq('store', 'register', partner.partnerId, extra)).code).toBe(0);
 
     expect(await runTimer()).toContain(
-      'writeMasterDataReports: 1 partners; stores files 1 written, 0 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; 0 partners failed',
+      'writeMasterDataReports: 1 partners; stores files 1 written, 0 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; transaction_type_mappings files 0 written, 0 unchanged, 0 removed; 0 partners failed',
     );
     const [usd, jpy] = [buildUsdStore(usdStore), buildJpyStore(jpyStore)];
     expect(await storesRows()).toEqual(
@@ -104,7 +106,7 @@ describe('the stores and products datasets (timer)', () => {
     );
 
     expect(await runTimer()).toContain(
-      'writeMasterDataReports: 1 partners; stores files 0 written, 1 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; 0 partners failed',
+      'writeMasterDataReports: 1 partners; stores files 0 written, 1 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; transaction_type_mappings files 0 written, 0 unchanged, 0 removed; 0 partners failed',
     );
 
     // A retirement and new master data each make the next run rewrite the file.
@@ -112,7 +114,7 @@ describe('the stores and products datasets (timer)', () => {
     const renamed = { ...usd, store_name: 'Renamed', time_zone: 'America/Chicago', last_modified_at: '2030-01-01T00:00:00Z' };
     expect((await service.call(partner, 'PUT', 'stores', { batch_id: randomUUID(), stores: [renamed] })).status).toBe(202);
     expect(await runTimer()).toContain(
-      'writeMasterDataReports: 1 partners; stores files 1 written, 0 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; 0 partners failed',
+      'writeMasterDataReports: 1 partners; stores files 1 written, 0 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; transaction_type_mappings files 0 written, 0 unchanged, 0 removed; 0 partners failed',
     );
     const rows = await storesRows();
     expect(rows.find((row) => row.store_id === extra)).toMatchObject({ registration_status: 'RETIRED', retired: true });
@@ -123,7 +125,7 @@ describe('the stores and products datasets (timer)', () => {
     const batch = { ...buildProductBatch(), batch_id: randomUUID() };
     expect((await service.call(partner, 'PUT', 'products', batch)).status).toBe(202);
     expect(await runTimer()).toContain(
-      `writeMasterDataReports: 1 partners; stores files 0 written, 1 unchanged, 0 removed; products files 1 written, 0 unchanged, 0 removed; 0 partners failed`,
+      `writeMasterDataReports: 1 partners; stores files 0 written, 1 unchanged, 0 removed; products files 1 written, 0 unchanged, 0 removed; transaction_type_mappings files 0 written, 0 unchanged, 0 removed; 0 partners failed`,
     );
     const products = (root: string) =>
       `SELECT product_id, store_id, json_extract_string(name, '$."en-US"') AS name_en, unit_price::VARCHAR AS unit_price, currency,
@@ -152,5 +154,37 @@ describe('the stores and products datasets (timer)', () => {
       version: String(newer.version),
       unit_price: '9.9900',
     });
+  });
+
+  it('writes each code of the mapping in effect with what the standard list says of it, and again after an upload', async () => {
+    const first = { ...buildMappingBatch(), batch_id: randomUUID() };
+    expect((await service.call(partner, 'PUT', 'mappings/transaction-types', first)).status).toBe(202);
+    expect((await runTimer()).join('\n')).toContain('transaction_type_mappings files 1 written, 0 unchanged, 0 removed');
+    const mappings = (root: string) =>
+      `SELECT source_transaction_type, source_name, standard_type, is_standard, is_revenue, mapping_batch_id,
+              typeof(mapping_updated_at) AS updated_type, partner_id
+       FROM ${dataset(root, 'transaction_type_mappings')} ORDER BY source_transaction_type`;
+    const revenue = new Map(standardTransactionTypes.data.map((type) => [type.code, type.is_revenue]));
+    const expectedRows = (batch: MappingBatch) =>
+      batch.mappings
+        .map((entry) => ({
+          source_transaction_type: entry.source_code,
+          source_name: entry.source_name ?? null,
+          standard_type: entry.standard_code,
+          is_standard: true,
+          is_revenue: revenue.get(entry.standard_code),
+          mapping_batch_id: batch.batch_id,
+          updated_type: 'TIMESTAMP WITH TIME ZONE',
+          partner_id: partner.partnerId,
+        }))
+        .sort((a, b) => (a.source_transaction_type < b.source_transaction_type ? -1 : 1));
+    expect(await query(mappings)).toEqual(expectedRows(first));
+    expect((await runTimer()).join('\n')).toContain('transaction_type_mappings files 0 written, 1 unchanged, 0 removed');
+
+    // A new upload replaces the mapping in effect: the next run rewrites the file from it.
+    const second = { batch_id: randomUUID(), mappings: [...first.mappings, { source_code: '77', standard_code: 'NO_SALE' }] };
+    expect((await service.call(partner, 'PUT', 'mappings/transaction-types', second)).status).toBe(202);
+    expect((await runTimer()).join('\n')).toContain('transaction_type_mappings files 1 written, 0 unchanged, 0 removed');
+    expect(await query(mappings)).toEqual(expectedRows(second));
   });
 });

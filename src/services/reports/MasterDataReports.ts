@@ -6,6 +6,9 @@ import { encodeStores, type StoreOfPartner } from '../../reports/encodeStores.js
 import { loadParquetWriter } from '../../reports/loadParquetWriter.js';
 import { reportColumns } from '../../reports/reportColumns.js';
 import { partnerDatasets, type PartnerDataset } from '../../reports/reportDatasets.js';
+import { standardTransactionTypes } from '../../domain/reference/standardTransactionTypes.js';
+import { encodeTransactionTypeMappings, type MappingInEffect } from '../../reports/encodeTransactionTypeMappings.js';
+import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { Clock } from '../ports/Clock.js';
 import type { PartnerFiles, PartnerFileWrite } from '../ports/PartnerFiles.js';
 import type { Partners } from '../ports/Partners.js';
@@ -45,23 +48,33 @@ export interface MasterDataReportsDeps {
   readonly registrations: StoreRegistrations;
   readonly stores: StoreMasterData;
   readonly products: ProductMasterData;
+  readonly mappings: Pick<MappingCatalog, 'current'>;
   readonly files: PartnerFiles;
   readonly clock: Clock;
 }
 
+/** The standard list by code: what a mapping's standard code is. */
+const standardTypesByCode = new Map(standardTransactionTypes.data.map((type) => [type.code, type]));
+
 /**
  * The master-data datasets, one file per partner each, so BI tools can join the sales files to
  * them: `stores` (a row per store HQ registered, with the master data the partner last sent: name,
- * time zone, currency...) and `products` (a row per product as stored: names, category, price). A
- * file is rewritten only when what it is built from has changed (a digest of it is kept with it).
+ * time zone, currency...), `products` (a row per product as stored: names, category, price) and
+ * `transaction_type_mappings` (a row per code of the mapping in effect, with what the standard
+ * list says of the code it names). A file is rewritten only when what it is built from has
+ * changed (a digest of it is kept with it).
  */
 export class MasterDataReports {
   constructor(private readonly deps: MasterDataReportsDeps) {}
 
-  /** Writes both files of the partner, each if it changed. */
+  /** Writes every file of the partner, each if it changed. */
   async writePartner(partnerId: string): Promise<Record<PartnerDataset, PartnerFileWrite>> {
-    const [stores, products] = await Promise.all([this.writeStores(partnerId), this.writeProducts(partnerId)]);
-    return { stores, products };
+    const [stores, products, transaction_type_mappings] = await Promise.all([
+      this.writeStores(partnerId),
+      this.writeProducts(partnerId),
+      this.writeMappings(partnerId),
+    ]);
+    return { stores, products, transaction_type_mappings };
   }
 
   /**
@@ -120,6 +133,23 @@ export class MasterDataReports {
     );
     return this.deps.files.write('products', partnerId, digest('products', products), async () =>
       encodeProducts(await loadParquetWriter(), partnerId, products, this.deps.clock()),
+    );
+  }
+
+  private async writeMappings(partnerId: string): Promise<PartnerFileWrite> {
+    const current = await this.deps.mappings.current(partnerId);
+    const mapping: MappingInEffect | undefined =
+      current.batchId === null
+        ? undefined
+        : {
+            batchId: current.batchId,
+            updatedAt: current.updatedAt,
+            entries: [...current.entries].sort((a, b) => compareCodeUnits(a.source_code, b.source_code)),
+          };
+    // The standard list's version is part of what the file says (is_standard, is_revenue).
+    const key = digest('transaction_type_mappings', { mapping, standardList: standardTransactionTypes.version });
+    return this.deps.files.write('transaction_type_mappings', partnerId, key, async () =>
+      encodeTransactionTypeMappings(await loadParquetWriter(), partnerId, mapping, standardTypesByCode, this.deps.clock()),
     );
   }
 }

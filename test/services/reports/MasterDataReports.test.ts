@@ -1,9 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MappingCatalog } from '../../../src/services/catalog/MappingCatalog.js';
 import { MasterDataReports } from '../../../src/services/reports/MasterDataReports.js';
+import { MappingRepository } from '../../../src/storage/MappingRepository.js';
 import { PartnerFileStore } from '../../../src/storage/PartnerFileStore.js';
 import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
 import { ProductRepository } from '../../../src/storage/ProductRepository.js';
+import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
 import { StoreMasterRepository } from '../../../src/storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
 import { startTestService, type TestService } from '../../support/startTestService.js';
@@ -44,6 +47,7 @@ function countingWriter(): { reports: MasterDataReports; mostAtOnce: () => numbe
     registrations,
     stores: new StoreMasterRepository(t.stores),
     products: new ProductRepository(t.products, t.modifierGroups),
+    mappings: new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(service.services.storage.rawBatches)),
     files: new PartnerFileStore(service.services.storage.reports),
     clock: () => new Date(),
   });
