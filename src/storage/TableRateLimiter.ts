@@ -1,8 +1,9 @@
-import { odata, type TableClient } from '@azure/data-tables';
+import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { mapBounded } from '../services/mapBounded.js';
 import { listEntityPages } from './listEntityPages.js';
 import { isConflict, isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { encodeKeyPart } from './tableKey.js';
+import { actionSize, transactionChunks } from './transactionChunks.js';
 import { writeIfCurrent } from './writeIfCurrent.js';
 
 export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
@@ -15,8 +16,14 @@ const windowMs = 60_000;
  */
 const windowsKept = 5;
 
-/** Deletes a prune sends at once. */
-const pruneConcurrency = 8;
+/**
+ * Delete transactions a prune has in flight at once. Each deletes up to 100 rows of one partition
+ * (a partner's), so 4 keep up to 400 deletes under way and a full page of 1,000 rows goes in three
+ * rounds. A partner with more than 100 rows to delete has several of them side by side on the
+ * partition its calls write to: storage throttles a partition pressed too hard, and those calls
+ * would pay for it, so the number stays small.
+ */
+const pruneTransactions = 4;
 
 /**
  * How long one prune takes new pages of rows (up to 1,000 each): well inside host.json's 5-minute
@@ -104,7 +111,9 @@ export class TableRateLimiter {
    * one of `now`, for every partner, and says how many. Every window a partner calls in leaves a row, so without this
    * the table would grow by a row per partner per busy minute for ever. Row keys are window starts
    * in milliseconds, all 13 digits until the year 2286, so their text order is their time order.
-   * No page is started after `budgetMs`.
+   * Each page of rows is deleted in entity group transactions (one partition, up to 100 rows each;
+   * a page can span partners), {@link pruneTransactions} at a time. No page is started after
+   * `budgetMs`.
    */
   async prune(now: Date, budgetMs = pruneBudgetMs): Promise<PruneOutcome> {
     const deadline = performance.now() + budgetMs;
@@ -112,11 +121,42 @@ export class TableRateLimiter {
     const query = { filter: odata`RowKey lt ${oldestKept}`, select: ['PartitionKey', 'RowKey'] };
     let removed = 0;
     for await (const rows of listEntityPages(this.table, query)) {
-      const deleted = await mapBounded(rows, pruneConcurrency, (row) => this.deleteRow(String(row.PartitionKey), String(row.RowKey)));
-      removed += deleted.filter(Boolean).length;
+      const partitions = new Map<string, TransactionAction[]>();
+      for (const row of rows) {
+        const partitionKey = String(row.PartitionKey);
+        let actions = partitions.get(partitionKey);
+        if (actions === undefined) partitions.set(partitionKey, (actions = []));
+        actions.push(['delete', { partitionKey, rowKey: String(row.RowKey) }]);
+      }
+      const transactions = [...partitions.values()].flatMap((actions) => transactionChunks(actions, actionSize));
+      const deleted = await mapBounded(transactions, pruneTransactions, (actions) => this.deleteTogether(actions));
+      removed += deleted.reduce((sum, n) => sum + n, 0);
       if (performance.now() >= deadline) return { removed, stoppedAtBudget: true };
     }
     return { removed, stoppedAtBudget: false };
+  }
+
+  /**
+   * Deletes the rows of one transaction (one partition) and says how many this call removed.
+   * Storage applies none of a transaction that names a row already gone (404): another prune took
+   * it after this one listed it. The rows are then deleted one after another, a 404 meaning gone
+   * already. So `removed` never counts a row another prune took. It falls short only when the
+   * client's pipeline retried a request storage had applied but whose answer was lost: the retry
+   * finds the rows gone and counts none of them (for a transaction, up to 100).
+   *
+   * Sent with the SDK's `submitTransaction`, not sendTableTransaction.ts: that writes creates and
+   * updates, whose entities cost a push CPU to pass through the SDK; a delete carries none.
+   */
+  private async deleteTogether(actions: TransactionAction[]): Promise<number> {
+    try {
+      await this.table.submitTransaction(actions);
+      return actions.length;
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    let removed = 0;
+    for (const [, row] of actions) if (await this.deleteRow(row.partitionKey, row.rowKey)) removed += 1;
+    return removed;
   }
 
   /** Deletes one row; false when it was already gone. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PipelinePolicy, PipelineRequest, PipelineResponse, SendRequest } from '@azure/core-rest-pipeline';
 import { TableClient } from '@azure/data-tables';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { TableRateLimiter } from '../../src/storage/TableRateLimiter.js';
@@ -31,6 +32,32 @@ function counted(): { client: TableClient; requests: () => number } {
 }
 
 const minute = new Date('2026-03-01T10:00:30Z');
+
+/**
+ * Counts the transactions and the single-row deletes a client sends. `beforeTransaction` runs once,
+ * before the first transaction whose request names the given row key is sent on: what another
+ * writer does between a prune's listing and its transaction.
+ */
+class DeleteTally implements PipelinePolicy {
+  readonly name = 'delete-tally';
+  transactions = 0;
+  deletes = 0;
+  beforeTransaction: { readonly rowKey: string; readonly run: () => Promise<void> } | undefined;
+
+  async sendRequest(request: PipelineRequest, next: SendRequest): Promise<PipelineResponse> {
+    if (request.url.includes('$batch')) {
+      this.transactions += 1;
+      const hook = this.beforeTransaction;
+      if (hook && typeof request.body === 'string' && request.body.includes(`RowKey='${hook.rowKey}'`)) {
+        this.beforeTransaction = undefined;
+        await hook.run();
+      }
+    } else if (request.method === 'DELETE') {
+      this.deletes += 1;
+    }
+    return next(request);
+  }
+}
 
 describe('TableRateLimiter', () => {
   it('allows exactly the limit in a window, one request per call once it knows the row, none once at the limit', async () => {
@@ -113,5 +140,75 @@ describe('TableRateLimiter.prune', () => {
     expect(first.removed).toBeLessThan(rows.length);
     const rest = await limiter.prune(at('2026-03-01T10:00:00Z'));
     expect(rest).toEqual({ removed: rows.length - first.removed, stoppedAtBudget: false });
+  });
+
+  describe('in transactions', () => {
+    const now = at('2026-03-01T10:00:30Z');
+    /** Windows `now` keeps: the oldest kept, one between and the current one. */
+    const keptWindows = ['2026-03-01T09:55:00Z', '2026-03-01T09:58:00Z', '2026-03-01T10:00:00Z'].map((iso) => String(Date.parse(iso)));
+    const oldWindows = (count: number): string[] =>
+      Array.from({ length: count }, (_, i) => String(Date.parse('2026-01-01T00:00:00Z') + i * 60_000));
+
+    /** A table of its own, holding these rows, and a limiter on it that counts what it sends. */
+    const seeded = async (rows: Record<string, readonly string[]>) => {
+      const name = `${tableName}tx${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+      const seed = TableClient.fromConnectionString(connectionString, name, { allowInsecureConnection: true });
+      await seed.createTable();
+      for (const [partitionKey, rowKeys] of Object.entries(rows)) {
+        for (let i = 0; i < rowKeys.length; i += 100) {
+          await seed.submitTransaction(rowKeys.slice(i, i + 100).map((rowKey) => ['create', { partitionKey, rowKey, count: 1 }]));
+        }
+      }
+      const own = TableClient.fromConnectionString(connectionString, name, { allowInsecureConnection: true });
+      const tally = new DeleteTally();
+      own.pipeline.addPolicy(tally);
+      const left = async (): Promise<Record<string, string[]>> => {
+        const found: Record<string, string[]> = {};
+        for await (const row of seed.listEntities()) (found[row.partitionKey!] ??= []).push(row.rowKey!);
+        return found;
+      };
+      return { seed, limiter: new TableRateLimiter(own), tally, left };
+    };
+
+    it("removes more old rows of one partition than one transaction holds, and keeps the kept windows' rows", async () => {
+      const partner = `p-${randomUUID()}`;
+      const { limiter, tally, left } = await seeded({ [partner]: [...oldWindows(250), ...keptWindows] });
+
+      expect(await limiter.prune(now)).toEqual({ removed: 250, stoppedAtBudget: false });
+
+      expect(await left()).toEqual({ [partner]: keptWindows });
+      // 100 + 100 + 50 rows, none deleted alone.
+      expect({ transactions: tally.transactions, deletes: tally.deletes }).toEqual({ transactions: 3, deletes: 0 });
+    });
+
+    it('removes the old rows of every partition a page holds, each partition in transactions of its own', async () => {
+      const partners = [`a-${randomUUID()}`, `b-${randomUUID()}`, `c-${randomUUID()}`];
+      const { limiter, tally, left } = await seeded({
+        [partners[0]!]: [...oldWindows(30), ...keptWindows.slice(0, 1)],
+        [partners[1]!]: [...oldWindows(120), ...keptWindows.slice(2)],
+        [partners[2]!]: oldWindows(5),
+      });
+
+      expect(await limiter.prune(now)).toEqual({ removed: 155, stoppedAtBudget: false });
+
+      expect(await left()).toEqual({ [partners[0]!]: keptWindows.slice(0, 1), [partners[1]!]: keptWindows.slice(2) });
+      expect({ transactions: tally.transactions, deletes: tally.deletes }).toEqual({ transactions: 4, deletes: 0 });
+    });
+
+    it('deletes the rows of a transaction one by one when another prune took one of them first, counting only its own', async () => {
+      const partner = `p-${randomUUID()}`;
+      const old = oldWindows(150);
+      const { seed, limiter, tally, left } = await seeded({ [partner]: [...old, ...keptWindows] });
+      // Another prune removes a row of the first hundred after this one listed it.
+      const taken = old[40]!;
+      tally.beforeTransaction = { rowKey: taken, run: () => seed.deleteEntity(partner, taken).then(() => undefined) };
+
+      expect(await limiter.prune(now)).toEqual({ removed: 149, stoppedAtBudget: false });
+
+      expect(tally.beforeTransaction).toBeUndefined();
+      expect(await left()).toEqual({ [partner]: keptWindows });
+      // The refused transaction's 100 rows went one by one (the taken one answering 404); the other 50 together.
+      expect({ transactions: tally.transactions, deletes: tally.deletes }).toEqual({ transactions: 2, deletes: 100 });
+    });
   });
 });
