@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAmount as formatWithLocale } from '../../console/src/format/formatAmount.js';
-import { addDays, datesBetween, formatBusinessDate, rangeStart } from '../../console/src/format/formatDate.js';
+import { addDays, datesBetween, formatBusinessDate, rangeAround, rangeStart } from '../../console/src/format/formatDate.js';
 import { compareValues } from '../../console/src/table/compareValues.js';
 import { toCsv } from '../../console/src/table/toCsv.js';
 
@@ -40,6 +40,16 @@ describe('business dates in the console', () => {
     // A hand-edited link's end is handed on as written, for the API to refuse by name.
     expect(rangeStart('2026-13-01', 14)).toBe('2026-13-01');
     expect(rangeStart('2026-1-5', 14)).toBe('2026-1-5');
+  });
+
+  it("around a day end no later than today, which the API's window allows", () => {
+    // A day long past: its week before and after.
+    expect(rangeAround('2026-03-01', '2026-11-29')).toEqual({ from: '2026-02-23', to: '2026-03-08' });
+    // A recent day: a week after it would lie past the window (today + 2 days), so today ends it.
+    expect(rangeAround('2026-11-27', '2026-11-29')).toEqual({ from: '2026-11-16', to: '2026-11-29' });
+    expect(rangeAround('2026-11-29', '2026-11-29')).toEqual({ from: '2026-11-16', to: '2026-11-29' });
+    // A store ahead of the operator's date: the range still shows the day.
+    expect(rangeAround('2026-11-30', '2026-11-29')).toEqual({ from: '2026-11-17', to: '2026-11-30' });
   });
 });
 

@@ -53,3 +53,16 @@ export function rangeStart(to: string, days: number): string {
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/**
+ * The grid's range around a business date (a calendar date): two weeks, the date's week after it
+ * included, but ending no later than `today` unless the date itself is later. The HQ API refuses a
+ * date more than two days after today's UTC date, so a range a week past a recent day would be
+ * refused whole.
+ */
+export function rangeAround(date: string, today: string): { from: string; to: string } {
+  const weekAfter = addDays(date, 7);
+  const last = date > today ? date : today;
+  const to = weekAfter < last ? weekAfter : last;
+  return { from: rangeStart(to, 14), to };
+}

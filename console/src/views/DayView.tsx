@@ -6,10 +6,11 @@ import { StatusBadge } from '../components/StatusBadge.js';
 import { formatAmount, formatCount } from '../format/formatAmount.js';
 import { isCalendarDate } from '../../../src/domain/validation/isCalendarDate.js';
 import { controlTotalLabels } from '../../../src/domain/reconciliation/controlTotalLabels.js';
-import { addDays, formatBusinessDate, formatInstant } from '../format/formatDate.js';
+import { formatBusinessDate, formatInstant, rangeAround } from '../format/formatDate.js';
 import { hrefOf } from '../route.js';
 import { useSession } from '../session/Session.js';
 import { useLoad } from '../useLoad.js';
+import { todayIso } from './PartnerPicker.js';
 
 interface DayProps {
   readonly partnerId: string;
@@ -43,7 +44,7 @@ function LoadedDay({ partnerId, storeId, businessDate }: DayProps) {
     () => client.get<StoreDay>(`store-days/${pathOf(partnerId, storeId, businessDate)}`),
     JSON.stringify([partnerId, storeId, businessDate]),
   );
-  const back = hrefOf(['grid'], { partner: partnerId, from: addDays(businessDate, -6), to: addDays(businessDate, 7) });
+  const back = hrefOf(['grid'], { partner: partnerId, ...rangeAround(businessDate, todayIso()) });
   return (
     <section aria-labelledby="day-title">
       <p>
