@@ -67,14 +67,22 @@ const standardTypesByCode = new Map(standardTransactionTypes.data.map((type) => 
 export class MasterDataReports {
   constructor(private readonly deps: MasterDataReportsDeps) {}
 
-  /** Writes every file of the partner, each if it changed. */
+  /**
+   * Writes every file of the partner, each if it changed. A file that fails does not stop the
+   * others; its error is thrown once all have ended, so no write outlives the call (a run's bound
+   * on partners under way, and a timer's invocation, cover them all).
+   */
   async writePartner(partnerId: string): Promise<Record<PartnerDataset, PartnerFileWrite>> {
-    const [stores, products, transaction_type_mappings] = await Promise.all([
+    const [stores, products, transaction_type_mappings] = await Promise.allSettled([
       this.writeStores(partnerId),
       this.writeProducts(partnerId),
       this.writeMappings(partnerId),
     ]);
-    return { stores, products, transaction_type_mappings };
+    return {
+      stores: settledValue(stores),
+      products: settledValue(products),
+      transaction_type_mappings: settledValue(transaction_type_mappings),
+    };
   }
 
   /**
@@ -160,6 +168,12 @@ export class MasterDataReports {
  * themselves does that by itself (they are part of the digest).
  */
 const masterDataFormat = 1;
+
+/** A settled promise's value; its error when it failed. */
+function settledValue<T>(outcome: PromiseSettledResult<T>): T {
+  if (outcome.status === 'rejected') throw outcome.reason;
+  return outcome.value;
+}
 
 /** What a file is built from and how, as a digest: equal inputs and format, equal key. */
 function digest(dataset: PartnerDataset, rows: unknown): string {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MappingCatalog } from '../../../src/services/catalog/MappingCatalog.js';
 import { MasterDataReports } from '../../../src/services/reports/MasterDataReports.js';
 import { MappingRepository } from '../../../src/storage/MappingRepository.js';
+import { partnerFileBlobName } from '../../../src/reports/reportBlobName.js';
 import { PartnerFileStore } from '../../../src/storage/PartnerFileStore.js';
 import { PartnerRepository } from '../../../src/storage/PartnerRepository.js';
 import { ProductRepository } from '../../../src/storage/ProductRepository.js';
@@ -71,5 +72,37 @@ describe('MasterDataReports.writeAll', () => {
     expect(mostAtOnce()).toBe(4);
     // Nothing changed since: every file is found unchanged.
     expect((await reports.writeAll(Number.POSITIVE_INFINITY)).datasets.stores).toEqual({ written: 0, unchanged: partnerCount, removed: 0 });
+  });
+
+  it('ends every write of a partner before reporting it failed, when one of its files cannot be built', async () => {
+    const partnerId = (await service.createPartner()).partnerId;
+    const t = service.services.storage.tables;
+    // A mapping in effect whose body is not in the raw batch store: that file cannot be built.
+    await new MappingRepository(t.mappings).switchTo(partnerId, {
+      batchId: 'no-such-batch',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const registrations = new StoreRegistrationRepository(t.storeRegistrations);
+    const listRegistrations = registrations.listRegistrations.bind(registrations);
+    let storesRead = false;
+    registrations.listRegistrations = async (id) => {
+      await sleep(200);
+      storesRead = true;
+      return listRegistrations(id);
+    };
+    const reports = new MasterDataReports({
+      partners: new PartnerRepository(t.partners),
+      registrations,
+      stores: new StoreMasterRepository(t.stores),
+      products: new ProductRepository(t.products, t.modifierGroups),
+      mappings: new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(service.services.storage.rawBatches)),
+      files: new PartnerFileStore(service.services.storage.reports),
+      clock: () => new Date(),
+    });
+    await expect(reports.writePartner(partnerId)).rejects.toThrow(/mapping in effect is missing/);
+    // The stores file was written before the call ended, not after.
+    expect(storesRead).toBe(true);
+    expect(await service.services.storage.reports.getBlockBlobClient(partnerFileBlobName('stores', partnerId)).exists()).toBe(true);
   });
 });
