@@ -349,12 +349,13 @@ function parseOutcome(text: string | undefined): Outcome | undefined {
 
 /**
  * Same status and the same figures: counts exactly, amounts as decimals. A figure only one side
- * has (a row stored before that control total existed) is a change: the comparison must never
- * fail, or the day's new result could not be stored and its run would be retried for ever.
+ * has (a row stored before that control total existed) is left out: the partner never saw it, so
+ * it changes nothing they saw (a new total that alters the status still shows as a change), and
+ * the comparison must never fail, or the day's new result could not be stored and its run would
+ * be retried for ever.
  */
 function sameOutcome(a: Outcome, b: Outcome): boolean {
-  const sameAmount = (x: string | undefined, y: string | undefined): boolean =>
-    x === undefined || y === undefined ? x === y : new Big(x).eq(y);
+  const sameAmount = (x: string | undefined, y: string | undefined): boolean => x === undefined || y === undefined || new Big(x).eq(y);
   const same = (x: ControlTotals, y: ControlTotals): boolean =>
     COUNT_FIELDS.every((field) => x[field] === y[field]) && AMOUNT_FIELDS.every((field) => sameAmount(x[field], y[field]));
   return a.status === b.status && same(a.expected, b.expected) && same(a.actual, b.actual);

@@ -24,7 +24,7 @@ const result = {
 };
 
 describe('ReconciliationRepository', () => {
-  it('stores a result over a row written before a control total existed, and calls it a change', async () => {
+  it('stores a result over a row written before a control total existed, comparing the figures both have', async () => {
     const table = await azuriteTable(`results${randomUUID().replace(/-/g, '').slice(0, 12)}`);
     const results = new ReconciliationRepository(table);
     const partnerId = `p-${randomUUID()}`;
@@ -38,7 +38,19 @@ describe('ReconciliationRepository', () => {
 
     const saved = await results.saveResult(partnerId, ...day, 'close-1', { ...result, runNumber: 2 });
 
-    expect(saved).toMatchObject({ status: 'MATCHED', runNumber: 2, changed: true });
+    // Nothing the partner saw changed: no reconciliation.changed for the release that added the total.
+    expect(saved).toMatchObject({ status: 'MATCHED', runNumber: 2, changed: false });
     expect(await results.get(partnerId, ...day)).toMatchObject({ runNumber: 2, actual: expected });
+
+    // A figure both have that differs is a change, as before.
+    await table.updateEntity(
+      {
+        partitionKey: tableKey(partnerId, day[0]),
+        rowKey: day[1],
+        lastOutcome: JSON.stringify({ ...older, actual: { ...olderTotals, tax_amount: '0.90' } }),
+      },
+      'Merge',
+    );
+    expect(await results.saveResult(partnerId, ...day, 'close-1', { ...result, runNumber: 3 })).toMatchObject({ changed: true });
   });
 });
