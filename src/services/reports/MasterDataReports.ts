@@ -154,8 +154,10 @@ export class MasterDataReports {
             updatedAt: current.updatedAt,
             entries: [...current.entries].sort((a, b) => compareCodeUnits(a.source_code, b.source_code)),
           };
-    // The standard list's version is part of what the file says (is_standard, is_revenue).
-    const key = digest('transaction_type_mappings', { mapping, standardList: standardTransactionTypes.version });
+    // What the standard list says of each code is part of what the file says (is_standard,
+    // is_revenue): a list that changes it rewrites the file, whether or not its version moved.
+    const standard = mapping?.entries.map((entry) => standardTypesByCode.get(entry.standard_code)?.is_revenue ?? null);
+    const key = digest('transaction_type_mappings', { mapping, standard });
     return this.deps.files.write('transaction_type_mappings', partnerId, key, async () =>
       encodeTransactionTypeMappings(await loadParquetWriter(), partnerId, mapping, standardTypesByCode, this.deps.clock()),
     );
@@ -163,8 +165,8 @@ export class MasterDataReports {
 }
 
 /**
- * How the encoders write a file. Raise it with any change to what encodeStores or encodeProducts
- * write for the same rows, so every file is rewritten at the next run; a change of the columns
+ * How the encoders write a file. Raise it with any change to what encodeStores, encodeProducts or
+ * encodeTransactionTypeMappings write for the same rows, so every file is rewritten at the next run; a change of the columns
  * themselves does that by itself (they are part of the digest).
  */
 const masterDataFormat = 1;
