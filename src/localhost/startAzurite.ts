@@ -29,7 +29,11 @@ export interface AzuriteOptions {
   readonly location?: string;
   /** Folder holding node_modules; default the project's own folder, wherever the process was started. */
   readonly projectRoot?: string;
-  /** How long to wait for the three services to say they listen; default 20 s. */
+  /**
+   * How long to wait for the three services to say they listen; default 60 s. They usually do
+   * within 2 s; on a loaded 2-core machine one was seen to take over 20 s. An emulator that fails
+   * exits, which is reported at once: only a hang waits this long.
+   */
   readonly startTimeoutMs?: number;
   /**
    * Accounts besides the development account, each isolated from the others (one emulator can then
@@ -130,7 +134,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     }
   };
 
-  const timeoutMs = options.startTimeoutMs ?? 20_000;
+  const timeoutMs = options.startTimeoutMs ?? 60_000;
   const spawnFailed = new Promise<never>((_, reject) => {
     child.once('error', (error) => {
       reject(new Error(`Azurite could not be started: ${error.message}`));
