@@ -166,8 +166,8 @@ export class MasterDataReports {
 
 /**
  * How the encoders write a file. Raise it with any change to what encodeStores, encodeProducts or
- * encodeTransactionTypeMappings write for the same rows, so every file is rewritten at the next run; a change of the columns
- * themselves does that by itself (they are part of the digest).
+ * encodeTransactionTypeMappings write for the same rows, so every file is rewritten at the next
+ * run; a change of the columns themselves does that by itself (they are part of the digest).
  */
 const masterDataFormat = 1;
 
