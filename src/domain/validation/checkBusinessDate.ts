@@ -8,6 +8,9 @@ import type { ProblemDetail } from '../../errors/ProblemDetail.js';
  */
 const businessDateWindow = { earliest: '2000-01-01', daysAfterToday: 2 } as const;
 
+/** The window in words, for the documents that describe a business date parameter. */
+export const businessDateWindowText = `from ${businessDateWindow.earliest} to ${businessDateWindow.daysAfterToday} days after today's UTC date`;
+
 /**
  * The last business date accepted at `now` (YYYY-MM-DD).
  * @internal exported for its own test.

@@ -1,5 +1,6 @@
 import { defaultWebhookFailures, maxWebhookFailures } from '../../services/webhooks/WebhookFailureQuery.js';
 import { BUILT_IN_PAYMENT_DIRECTIONS } from '../../domain/reconciliation/paymentDirection.js';
+import { businessDateWindowText } from '../../domain/validation/checkBusinessDate.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { findProjectRoot } from '../../config/findProjectRoot.js';
@@ -55,7 +56,8 @@ const registeredStoreId = {
   description:
     'must be an identifier as partners send it: 1 to 128 characters, no control or invisible format characters, no whitespace at either end, not "." or "..", and not holding the text "%2F" (read as an escaped "/" in a URL)',
 };
-const date = { type: 'string', format: 'date', description: 'must be a calendar date YYYY-MM-DD' };
+/** Every business date of an HQ route is also held to the window pushes are (requireDateRange). */
+const date = { type: 'string', format: 'date', description: `must be a calendar date YYYY-MM-DD ${businessDateWindowText}` };
 const paging = {
   limit: {
     type: 'integer',
