@@ -49,7 +49,10 @@ export function rangeStart(to: string, days: number): string {
   return isCalendarDate(to) ? addDays(to, 1 - days) : to;
 }
 
-/** `date` moved by `days` (ISO strings). */
+/**
+ * `date` moved by `days` (ISO strings).
+ * @internal exported for its own test; the console uses it through rangeAround.
+ */
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
