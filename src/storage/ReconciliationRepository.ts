@@ -355,8 +355,9 @@ function parseOutcome(text: string | undefined): Outcome | undefined {
  * be retried for ever.
  */
 function sameOutcome(a: Outcome, b: Outcome): boolean {
+  const sameCount = (x: number | undefined, y: number | undefined): boolean => x === undefined || y === undefined || x === y;
   const sameAmount = (x: string | undefined, y: string | undefined): boolean => x === undefined || y === undefined || new Big(x).eq(y);
   const same = (x: ControlTotals, y: ControlTotals): boolean =>
-    COUNT_FIELDS.every((field) => x[field] === y[field]) && AMOUNT_FIELDS.every((field) => sameAmount(x[field], y[field]));
+    COUNT_FIELDS.every((field) => sameCount(x[field], y[field])) && AMOUNT_FIELDS.every((field) => sameAmount(x[field], y[field]));
   return a.status === b.status && same(a.expected, b.expected) && same(a.actual, b.actual);
 }

@@ -31,8 +31,8 @@ describe('ReconciliationRepository', () => {
     const day = ['S1', '2026-03-01'] as const;
     await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
     await results.saveResult(partnerId, ...day, 'close-1', { ...result, runNumber: 1 });
-    // What an earlier release stored: the same outcome, without one of today's control totals.
-    const { tip_amount: _dropped, ...olderTotals } = expected;
+    // What an earlier release stored: the same outcome, without two of today's control totals.
+    const { tip_amount: _amount, payment_row_count: _count, ...olderTotals } = expected;
     const older = { status: 'MATCHED', expected: olderTotals, actual: olderTotals };
     await table.updateEntity({ partitionKey: tableKey(partnerId, day[0]), rowKey: day[1], lastOutcome: JSON.stringify(older) }, 'Merge');
 
