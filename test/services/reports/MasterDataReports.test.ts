@@ -43,7 +43,13 @@ function countingWriter(): { reports: MasterDataReports; mostAtOnce: () => numbe
       underWay -= 1;
     }
   };
-  const reports = new MasterDataReports({
+  return { reports: writerWith(registrations), mostAtOnce: () => most };
+}
+
+/** The writer over the service's storage, reading registrations through `registrations`. */
+function writerWith(registrations: StoreRegistrationRepository): MasterDataReports {
+  const t = service.services.storage.tables;
+  return new MasterDataReports({
     partners: new PartnerRepository(t.partners),
     registrations,
     stores: new StoreMasterRepository(t.stores),
@@ -52,7 +58,6 @@ function countingWriter(): { reports: MasterDataReports; mostAtOnce: () => numbe
     files: new PartnerFileStore(service.services.storage.reports),
     clock: () => new Date(),
   });
-  return { reports, mostAtOnce: () => most };
 }
 
 describe('MasterDataReports.writeAll', () => {
@@ -91,16 +96,7 @@ describe('MasterDataReports.writeAll', () => {
       storesRead = true;
       return listRegistrations(id);
     };
-    const reports = new MasterDataReports({
-      partners: new PartnerRepository(t.partners),
-      registrations,
-      stores: new StoreMasterRepository(t.stores),
-      products: new ProductRepository(t.products, t.modifierGroups),
-      mappings: new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(service.services.storage.rawBatches)),
-      files: new PartnerFileStore(service.services.storage.reports),
-      clock: () => new Date(),
-    });
-    await expect(reports.writePartner(partnerId)).rejects.toThrow(/mapping in effect is missing/);
+    await expect(writerWith(registrations).writePartner(partnerId)).rejects.toThrow(/mapping in effect is missing/);
     // The stores file was written before the call ended, not after.
     expect(storesRead).toBe(true);
     expect(await service.services.storage.reports.getBlockBlobClient(partnerFileBlobName('stores', partnerId)).exists()).toBe(true);
