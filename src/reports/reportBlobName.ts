@@ -27,7 +27,7 @@ export function storeDaysBlobName(partnerId: string, businessDate: string): stri
   return checked(`${partnerPrefix('store_days', partnerId)}${datePart(businessDate)}${fileName}`);
 }
 
-/** `<dataset>/partner_id=<p>/part-0.parquet`: the partner's stores, or its products. */
+/** `<dataset>/partner_id=<p>/part-0.parquet`: one of the partner's master-data files (reportDatasets' partnerDatasets). */
 export function partnerFileBlobName(dataset: PartnerDataset, partnerId: string): string {
   return checked(`${partnerPrefix(dataset, partnerId)}${fileName}`);
 }
