@@ -1,7 +1,11 @@
+import type { Hash } from 'node:crypto';
 import { parquetSchema } from './parquetSchema.js';
 import { reportFileCreatedBy, reportFileMetadata, type ParquetPart } from './ParquetFileBuilder.js';
-import type { FooterFields, ParquetFooterEncoder, PlacedRowGroup } from './ParquetFooterEncoder.js';
+import { footerValueSlot, type FooterFields, type ParquetFooterEncoder, type PlacedRowGroup } from './ParquetFooterEncoder.js';
 import type { ReportColumn } from './reportColumns.js';
+
+/** The key of the footer entry that names the set of files a file was built in (storeDayFilesId). */
+const filesIdMetadataKey = 'pos.report_files_id';
 
 /** `PAR1`: the first and last four bytes of every Parquet file. */
 const parquetMagic = Uint8Array.of(0x50, 0x41, 0x52, 0x31);
@@ -29,7 +33,7 @@ export class ParquetFileAssembly {
       version: 2,
       created_by: reportFileCreatedBy,
       schema: parquetSchema(columns),
-      key_value_metadata: reportFileMetadata(dataset),
+      key_value_metadata: [...reportFileMetadata(dataset), { key: filesIdMetadataKey, value: footerValueSlot }],
     } as FooterFields;
   }
 
@@ -42,11 +46,24 @@ export class ParquetFileAssembly {
     this.offset += part.bytes.length;
   }
 
-  /** The file's pieces in order (magic, row groups, footer with closing magic); undefined when no part had a row. */
-  finish(): Uint8Array[] | undefined {
+  /**
+   * Adds the file's content but its footer to `hash`: the dataset, then each piece with its length
+   * before it, so that no two different files add the same bytes. The footer follows from the row
+   * groups and the dataset, but for the files id it carries.
+   */
+  hashInto(hash: Hash): void {
+    hash.update(`${this.dataset}\n`);
+    for (const piece of this.pieces.slice(1)) hash.update(`${piece.length}\n`).update(piece);
+  }
+
+  /**
+   * The file's pieces in order (magic, row groups, footer with closing magic), its footer naming
+   * `filesId` (64 characters) under {@link filesIdMetadataKey}; undefined when no part had a row.
+   */
+  finish(filesId: string): Uint8Array[] | undefined {
     if (this.pieces.length === 1) return undefined;
     const writer = this.encoder.byteWriter();
-    this.encoder.writeEncoded(writer, this.dataset, this.fields, this.rowGroups);
+    this.encoder.writeEncoded(writer, this.dataset, this.fields, this.rowGroups, filesId);
     writer.appendBytes(parquetMagic);
     writer.finish();
     return [...this.pieces, writer.getBytes()];

@@ -70,6 +70,21 @@ export interface PlacedRowGroup {
 export type FooterFields = Omit<FileMetaData, 'num_rows' | 'row_groups'>;
 
 /**
+ * A key-value value that differs from file to file of one dataset: given as the value of one
+ * entry of the fields, it is kept in the dataset's template as a slot, and each footer writes
+ * its own value of the same length there.
+ */
+export const footerValueSlot = '*'.repeat(64);
+const slotBytes = new TextEncoder().encode(footerValueSlot);
+
+interface FooterTemplate {
+  readonly head: Uint8Array;
+  readonly tail: Uint8Array;
+  /** Where in `tail` the {@link footerValueSlot} is, when the fields hold one. */
+  readonly slotAt?: number;
+}
+
+/**
  * Writes the footer (FileMetaData, then its length) of a report file assembled from pre-encoded
  * row groups, byte for byte as the Parquet library's footer writer does, in a fraction of its
  * time: the library serialises every field through a generic path (a regular expression per field
@@ -84,7 +99,7 @@ export type FooterFields = Omit<FileMetaData, 'num_rows' | 'row_groups'>;
  * compares the two on every dataset, so a library version that writes a new field is caught there).
  */
 export class ParquetFooterEncoder {
-  private readonly templates = new Map<string, { head: Uint8Array; tail: Uint8Array }>();
+  private readonly templates = new Map<string, FooterTemplate>();
 
   constructor(
     private readonly module: ParquetWriterModule,
@@ -92,9 +107,16 @@ export class ParquetFooterEncoder {
     private readonly convertStatistics: ParquetStatisticsConverter,
   ) {}
 
-  /** Appends the footer of a file whose row groups were encoded beforehand (num_rows is their sum). */
-  writeEncoded(writer: ByteWriter, key: string, fields: FooterFields, groups: readonly PlacedRowGroup[]): void {
+  /**
+   * Appends the footer of a file whose row groups were encoded beforehand (num_rows is their sum).
+   * `slotValue` is this file's value of the entry whose value in `fields` is {@link footerValueSlot}.
+   */
+  writeEncoded(writer: ByteWriter, key: string, fields: FooterFields, groups: readonly PlacedRowGroup[], slotValue?: string): void {
     const template = this.template(key, fields);
+    const slot = slotValue === undefined ? undefined : utf8.encode(slotValue);
+    if ((template.slotAt === undefined) !== (slot === undefined) || (slot !== undefined && slot.length !== slotBytes.length)) {
+      throw new Error(`the report footer of ${key} needs a value of ${slotBytes.length} bytes exactly where its fields hold the slot`);
+    }
     let rows = 0n;
     for (const { group } of groups) rows += group.numRows;
     const start = writer.offset;
@@ -115,7 +137,13 @@ export class ParquetFooterEncoder {
       }
       writer.appendBytes(bytes.subarray(from));
     }
-    writer.appendBytes(template.tail);
+    if (slot === undefined || template.slotAt === undefined) {
+      writer.appendBytes(template.tail);
+    } else {
+      writer.appendBytes(template.tail.subarray(0, template.slotAt));
+      writer.appendBytes(slot);
+      writer.appendBytes(template.tail.subarray(template.slotAt + slot.length));
+    }
     writer.appendUint32(writer.offset - start);
   }
 
@@ -134,7 +162,7 @@ export class ParquetFooterEncoder {
    * (i64 0: `16 00`) followed by field 4 (an empty list: `19 00`). No schema field is an i64, so the
    * bytes `16` can only start field 3; a footer without exactly one match cannot be split.
    */
-  private template(key: string, fields: FooterFields): { head: Uint8Array; tail: Uint8Array } {
+  private template(key: string, fields: FooterFields): FooterTemplate {
     let template = this.templates.get(key);
     if (template !== undefined) return template;
     const writer = new this.module.ByteWriter();
@@ -146,7 +174,14 @@ export class ParquetFooterEncoder {
     }
     const [at] = marks;
     if (marks.length !== 1 || at === undefined) throw new Error(`the report footer of ${key} cannot be split around its row groups`);
-    template = { head: bytes.slice(0, at), tail: bytes.slice(at + 4) };
+    const tail = bytes.slice(at + 4);
+    template = { head: bytes.slice(0, at), tail };
+    if (fields.key_value_metadata?.some((entry) => entry.value === footerValueSlot)) {
+      const slots = occurrences(tail, slotBytes);
+      const [slotAt] = slots;
+      if (slots.length !== 1 || slotAt === undefined) throw new Error(`the report footer of ${key} does not hold its slot exactly once`);
+      template = { ...template, slotAt };
+    }
     this.templates.set(key, template);
     return template;
   }
@@ -330,3 +365,14 @@ function appendZigZagExact(writer: ByteWriter, n: number): void {
 /** Magnitudes whose zigzag form (twice the value) is still an exact double. */
 const maxExact = BigInt(Number.MAX_SAFE_INTEGER) / 2n;
 const maxExactNumber = Number(maxExact);
+
+/** Every position in `bytes` where `sought` starts. */
+function occurrences(bytes: Uint8Array, sought: Uint8Array): number[] {
+  const found: number[] = [];
+  for (let at = 0; at + sought.length <= bytes.length; at++) {
+    let i = 0;
+    while (i < sought.length && bytes[at + i] === sought[i]) i++;
+    if (i === sought.length) found.push(at);
+  }
+  return found;
+}

@@ -35,6 +35,17 @@ export interface StoreDayRow {
   readonly sales: StoreDaySales;
   /** When the files were built, UTC. */
   readonly report_generated_at: string;
+  /** The id every file of the store-day's set carries in its footer (storeDayFilesId); absent in rows built before it. */
+  readonly report_files_id?: string;
+}
+
+/** What a build of the store-day's files adds to its outcome in the row. */
+export interface StoreDayBuild {
+  readonly counts: StoreDayCounts;
+  readonly sales: StoreDaySales;
+  /** When the build started, UTC. */
+  readonly generatedAt: string;
+  readonly filesId: string;
 }
 
 /**
@@ -45,7 +56,7 @@ export interface StoreDayRow {
  */
 export const maxUnmappedTotalsPerRow = 1_000;
 
-export function storeDayRow(day: ReconciledStoreDay, counts: StoreDayCounts, sales: StoreDaySales, generatedAt: string): StoreDayRow {
+export function storeDayRow(day: ReconciledStoreDay, { counts, sales, generatedAt, filesId }: StoreDayBuild): StoreDayRow {
   return {
     store_id: day.storeId,
     currency: day.currency,
@@ -58,6 +69,7 @@ export function storeDayRow(day: ReconciledStoreDay, counts: StoreDayCounts, sal
     counts,
     sales: { sales: sales.sales, unmapped: mostHeldBack(sales.unmapped) },
     report_generated_at: generatedAt,
+    report_files_id: filesId,
   };
 }
 

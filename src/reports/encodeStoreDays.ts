@@ -44,6 +44,7 @@ export function encodeStoreDays(
       sales_payment_count: row.counts.sales_payments,
       unmapped_transaction_count: row.counts.unmapped_transactions,
       report_generated_at: instant(row.report_generated_at, 'report_generated_at'),
+      report_files_id: row.report_files_id ?? null,
     };
     Object.assign(values, controlTotalValues(row, where));
     file.append(values);

@@ -195,6 +195,12 @@ export const reportColumns: Readonly<Record<ReportDataset, readonly ReportColumn
       'Rows of the store-day in unmapped_transactions: held back until their code is mapped.',
     ),
     col('report_generated_at', 'timestamp', false, "When this store-day's files were built (UTC instant)."),
+    col(
+      'report_files_id',
+      'string',
+      true,
+      "Names the store-day's set of files as built: each of its files carries the same value under `pos.report_files_id` in its footer's key-value metadata; a file with another value is from another build (a rewrite under way). Null for rows built before the id.",
+    ),
   ],
   stores: [
     col('partner_id', 'string', false, 'Partner; also the `partner_id=` level of the path.'),

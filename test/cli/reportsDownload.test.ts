@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDailyClose } from '../fixtures/masterDataFixtures.js';
 import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
+import { ReportStoreDayRepository } from '../../src/storage/ReportStoreDayRepository.js';
 import { reportNames } from '../services/reports/reportDownload.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
@@ -24,6 +25,37 @@ async function reportedDay(): Promise<TestPartner> {
   const filesOf = async () => (await reportNames(service.services.storage.reports)).filter((name) => name.startsWith(storeDayFile));
   expect(await eventually(filesOf, (names) => names.length > 0)).toHaveLength(1);
   return partner;
+}
+
+/**
+ * The queries of the README's DuckDB block, as written but for the paths (the downloaded folder
+ * at `root` instead of the container), the example partner and the example month.
+ */
+function readmeExamples(root: string): string[] {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /```sql\n(-- Files copied locally[\s\S]*?)```/.exec(readme)?.[1];
+  if (block === undefined) throw new Error("the README's DuckDB block is missing");
+  const local = `'${root}/`;
+  return (
+    block
+      .split('\n')
+      .filter((line) => !line.startsWith('--'))
+      .join('\n')
+      .split(/;\s*(?:\n|$)/)
+      .map((statement) => statement.trim())
+      // The azure extension's set-up needs an Azure account; the queries read the copy instead.
+      .filter((statement) => statement !== '' && !/^(INSTALL|LOAD|CREATE SECRET)\b/.test(statement))
+      .map((statement) =>
+        statement
+          .replaceAll("'az://reports/", local)
+          .replaceAll("'reports/", local)
+          .replaceAll('partner_id=acme/', `partner_id=${acme.partnerId}/`)
+          .replace(
+            "BETWEEN DATE '2026-11-01' AND DATE '2026-11-30'",
+            `BETWEEN DATE '${fixtureBusinessDate}' AND DATE '${fixtureBusinessDate}'`,
+          ),
+      )
+  );
 }
 
 function folder(): string {
@@ -87,41 +119,21 @@ describe('hq reports download', () => {
   });
 
   it("runs the README's DuckDB examples as written on a downloaded folder", async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const block = /```sql\n(-- Files copied locally[\s\S]*?)```/.exec(readme)?.[1];
-    expect(block).toBeDefined();
     const root = folder();
     // The stores file is the timer's; the rebuild writes it at once.
     expect((await service.hq('reports', 'rebuild')).code).toBe(0);
     expect((await service.hq('reports', 'download', root)).code).toBe(0);
-    const local = `'${root}/`;
-    const statements = block!
-      .split('\n')
-      .filter((line) => !line.startsWith('--'))
-      .join('\n')
-      .split(/;\s*(?:\n|$)/)
-      .map((statement) => statement.trim())
-      // The azure extension's set-up needs an Azure account; the queries read the copy instead.
-      .filter((statement) => statement !== '' && !/^(INSTALL|LOAD|CREATE SECRET)\b/.test(statement))
-      .map((statement) =>
-        statement
-          .replaceAll("'az://reports/", local)
-          .replaceAll("'reports/", local)
-          .replaceAll('partner_id=acme/', `partner_id=${acme.partnerId}/`)
-          .replace(
-            "BETWEEN DATE '2026-11-01' AND DATE '2026-11-30'",
-            `BETWEEN DATE '${fixtureBusinessDate}' AND DATE '${fixtureBusinessDate}'`,
-          ),
-      );
-    expect(statements).toHaveLength(4);
+    const statements = readmeExamples(root);
+    expect(statements).toHaveLength(5);
     expect(statements[0]).toContain(fixtureBusinessDate);
     const db = await DuckDb.open();
     try {
-      const [daySales, topLines, byLocalHour, problemDays] = [
+      const [daySales, topLines, byLocalHour, problemDays, mixedDays] = [
         await db.rows(statements[0]!),
         await db.rows(statements[1]!),
         await db.rows(statements[2]!),
         await db.rows(statements[3]!),
+        await db.rows(statements[4]!),
       ];
       // Both partners' MATCHED days, three sales each.
       expect(daySales.map((row) => [row.partner_id, row.transactions])).toEqual(
@@ -135,6 +147,61 @@ describe('hq reports download', () => {
         expect(Number(row.local_hour)).toBeGreaterThanOrEqual(0);
       }
       expect(problemDays).toEqual([]);
+      // Every store-day's files are one set, each day's footers naming the id its row names.
+      expect(mixedDays).toEqual([]);
+      const ids = await db.rows(
+        `SELECT DISTINCT decode(value) AS id FROM parquet_kv_metadata('${root}/sales_*/**/*.parquet') WHERE decode(key) = 'pos.report_files_id'`,
+      );
+      expect(ids).toHaveLength(2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("the README's last example names a store-day whose copy was taken across a rewrite", async () => {
+    const before = folder();
+    expect((await service.hq('reports', 'download', before, '--partner', acme.partnerId)).code).toBe(0);
+    // A late batch: the day is reconciled again and its files rewritten with a fourth sale.
+    const storeDays = new ReportStoreDayRepository(service.services.storage.tables.reportStoreDays);
+    const previous = await storeDays.get(acme.partnerId, fixtureBusinessDate, usdStore);
+    expect(
+      (
+        await service.call(
+          acme,
+          'POST',
+          'trade-records',
+          tradeBatch({ recordCount: 1, batchSeq: 2, tradeRecordIdOf: () => 'T-late-000001' }),
+        )
+      ).status,
+    ).toBe(202);
+    const row = await eventually(
+      () => storeDays.get(acme.partnerId, fixtureBusinessDate, usdStore),
+      (current) => current?.counts.sales_transactions === 4,
+    );
+    expect(row?.report_files_id).toMatch(/^[0-9a-f]{64}$/);
+    expect(row?.report_files_id).not.toBe(previous?.report_files_id);
+    // store_days is written after the day's files: once its file counts four sales, so do they.
+    const after = folder();
+    await eventually(
+      async () => {
+        expect((await service.hq('reports', 'download', after, '--partner', acme.partnerId)).code).toBe(0);
+        const db = await DuckDb.open();
+        try {
+          return await db.row(`SELECT sales_transaction_count AS n FROM ${dataset(after, 'store_days')}`);
+        } finally {
+          db.close();
+        }
+      },
+      (counted) => counted.n === '4',
+    );
+    const mixed = readmeExamples(after)[4]!;
+    const db = await DuckDb.open();
+    try {
+      expect(await db.rows(mixed)).toEqual([]);
+      // The copy's sales_lines taken before the rewrite, the rest after it.
+      const lines = filesBelow(after).find((name) => name.startsWith('sales_lines/'))!;
+      copyFileSync(path.join(before, lines), path.join(after, lines));
+      expect(await db.rows(mixed)).toEqual([{ partner_id: acme.partnerId, store_id: usdStore, business_date: fixtureBusinessDate }]);
     } finally {
       db.close();
     }

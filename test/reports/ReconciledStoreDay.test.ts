@@ -17,12 +17,19 @@ const day = {
   runNumber: 1,
 };
 
+const filesId = 'f0'.repeat(32);
+
 describe('storeDayRow', () => {
   it('keeps every held-back total up to the limit, in their order', () => {
     const unmapped = Array.from({ length: maxUnmappedTotalsPerRow }, (_, i) =>
       unmappedTotals('USD', `C${String(i).padStart(5, '0')}`, { count: 1, net: '1' }),
     );
-    const row = storeDayRow(day, filler.counts, { sales: [], unmapped }, filler.report_generated_at);
+    const row = storeDayRow(day, {
+      counts: filler.counts,
+      sales: { sales: [], unmapped },
+      generatedAt: filler.report_generated_at,
+      filesId,
+    });
     expect(row.sales.unmapped).toEqual(unmapped);
   });
 
@@ -30,7 +37,12 @@ describe('storeDayRow', () => {
     const unmapped = Array.from({ length: maxUnmappedTotalsPerRow + 3 }, (_, i) =>
       unmappedTotals('USD', `C${String(i).padStart(5, '0')}`, { count: i === 7 ? 1 : i % 2 === 0 ? 5 : 2, net: '1' }),
     );
-    const row = storeDayRow(day, filler.counts, { sales: [], unmapped }, filler.report_generated_at);
+    const row = storeDayRow(day, {
+      counts: filler.counts,
+      sales: { sales: [], unmapped },
+      generatedAt: filler.report_generated_at,
+      filesId,
+    });
     expect(row.sales.unmapped).toHaveLength(maxUnmappedTotalsPerRow);
     // Dropped: C00007 (one transaction), then the last two of two transactions each.
     const dropped = unmapped.filter((totals) => !row.sales.unmapped.includes(totals)).map((totals) => totals.source_transaction_type);

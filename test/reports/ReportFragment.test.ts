@@ -52,6 +52,9 @@ const partsOf = (fragments: readonly ReportFragment[] | undefined, dataset: Stor
   (fragments ?? []).map((f) => f.parts[dataset]).filter((p): p is ParquetPart => p !== undefined);
 
 /** The file the library writes for the same parts: their bytes, then its own footer over their moved row groups. */
+/** The files id the assembled files of these tests carry (any 64 characters). */
+const filesId = 'a1'.repeat(32);
+
 function libraryFile(dataset: StoreDayDataset, parts: readonly ParquetPart[]): Uint8Array | undefined {
   if (parts.length === 0) return undefined;
   const magic = Buffer.from('PAR1');
@@ -71,7 +74,7 @@ function libraryFile(dataset: StoreDayDataset, parts: readonly ParquetPart[]): U
     schema: parquetSchema(reportColumns[dataset]),
     num_rows: groups.reduce((n, g) => n + g.num_rows, 0n),
     row_groups: groups,
-    key_value_metadata: reportFileMetadata(dataset),
+    key_value_metadata: [...reportFileMetadata(dataset), { key: 'pos.report_files_id', value: filesId }],
   } as Parameters<typeof writeFooter>[1]);
   return Buffer.concat([magic, ...parts.map((p) => p.bytes), footer.getBytes(), magic]);
 }
@@ -118,7 +121,7 @@ beforeAll(async () => {
     for (const dataset of storeDayDatasets) {
       write(
         path.join(root, 'assembled', name, `${dataset}.parquet`),
-        assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(fragments, dataset)),
+        assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(fragments, dataset), filesId),
       );
       write(path.join(root, 'single', name, `${dataset}.parquet`), single.files[dataset]);
     }
@@ -181,9 +184,15 @@ describe('a store-day assembled from batch fragments', () => {
     for (const { name } of days) {
       for (const dataset of storeDayDatasets) {
         const library = libraryFile(dataset, partsOf(builtByDay.get(name), dataset));
-        const assembled = assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(fragmentsByDay.get(name), dataset));
+        const assembled = assembleParquetFile(
+          encoder,
+          dataset,
+          reportColumns[dataset],
+          partsOf(fragmentsByDay.get(name), dataset),
+          filesId,
+        );
         // Fragments converted at build time (row groups as objects) go into the files too.
-        const fresh = assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(builtByDay.get(name), dataset));
+        const fresh = assembleParquetFile(encoder, dataset, reportColumns[dataset], partsOf(builtByDay.get(name), dataset), filesId);
         expect(assembled === undefined, `${name} ${dataset}`).toBe(library === undefined);
         if (!library || !assembled || !fresh) continue;
         expect(Buffer.compare(assembled, library), `${name} ${dataset}`).toBe(0);
@@ -222,6 +231,21 @@ describe('a store-day assembled from batch fragments', () => {
         expect(Buffer.compare(placed.getBytes(), library.getBytes()), `placed ${String(shift)} ${rows.toString()}`).toBe(0);
       }
     }
+  });
+
+  it("the footer encoder writes each file's value into its dataset's slot, and refuses one that does not fit", () => {
+    const dataset = 'sales_payments';
+    const parts = partsOf(builtByDay.get('usd'), dataset);
+    const ids = ['0'.repeat(64), 'f'.repeat(64)];
+    const files = ids.map((id) => assembleParquetFile(encoder, dataset, reportColumns[dataset], parts, id));
+    // The template is built once; each file still carries its own value.
+    for (const [i, id] of ids.entries()) expect(Buffer.from(files[i]!).includes(id), id).toBe(true);
+    expect(Buffer.compare(files[0]!, files[1]!)).not.toBe(0);
+    expect(() => assembleParquetFile(encoder, dataset, reportColumns[dataset], parts, 'short')).toThrow(/64 bytes exactly/);
+    const fields = { version: 2, created_by: 'test', schema: parquetSchema(reportColumns[dataset]) } as FooterFields;
+    expect(() => {
+      encoder.writeEncoded(new module.ByteWriter(), 'no-slot', fields, [], filesId);
+    }).toThrow(/64 bytes exactly/);
   });
 
   it('the footer encoder refuses a row group with a field it does not write', () => {

@@ -15,6 +15,7 @@ import { decodeFragment, encodeFragment, type ReportFragment } from '../../repor
 import { ReportSourceError } from '../../reports/ReportSourceError.js';
 import type { StoreDayCounts } from '../../reports/StoreDayReportBuilder.js';
 import { SalesAccumulator, type StoreDaySales } from '../../reports/StoreDaySales.js';
+import { storeDayFilesId } from '../../reports/storeDayFilesId.js';
 import type { StoreDayWrite } from '../../storage/ReportStore.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { Clock } from '../ports/Clock.js';
@@ -105,6 +106,8 @@ export interface StoreDayRebuild extends StoreDayReportOutcome {
 interface BuiltStoreDay {
   readonly module: ParquetWriterModule;
   readonly files: StoreDayFiles;
+  /** What every file's footer and the store-day's row name the set by (storeDayFilesId). */
+  readonly filesId: string;
   readonly counts: StoreDayCounts;
   readonly sales: StoreDaySales;
   readonly staged: number;
@@ -141,8 +144,8 @@ export class StoreDayReportService {
     // The files are built while the store-day is made ready to write (its lease, its files' state).
     const building = this.build(partnerId, storeId, businessDate, inputs);
     const afterFiles = async (): Promise<void> => {
-      const { module, counts, sales } = await building;
-      const row = storeDayRow(day, counts, sales, generatedAt);
+      const { module, counts, sales, filesId } = await building;
+      const row = storeDayRow(day, { counts, sales, generatedAt, filesId });
       // Noted before the row is written, so that no row ever holds back a code the unmapped view
       // cannot find. A rebuild uses the mapping in effect now, which may no longer map a code the
       // day's reconciliation mapped; a day with more codes than a row keeps was noted with those
@@ -196,11 +199,12 @@ export class StoreDayReportService {
       }
       sales.merge(fragment.sales);
     });
-    const files = Object.fromEntries(storeDayDatasets.map((dataset) => [dataset, assemblies[dataset].finish()])) as Record<
+    const filesId = storeDayFilesId(storeDayDatasets.map((dataset) => assemblies[dataset]));
+    const files = Object.fromEntries(storeDayDatasets.map((dataset) => [dataset, assemblies[dataset].finish(filesId)])) as Record<
       StoreDayDataset,
       Uint8Array[] | undefined
     >;
-    return { module, files, counts, sales: sales.result(), staged, converted };
+    return { module, files, filesId, counts, sales: sales.result(), staged, converted };
   }
 
   /**
