@@ -23,7 +23,10 @@ export interface AzuriteOptions {
   readonly blobPort?: number;
   readonly queuePort?: number;
   readonly tablePort?: number;
-  /** Keep data in memory only (default). When false, data lives in `location`. */
+  /**
+   * Keep data in memory only (default). When false, data lives in `location`. In memory, the blob
+   * service's periodic clean-up is off (see {@link withoutBlobCleanUp}).
+   */
   readonly inMemory?: boolean;
   /** Folder for persisted data; default `<projectRoot>/.azurite` (git-ignored). */
   readonly location?: string;
@@ -35,6 +38,8 @@ export interface AzuriteOptions {
    * exits, which is reported at once: only a hang waits this long.
    */
   readonly startTimeoutMs?: number;
+  /** A file for Azurite's debug log (every request, and its own housekeeping), to diagnose the emulator. */
+  readonly debugLog?: string;
   /**
    * Accounts besides the development account, each isolated from the others (one emulator can then
    * serve several services that must not see each other's queues).
@@ -72,6 +77,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
   }
   const inMemory = options.inMemory ?? true;
   const args = [
+    ...(inMemory ? ['--import', `data:text/javascript,${encodeURIComponent(withoutBlobCleanUp)}`] : []),
     azuriteEntryPoint(projectRoot),
     '--skipApiVersionCheck',
     '--loose',
@@ -90,6 +96,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     '--tablePort',
     String(asked.tablePort),
   ];
+  if (options.debugLog !== undefined) args.push('--debug', options.debugLog);
   if (inMemory) {
     args.push('--inMemoryPersistence');
   } else {
@@ -170,6 +177,24 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     stop,
   };
 }
+
+/**
+ * Loaded into an in-memory emulator before Azurite itself: puts off the blob service's clean-up of
+ * the data of overwritten and deleted blobs, which Azurite runs at start and then every 10 minutes,
+ * to a time no emulator of a test run or a benchmark lives to see. That clean-up drops each piece
+ * of data with a request that re-sorts the index of all of them, so after thousands of blob writes
+ * (the crash scenario of `npm run chaos`) it kept the emulator from answering anything for about
+ * 90 s. Memory is not a concern for such short-lived emulators; an emulator with data on disk (`npm
+ * start`) keeps its clean-up. Azurite reads the interval when it creates the blob service, after
+ * this has run; the emulator fails to start, rather than stall later, should a version of Azurite
+ * no longer have it.
+ */
+const withoutBlobCleanUp = `
+import { createRequire } from 'node:module';
+const constants = createRequire(process.cwd() + '/')('azurite/dist/src/blob/utils/constants.js');
+if (typeof constants.DEFAULT_GC_INTERVAL_MS !== 'number') throw new Error('Azurite has no blob clean-up interval to put off');
+constants.DEFAULT_GC_INTERVAL_MS = 2147483647;
+`;
 
 /** Path of Azurite's command-line script, found through its package.json `bin` entry. */
 function azuriteEntryPoint(projectRoot: string): string {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../../src/localhost/functionsCoreStandIn.js';
 import { decodeMessageText } from '../../src/localhost/QueuePoller.js';
 import { readHostSettings } from '../../src/localhost/readHostSettings.js';
-import { ListeningPorts, startAzurite } from '../../src/localhost/startAzurite.js';
+import { ListeningPorts, startAzurite, type AzuriteOptions } from '../../src/localhost/startAzurite.js';
+import { eventually } from '../support/startTestService.js';
 import { QueueServiceClient } from '@azure/storage-queue';
 
 /** Folders of written host.json files, removed after each test. */
@@ -166,6 +167,26 @@ describe('startAzurite', () => {
     } finally {
       await Promise.all(emulators.map((e) => e.stop()));
     }
+  }, 30_000);
+
+  it("puts off an in-memory emulator's blob clean-up, and keeps it every 10 minutes for data on disk", async () => {
+    const folder = hostJsonFolder();
+    // Azurite says how long its clean-up sleeps once it has run the first time, at start.
+    const sleepOf = async (options: AzuriteOptions): Promise<string | undefined> => {
+      const debugLog = path.join(folder, `${options.inMemory ? 'memory' : 'disk'}.log`);
+      const azurite = await startAzurite({ ...options, debugLog });
+      try {
+        const said = await eventually(
+          () => Promise.resolve(existsSync(debugLog) ? /markSweepLoop\(\) Sleep for (\d+)ms/.exec(readFileSync(debugLog, 'utf8')) : null),
+          (match) => match !== null,
+        );
+        return said?.[1];
+      } finally {
+        await azurite.stop();
+      }
+    };
+    expect(await sleepOf({ inMemory: true })).toBe('2147483647');
+    expect(await sleepOf({ inMemory: false, location: path.join(folder, 'data') })).toBe('600000');
   }, 30_000);
 
   it('finds the emulator from any working folder, not only the project folder', async () => {
