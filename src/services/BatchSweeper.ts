@@ -8,6 +8,7 @@ import type { PendingBatches } from './ports/PendingBatches.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { BatchProcessor } from './push/BatchProcessor.js';
 import type { ReportFragmentStager } from './reports/ReportFragmentStager.js';
+import { drainWithinBudget } from './drainWithinBudget.js';
 
 export type SweepOutcome = 'committed' | 'completed' | 'failed' | 'abandoned' | 'absent';
 
@@ -92,40 +93,28 @@ export class BatchSweeper {
     const cutoff = new Date(this.clock().getTime() - this.staleAfterSeconds * 1000);
     const deadline = this.elapsedMs() + sweepBudgetMs;
     const counts = { examined: 0, alreadyFinished: 0, completed: 0, abandoned: 0, failed: 0, leftPending: 0, fragmentsStaged: 0 };
-    let stoppedAtBudget = false;
     const rowFailures: SweepRowFailure[] = [];
-    // Lanes take rows from one listing; an async generator hands its rows out one call at a time.
     const rows = this.pendingIndex.listOlderThan(cutoff)[Symbol.asyncIterator]();
-    const lane = async (): Promise<void> => {
-      for (;;) {
-        if (this.elapsedMs() >= deadline) {
-          stoppedAtBudget = true;
-          return;
-        }
-        const next = await rows.next();
-        if (next.done === true) return;
-        counts.examined += 1;
-        try {
-          const outcome = await this.sweepRow(next.value, () => {
-            counts.fragmentsStaged += 1;
-          });
-          if (outcome === 'committed' || outcome === 'absent') counts.alreadyFinished += 1;
-          else if (outcome === 'completed') counts.completed += 1;
-          else if (outcome === 'abandoned') counts.abandoned += 1;
-          else if (outcome === 'failed') counts.failed += 1;
-          else counts.leftPending += 1;
-        } catch (error) {
-          // One batch that storage refused now must not stop the others; its row stays for next time.
-          counts.leftPending += 1;
-          if (rowFailures.length < namedRowFailures)
-            rowFailures.push({ partnerId: next.value.partnerId, batchId: next.value.batchId, error });
-        }
+    const plan = { lanes: sweepConcurrency, deadline, now: this.elapsedMs };
+    const { stoppedAtBudget, failure } = await drainWithinBudget(rows, plan, async (row) => {
+      counts.examined += 1;
+      try {
+        const outcome = await this.sweepRow(row, () => {
+          counts.fragmentsStaged += 1;
+        });
+        if (outcome === 'committed' || outcome === 'absent') counts.alreadyFinished += 1;
+        else if (outcome === 'completed') counts.completed += 1;
+        else if (outcome === 'abandoned') counts.abandoned += 1;
+        else if (outcome === 'failed') counts.failed += 1;
+        else counts.leftPending += 1;
+      } catch (error) {
+        // One batch that storage refused now must not stop the others; its row stays for next time.
+        counts.leftPending += 1;
+        if (rowFailures.length < namedRowFailures) rowFailures.push({ partnerId: row.partnerId, batchId: row.batchId, error });
       }
-    };
-    // A listing that fails stops the sweep, once the rows under way are done.
-    const failure = (await Promise.allSettled(Array.from({ length: sweepConcurrency }, lane))).find((o) => o.status === 'rejected');
-    await rows.return?.();
+    });
     const summary = { ...counts, rowFailures, stoppedAtBudget };
+    // A listing that fails stops the sweep, once the rows under way are done.
     if (!failure) return summary;
     // Storage busy or slow is what the next sweep, five minutes on, is for: reported as the HTTP
     // side reports it (a warning), so a loaded hour does not fail the timer run as an error.

@@ -15,6 +15,7 @@ import type { Partners } from '../ports/Partners.js';
 import type { ProductMasterData } from '../ports/ProductMasterData.js';
 import type { StoreMasterData } from '../ports/StoreMasterData.js';
 import type { StoreRegistrations } from '../ports/StoreRegistrations.js';
+import { drainWithinBudget } from '../drainWithinBudget.js';
 
 /** How many partners' files of one dataset a run wrote, found unchanged or removed. */
 export interface DatasetCounts {
@@ -101,24 +102,19 @@ export class MasterDataReports {
     const failures: { partnerId: string; error: unknown }[] = [];
     const first = Math.floor(Math.random() * partners.length);
     const order = [...partners.slice(first), ...partners.slice(0, first)];
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      for (let partner = order[next]; partner !== undefined && performance.now() < deadline; partner = order[next]) {
-        next += 1;
-        const { partnerId } = partner;
-        try {
-          const outcomes = await this.writePartner(partnerId);
-          for (const dataset of partnerDatasets) {
-            const outcome = outcomes[dataset];
-            if (outcome !== 'none') counts[dataset][outcome] += 1;
-          }
-        } catch (error) {
-          failures.push({ partnerId, error });
+    const plan = { lanes: partnerConcurrency, deadline, now: () => performance.now() };
+    const { taken } = await drainWithinBudget(order.values(), plan, async ({ partnerId }) => {
+      try {
+        const outcomes = await this.writePartner(partnerId);
+        for (const dataset of partnerDatasets) {
+          const outcome = outcomes[dataset];
+          if (outcome !== 'none') counts[dataset][outcome] += 1;
         }
+      } catch (error) {
+        failures.push({ partnerId, error });
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(partnerConcurrency, order.length) }, lane));
-    return { partners: partners.length, datasets: counts, failures, notReached: order.length - next };
+    });
+    return { partners: partners.length, datasets: counts, failures, notReached: order.length - taken };
   }
 
   private async writeStores(partnerId: string): Promise<PartnerFileWrite> {
