@@ -1,3 +1,4 @@
+import { standardTransactionTypes } from '../domain/reference/standardTransactionTypes.js';
 import { MappingRepository } from '../storage/MappingRepository.js';
 import { PartnerRepository } from '../storage/PartnerRepository.js';
 import { PartnerFileStore } from '../storage/PartnerFileStore.js';
@@ -21,5 +22,6 @@ export function createMasterDataReports(storage: StorageClients, clock: Clock): 
     mappings: new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(storage.rawBatches)),
     files: new PartnerFileStore(storage.reports),
     clock,
+    standardTypes: standardTransactionTypes,
   });
 }

@@ -6,7 +6,7 @@ import { encodeStores, type StoreOfPartner } from '../../reports/encodeStores.js
 import { loadParquetWriter } from '../../reports/loadParquetWriter.js';
 import { reportColumns } from '../../reports/reportColumns.js';
 import { partnerDatasets, type PartnerDataset } from '../../reports/reportDatasets.js';
-import { standardTransactionTypes } from '../../domain/reference/standardTransactionTypes.js';
+import type { StandardTransactionType, StandardTransactionTypeList } from '../../domain/reference/standardTransactionTypes.js';
 import { encodeTransactionTypeMappings, type MappingInEffect } from '../../reports/encodeTransactionTypeMappings.js';
 import type { MappingCatalog } from '../catalog/MappingCatalog.js';
 import type { Clock } from '../ports/Clock.js';
@@ -52,10 +52,9 @@ export interface MasterDataReportsDeps {
   readonly mappings: Pick<MappingCatalog, 'current'>;
   readonly files: PartnerFiles;
   readonly clock: Clock;
+  /** The standard list the mapping file says each mapped code's type from (the service's own). */
+  readonly standardTypes: StandardTransactionTypeList;
 }
-
-/** The standard list by code: what a mapping's standard code is. */
-const standardTypesByCode = new Map(standardTransactionTypes.data.map((type) => [type.code, type]));
 
 /**
  * The master-data datasets, one file per partner each, so BI tools can join the sales files to
@@ -66,7 +65,12 @@ const standardTypesByCode = new Map(standardTransactionTypes.data.map((type) => 
  * changed (a digest of it is kept with it).
  */
 export class MasterDataReports {
-  constructor(private readonly deps: MasterDataReportsDeps) {}
+  /** The standard list by code: what a mapping's standard code is. */
+  private readonly standardTypesByCode: ReadonlyMap<string, StandardTransactionType>;
+
+  constructor(private readonly deps: MasterDataReportsDeps) {
+    this.standardTypesByCode = new Map(deps.standardTypes.data.map((type) => [type.code, type]));
+  }
 
   /**
    * Writes every file of the partner, each if it changed. A file that fails does not stop the
@@ -152,10 +156,10 @@ export class MasterDataReports {
           };
     // What the standard list says of each code is part of what the file says (is_standard,
     // is_revenue): a list that changes it rewrites the file, whether or not its version moved.
-    const standard = mapping?.entries.map((entry) => standardTypesByCode.get(entry.standard_code)?.is_revenue ?? null);
+    const standard = mapping?.entries.map((entry) => this.standardTypesByCode.get(entry.standard_code)?.is_revenue ?? null);
     const key = digest('transaction_type_mappings', { mapping, standard });
     return this.deps.files.write('transaction_type_mappings', partnerId, key, async () =>
-      encodeTransactionTypeMappings(await loadParquetWriter(), partnerId, mapping, standardTypesByCode, this.deps.clock()),
+      encodeTransactionTypeMappings(await loadParquetWriter(), partnerId, mapping, this.standardTypesByCode, this.deps.clock()),
     );
   }
 }

@@ -11,6 +11,9 @@ import { RawBatchStore } from '../../../src/storage/RawBatchStore.js';
 import { StoreMasterRepository } from '../../../src/storage/StoreMasterRepository.js';
 import { StoreRegistrationRepository } from '../../../src/storage/StoreRegistrationRepository.js';
 import { startTestService, type TestService } from '../../support/startTestService.js';
+import { partnerWithStores } from '../../support/httpScenario.js';
+import { buildMappingBatch } from '../../fixtures/masterDataFixtures.js';
+import { standardTransactionTypes, type StandardTransactionTypeList } from '../../../src/domain/reference/standardTransactionTypes.js';
 
 let service: TestService;
 const partnerCount = 6;
@@ -47,7 +50,7 @@ function countingWriter(): { reports: MasterDataReports; mostAtOnce: () => numbe
 }
 
 /** The writer over the service's storage, reading registrations through `registrations`. */
-function writerWith(registrations: StoreRegistrationRepository): MasterDataReports {
+function writerWith(registrations: StoreRegistrationRepository, standardTypes = standardTransactionTypes): MasterDataReports {
   const t = service.services.storage.tables;
   return new MasterDataReports({
     partners: new PartnerRepository(t.partners),
@@ -57,6 +60,7 @@ function writerWith(registrations: StoreRegistrationRepository): MasterDataRepor
     mappings: new MappingCatalog(new MappingRepository(t.mappings), new RawBatchStore(service.services.storage.rawBatches)),
     files: new PartnerFileStore(service.services.storage.reports),
     clock: () => new Date(),
+    standardTypes,
   });
 }
 
@@ -100,5 +104,25 @@ describe('MasterDataReports.writeAll', () => {
     // The stores file was written before the call ended, not after.
     expect(storesRead).toBe(true);
     expect(await service.services.storage.reports.getBlockBlobClient(partnerFileBlobName('stores', partnerId)).exists()).toBe(true);
+  });
+});
+
+describe('the transaction-type mapping file', () => {
+  it('is written again when the standard list changes what a mapped code is, though its version did not move', async () => {
+    const { partnerId } = await partnerWithStores(service, { mapping: true });
+    const registrations = new StoreRegistrationRepository(service.services.storage.tables.storeRegistrations);
+    const mappingFile = async (standardTypes: StandardTransactionTypeList) =>
+      (await writerWith(registrations, standardTypes).writePartner(partnerId)).transaction_type_mappings;
+    expect(await mappingFile(standardTransactionTypes)).toBe('written');
+    expect(await mappingFile(standardTransactionTypes)).toBe('unchanged');
+    // The list as a release might correct it: a type the mapping names no longer counts as revenue.
+    const named = buildMappingBatch().mappings[0]?.standard_code;
+    const corrected: StandardTransactionTypeList = {
+      ...standardTransactionTypes,
+      data: standardTransactionTypes.data.map((type) => (type.code === named ? { ...type, is_revenue: !type.is_revenue } : type)),
+    };
+    expect(corrected.data).not.toEqual(standardTransactionTypes.data);
+    expect(await mappingFile(corrected)).toBe('written');
+    expect(await mappingFile(corrected)).toBe('unchanged');
   });
 });
