@@ -1,6 +1,6 @@
 /** How a {@link drainWithinBudget} run ended. */
 export interface DrainOutcome {
-  /** Items taken from the source, each handed to `work`. */
+  /** Items handed to `work` (one the source gives after a failure is left, and not counted). */
   readonly taken: number;
   /** A lane found the deadline passed before it took another item: the source may hold more. */
   readonly stoppedAtBudget: boolean;
@@ -34,9 +34,12 @@ export async function drainWithinBudget<T>(
 ): Promise<DrainOutcome> {
   let taken = 0;
   let stoppedAtBudget = false;
-  let ended = false;
+  let sourceDone = false;
+  let failure: { readonly reason: unknown } | undefined;
+  // A call, so that each lane reads it anew after each wait: another lane may have failed meanwhile.
+  const failed = (): boolean => failure !== undefined;
   const lane = async (): Promise<void> => {
-    while (!ended) {
+    while (!sourceDone && !failed()) {
       if (plan.now() >= plan.deadline) {
         stoppedAtBudget = true;
         return;
@@ -44,19 +47,20 @@ export async function drainWithinBudget<T>(
       try {
         const next = await source.next();
         if (next.done === true) {
-          ended = true;
+          sourceDone = true;
           return;
         }
+        // Another lane may have failed while this one waited for the source: its item is left.
+        if (failed()) return;
         taken += 1;
         await work(next.value);
       } catch (error) {
-        ended = true;
-        throw error;
+        failure ??= { reason: error };
+        return;
       }
     }
   };
-  const outcomes = await Promise.allSettled(Array.from({ length: plan.lanes }, lane));
+  await Promise.all(Array.from({ length: plan.lanes }, lane));
   await source.return?.();
-  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-  return { taken, stoppedAtBudget, ...(failed ? { failure: { reason: failed.reason as unknown } } : {}) };
+  return { taken, stoppedAtBudget, ...(failure ? { failure } : {}) };
 }

@@ -92,7 +92,32 @@ describe('drainWithinBudget', () => {
       if (item === 2) throw new Error('work failed');
     });
     expect(outcome.failure?.reason).toEqual(new Error('work failed'));
-    // Item 3 was taken by the other lane before item 2 failed; nothing after.
-    expect(seen).toEqual([1, 2, 3]);
+    // Item 3, which the other lane asked for before item 2 failed and got after, is left.
+    expect(seen).toEqual([1, 2]);
+    expect(outcome.taken).toBe(2);
+  });
+
+  it('hands no item to work after a call has thrown, though a lane was waiting for it then', async () => {
+    const gate = deferred<undefined>();
+    let asked = 0;
+    const slowSecond: AsyncIterator<number> = {
+      next: async () => {
+        const item = asked++;
+        if (item === 1) await gate.promise;
+        return item < 3 ? { done: false, value: item } : { done: true, value: undefined };
+      },
+    };
+    const seen: number[] = [];
+    const outcome = await drainWithinBudget(slowSecond, { lanes: 2, ...always }, async (item) => {
+      seen.push(item);
+      // Item 0 fails while the other lane waits for item 1, which arrives only afterwards.
+      setTimeout(() => {
+        gate.resolve(undefined);
+      }, 5);
+      await Promise.resolve();
+      throw new Error('work failed');
+    });
+    expect(seen).toEqual([0]);
+    expect(outcome).toMatchObject({ taken: 1, failure: { reason: new Error('work failed') } });
   });
 });
