@@ -52,7 +52,7 @@ export interface MasterDataReportsDeps {
   readonly mappings: Pick<MappingCatalog, 'current'>;
   readonly files: PartnerFiles;
   readonly clock: Clock;
-  /** The standard list the mapping file says each mapped code's type from (the service's own). */
+  /** The standard transaction-type list the mapping file reads each mapped code's type in (the service passes its own). */
   readonly standardTypes: StandardTransactionTypeList;
 }
 
