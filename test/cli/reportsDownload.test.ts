@@ -7,6 +7,7 @@ import { fixtureBusinessDate } from '../fixtures/tradeRecordFixtures.js';
 import { ReportStoreDayRepository } from '../../src/storage/ReportStoreDayRepository.js';
 import { reportNames } from '../services/reports/reportDownload.js';
 import { DuckDb, dataset } from '../support/duckDb.js';
+import { mixedSetQuery, readmeDuckDbExamples } from '../support/readmeDuckDbExamples.js';
 import { newBatchId, partnerWithStores, reconciled, tradeBatch, usdStore } from '../support/httpScenario.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 
@@ -25,37 +26,6 @@ async function reportedDay(): Promise<TestPartner> {
   const filesOf = async () => (await reportNames(service.services.storage.reports)).filter((name) => name.startsWith(storeDayFile));
   expect(await eventually(filesOf, (names) => names.length > 0)).toHaveLength(1);
   return partner;
-}
-
-/**
- * The queries of the README's DuckDB block, as written but for the paths (the downloaded folder
- * at `root` instead of the container), the example partner and the example month.
- */
-function readmeExamples(root: string): string[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = /```sql\n(-- Files copied locally[\s\S]*?)```/.exec(readme)?.[1];
-  if (block === undefined) throw new Error("the README's DuckDB block is missing");
-  const local = `'${root}/`;
-  return (
-    block
-      .split('\n')
-      .filter((line) => !line.startsWith('--'))
-      .join('\n')
-      .split(/;\s*(?:\n|$)/)
-      .map((statement) => statement.trim())
-      // The azure extension's set-up needs an Azure account; the queries read the copy instead.
-      .filter((statement) => statement !== '' && !/^(INSTALL|LOAD|CREATE SECRET)\b/.test(statement))
-      .map((statement) =>
-        statement
-          .replaceAll("'az://reports/", local)
-          .replaceAll("'reports/", local)
-          .replaceAll('partner_id=acme/', `partner_id=${acme.partnerId}/`)
-          .replace(
-            "BETWEEN DATE '2026-11-01' AND DATE '2026-11-30'",
-            `BETWEEN DATE '${fixtureBusinessDate}' AND DATE '${fixtureBusinessDate}'`,
-          ),
-      )
-  );
 }
 
 function folder(): string {
@@ -123,7 +93,7 @@ describe('hq reports download', () => {
     // The stores file is the timer's; the rebuild writes it at once.
     expect((await service.hq('reports', 'rebuild')).code).toBe(0);
     expect((await service.hq('reports', 'download', root)).code).toBe(0);
-    const statements = readmeExamples(root);
+    const statements = readmeDuckDbExamples({ root, partnerId: acme.partnerId, businessDate: fixtureBusinessDate });
     expect(statements).toHaveLength(5);
     expect(statements[0]).toContain(fixtureBusinessDate);
     const db = await DuckDb.open();
@@ -194,7 +164,7 @@ describe('hq reports download', () => {
       },
       (counted) => counted.n === '4',
     );
-    const mixed = readmeExamples(after)[4]!;
+    const mixed = mixedSetQuery({ root: after, partnerId: acme.partnerId, businessDate: fixtureBusinessDate });
     const db = await DuckDb.open();
     try {
       expect(await db.rows(mixed)).toEqual([]);

@@ -16,6 +16,7 @@ import { jpyDay, usdDay } from '../../domain/reconciliation/storeDays.js';
 import { DuckDb, dataset, text } from '../../support/duckDb.js';
 import { eventually, startTestService, type TestPartner, type TestService } from '../../support/startTestService.js';
 import { downloadReports, reportNames } from './reportDownload.js';
+import { mixedSetQuery } from '../../support/readmeDuckDbExamples.js';
 
 /*
  * Store-days pushed over HTTP (several batches, versions superseded by later ones, a stale replay),
@@ -266,6 +267,13 @@ describe('files written from what the service stores', () => {
     expect(names).toContain(
       `sales_transactions/partner_id=${hostile.partnerId}/business_date=${businessDate}/store_id=Ünï%2Fstore%3D1%20%25x%2E/part-0.parquet`,
     );
+    // The README's check of a day's set finds each day's files by their folder, ids decoded.
+    const mixed = mixedSetQuery({ root, partnerId: hostile.partnerId, businessDate });
+    expect(await db.rows(mixed)).toEqual([]);
+    const folder = await db.rows(
+      `SELECT count(*) AS files FROM parquet_kv_metadata('${root}/*/partner_id=${hostile.partnerId}/**/*.parquet') WHERE decode(key) = 'pos.report_files_id'`,
+    );
+    expect(folder).toEqual([{ files: '3' }]);
   });
 });
 
