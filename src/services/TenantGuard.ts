@@ -44,6 +44,20 @@ export class TenantGuard {
     await this.require(partnerId, [storeId], (status) => status !== undefined);
   }
 
+  /**
+   * Whether the store is registered for the partner and not retired: for a push that would change
+   * a day of a store it does not name (a transaction moving out of it), which a retired store's
+   * days no longer take. Cached as {@link requireStores} caches.
+   */
+  async isActive(partnerId: string, storeId: string): Promise<boolean> {
+    const key = registrationKey(partnerId, storeId);
+    if (this.statuses.get(key) === 'ACTIVE') return true;
+    const readAt = this.clock();
+    const status = (await this.registrations.statusesAmong(partnerId, [storeId])).get(storeId);
+    if (status !== undefined) this.statuses.set(key, status, readAt);
+    return status === 'ACTIVE';
+  }
+
   private async require(
     partnerId: string,
     stores: Iterable<string | StoreReference>,

@@ -158,7 +158,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       rawBatches,
       reconcileQueue,
       lateData,
-      moves: new TradeRecordMoves({ homes: new TradeRecordHomeTable(t.tradeRecordHomes), index, lateData }),
+      moves: new TradeRecordMoves({ homes: new TradeRecordHomeTable(t.tradeRecordHomes), index, lateData, stores: tenants }),
       storeDayLimits: { maxTransactions: config.maxTransactionsPerStoreDay, maxBatches: config.maxBatchesPerStoreDay },
     }),
     dailyClose: dailyCloseProcessor({

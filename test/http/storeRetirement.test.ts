@@ -161,6 +161,48 @@ describe('a retired store', () => {
     expect(again.checked_at).not.toBe(checkedAt);
   });
 
+  it('keeps a transaction on its day: a newer version under another store is left out until HQ reactivates the store', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    const counted = tradeBatch();
+    expect((await service.call(partner, 'POST', 'trade-records', counted)).status).toBe(202);
+    expect((await service.call(partner, 'POST', 'daily-close', { ...buildDailyClose('USD'), batch_id: newBatchId() })).status).toBe(202);
+    const before = await reconciled(service, partner, usdStore, fixtureBusinessDate);
+    expect(before.status).toBe('MATCHED');
+    expect((await retire(partner, usdStore)).status).toBe(200);
+
+    // Version 2 of one of the retired day's transactions, sent under the partner's other store.
+    const moving = tradeBatch({ currency: 'JPY', recordCount: 1, tradeRecordIdOf: () => counted.trade_records[0]!.trade_record_id });
+    moving.trade_records[0] = { ...moving.trade_records[0]!, version: counted.trade_records[0]!.version + 1 };
+    const leftOut = await service.call(partner, 'POST', 'trade-records', moving);
+    expect(leftOut.status).toBe(202);
+    const warning = ackOf(leftOut).warnings.find((w) => w.code === 'STALE_VERSION');
+    expect(warning).toMatchObject({ path: 'trade_records[0]', message: expect.stringContaining('retired') as string });
+    expect(warning?.message).toContain(JSON.stringify(usdStore));
+
+    // The retired day, reconciled again by HQ, still counts it.
+    const rerun = await service.hq(
+      'reconciliation',
+      'rerun',
+      partner.partnerId,
+      '--from',
+      fixtureBusinessDate,
+      '--to',
+      fixtureBusinessDate,
+    );
+    expect(rerun.code).toBe(0);
+    const again = await eventually(
+      async () => reconciliationOf(await service.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`)),
+      (result) => result.checked_at !== before.checked_at,
+    );
+    expect(again).toMatchObject({ status: 'MATCHED', actual: before.actual });
+
+    // Reactivated, the same version sent again moves the transaction.
+    expect((await reactivate(partner, usdStore)).status).toBe(200);
+    const moved = await service.call(partner, 'POST', 'trade-records', { ...moving, batch_id: newBatchId(), batch_seq: 2 });
+    expect(moved.status).toBe(202);
+    expect(ackOf(moved).warnings.filter((w) => w.code === 'STALE_VERSION')).toEqual([]);
+  });
+
   it.each([
     // The queue is not read until the store is retired: the run starts after the retirement.
     ['queued', (request: PipelineRequest) => request.method === 'GET' && request.url.includes('/reconcile-requests/messages')],

@@ -10,8 +10,12 @@ import type { TradeRecords } from '../ports/TradeRecords.js';
 
 /** A transaction of a push left out because another store-day counts the same trade_record_id. */
 export interface HeldElsewhere extends StoreDay {
-  /** The other day holds a newer version (`stale`), or the same version and last_modified_at (`conflicting`). */
-  readonly reason: 'stale' | 'conflicting';
+  /**
+   * The other day holds a newer version (`stale`), the same version and last_modified_at
+   * (`conflicting`), or an older one but is a day of a store HQ retired (`retired`), whose days
+   * take no change from the partner.
+   */
+  readonly reason: 'stale' | 'conflicting' | 'retired';
 }
 
 export interface TradeRecordMovesDependencies {
@@ -19,6 +23,8 @@ export interface TradeRecordMovesDependencies {
   readonly index: TradeRecords;
   /** Re-reconciles a closed day whose transactions changed. */
   readonly lateData: { batchCommitted(partnerId: string, storeId: string, businessDate: string, cause: string): Promise<unknown> };
+  /** Whether a store takes changes from its partner: a transaction never moves out of a retired store's day. */
+  readonly stores: { isActive(partnerId: string, storeId: string): Promise<boolean> };
 }
 
 /** Rounds of reading a row again after another push changed it first. */
@@ -37,6 +43,8 @@ const retryAfterSeconds = 2;
  * - the home is new: this day counts it (the claim runs beside the index write);
  * - this is the newest version sent anywhere: the home moves here, and the day it left has its
  *   row replaced by a mark of the move (see `markMoved`) and is reconciled again when closed;
+ *   unless the day it would leave is a retired store's: that store's books are closed to the
+ *   partner (a push naming it gets 403), so the transaction stays there and is left out here;
  * - another day holds a newer version, or the same one: the row just written here is deleted,
  *   and the push is told which day holds it.
  *
@@ -139,16 +147,24 @@ export class TradeRecordMoves {
         if (!home) return undefined;
       }
       const order = compareVersions(record, home.stamp);
+      const elsewhere = !sameStoreDay(home, here);
+      if (order > 0 && elsewhere && !(await this.deps.stores.isActive(partnerId, home.storeId))) {
+        await this.requireWritten(partnerId, id, home);
+        // A move into the retired day, accepted before the retirement and cut short, is still finished.
+        await this.vacate(partnerId, id, home);
+        await this.leaveHere(partnerId, here, record);
+        return { storeId: home.storeId, businessDate: home.businessDate, reason: 'retired' };
+      }
       if (order > 0) {
         // The newest version sent anywhere: the home takes its stamp, and moves here if it was elsewhere.
-        const left = sameStoreDay(home, here) ? home.vacating : [...home.vacating, home];
+        const left = elsewhere ? [...home.vacating, home] : home.vacating;
         const next: HomeState = { ...here, stamp: stampOf(record), vacating: distinctDays(left).filter((day) => !sameStoreDay(day, here)) };
         const written = await this.deps.homes.replace(partnerId, id, next, home.etag);
         if (written) {
           await this.vacate(partnerId, id, written);
           return undefined;
         }
-      } else if (sameStoreDay(home, here)) {
+      } else if (!elsewhere) {
         // Counted here already (a replay, or an older copy the day's own rule kept out): finish any move left undone.
         await this.vacate(partnerId, id, home);
         return undefined;

@@ -26,13 +26,18 @@ export function staleVersion<K>(unwritten: Unwritten<K>, key: K, path: string, r
 
 /**
  * The STALE_VERSION warning of a transaction (at `path`) left out because another store-day counts
- * its trade_record_id with a newer version, or the same one. The day is the partner's own.
+ * its trade_record_id with a newer version, or the same one, or is a retired store's day. The day
+ * is the partner's own.
  */
 export function heldElsewhere(held: HeldElsewhere, path: string): Warning {
   const where = `store_id ${JSON.stringify(held.storeId)}, business_date ${held.businessDate}`;
-  const message =
-    held.reason === 'stale'
-      ? `A newer version of this transaction ${newerMeans} under ${where}; this one was ignored.`
-      : `This transaction is already stored under ${where} with the same version and last_modified_at; this copy was ignored. To move it to this store and business date, send it with version + 1.`;
-  return { code: 'STALE_VERSION', path, message };
+  return { code: 'STALE_VERSION', path, message: heldElsewhereMessages[held.reason](where) };
 }
+
+const heldElsewhereMessages: Record<HeldElsewhere['reason'], (where: string) => string> = {
+  stale: (where) => `A newer version of this transaction ${newerMeans} under ${where}; this one was ignored.`,
+  conflicting: (where) =>
+    `This transaction is already stored under ${where} with the same version and last_modified_at; this copy was ignored. To move it to this store and business date, send it with version + 1.`,
+  retired: (where) =>
+    `This transaction is stored under ${where}, a store HQ has retired, whose days take no more changes; this version was ignored. Ask HQ to reactivate the store if the transaction must move.`,
+};

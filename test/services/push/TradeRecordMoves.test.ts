@@ -19,8 +19,11 @@ beforeAll(async () => {
   [index, homes] = [new TradeRecordIndex(await azuriteTable(tableName())), new TradeRecordHomeTable(await azuriteTable(tableName()))];
 });
 
-/** A mover whose re-reconciliation requests are noted, by store-day. */
-function mover(): { moves: TradeRecordMoves; rerun: string[] } {
+/** Every store active: the stores a test's mover consults. */
+const allActive = { isActive: () => Promise.resolve(true) };
+
+/** A mover whose re-reconciliation requests are noted, by store-day; the stores in `retired` are retired. */
+function mover(retired: readonly string[] = []): { moves: TradeRecordMoves; rerun: string[] } {
   const rerun: string[] = [];
   const lateData = {
     batchCommitted: (_partnerId: string, storeId: string, businessDate: string) => {
@@ -28,7 +31,8 @@ function mover(): { moves: TradeRecordMoves; rerun: string[] } {
       return Promise.resolve();
     },
   };
-  return { moves: new TradeRecordMoves({ homes, index, lateData }), rerun };
+  const stores = { isActive: (_partnerId: string, storeId: string) => Promise.resolve(!retired.includes(storeId)) };
+  return { moves: new TradeRecordMoves({ homes, index, lateData, stores }), rerun };
 }
 
 const day = (n: number): StoreDay => ({ storeId: 'S/1', businessDate: `2026-03-0${n}` });
@@ -159,6 +163,7 @@ describe('TradeRecordMoves', () => {
           homes: cutOff(homes, cut, lost),
           index: cutOff(index, cut, lost),
           lateData: { batchCommitted: (_p, storeId, date) => Promise.resolve(void rerun.push(`${storeId} ${date}`)) },
+          stores: allActive,
         });
         const counter = { calls: 0 };
         calls = counter;
@@ -191,6 +196,43 @@ describe('TradeRecordMoves', () => {
     expect(await pushAt(moves, partnerId, day(2), version('T-1', 2))).toEqual(new Map([['T-1', { ...day(1), reason: 'stale' }]]));
     expect(await pushAt(moves, partnerId, day(3), version('T-1', 3, 9))).toEqual(new Map([['T-1', { ...day(1), reason: 'conflicting' }]]));
     expect(await holders(partnerId, 'T-1')).toEqual(['1: v3']);
+  });
+
+  it("never moves a transaction out of a retired store's day: the newer version is left out where it was sent", async () => {
+    const retiredDay: StoreDay = { storeId: 'R/1', businessDate: '2026-03-01' };
+    const partnerId = `p-${randomUUID()}`;
+    const { moves, rerun } = mover([retiredDay.storeId]);
+    await pushAt(mover().moves, partnerId, retiredDay, version('T-1', 1));
+    // Retired since: version 2 under an active store's day stays out, and the retired day keeps version 1.
+    expect(await pushAt(moves, partnerId, day(2), version('T-1', 2))).toEqual(new Map([['T-1', { ...retiredDay, reason: 'retired' }]]));
+    expect((await index.getRecord(partnerId, retiredDay.storeId, retiredDay.businessDate, 'T-1'))?.summary?.version).toBe(1);
+    expect(await holders(partnerId, 'T-1')).toEqual([]);
+    expect(await homes.get(partnerId, 'T-1')).toMatchObject({ ...retiredDay, stamp: { version: 1 }, vacating: [] });
+    expect(rerun).toEqual([]);
+    // Reactivated, the same version moves.
+    expect(await pushAt(mover().moves, partnerId, day(2), version('T-1', 2, 3))).toEqual(new Map());
+    expect(await holders(partnerId, 'T-1')).toEqual(['2: v2']);
+  });
+
+  it('still finishes a move into a retired day that a crash cut short before the retirement', async () => {
+    const retiredDay: StoreDay = { storeId: 'R/2', businessDate: '2026-03-01' };
+    const partnerId = `p-${randomUUID()}`;
+    await pushAt(mover().moves, partnerId, day(1), version('T-1', 1));
+    // Version 2 moved the transaction to the (then active) retired day; the crash came before day 1 was marked.
+    await index.applyBatch(partnerId, retiredDay.storeId, retiredDay.businessDate, [version('T-1', 2)], {
+      batchId: 'batch-2',
+      batchSeq: 2,
+      receivedAt: '2026-03-09T00:00:00Z',
+      recordCount: 1,
+    });
+    const home = await homes.get(partnerId, 'T-1');
+    await homes.replace(partnerId, 'T-1', { ...retiredDay, stamp: version('T-1', 2), vacating: [day(1)] }, home?.etag ?? '');
+
+    const { moves, rerun } = mover([retiredDay.storeId]);
+    expect(await pushAt(moves, partnerId, day(3), version('T-1', 3))).toEqual(new Map([['T-1', { ...retiredDay, reason: 'retired' }]]));
+    expect(await holders(partnerId, 'T-1')).toEqual(['1: moved to 1']);
+    expect(await homes.get(partnerId, 'T-1')).toMatchObject({ ...retiredDay, stamp: { version: 2 }, vacating: [] });
+    expect(rerun).toEqual(['S/1 2026-03-01']);
   });
 
   it('releases the homes a failed batch noted for ids its day holds no row of', async () => {

@@ -70,7 +70,12 @@ function processor(ports: { index?: TradeRecords; homes?: TradeRecordHomes; clos
       },
     },
     lateData,
-    moves: new TradeRecordMoves({ homes: ports.homes ?? homes, index: indexPort, lateData }),
+    moves: new TradeRecordMoves({
+      homes: ports.homes ?? homes,
+      index: indexPort,
+      lateData,
+      stores: { isActive: () => Promise.resolve(true) },
+    }),
   } as unknown as TradeRecordsDependencies;
   return tradeRecordsProcessor(deps);
 }
