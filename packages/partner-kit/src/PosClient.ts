@@ -289,6 +289,9 @@ export class PosClient {
           method,
           headers: { 'x-functions-key': this.options.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           ...(body === undefined ? {} : { body }),
+          // A redirect would carry the key (a header of its own, not Authorization) to wherever it
+          // points, another host or plain http included: it is answered as a refusal instead.
+          redirect: 'manual',
           signal,
         });
       } catch (error) {

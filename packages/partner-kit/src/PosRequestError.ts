@@ -1,5 +1,6 @@
 /**
- * A refusal the client does not retry: the body must be fixed (400, 403, 413, 415) or the key (401).
+ * A refusal the client does not retry: the body must be fixed (400, 403, 413, 415), the key (401)
+ * or the base URL (404, or a redirect, which the kit never follows).
  * `sent` is false when the kit refused the body itself, with the service's own rules and limit,
  * before sending anything of the day or upload (the body then carries `request_id` "offline").
  */
@@ -20,8 +21,16 @@ export class PosRequestError extends Error {
   }
 }
 
-/** What a bodyless answer of the Functions host most likely means. */
+/** A redirect, which the kit does not follow: it would send the API key on to the address it names. */
+const redirectHint = ': a redirect, not followed (it would send the API key on); set baseUrl to the address it names';
+
+/** What a bodyless answer most likely means: of the Functions host, or of something on the way. */
 const bodylessHints: Readonly<Record<number, string>> = {
+  301: redirectHint,
+  302: redirectHint,
+  303: redirectHint,
+  307: redirectHint,
+  308: redirectHint,
   401: ': check the API key sent as x-functions-key',
   404: ': no such path; check that baseUrl ends in /pos/v1 (e.g. https://<host>/pos/v1)',
 };
