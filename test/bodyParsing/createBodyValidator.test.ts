@@ -532,11 +532,13 @@ describe('createBodyValidator: products', () => {
     ]);
   });
 
-  it('accepts a null store_id and rejects a version of 0', () => {
+  it('accepts a null store_id and a version of 0, and rejects a negative version', () => {
     const body = products();
     body.products![0]!.store_id = null;
     expect(validator.validate('products', body)).toEqual([]);
     body.products![0]!.version = 0;
+    expect(validator.validate('products', body)).toEqual([]);
+    body.products![0]!.version = -1;
     expect(validator.validate('products', body)[0]?.path).toBe('/products/0/version');
   });
 });

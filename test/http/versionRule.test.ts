@@ -116,6 +116,14 @@ describe('products: the version rule', () => {
     expect((await putProducts(partner, [product(3, '2026-02-20T00:00:00Z')])).warnings).toEqual([]);
   });
 
+  it('takes a first version of 0, and version 1 as its change', async () => {
+    const partner = await partnerWithStores(service);
+    expect((await putProducts(partner, [product(0, '2026-02-25T08:00:00Z')])).warnings).toEqual([]);
+    expect((await putProducts(partner, [product(1, '2026-02-25T09:00:00Z')])).warnings).toEqual([]);
+    const again = await putProducts(partner, [product(0, '2026-02-26T08:00:00Z')]);
+    expect(again.warnings).toEqual([expect.objectContaining({ code: 'STALE_VERSION', path: 'products[0]' })]);
+  });
+
   it('keeps the stored product when a copy under its version and last_modified_at says something else, and says so', async () => {
     const partner = await partnerWithStores(service);
     await putProducts(partner, [product(4, '2026-02-25T08:00:00Z')]);

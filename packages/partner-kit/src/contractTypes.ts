@@ -412,7 +412,7 @@ export interface Product {
   tax_category?: TaxCategory;
   status: ActiveStatus;
   effective_from?: Timestamp;
-  version: PositiveInteger;
+  version: Count;
   last_modified_at: Timestamp;
   product_type: ProductType;
   /**
