@@ -10,7 +10,7 @@ const acknowledged: readonly SuccessDoc[] = [
   {
     status: 200,
     description:
-      'ALREADY_RECEIVED: this batch_id was received before. The body repeats the first receipt (record_count, warnings); a different body under the same batch_id is not applied and adds a BATCH_ID_REUSED warning.',
+      'ALREADY_RECEIVED: this batch_id was received before. The body repeats the first receipt (record_count, warnings); different content under the same batch_id is not applied and adds a BATCH_ID_REUSED warning (the same JSON written otherwise, in key order, spacing or letter case of the batch_id, is a plain repeat).',
     schema: ack,
   },
 ];

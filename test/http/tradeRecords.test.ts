@@ -292,6 +292,29 @@ describe('POST /trade-records warnings (never a rejection)', () => {
     expect(warningCodes(otherDay)).not.toContain('DAY_ALREADY_CLOSED');
   });
 
+  it('no BATCH_ID_REUSED for the same content written otherwise: keys reordered, spacing, the batch_id in upper case', async () => {
+    const partner = await partnerWithStores(service, { mapping: true });
+    const first = tradeBatch({ recordCount: 2 });
+    const ack = await push(partner, first);
+    expect(ack.status).toBe(202);
+    const { trade_records, ...head } = first;
+    const rewritten = [
+      JSON.stringify({ trade_records: trade_records.map((r) => Object.fromEntries(Object.entries(r).reverse())), ...head }, null, 2),
+      JSON.stringify({ ...first, batch_id: first.batch_id.toUpperCase() }),
+    ];
+    for (const body of rewritten) {
+      const repeat = await service.call(partner, 'POST', 'trade-records', body);
+      expect(repeat.status).toBe(200);
+      // The batch_id echoed as this request sent it.
+      const sentId = (JSON.parse(body) as { batch_id: string }).batch_id;
+      expect(ackOf(repeat)).toEqual({ ...ackOf(ack), batch_id: sentId, status: 'ALREADY_RECEIVED' });
+    }
+    // One changed figure is other content.
+    const changed = structuredClone(first);
+    changed.trade_records[1]!.version += 1;
+    expect(warningCodes(await push(partner, changed))).toContain('BATCH_ID_REUSED');
+  });
+
   it('BATCH_ID_REUSED when a batch_id comes back with another body, which is not applied', async () => {
     const partner = await partnerWithStores(service, { mapping: true });
     const first = tradeBatch({ recordCount: 2 });

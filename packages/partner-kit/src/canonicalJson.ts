@@ -3,9 +3,9 @@
  * null), with every object's keys in an order fixed by the keys alone (sorted; integer-like keys
  * first, as JavaScript orders them): the same content always gives the same bytes, however the
  * caller built its objects. pushDay sends its bodies so and derives their batch_ids from these
- * bytes, so a day sent again is byte for byte the batches the service already holds (a body that
- * differed only in key order would be answered ALREADY_RECEIVED with a BATCH_ID_REUSED warning, as
- * the service compares the bytes under a repeated batch_id).
+ * bytes, so a day sent again is byte for byte the batches the service already holds: the service
+ * answers the same bytes as a repeat whatever its checks say today, while a body written otherwise
+ * is a repeat only once it passes them (a store retired since would refuse it).
  */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, member: unknown) =>

@@ -1,5 +1,6 @@
 import { batchEndpointPath, type BatchKind } from '../../domain/model/BatchKind.js';
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '../../errors/ApiError.js';
 import { bodyBreaksRules } from '../../errors/bodyBreaksRules.js';
 import { StorageError } from '../../errors/StorageError.js';
@@ -186,7 +187,10 @@ export class BatchIngestion {
         createFirst = true;
         continue;
       }
-      if (entry.state === 'COMMITTED') return alreadyReceived(batchId, entry, bodyHash, processor.kind);
+      if (entry.state === 'COMMITTED') {
+        const same = entry.bodyHash === bodyHash || (entry.kind === processor.kind && (await this.sameContent(partnerId, batchId, bytes)));
+        return alreadyReceived(batchId, entry, same, processor.kind);
+      }
       if (entry.state === 'FAILED') throw batchFailed();
 
       if (entry.bodyHash !== bodyHash) {
@@ -406,7 +410,18 @@ export class BatchIngestion {
     }
     if (entry?.state !== 'COMMITTED') return undefined;
     // The same bytes: no warning to word, whichever endpoint they were sent to.
-    return alreadyReceived(batchId, entry, bodyHash, entry.kind);
+    return alreadyReceived(batchId, entry, true, entry.kind);
+  }
+
+  /**
+   * Whether `bytes` say what the batch's stored body says, written otherwise: keys in another
+   * order, other spacing or escapes, the batch_id in other letter case. A client that builds the
+   * JSON again for its retry sends the same batch; only other content is a reused batch_id.
+   */
+  private async sameContent(partnerId: string, batchId: string, bytes: Uint8Array): Promise<boolean> {
+    const storedBytes = await this.options.rawBatches.get(partnerId, batchId);
+    const stored = storedBytes && parseStoredBody(storedBytes);
+    return stored !== undefined && isDeepStrictEqual(withBatchIdLowerCase(stored), withBatchIdLowerCase(parseStoredBody(bytes)));
   }
 
   /**
@@ -459,11 +474,11 @@ function batchFailed(cause?: StorageError): ApiError {
 function alreadyReceived(
   batchId: string,
   entry: Extract<LedgerEntry, { state: 'COMMITTED' }>,
-  bodyHash: string,
+  sameContent: boolean,
   sentTo: BatchKind,
 ): BatchAcknowledgement {
   const warnings: Warning[] = [...entry.receipt.warnings];
-  if (entry.bodyHash !== bodyHash) {
+  if (!sameContent) {
     const where = entry.kind === sentTo ? '' : ` at /pos/v1/${batchEndpointPath[entry.kind]}, and this receipt is of that batch`;
     warnings.push({
       code: 'BATCH_ID_REUSED',
@@ -472,6 +487,12 @@ function alreadyReceived(
     });
   }
   return { batch_id: batchId, status: 'ALREADY_RECEIVED', record_count: entry.receipt.recordCount, warnings };
+}
+
+/** A parsed body with its batch_id in lower case, as the ledger keys it (UUIDs ignore letter case). */
+function withBatchIdLowerCase(value: unknown): unknown {
+  const body = value as { batch_id?: unknown } | undefined;
+  return typeof body?.batch_id === 'string' ? { ...body, batch_id: body.batch_id.toLowerCase() } : value;
 }
 
 /**
