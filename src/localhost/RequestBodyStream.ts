@@ -46,6 +46,9 @@ export class RequestBodyStream {
         start: (controller) => {
           controllerRef = controller;
           this.#controller = controller;
+          // Gone before this stream was made (while the host checked the key): 'close' has been
+          // and will not come again, and a reader would otherwise wait for a body that never ends.
+          if (req.destroyed && !req.complete) controller.error(new Error('The request body was cut off.'));
         },
         pull: () => {
           if (!this.#detached) req.resume();

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { HttpRequest, InvocationContext } from '@azure/functions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpHandler } from '../../src/http/createHttpHandler.js';
 import { pushEndpoint } from '../../src/http/endpoints/pushEndpoint.js';
 import { buildMappingBatch } from '../fixtures/masterDataFixtures.js';
@@ -95,18 +95,21 @@ describe('a client that aborts its upload', () => {
     // off fails in the host (test/localhost), and the service never runs.
     const url = new URL(service.baseUrl);
     const before = service.logs.length;
-    await new Promise<void>((resolve) => {
-      const socket = net.connect(Number(url.port), url.hostname, () => {
-        socket.write(
-          `POST ${url.pathname}/trade-records HTTP/1.1\r\nHost: ${url.host}\r\nx-functions-key: ${partner.key}\r\n` +
-            `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nd\r\n{"batch_id":"\r\n`,
-        );
-        setTimeout(() => {
-          socket.destroy();
-          resolve();
-        }, 200);
-      });
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      socket.write(
+        `POST ${url.pathname}/trade-records HTTP/1.1\r\nHost: ${url.host}\r\nx-functions-key: ${partner.key}\r\n` +
+          `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nd\r\n{"batch_id":"\r\n`,
+      );
     });
+    // Cut off once the service holds the body's first bytes: its read is then under way, however
+    // long the host took to check the key on a loaded machine.
+    await vi.waitFor(
+      () => {
+        expect(service.services.bodyBudget.heldBy(partner.partnerId)).toBeGreaterThan(0);
+      },
+      { timeout: 30_000 },
+    );
+    socket.destroy();
     const lines = await eventually(
       () => Promise.resolve(service.logs.slice(before)),
       (logged) => logged.some((line) => line.includes('client abort')),
