@@ -12,8 +12,8 @@ import type { TradeRecords } from '../ports/TradeRecords.js';
 export interface HeldElsewhere extends StoreDay {
   /**
    * The other day holds a newer version (`stale`), the same version and last_modified_at
-   * (`conflicting`), or an older one but is a day of a store HQ retired (`retired`), whose days
-   * take no change from the partner.
+   * (`conflicting`), or an older one but is a day of a store HQ retired, which takes no change from
+   * the partner (`retired`).
    */
   readonly reason: 'stale' | 'conflicting' | 'retired';
 }
