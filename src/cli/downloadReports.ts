@@ -28,41 +28,55 @@ export interface DownloadedReports {
  * beside the new ones, and a reader of `**\/*.parquet` would count their rows twice. Within the
  * datasets (and partner) downloaded, every `.parquet` file the container no longer holds is
  * removed, with folders left empty; nothing else in the folder is touched.
+ *
+ * Where the file system ignores letter case (`foldsCase`: macOS and Windows by default), two names
+ * that differ only in case (stores `AB` and `ab` of one partner) would be one file; that is refused
+ * before anything is copied.
  */
-export async function downloadReports(container: ContainerClient, folder: string, partnerId?: string): Promise<DownloadedReports> {
+export async function downloadReports(
+  container: ContainerClient,
+  folder: string,
+  partnerId?: string,
+  foldsCase = process.platform === 'darwin' || process.platform === 'win32',
+): Promise<DownloadedReports> {
   const root = path.resolve(folder);
+  const pathKey = (file: string) => (foldsCase ? file.normalize('NFC').toLowerCase() : file);
   const prefixes = reportDatasets.map((dataset) => (partnerId === undefined ? `${dataset}/` : partnerPrefix(dataset, partnerId)));
-  const kept = new Set<string>();
-  let copied = 0;
+  // Every name is placed before anything is copied, so a folder that cannot hold them all is left as it was.
+  const files = new Map<string, { blobName: string; file: string }>();
   for (const prefix of prefixes) {
     for await (const blob of container.listBlobsFlat({ prefix })) {
       if (blob.name.startsWith(statePrefix)) continue;
       const file = path.resolve(root, ...blob.name.split('/'));
       // Every name the service writes encodes its ids, so it stays inside; anything else is refused.
       if (!file.startsWith(root + path.sep)) throw new Refusal(`the reports container holds a name that would leave ${printable(folder)}`);
-      await mkdir(path.dirname(file), { recursive: true });
-      await container.getBlockBlobClient(blob.name).downloadToFile(file);
-      kept.add(pathKey(file));
-      copied += 1;
+      const same = files.get(pathKey(file));
+      if (same) {
+        throw new Refusal(
+          `${printable(same.blobName)} and ${printable(blob.name)} would be one file here, as this file system ignores letter case (ids that differ only in case): download into a folder on a case-sensitive file system (Linux, WSL)`,
+        );
+      }
+      files.set(pathKey(file), { blobName: blob.name, file });
     }
   }
+  for (const { blobName, file } of files.values()) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await container.getBlockBlobClient(blobName).downloadToFile(file);
+  }
   let removed = 0;
-  for (const prefix of prefixes) removed += await removeStale(path.resolve(root, ...prefix.split('/')), kept);
-  return { copied, removed };
+  const kept = new Set(files.keys());
+  for (const prefix of prefixes) removed += await removeStale(path.resolve(root, ...prefix.split('/')), kept, pathKey);
+  return { copied: files.size, removed };
 }
 
 /**
- * A path as the file system tells paths apart. macOS and Windows file systems ignore case (and
- * macOS Unicode normalisation by default): a file written as `store_id=ab` lands in a folder created
- * earlier as `store_id=AB`, and listing it gives that spelling; compared as written, the file just
- * copied would be taken for a stale one.
+ * Removes the `.parquet` files below `dir` that are not in `kept`, then the folders left empty, `dir`
+ * too; how many files. `pathKey` is a path as the file system tells paths apart: macOS and Windows
+ * file systems ignore case (and macOS Unicode normalisation by default), so a file written as
+ * `store_id=ab` lands in a folder created earlier as `store_id=AB`, and listing it gives that
+ * spelling; compared as written, the file just copied would be taken for a stale one.
  */
-function pathKey(file: string): string {
-  return process.platform === 'darwin' || process.platform === 'win32' ? file.normalize('NFC').toLowerCase() : file;
-}
-
-/** Removes the `.parquet` files below `dir` that are not in `kept`, then the folders left empty, `dir` too; how many files. */
-async function removeStale(dir: string, kept: ReadonlySet<string>): Promise<number> {
+async function removeStale(dir: string, kept: ReadonlySet<string>, pathKey: (file: string) => string): Promise<number> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -74,7 +88,7 @@ async function removeStale(dir: string, kept: ReadonlySet<string>): Promise<numb
   for (const entry of entries) {
     const entryPath = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      removed += await removeStale(entryPath, kept);
+      removed += await removeStale(entryPath, kept, pathKey);
     } else if (entry.isFile() && entry.name.endsWith('.parquet') && !kept.has(pathKey(entryPath))) {
       await unlink(entryPath);
       removed += 1;
