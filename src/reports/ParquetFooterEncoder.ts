@@ -75,7 +75,12 @@ export type FooterFields = Omit<FileMetaData, 'num_rows' | 'row_groups'>;
  * its own value of the same length there.
  */
 export const footerValueSlot = '*'.repeat(64);
-const slotBytes = new TextEncoder().encode(footerValueSlot);
+
+const utf8 = new TextEncoder();
+const slotBytes = utf8.encode(footerValueSlot);
+
+/** Field 3 (num_rows, i64 0) then field 4 (row_groups, an empty list) of a footer without row groups. */
+const emptyRowGroupsBytes = Uint8Array.of(0x16, 0, 0x19, 0);
 
 interface FooterTemplate {
   readonly head: Uint8Array;
@@ -168,13 +173,10 @@ export class ParquetFooterEncoder {
     const writer = new this.module.ByteWriter();
     this.writeFooter(writer, { ...fields, num_rows: 0n, row_groups: [] });
     const bytes = writer.getBytes().subarray(0, writer.offset - 4);
-    const marks: number[] = [];
-    for (let i = 0; i + 3 < bytes.length; i++) {
-      if (bytes[i] === 0x16 && bytes[i + 1] === 0 && bytes[i + 2] === 0x19 && bytes[i + 3] === 0) marks.push(i);
-    }
+    const marks = occurrences(bytes, emptyRowGroupsBytes);
     const [at] = marks;
     if (marks.length !== 1 || at === undefined) throw new Error(`the report footer of ${key} cannot be split around its row groups`);
-    const tail = bytes.slice(at + 4);
+    const tail = bytes.slice(at + emptyRowGroupsBytes.length);
     template = { head: bytes.slice(0, at), tail };
     if (fields.key_value_metadata?.some((entry) => entry.value === footerValueSlot)) {
       const slots = occurrences(tail, slotBytes);
@@ -319,8 +321,6 @@ class StructWriter {
     this.writer.appendUint8(0);
   }
 }
-
-const utf8 = new TextEncoder();
 
 function appendBinary(writer: ByteWriter, value: string | Uint8Array): void {
   const bytes = typeof value === 'string' ? utf8.encode(value) : value;

@@ -50,12 +50,7 @@ export class TenantGuard {
    * days no longer take. Cached as {@link requireStores} caches.
    */
   async isActive(partnerId: string, storeId: string): Promise<boolean> {
-    const key = registrationKey(partnerId, storeId);
-    if (this.statuses.get(key) === 'ACTIVE') return true;
-    const readAt = this.clock();
-    const status = (await this.registrations.statusesAmong(partnerId, [storeId])).get(storeId);
-    if (status !== undefined) this.statuses.set(key, status, readAt);
-    return status === 'ACTIVE';
+    return (await this.refusedAmong(partnerId, [storeId], (status) => status === 'ACTIVE')).size === 0;
   }
 
   private async require(
@@ -64,13 +59,7 @@ export class TenantGuard {
     allows: (status: StoreRegistrationStatus | undefined) => boolean,
   ): Promise<void> {
     const references = [...stores].map((store) => (typeof store === 'string' ? { storeId: store } : store));
-    const storeIds = new Set(references.map((reference) => reference.storeId));
-    const toRead = [...storeIds].filter((storeId) => !allows(this.statuses.get(registrationKey(partnerId, storeId))));
-    if (toRead.length === 0) return;
-    const readAt = this.clock();
-    const found = await this.registrations.statusesAmong(partnerId, toRead);
-    for (const [storeId, status] of found) this.statuses.set(registrationKey(partnerId, storeId), status, readAt);
-    const refused = new Set(toRead.filter((storeId) => !allows(found.get(storeId))));
+    const refused = await this.refusedAmong(partnerId, [...new Set(references.map((reference) => reference.storeId))], allows);
     if (refused.size > 0) {
       const details = references.flatMap((reference) =>
         'path' in reference && refused.has(reference.storeId)
@@ -79,6 +68,23 @@ export class TenantGuard {
       );
       throw new ApiError('STORE_NOT_ALLOWED', `${refused.size} store_id value(s) are not registered for this partner.`, details);
     }
+  }
+
+  /**
+   * The stores of `storeIds` whose registration `allows` refuses. A remembered status is trusted
+   * only when it is allowed; the others are read, and remembered for `cacheMs`.
+   */
+  private async refusedAmong(
+    partnerId: string,
+    storeIds: readonly string[],
+    allows: (status: StoreRegistrationStatus | undefined) => boolean,
+  ): Promise<Set<string>> {
+    const toRead = storeIds.filter((storeId) => !allows(this.statuses.get(registrationKey(partnerId, storeId))));
+    if (toRead.length === 0) return new Set();
+    const readAt = this.clock();
+    const found = await this.registrations.statusesAmong(partnerId, toRead);
+    for (const [storeId, status] of found) this.statuses.set(registrationKey(partnerId, storeId), status, readAt);
+    return new Set(toRead.filter((storeId) => !allows(found.get(storeId))));
   }
 }
 

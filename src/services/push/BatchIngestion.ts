@@ -188,7 +188,7 @@ export class BatchIngestion {
         continue;
       }
       if (entry.state === 'COMMITTED') {
-        const same = entry.bodyHash === bodyHash || (entry.kind === processor.kind && (await this.sameContent(partnerId, batchId, bytes)));
+        const same = entry.bodyHash === bodyHash || (entry.kind === processor.kind && (await this.sameContent(partnerId, batchId, body)));
         return alreadyReceived(batchId, entry, same, processor.kind);
       }
       if (entry.state === 'FAILED') throw batchFailed();
@@ -414,14 +414,15 @@ export class BatchIngestion {
   }
 
   /**
-   * Whether `bytes` say what the batch's stored body says, written otherwise: keys in another
-   * order, other spacing or escapes, the batch_id in other letter case. A client that builds the
-   * JSON again for its retry sends the same batch; only other content is a reused batch_id.
+   * Whether the parsed `body` says what the batch's stored body says, written otherwise: keys in
+   * another order, other spacing or escapes, the batch_id in other letter case. A client that builds
+   * the JSON again for its retry sends the same batch; only other content is a reused batch_id. (A
+   * stored body read with `parseStoredBody` gives the value the request's parser gave it.)
    */
-  private async sameContent(partnerId: string, batchId: string, bytes: Uint8Array): Promise<boolean> {
+  private async sameContent(partnerId: string, batchId: string, body: unknown): Promise<boolean> {
     const storedBytes = await this.options.rawBatches.get(partnerId, batchId);
     const stored = storedBytes && parseStoredBody(storedBytes);
-    return stored !== undefined && isDeepStrictEqual(withBatchIdLowerCase(stored), withBatchIdLowerCase(parseStoredBody(bytes)));
+    return stored !== undefined && isDeepStrictEqual(withBatchIdLowerCase(stored), withBatchIdLowerCase(body));
   }
 
   /**
