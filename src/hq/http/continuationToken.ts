@@ -16,12 +16,17 @@ export function encodeContinuation(request: Pick<HttpRequest, 'url'>, cursor: Re
   return Buffer.from(JSON.stringify({ v: 1, q: listOf(request), ...cursor }), 'utf8').toString('base64url');
 }
 
-/** The cursor of a token, or 400 INVALID_QUERY when the token is not one this list handed out. */
-export function decodeContinuation<K extends string>(
+/**
+ * The cursor of a token, or 400 INVALID_QUERY when the token is not one this list handed out. An
+ * `optional` field may be absent (a token of a release that did not write it yet), never other
+ * than a string.
+ */
+export function decodeContinuation<K extends string, O extends string = never>(
   request: Pick<HttpRequest, 'url'>,
   token: string | undefined,
   fields: readonly K[],
-): Record<K, string> | undefined {
+  optional: readonly O[] = [],
+): (Record<K, string> & Partial<Record<O, string>>) | undefined {
   if (token === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -32,11 +37,12 @@ export function decodeContinuation<K extends string>(
   if (typeof parsed !== 'object' || parsed === null) throw invalid();
   const { v, q } = parsed as { v?: unknown; q?: unknown };
   if (v !== 1 || q !== listOf(request)) throw invalid();
-  const cursor = {} as Record<K, string>;
-  for (const field of fields) {
+  const cursor = {} as Record<K, string> & Partial<Record<O, string>>;
+  for (const field of [...fields, ...optional]) {
     const value = (parsed as Record<string, unknown>)[field];
+    if (value === undefined && (optional as readonly string[]).includes(field)) continue;
     if (typeof value !== 'string') throw invalid();
-    cursor[field] = value;
+    (cursor as Record<string, string>)[field] = value;
   }
   return cursor;
 }

@@ -12,11 +12,25 @@ export interface ReportPage<T> {
   readonly next: ReportCursor | undefined;
 }
 
+/** A page of sales totals, and when the summing it was cut from read the rows (epoch ms). */
+export interface SalesPage extends ReportPage<SalesGroup> {
+  readonly summedAt: number;
+}
+
+/** A summing of a sales query's rows, and when it read them. */
+interface SalesResult {
+  readonly groups: readonly SalesGroup[];
+  readonly summedAt: number;
+}
+
 /**
  * How long this instance answers the further pages of a sales query from the computation of its
  * first page. Each computation reads every store-day row in the range (up to `maxGridDays` days of
  * every store), and a console view of a chain's stores by day asks for many pages: they are cut
- * from one result, which is also one consistent picture. A first page is always computed afresh.
+ * from one result, which is also one consistent picture. A first page is always computed afresh,
+ * and a further page is cut from a kept result only if it is the very summing the page before was
+ * cut from (the continuation names it): another instance, or another caller's first page, may
+ * have kept an older or a newer one.
  */
 const salesPagesTtlMs = 60_000;
 
@@ -33,7 +47,7 @@ const maxKeptSalesGroups = 100_000;
  */
 export class ReportTotals {
   /** Sales results by query, kept for the further pages of the query (never for a first page). */
-  private readonly salesResults: TimedCache<string, readonly SalesGroup[]>;
+  private readonly salesResults: TimedCache<string, SalesResult>;
 
   constructor(
     private readonly sales: Pick<SalesQuery, 'totals'>,
@@ -50,17 +64,20 @@ export class ReportTotals {
     partnerId?: string | undefined;
     limit: number;
     after?: ReportCursor | undefined;
-  }): Promise<ReportPage<SalesGroup>> {
+    /** The `summedAt` of the page before, when the caller has it. */
+    summedAt?: number | undefined;
+  }): Promise<SalesPage> {
     requireDateRange(query.from, query.to, this.clock());
     const { from, to, groupBy, partnerId, after } = query;
     const key = JSON.stringify([from, to, groupBy, partnerId ?? null]);
-    let groups = after === undefined ? undefined : this.salesResults.get(key);
-    if (groups === undefined) {
+    const kept = after === undefined ? undefined : this.salesResults.get(key);
+    let result = kept !== undefined && kept.summedAt === query.summedAt ? kept : undefined;
+    if (result === undefined) {
       const readAt = this.clock();
-      groups = await this.sales.totals({ from, to, groupBy, partnerId });
-      if (groups.length <= maxKeptSalesGroups) this.salesResults.set(key, groups, readAt);
+      result = { groups: await this.sales.totals({ from, to, groupBy, partnerId }), summedAt: readAt.getTime() };
+      if (result.groups.length <= maxKeptSalesGroups) this.salesResults.set(key, result, readAt);
     }
-    return pageOf(groups, salesKey, query.limit, after);
+    return { ...pageOf(result.groups, salesKey, query.limit, after), summedAt: result.summedAt };
   }
 
   async unmappedPage(query: {

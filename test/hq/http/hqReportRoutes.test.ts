@@ -144,6 +144,54 @@ describe('GET /hq/v1/sales', () => {
     expect(storeDayReads).toHaveLength(2 * oneReading);
   });
 
+  it('cuts a further page from the summing its continuation names, never from an older one another instance kept', async () => {
+    const partner = await service.createPartner({ stores: ['S-A', 'S-B'] });
+    const writeRows = async (net: string, generatedAt: string) => {
+      for (const storeId of ['S-A', 'S-B'])
+        await putRow(storeDays(), partner.partnerId, days[0] ?? '', {
+          ...storeDayRowWith(storeId, [salesTotals('USD', 'SALE', { count: 1, net })]),
+          report_generated_at: generatedAt,
+        });
+    };
+    const path = `sales?${range}&group_by=store&partner_id=${partner.partnerId}&limit=1`;
+    const netOf = (response: Awaited<ReturnType<typeof get>>) => listOf<{ store_id: string; net_sales: string }>(response).items;
+    await writeRows('10000', '2026-03-02T01:00:00.000Z');
+    // This instance sums the query and keeps the result for its further pages.
+    expect(netOf(await get(path))).toMatchObject([{ store_id: 'S-A', net_sales: '1.00' }]);
+
+    await writeRows('90000', '2026-03-02T02:00:00.000Z');
+    const storage = service.services.config.storage;
+    if (storage.kind !== 'connectionString') throw new Error('the test service runs on a connection string');
+    const other = await startTestService({ settings: { AzureWebJobsStorage: storage.connectionString } });
+    try {
+      const first = await other.callHost(viewer, 'GET', `hq/v1/${path}`);
+      expect(netOf(first)).toMatchObject([{ store_id: 'S-A', net_sales: '9.00' }]);
+      // The next page is asked of the first instance, which still keeps its own, older summing.
+      const next = listOf(first).continuation ?? '';
+      const second = await get(`${path}&continuation=${encodeURIComponent(next)}`);
+      expect(netOf(second)).toMatchObject([{ store_id: 'S-B', net_sales: '9.00' }]);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('takes a continuation that names no summing (an earlier release wrote none) and sums its page afresh', async () => {
+    const path = `sales?${range}&group_by=partner,day&limit=1`;
+    const whole = await readAll(`sales?${range}&group_by=partner,day`, 200);
+    const token = listOf(await get(path)).continuation ?? '';
+    const rewritten = (edit: (cursor: Record<string, unknown>) => void): string => {
+      const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Record<string, unknown>;
+      edit(cursor);
+      return encodeURIComponent(Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url'));
+    };
+    storeDayReads.length = 0;
+    const second = await get(`${path}&continuation=${rewritten((cursor) => delete cursor.n)}`);
+    expect(listOf(second).items).toEqual(whole.items.slice(1, 2));
+    expect(storeDayReads.length).toBeGreaterThan(0);
+    const malformed = await get(`${path}&continuation=${rewritten((cursor) => (cursor.n = 1))}`);
+    expect(errorPaths(malformed)).toEqual(['/continuation']);
+  });
+
   it('refuses a missing or unknown group key, a range over the limit and a foreign continuation', async () => {
     const missing = await get(`sales?${range}`);
     expect(missing.status).toBe(400);
