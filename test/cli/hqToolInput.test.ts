@@ -141,11 +141,17 @@ async function startManagementStandIn(): Promise<{
       }
       const name = decodeURIComponent(match[4]!);
       if (req.method === 'PUT') {
+        // As Azure answers: the key only counts wrapped in `properties`, whatever the API's definition says.
+        const value = (body as { properties?: { value?: unknown } } | undefined)?.properties?.value;
+        if (typeof value !== 'string') {
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ Code: 'BadRequest', Message: 'Properties object is not present in the request body.' }));
+          return;
+        }
         const created = !keys.has(name);
-        keys.set(name, (body as { value: string }).value);
-        res
-          .writeHead(created ? 201 : 200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ name, value: (body as { value: string }).value }));
+        keys.set(name, value);
+        res.writeHead(created ? 201 : 200, { 'content-type': 'application/json' }).end(JSON.stringify({ properties: { name, value } }));
       } else if (req.method === 'DELETE') {
         const existed = keys.delete(name);
         res.writeHead(existed ? 204 : 404).end();
@@ -187,7 +193,7 @@ describe('host keys in Azure', () => {
         `/subscriptions/00000000-0000-0000-0000-00000000abcd/resourceGroups/rg-pos/providers/Microsoft.Web/sites/pos-func/host/default/functionKeys/${hostKey}`,
       );
       expect(put.query.get('api-version')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(put.body).toEqual({ name: hostKey, value: key });
+      expect(put.body).toEqual({ properties: { name: hostKey, value: key } });
       expect(put.authorization).toBe('Bearer operator-token');
       expect(standIn.keys.get(hostKey)).toBe(key);
       // The key also works against the service (its hash is stored).
@@ -222,7 +228,7 @@ describe('host keys in Azure', () => {
       const key = out.at(-1)!;
       const keyId = /operator key (op-[0-9a-f]+) issued/.exec(out.join('\n'))![1]!;
       const hostKey = `hq-${name}-${keyId}`;
-      expect(standIn.requests[0]).toMatchObject({ method: 'PUT', body: { name: hostKey, value: key } });
+      expect(standIn.requests[0]).toMatchObject({ method: 'PUT', body: { properties: { name: hostKey, value: key } } });
       expect(standIn.requests[0]!.path).toMatch(new RegExp(`/sites/pos-func/host/default/functionKeys/${hostKey}$`));
       expect((await service.callHost({ key }, 'GET', 'hq/v1/whoami')).status).toBe(200);
 
@@ -238,7 +244,13 @@ describe('host keys in Azure', () => {
   it('stores nothing when the host key cannot be set', async () => {
     const credential = { getToken: () => Promise.resolve({ token: 't', expiresOnTimestamp: Date.now() + 3_600_000 }) };
     const failing: HttpClient = {
-      sendRequest: (request) => Promise.resolve({ request, status: 403, headers: request.headers, bodyAsText: '{}' }),
+      sendRequest: (request) =>
+        Promise.resolve({
+          request,
+          status: 403,
+          headers: request.headers,
+          bodyAsText: JSON.stringify({ error: { code: 'AuthorizationFailed', message: 'The client has no authorization.' } }),
+        }),
     };
     const out: string[] = [];
     const err: string[] = [];
@@ -257,7 +269,11 @@ describe('host keys in Azure', () => {
     const id = freshId();
     expect(await tool.run(['partner', 'create', id])).toBe(0);
     expect(await tool.run(['key', 'issue', id, '--function-app', 'a', '--resource-group', 'b', '--subscription', 's'])).toBe(1);
-    expect(err.join('\n')).toMatch(/^error: /);
+    expect(err.join('\n')).toMatch(
+      /^error: request failed: could not set host key \S+: the management API answered 403 \(AuthorizationFailed: The client has no authorization\.\)/,
+    );
+    // No key was issued: nothing printed could be used as one.
+    expect(out.filter((line) => /^[A-Za-z0-9_-]{32,}$/.test(line))).toEqual([]);
     out.length = 0;
     expect(await tool.run(['key', 'list', id])).toBe(0);
     expect(out).toEqual(['key_id\tstatus\tcreated\texpires']);
