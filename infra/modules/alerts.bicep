@@ -66,6 +66,14 @@ var rules = [
     threshold: 0
   }
   {
+    name: 'poison-messages-waiting'
+    metric: 'poison_messages_waiting'
+    description: 'A -poison queue holds messages (counted every 5 minutes, those moved there by a crash or a timeout of their last attempt included): its store-days, events or reruns wait for HQ. README, Operations notes.'
+    severity: 1
+    aggregation: 'max'
+    threshold: 0
+  }
+  {
     name: 'reports-unwritten'
     metric: 'report_unwritten'
     description: 'A reconciled store-day got no new report files (REPORT_DATA_UNWRITABLE or REPORT_SOURCE_INCONSISTENT in the log): BI reads its earlier files, or none. Fix the cause, then npm run hq -- reports rebuild.'

@@ -76,6 +76,13 @@ export const masterDataReportsSchedule = '0 7,22,37,52 * * * *';
 export const rateLimitPruneSchedule = '0 30 * * * *';
 
 /**
+ * Every five minutes, half a minute after the sweep starts (NCRONTAB with seconds, UTC): a few
+ * reads, kept off the sweep's first moments.
+ * @internal read by the timer's test instead of restating it.
+ */
+export const poisonQueueWatchSchedule = '30 */5 * * * *';
+
+/**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
  * table with `app.http` / `app.storageQueue` / `app.timer`; the local host serves the same
  * registrations.
@@ -188,6 +195,21 @@ export const functionTable: readonly FunctionDefinition[] = [
       context.info(
         `pruneRateLimitWindows: ${removed} rate-limit windows that ended removed${stoppedAtBudget ? '; stopped at its time budget, the rest is left for the next run' : ''}`,
       );
+    },
+  },
+  {
+    // Counts the messages waiting in each poison queue for HQ's alert, those moved there by a
+    // crash or a timeout of their last attempt included, which no handler could report.
+    name: 'watchPoisonQueues',
+    trigger: 'timer',
+    schedule: poisonQueueWatchSchedule,
+    createHandler: (services) => async (_timer, context) => {
+      const depths = await services.poisonQueues.report(logTelemetry(context.info.bind(context)));
+      const waiting = depths.filter((depth) => depth.waiting > 0);
+      if (waiting.length > 0)
+        context.warn(
+          `watchPoisonQueues: messages wait for HQ in ${waiting.map((depth) => `${depth.queue} (${depth.waiting})`).join(', ')}`,
+        );
     },
   },
   {

@@ -15,6 +15,8 @@ export type MetricName =
   | 'batch_failed'
   /** A queue message that failed its last allowed dequeue and goes to the poison queue: value 1. */
   | 'poison_message'
+  /** Messages in one poison queue, counted by a timer: value = the count; the queue's name. */
+  | 'poison_messages_waiting'
   /** A reconciled store-day whose report files could not be written and will not be retried: value 1. */
   | 'report_unwritten';
 

@@ -7,6 +7,7 @@ import type { WebhookDeliveryMessage } from '../events/WebhookDeliveryMessage.js
 import { systemResolver, type HostResolver } from '../outbound/HostResolver.js';
 import { WebhookSender } from '../outbound/WebhookSender.js';
 import { WebhookTargetGuard } from '../outbound/WebhookTargetGuard.js';
+import { poisonQueueName, queueNames } from '../storage/storageNames.js';
 import { WebhookDeadLetterRepository } from '../storage/WebhookDeadLetterRepository.js';
 import { WebhookEndpointHealthRepository } from '../storage/WebhookEndpointHealthRepository.js';
 import { WebhookEventStore } from '../storage/WebhookEventStore.js';
@@ -46,6 +47,7 @@ import { MappingCatalog } from './catalog/MappingCatalog.js';
 import { ProductCatalog } from './catalog/ProductCatalog.js';
 import { DayReconciler } from './DayReconciler.js';
 import { HealthCheck } from './HealthCheck.js';
+import { PoisonQueueWatch } from './PoisonQueueWatch.js';
 import { MappingQuery } from './MappingQuery.js';
 import { BatchIngestion, type PushStep } from './push/BatchIngestion.js';
 import { dailyCloseProcessor } from './push/dailyCloseProcessor.js';
@@ -231,6 +233,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     reportFragments,
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock, reportFragments),
     health: new HealthCheck(t.partners),
+    poisonQueues: new PoisonQueueWatch(Object.values(queueNames).map((name) => storage.queueService.getQueueClient(poisonQueueName(name)))),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),
     webhooks: new PartnerWebhooks(

@@ -19,6 +19,7 @@ const alerted: readonly MetricName[] = [
   'webhook_dead_letter',
   'batch_failed',
   'poison_message',
+  'poison_messages_waiting',
   'report_unwritten',
   'reconciliation_mismatched',
   'reconciliation_lag_seconds',

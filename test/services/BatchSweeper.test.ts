@@ -214,6 +214,7 @@ describe('the pending-batch sweep (timer)', () => {
       'timer:sweepPendingBatches',
       'timer:writeMasterDataReports',
       'timer:pruneRateLimitWindows',
+      'timer:watchPoisonQueues',
     ]);
     // Queue functions are driven by messages sent for a reason of their own, never one per push.
     const queues = registered.flatMap((fn) => (fn.kind === 'queue' ? [fn.queueName] : []));
