@@ -43,6 +43,10 @@ export interface DayReconcilerDependencies {
   readonly reports?: Pick<StoreDayReportService, 'write' | 'prefetch' | 'rebuild'> | undefined;
 }
 
+/**
+ * `superseded`: the run stored nothing, as its close was superseded, a run started after it stored
+ * its result, or a copy of the same run (the same message run side by side) stored first.
+ */
 export type ReconcileOutcome = 'superseded' | 'MATCHED' | 'MISMATCHED';
 
 /** Runs of one message while the mapping or payment directions keep changing, before it is retried. */

@@ -257,6 +257,7 @@ export class ReconciliationRepository {
         if (current?.closeBatchId !== closeBatchId) return undefined;
         // A run started after this one stored its result: it counted at least what this one did.
         if ((current.resultRunNumber ?? 0) > result.runNumber) return undefined;
+        if (isCopyOfStoredRun(current, result)) return undefined;
         const before = parseOutcome(current.lastOutcome) ?? outcomeOf(current);
         const expected = JSON.parse(current.expected) as ControlTotals;
         const outcome: Outcome = { status: result.status, expected, actual: result.actual };
@@ -360,4 +361,14 @@ function sameOutcome(a: Outcome, b: Outcome): boolean {
   const same = (x: ControlTotals, y: ControlTotals): boolean =>
     COUNT_FIELDS.every((field) => sameCount(x[field], y[field])) && AMOUNT_FIELDS.every((field) => sameAmount(x[field], y[field]));
   return a.status === b.status && same(a.expected, b.expected) && same(a.actual, b.actual);
+}
+
+/**
+ * Whether a run of this id has stored the day's result already: the same message sent twice (a
+ * close resent while its message was due, a replayed push) and run side by side. That run is the
+ * day's one result of the id, published under its event ids; a second would be published under
+ * others, and a receiver would see one run reported twice.
+ */
+function isCopyOfStoredRun(current: { runId?: string; status?: string }, result: { runId?: string | undefined }): boolean {
+  return result.runId !== undefined && current.runId === result.runId && current.status !== 'RECEIVED';
 }

@@ -468,6 +468,21 @@ describe('DayReconciler', () => {
     expect(stored.map((r) => r.runId)).toEqual(['late-1', 'late-1']);
   });
 
+  it('a message run twice side by side (sent twice on purpose) stores and publishes one result', async () => {
+    const records = [sale('T-1', 'S01', '10.00')];
+    const { reconciler, upload, message, stored } = await world(records, closeFor(records, '10.00', '10.00'));
+    await upload('map-1', { S01: 'SALE' }, '2026-03-01T00:00:00.000Z');
+    const run = { ...message, runId: 'late-1', dueAt: '2026-03-02T10:00:00.000Z' };
+
+    const outcomes = await Promise.all([reconciler.reconcile(run), reconciler.reconcile(run)]);
+    expect(outcomes.sort()).toEqual(['MATCHED', 'superseded']);
+    expect(stored.map((record) => record.runId)).toEqual(['late-1']);
+    // A copy that comes after the result is stored publishes that same result again (same event ids).
+    expect(await reconciler.reconcile(run)).toBe('MATCHED');
+    expect(stored).toHaveLength(2);
+    expect(stored[1]).toEqual(stored[0]);
+  });
+
   it("a failed publication fails the run, but not the day's files; the retry publishes the stored result", async () => {
     const records = [sale('T-1', 'S01', '10.00')];
     const reports = new FlakyReports(0);

@@ -36,9 +36,10 @@ export interface Reconciliations {
   startRun(partnerId: string, storeId: string, businessDate: string, runId: string | undefined, readAhead?: RowReadAhead): Promise<number>;
   /**
    * Records a result for the close it was computed from, noting whether it changed the day's
-   * status or figures; undefined when that close was superseded, or when a run numbered after
-   * `result.runNumber` has stored its result. `readAhead`: the row as read earlier, a first guess
-   * checked by the write (see {@link RowReadAhead}).
+   * status or figures; undefined when that close was superseded, when a run numbered after
+   * `result.runNumber` has stored its result, or when a run of the same `runId` has (a copy of one
+   * message, run side by side: a run id has one result). `readAhead`: the row as read earlier, a
+   * first guess checked by the write (see {@link RowReadAhead}).
    */
   saveResult(
     partnerId: string,

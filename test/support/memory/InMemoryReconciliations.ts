@@ -96,6 +96,9 @@ export class InMemoryReconciliations implements Reconciliations {
     const day = this.days.get(key(partnerId, storeId, businessDate));
     if (day?.record.closeBatchId !== closeBatchId) return Promise.resolve(undefined);
     if (day.resultRunNumber > result.runNumber) return Promise.resolve(undefined);
+    // A copy of the same run stored its result first.
+    if (result.runId !== undefined && day.record.runId === result.runId && day.record.status !== 'RECEIVED')
+      return Promise.resolve(undefined);
     day.resultRunNumber = result.runNumber;
     const outcome = JSON.stringify({ status: result.status, expected: day.record.expected, actual: result.actual });
     const { runId, ...rest } = result;

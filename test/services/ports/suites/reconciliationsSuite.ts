@@ -173,6 +173,29 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     expect(await results.startRun(partnerId, ...day, undefined, readBefore)).toBeGreaterThan(fourth);
   });
 
+  it('stores one result per run id: a copy of a run, started beside it, stores none over it', async () => {
+    const results = await make();
+    const partnerId = freshPartnerId();
+    await results.markReceived(partnerId, ...day, { batchId: 'close-1', receivedAt: '2026-03-02T09:00:00.000Z', expected });
+    const first = await results.startRun(partnerId, ...day, 'late-1');
+    const copy = await results.startRun(partnerId, ...day, 'late-1');
+    expect(await results.saveResult(partnerId, ...day, 'close-1', { ...matchedResult, runId: 'late-1', runNumber: first })).toMatchObject({
+      runId: 'late-1',
+    });
+    const later = { ...matchedResult, checkedAt: '2026-03-02T11:00:00.000Z', runId: 'late-1', runNumber: copy };
+    expect(await results.saveResult(partnerId, ...day, 'close-1', later)).toBeUndefined();
+    expect(await results.get(partnerId, ...day)).toMatchObject({ runId: 'late-1', checkedAt: matchedResult.checkedAt });
+
+    // A run of another id, or of none, stores its result as before.
+    const next = await results.startRun(partnerId, ...day, 'late-2');
+    expect(await results.saveResult(partnerId, ...day, 'close-1', { ...later, runId: 'late-2', runNumber: next })).toMatchObject({
+      runId: 'late-2',
+      checkedAt: later.checkedAt,
+    });
+    const unnamed = await results.startRun(partnerId, ...day, undefined);
+    expect(await results.saveResult(partnerId, ...day, 'close-1', { ...matchedResult, runNumber: unnamed })).toBeDefined();
+  });
+
   it('lists results by partner, status and business date', async () => {
     const results = await make();
     const partnerId = freshPartnerId();
