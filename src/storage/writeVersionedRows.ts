@@ -139,6 +139,8 @@ async function writeChunk(
   const entity = (row: VersionedRow): TableEntity => ({ ...row.properties, partitionKey, rowKey: row.rowKey });
   // Optimistic first try: every row is new.
   let actions: TransactionAction[] = [...rows.map((row): TransactionAction => ['create', entity(row)]), ...extra];
+  // The ETag each stored row had when this write last read it.
+  const readEtags = new Map<string, string>();
   for (let attempt = 1; ; attempt++) {
     if (actions.length === 0) return;
     try {
@@ -147,11 +149,14 @@ async function writeChunk(
     } catch (error) {
       if (!(isConflict(error) || isPreconditionFailed(error) || isNotFound(error)) || attempt >= maxAttempts) throw error;
     }
-    actions = [...(await guardedActions(table, partitionKey, rows, entity, outcome, options)), ...extra];
+    actions = [...(await guardedActions(table, partitionKey, rows, entity, outcome, options, readEtags)), ...extra];
   }
 }
 
-/** Reads the stored rows and builds the actions the version rule allows, each guarded by ETag. */
+/**
+ * Reads the stored rows and builds the actions the version rule allows, each guarded by ETag.
+ * `readEtags` holds the ETag of each row as this write read it before, and is updated.
+ */
 async function guardedActions(
   table: TableClient,
   partitionKey: string,
@@ -159,6 +164,7 @@ async function guardedActions(
   entity: (row: VersionedRow) => TableEntity,
   outcome: Outcome,
   options: VersionedWriteOptions,
+  readEtags: Map<string, string>,
 ): Promise<TransactionAction[]> {
   const { sameContent } = options;
   const stored = await Promise.all(rows.map((row) => readStored(table, partitionKey, row.rowKey, sameContent !== undefined)));
@@ -169,8 +175,14 @@ async function guardedActions(
       actions.push(['create', entity(row)]);
       return;
     }
+    const readBefore = readEtags.get(row.rowKey);
+    readEtags.set(row.rowKey, current.etag);
     const order = compareVersions(row, current.stamp);
-    if (order > 0 || (order === 0 && options.replaceOnTie === true)) {
+    // A copy of the same stamp was written since this write read the row: the two were received at
+    // the same moment, and the one stored stands. Replacing it again would have each of many such
+    // copies undo the others' writes in turn, until they ran out of attempts.
+    const tieWrittenMeanwhile = order === 0 && readBefore !== undefined && readBefore !== current.etag;
+    if (order > 0 || (order === 0 && options.replaceOnTie === true && !tieWrittenMeanwhile)) {
       actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
     } else if (order < 0) {
       outcome.stale.add(row.rowKey);

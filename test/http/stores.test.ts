@@ -38,6 +38,16 @@ describe('PUT /stores', () => {
     expect(again.body).toEqual({ ...ackOf(first), status: 'ALREADY_RECEIVED' });
   });
 
+  it('accepts every one of two dozen uploads of one store with one last_modified_at sent at once', async () => {
+    const partner = await service.createPartner({ stores: [usdStore] });
+    const store = { ...buildUsdStore(usdStore), last_modified_at: '2026-03-01T00:00:00.000Z' };
+    expect((await put(partner, storeBatch([store]))).status).toBe(202);
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => put(partner, storeBatch([{ ...store, store_name: `Broadway ${String(i)}` }]))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 24 }, () => 202));
+  });
+
   it('rejects a wrong type, a missing field and a bad enum with INVALID_PAYLOAD', async () => {
     const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
     const wrongType = '/stores/0/prices_include_tax';

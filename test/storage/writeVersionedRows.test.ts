@@ -171,6 +171,27 @@ describe('writeVersionedRows', () => {
     expect(await storedText()).toBe('second');
   });
 
+  it('copies of one stamp written at once, told to replace on a tie, all succeed and one of them stands', async () => {
+    const storage = storageWith(new TransactionRecorder());
+    await ensureStorage(storage);
+    const table = storage.tables.tradeRecords;
+    const partitionKey = `ties-${randomUUID()}`;
+    const lastModifiedAt = '2026-03-01T00:00:00Z';
+    const copy = (text: string): VersionedRow[] => [
+      { rowKey: 'r0', version: 1, last_modified_at: lastModifiedAt, properties: { version: 1, lastModifiedAt, text } },
+    ];
+    // Stored once already, so that every copy meets the row and replaces it under its ETag.
+    await writeVersionedRows(table, partitionKey, copy('stored'));
+    for (let round = 0; round < 3; round++) {
+      const texts = Array.from({ length: 16 }, (_, i) => `copy-${round}-${i}`);
+      const written = await Promise.allSettled(
+        texts.map((text) => writeVersionedRows(table, partitionKey, copy(text), [], { replaceOnTie: true })),
+      );
+      expect(written.filter((settled) => settled.status === 'rejected')).toEqual([]);
+      expect(texts).toContain((await table.getEntity<{ text: string }>(partitionKey, 'r0')).text);
+    }
+  });
+
   it('when one transaction is refused, the others have finished before the error is raised', async () => {
     const recorder = new TransactionRecorder();
     recorder.refuse = 0;
