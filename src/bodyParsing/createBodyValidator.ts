@@ -109,7 +109,7 @@ const messageByField: Readonly<Record<string, string>> = {
   card_last4: 'must be exactly 4 digits',
   workday_start: 'must be a time HH:mm from 00:00 to 23:59',
   country_code: 'must be an ISO 3166-1 alpha-2 code of two capital letters',
-  time_zone: 'must be an IANA time zone name such as Asia/Tokyo',
+  time_zone: 'must be an IANA time zone name, in its own letter case, such as Asia/Tokyo',
   payment_method_detail: 'must be 1 to 100 characters without control characters',
   parent_line_no: 'must be null or an integer from 1 to 9007199254740991',
 };

@@ -73,6 +73,7 @@ const cases: [name: string, endpoint: PushEndpoint, body: string | Json][] = [
   ['bad date', 'daily-close', body(buildDailyClose(), (d) => (d.business_date = '2026-02-30'))],
   ['daily close in another currency', 'daily-close', body(buildDailyClose(), (d) => (d.currency = 'JPY'))],
   ['bad time zone', 'stores', body(buildStoreBatch(), (d) => ((d.stores as Json[])[0]!.time_zone = 'Mars/Olympus'))],
+  ['time zone in another case', 'stores', body(buildStoreBatch(), (d) => ((d.stores as Json[])[0]!.time_zone = 'asia/tokyo'))],
   ['bad country', 'stores', body(buildStoreBatch(), (d) => ((d.stores as Json[])[0]!.country_code = 'XX'))],
   ['duplicate source_code', 'mappings', body(buildMappingBatch(), (d) => ((d.mappings as Json[])[1]!.source_code = '01'))],
   ['unknown standard code', 'mappings', body(buildMappingBatch(), (d) => ((d.mappings as Json[])[0]!.standard_code = 'GIFT'))],

@@ -624,7 +624,7 @@ export interface Store {
   country_code: string;
   currency: Currency;
   /**
-   * An IANA time zone name such as Asia/Tokyo (checked against the runtime's zone data after the schema).
+   * An IANA time zone name such as Asia/Tokyo, in its own letter case (checked against the runtime's zone data after the schema).
    */
   time_zone: string;
   locale: LocaleTag;

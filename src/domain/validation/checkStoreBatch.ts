@@ -26,7 +26,7 @@ export function checkStoreBatch(batch: StoreBatch): ProblemDetail[] {
       problems.push({ path: `${path}/currency`, message: 'must be an active ISO 4217 currency code' });
     }
     if (!isTimeZone(store.time_zone)) {
-      problems.push({ path: `${path}/time_zone`, message: 'must be an IANA time zone name such as Asia/Tokyo' });
+      problems.push({ path: `${path}/time_zone`, message: 'must be an IANA time zone name, in its own letter case, such as Asia/Tokyo' });
     }
     if (!isLocaleTag(store.locale)) {
       problems.push({ path: `${path}/locale`, message: 'must be a well-formed BCP 47 locale tag such as en-US' });

@@ -36,7 +36,7 @@ describe('checkStoreBatch', () => {
 
   it.each([['Asia/Osaka'], ['Mars/Olympus'], ['+09:00'], ['JST+9'], ['']])('rejects the time zone %j', (timeZone) => {
     expect(checkStoreBatch(buildStoreBatch([{ ...buildUsdStore(), time_zone: timeZone }]))).toEqual([
-      { path: '/stores/0/time_zone', message: 'must be an IANA time zone name such as Asia/Tokyo' },
+      { path: '/stores/0/time_zone', message: 'must be an IANA time zone name, in its own letter case, such as Asia/Tokyo' },
     ]);
   });
 

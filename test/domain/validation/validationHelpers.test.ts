@@ -137,6 +137,16 @@ describe('isTimeZone and isLocaleTag', () => {
     expect(isTimeZone('-05:00')).toBe(false);
   });
 
+  it('refuses a zone name in another letter case than its own, and takes a link by its own name', () => {
+    expect(isTimeZone('America/New_York')).toBe(true);
+    expect(isTimeZone('america/new_york')).toBe(false);
+    expect(isTimeZone('AMERICA/NEW_YORK')).toBe(false);
+    expect(isTimeZone('utc')).toBe(false);
+    expect(isTimeZone('UTC')).toBe(true);
+    expect(isTimeZone('US/Eastern')).toBe(true);
+    expect(isTimeZone('Etc/GMT+5')).toBe(true);
+  });
+
   it('accepts well-formed BCP 47 tags only', () => {
     expect(isLocaleTag('zh-Hant-TW')).toBe(true);
     expect(isLocaleTag('en-GB-oxendict')).toBe(true);
