@@ -2,6 +2,7 @@ import type { HttpRequest } from '@azure/functions';
 import { ApiError } from '../errors/ApiError.js';
 import { ClientAbortError } from './ClientAbortError.js';
 import type { BodyAllowance } from './BodyBudget.js';
+import { unsupportedJsonBody } from './unsupportedJsonBody.js';
 
 /** A request body read into memory, and the share of the instance's body budget it holds. */
 export interface ReadBody {
@@ -14,7 +15,8 @@ export interface ReadBody {
 const headBytes = 1024;
 
 /**
- * Reads a push body after the checks that need no reading: the media type must be JSON (415) and a
+ * Reads a push body after the checks that need no reading: the media type must be JSON, in UTF-8,
+ * uncompressed (415: `unsupportedJsonBody`) and a
  * declared Content-Length at most `maxBytes` (413). The body is read as a stream, so a chunked body
  * works and no more than `maxBytes` + one chunk is ever held: reading stops as soon as the body
  * grows past the limit (413). The stream is then left alone, not cancelled, so the host can drain
@@ -33,8 +35,8 @@ export async function readJsonBody(
    */
   abandon?: AbortSignal,
 ): Promise<ReadBody> {
-  const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  const unsupported = unsupportedJsonBody(request.headers);
+  if (unsupported !== undefined) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', unsupported);
   const declaredText = request.headers.get('content-length');
   const declared = declaredText === null ? undefined : Number(declaredText);
   if (declared !== undefined && declared > maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', tooLarge(maxBytes));

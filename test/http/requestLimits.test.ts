@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMappingBatch, buildProductBatch, buildUsdStore } from '../fixtures/masterDataFixtures.js';
@@ -105,12 +106,49 @@ describe('UNSUPPORTED_MEDIA_TYPE', () => {
     }
   });
 
-  it('accepts application/json with a charset parameter', async () => {
+  it('accepts application/json with a charset parameter naming UTF-8, and an identity coding', async () => {
     const partner = await partnerWithStores(service);
-    const response = await service.call(partner, 'POST', 'trade-records', tradeBatch(), {
-      'content-type': 'application/json; charset=utf-8',
-    });
-    expect(response.status).toBe(202);
+    for (const headers of [
+      { 'content-type': 'application/json; charset=utf-8' },
+      { 'content-type': 'Application/JSON;Charset="UTF-8"' },
+      { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    ]) {
+      const response = await service.call(partner, 'POST', 'trade-records', tradeBatch(), headers);
+      expect(response.status, JSON.stringify(headers)).toBe(202);
+    }
+  });
+
+  it('answers 415 saying why to a body in another charset or compressed, and the batch_id can be sent again', async () => {
+    const partner = await partnerWithStores(service);
+    // Stores: no rate limit stands before the media type check.
+    const batch = { batch_id: newBatchId(), stores: [buildUsdStore(usdStore)] };
+    const refusals: [Record<string, string>, RegExp][] = [
+      [{ 'content-type': 'application/json; charset=utf-16' }, /UTF-8/],
+      [{ 'content-type': 'application/json; charset=iso-8859-1' }, /UTF-8/],
+      [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, /uncompressed/],
+      [{ 'content-type': 'application/json', 'content-encoding': 'identity, br' }, /uncompressed/],
+    ];
+    for (const [headers, message] of refusals) {
+      const body = headers['content-encoding'] === undefined ? JSON.stringify(batch) : gzipSync(JSON.stringify(batch));
+      const response = await service.call(partner, 'PUT', 'stores', body, headers);
+      expect(response.status, JSON.stringify(headers)).toBe(415);
+      expect(errorOf(response)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(message) as unknown });
+    }
+    expect((await service.call(partner, 'PUT', 'stores', batch)).status).toBe(202);
+  });
+
+  it('answers 415 to an HQ admin action whose body is compressed', async () => {
+    const admin = await service.createOperator('admin');
+    const partner = await partnerWithStores(service);
+    const response = await service.callHost(
+      admin,
+      'POST',
+      `hq/v1/partners/${partner.partnerId}/stores`,
+      gzipSync(JSON.stringify({ store_ids: ['S-NEW'] })),
+      { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    );
+    expect(response.status).toBe(415);
+    expect(errorOf(response).code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 });
 

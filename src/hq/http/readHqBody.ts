@@ -1,6 +1,7 @@
 import type { HttpRequest } from '@azure/functions';
 import { ApiError } from '../../errors/ApiError.js';
 import { parseJsonBody } from '../../bodyParsing/parseJsonBody.js';
+import { unsupportedJsonBody } from '../../http/unsupportedJsonBody.js';
 import { hqLimits } from '../hqLimits.js';
 import type { HqRequestValidator } from './HqRequestValidator.js';
 import type { BodyName, BodyTypes } from './hqSchemas.js';
@@ -11,10 +12,9 @@ import type { BodyName, BodyTypes } from './hqSchemas.js';
  * action's schema (400). An action that takes no body accepts none at all.
  */
 export async function readHqBody<N extends BodyName>(request: HttpRequest, validator: HqRequestValidator, name: N): Promise<BodyTypes[N]> {
-  const contentType = request.headers.get('content-type');
-  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
-  const bodyless = name === 'empty' && contentType === null;
-  if (!bodyless && mediaType !== 'application/json') throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  const bodyless = name === 'empty' && request.headers.get('content-type') === null;
+  const unsupported = unsupportedJsonBody(request.headers);
+  if (!bodyless && unsupported !== undefined) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', unsupported);
   const bytes = await readLimited(request, hqLimits.maxBodyBytes);
   if (bytes.byteLength === 0 && name === 'empty') return validator.body(name, {});
   if (bodyless) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
