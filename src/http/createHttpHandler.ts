@@ -17,16 +17,17 @@ export type HttpHandlerOptions = { readonly route: string } & (
 /**
  * The thin adapter around every partner API endpoint: resolves the partner, runs the endpoint, and
  * answers through `answerRequest` (error responses, headers, `x-request-id`, the access-log line
- * with the partner and batch_id).
+ * with the partner, the id of its key and batch_id).
  */
 export function createHttpHandler(services: AppServices, options: HttpHandlerOptions): HttpHandler {
   return (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
     let partner: Partner | undefined;
+    let keyId: string | undefined;
     let batchId: string | undefined;
     const answer = async (): Promise<HttpResponseInit> => {
       let result;
       if (options.authenticate) {
-        partner = await services.authenticator.authenticate(request.headers.get('x-functions-key'));
+        ({ partner, keyId } = await services.authenticator.authenticate(request.headers.get('x-functions-key')));
         const caller = partner;
         result = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
           options.endpoint({ request, services, partner: caller }),
@@ -39,6 +40,12 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
         ? { status: result.status, jsonBody: result.body, headers: result.headers ?? {} }
         : { status: result.status, body: String(result.body), headers: { ...result.headers, 'Content-Type': result.contentType } };
     };
-    return answerRequest(request, context, options.route, answer, () => `partner=${partner?.partnerId ?? '-'} batch_id=${batchId ?? '-'}`);
+    return answerRequest(
+      request,
+      context,
+      options.route,
+      answer,
+      () => `partner=${partner?.partnerId ?? '-'} key_id=${keyId ?? '-'} batch_id=${batchId ?? '-'}`,
+    );
   };
 }

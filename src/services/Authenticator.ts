@@ -35,7 +35,11 @@ export class Authenticator {
     this.partnerCache = new TimedCache(clock, cacheMs);
   }
 
-  async authenticate(key: string | null | undefined): Promise<Partner> {
+  /**
+   * The calling partner, and the id of the key it called with (never the key): the access log
+   * names it, so HQ sees which of a partner's keys are still in use before revoking one.
+   */
+  async authenticate(key: string | null | undefined): Promise<{ partner: Partner; keyId: string }> {
     if (!key || key.length > maxKeyLength) throw new ApiError('UNAUTHORIZED');
     const record = await this.activeKey(hashApiKey(key));
     if (record?.status !== 'ACTIVE') throw new ApiError('UNAUTHORIZED');
@@ -43,7 +47,7 @@ export class Authenticator {
     const partner = await this.activePartner(record.partnerId);
     if (!partner) throw new ApiError('UNAUTHORIZED');
     if (partner.status !== 'ACTIVE') throw new ApiError('PARTNER_INACTIVE');
-    return partner;
+    return { partner, keyId: record.keyId };
   }
 
   private activeKey(keyHash: string): Promise<ApiKeyRecord | undefined> {

@@ -14,10 +14,10 @@ afterAll(async () => {
   await service.stop();
 });
 
-const accessLine = /^INFO \[(\w+)\] (GET|POST|PUT) (\/\S+) (\d{3}) (\d+)ms partner=(\S+) batch_id=(\S+) request_id=(\S+)$/;
+const accessLine = /^INFO \[(\w+)\] (GET|POST|PUT) (\/\S+) (\d{3}) (\d+)ms partner=(\S+) key_id=(\S+) batch_id=(\S+) request_id=(\S+)$/;
 
 describe('access log', () => {
-  it('writes one line per request with method, route, status, ms, partner, batch_id and the request id; never the key or the body', async () => {
+  it('writes one line per request with method, route, status, ms, partner, key id, batch_id and the request id; never the key or the body', async () => {
     const storeId = `LOG-${randomUUID().slice(0, 8)}`;
     // Lower-case letters keep the marker from ever being a valid order_type code.
     const marker = `bodymark-${randomUUID().slice(0, 8)}`;
@@ -51,7 +51,7 @@ describe('access log', () => {
     const parsed = mine.map((line) => {
       const m = accessLine.exec(line);
       expect(m, line).not.toBeNull();
-      return { fn: m![1], method: m![2], route: m![3], status: Number(m![4]), batchId: m![7], requestId: m![8] };
+      return { fn: m![1], method: m![2], route: m![3], status: Number(m![4]), keyId: m![7], batchId: m![8], requestId: m![9] };
     });
     expect(parsed.map((p) => `${p.method} ${p.route} ${p.status}`)).toEqual([
       'PUT /pos/v1/stores 202',
@@ -63,6 +63,8 @@ describe('access log', () => {
       'GET /pos/v1/mappings/transaction-types 200',
     ]);
     expect(parsed.map((p) => p.batchId)).toEqual([storesBatch.batch_id, trades.batch_id, trades.batch_id, '-', '-', '-', '-']);
+    // Which of the partner's keys each request came with (a rotation is done when only the new one shows).
+    expect(new Set(parsed.map((p) => p.keyId))).toEqual(new Set([partner.keyId]));
     expect(parsed[1]!.fn).toBe('pushTradeRecords');
     // The id each answer carried finds exactly its line.
     expect(new Set(requestIds).size).toBe(calls.length);

@@ -105,7 +105,7 @@ describe('HQ routes', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   });
 
-  it('answer, served or refused, with nosniff, no-store and x-request-id, and log one line naming the operator', async () => {
+  it('answer, served or refused, with nosniff, no-store and x-request-id, and log one line naming the operator and its key id', async () => {
     const served = await service.callHost(viewer, 'GET', 'hq/v1/whoami');
     const refused = await service.callHost(viewer, 'POST', `hq/v1/partners/${partnerId}/deactivate`, {});
     expect([served.status, refused.status]).toEqual([200, 403]);
@@ -116,9 +116,9 @@ describe('HQ routes', () => {
       expect(requestId).not.toBe('');
       const lines = service.logs.filter((line) => line.endsWith(` request_id=${requestId}`));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^INFO \[\w+\] (GET|POST) \/hq\/v1\/\S+ \d{3} \d+ms operator=\S+ request_id=\S+$/);
+      expect(lines[0]).toMatch(/^INFO \[\w+\] (GET|POST) \/hq\/v1\/\S+ \d{3} \d+ms operator=\S+ key_id=\S+ request_id=\S+$/);
       expect(lines[0]).toContain(` ${response.status} `);
-      expect(lines[0]).toContain(` operator=${viewer.name} `);
+      expect(lines[0]).toContain(` operator=${viewer.name} key_id=${viewer.keyId} `);
       expect(lines[0]).not.toContain(viewer.key);
     }
   });
