@@ -172,7 +172,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
       clock,
       elapsedMs: () => performance.now(),
     }),
-    stores: storesProcessor(stores),
+    stores: storesProcessor(stores, clock),
     products: productsProcessor(products, productIds, productCatalog),
     mappings: mappingsProcessor({
       pointers: mappingPointers,

@@ -61,15 +61,19 @@ describe('PUT /stores', () => {
     expectInvalid(await put(partner, withValueAt(storeBatch(), '/stores/1/status', 'CLOSED')), '/stores/1/status');
   });
 
-  it('rejects bad formats: workday_start, country, currency, time zone, locale, timestamp', async () => {
+  it('rejects bad formats: workday_start, country, currency, time zone, locale, timestamp (one far ahead too)', async () => {
     const partner = await service.createPartner({ stores: [usdStore, jpyStore] });
     const cases: [string, unknown][] = [
       ['workday_start', '4am'],
       ['country_code', 'XQ'],
       ['currency', 'DOLLAR'],
       ['time_zone', 'Mars/Olympus_Mons'],
+      ['time_zone', 'america/new_york'],
       ['locale', 'english please'],
       ['last_modified_at', '2026-02-20'],
+      // Two days after the service's clock: a stamp no correction could ever follow.
+      ['last_modified_at', new Date(Date.now() + 2 * 86_400_000).toISOString()],
+      ['last_modified_at', '9999-12-31T23:59:59Z'],
     ];
     for (const [field, value] of cases) {
       const pointer = `/stores/0/${field}`;

@@ -134,7 +134,7 @@ describe('the partner API document', () => {
       expect(checkAmountIdentity(record, index)).toBeUndefined();
     });
     expect(checkDailyClose(examples.pushDailyClose.request, 'USD')).toEqual([]);
-    expect(checkStoreBatch(examples.putStores.request as unknown as StoreBatch)).toEqual([]);
+    expect(checkStoreBatch(examples.putStores.request as unknown as StoreBatch, new Date('2026-03-02T00:00:00Z'))).toEqual([]);
     expect(checkProductBatch(examples.putProducts.request as unknown as ProductBatch)).toEqual([]);
     const codes = new Set(standardTransactionTypes.data.map((t) => t.code));
     expect(checkMappingBatch(examples.putMapping.request, codes)).toEqual({

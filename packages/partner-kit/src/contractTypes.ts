@@ -612,6 +612,8 @@ export interface StoresBody {
   stores: Store[];
 }
 /**
+ * One store's master data. The later last_modified_at wins; one more than 24 hours after the service's clock is refused (checked after the schema), since no correction could follow it.
+ *
  * This interface was referenced by `PosContract`'s JSON-Schema
  * via the `definition` "Store".
  */

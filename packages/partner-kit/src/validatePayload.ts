@@ -45,7 +45,7 @@ export function isPushEndpoint(name: string): name is PushEndpoint {
 export interface ValidateOptions {
   /** Currency of the store master (trade-records, daily-close); checked only when given. */
   readonly storeCurrency?: string;
-  /** The moment the business date window is reckoned from (default: now). */
+  /** The moment the business date window, and how far ahead a store's last_modified_at may lie, are reckoned from (default: now). */
   readonly now?: Date;
 }
 
@@ -155,7 +155,7 @@ function semantics(kind: BatchKind, body: unknown, options: ValidateOptions): Se
       };
     case 'stores':
       return {
-        problems: checkStoreBatch(body as StoreBatch),
+        problems: checkStoreBatch(body as StoreBatch, options.now ?? new Date()),
         unknownStandardCodes: none,
         recordCount: (body as StoreBatch).stores.length,
         warnings: [],

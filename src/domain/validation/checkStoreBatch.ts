@@ -7,11 +7,19 @@ import { isLocaleTag } from './isLocaleTag.js';
 import { isTimeZone } from './isTimeZone.js';
 
 /**
- * The rules of a PUT /stores body that its schema cannot express (contract §2.3, §4.5): unique
- * store_id, real ISO 3166-1 country, ISO 4217 currency, IANA time zone and BCP 47 locale.
- * workday_start (HH:mm, 00:00-23:59) is enforced by the schema.
+ * How far after the service's clock a store's `last_modified_at` may lie. A store carries no
+ * version: the later stamp wins, so one sent from a clock years ahead (or as a placeholder such as
+ * 9999-12-31) could never be replaced by a correction. A day covers any honest clock's drift.
  */
-export function checkStoreBatch(batch: StoreBatch): ProblemDetail[] {
+const maxStampAheadMs = 24 * 3_600_000;
+
+/**
+ * The rules of a PUT /stores body that its schema cannot express (contract §2.3, §4.5): unique
+ * store_id, real ISO 3166-1 country, ISO 4217 currency, IANA time zone and BCP 47 locale, and a
+ * `last_modified_at` at most a day after `now`. workday_start (HH:mm, 00:00-23:59) is enforced by
+ * the schema.
+ */
+export function checkStoreBatch(batch: StoreBatch, now: Date): ProblemDetail[] {
   const problems: ProblemDetail[] = [];
   const firstIndex = new Map<string, number>();
   batch.stores.forEach((store, index) => {
@@ -30,6 +38,12 @@ export function checkStoreBatch(batch: StoreBatch): ProblemDetail[] {
     }
     if (!isLocaleTag(store.locale)) {
       problems.push({ path: `${path}/locale`, message: 'must be a well-formed BCP 47 locale tag such as en-US' });
+    }
+    if (Date.parse(store.last_modified_at) > now.getTime() + maxStampAheadMs) {
+      problems.push({
+        path: `${path}/last_modified_at`,
+        message: "must not lie more than 24 hours after the service's clock: no later correction could replace it",
+      });
     }
   });
   for (const problem of findSensitiveData(batch)) problems.push(problem);
