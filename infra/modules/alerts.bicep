@@ -38,15 +38,17 @@ resource actionGroup 'Microsoft.Insights/actionGroups@2023-01-01' = {
   }
 }
 
-// One rule per figure: what the line is called, how its values add up over the window, and when
-// HQ is told. `metricLine` values are numbers; dimensions are ignored here and read when investigating.
+// One rule per figure: what the line is called, how its values add up over the window (`summary`,
+// a KQL aggregate of `value`), and when HQ is told. `metricLine` values are numbers; dimensions are
+// ignored here and read when investigating.
 var rules = [
   {
     name: 'webhook-dead-letters'
     metric: 'webhook_dead_letter'
     description: 'A partner webhook event was given up after 24 hours of retries (or a 410). npm run hq -- webhook failures lists them.'
     severity: 2
-    aggregation: 'sum'
+    summary: 'sum(value)'
+    operator: 'GreaterThan'
     threshold: 0
   }
   {
@@ -54,7 +56,8 @@ var rules = [
     metric: 'batch_failed'
     description: 'A batch ended in the failed state: its rows are not counted and the partner must resend it.'
     severity: 2
-    aggregation: 'sum'
+    summary: 'sum(value)'
+    operator: 'GreaterThan'
     threshold: 0
   }
   {
@@ -62,7 +65,8 @@ var rules = [
     metric: 'poison_message'
     description: 'A queue message failed its last allowed attempt and went to a -poison queue, where it waits for HQ.'
     severity: 1
-    aggregation: 'sum'
+    summary: 'sum(value)'
+    operator: 'GreaterThan'
     threshold: 0
   }
   {
@@ -70,15 +74,28 @@ var rules = [
     metric: 'poison_messages_waiting'
     description: 'A -poison queue holds messages (counted every 5 minutes, those moved there by a crash or a timeout of their last attempt included): its store-days, events or reruns wait for HQ. README, Operations notes.'
     severity: 1
-    aggregation: 'max'
+    summary: 'max(value)'
+    operator: 'GreaterThan'
     threshold: 0
+  }
+  {
+    // The poison-queue watch writes a line per queue every 5 minutes whatever it finds: none in the
+    // window means nothing runs (summarize over no rows still gives one row, its count 0).
+    name: 'service-silent'
+    metric: 'poison_messages_waiting'
+    description: 'The service wrote no poison_messages_waiting line for 15 minutes, which its timer writes every 5: the app is stopped, fails to start (a missing or wrong setting), or cannot reach its storage. Look at the function app and its log.'
+    severity: 1
+    summary: 'count()'
+    operator: 'LessThan'
+    threshold: 1
   }
   {
     name: 'reports-unwritten'
     metric: 'report_unwritten'
     description: 'A reconciled store-day got no new report files (REPORT_DATA_UNWRITABLE or REPORT_SOURCE_INCONSISTENT in the log): BI reads its earlier files, or none. Fix the cause, then npm run hq -- reports rebuild.'
     severity: 2
-    aggregation: 'sum'
+    summary: 'sum(value)'
+    operator: 'GreaterThan'
     threshold: 0
   }
   {
@@ -86,7 +103,8 @@ var rules = [
     metric: 'reconciliation_mismatched'
     description: 'A store-day reconciled MISMATCHED: npm run hq -- reconciliation list --status MISMATCHED.'
     severity: 3
-    aggregation: 'sum'
+    summary: 'sum(value)'
+    operator: 'GreaterThan'
     threshold: 0
   }
   {
@@ -94,7 +112,8 @@ var rules = [
     metric: 'reconciliation_lag_seconds'
     description: 'Reconciliations run later than their due time by more than the configured lag.'
     severity: 2
-    aggregation: 'max'
+    summary: 'max(value)'
+    operator: 'GreaterThan'
     threshold: reconciliationLagAlertSeconds
   }
 ]
@@ -118,10 +137,10 @@ resource alertRules 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [
       criteria: {
         allOf: [
           {
-            query: 'traces | where message startswith "metric ${rule.metric} " | extend value = todouble(split(message, " ")[2]) | summarize AggregatedValue = ${rule.aggregation}(value)'
+            query: 'traces | where message startswith "metric ${rule.metric} " | extend value = todouble(split(message, " ")[2]) | summarize AggregatedValue = ${rule.summary}'
             timeAggregation: 'Maximum'
             metricMeasureColumn: 'AggregatedValue'
-            operator: 'GreaterThan'
+            operator: rule.operator
             threshold: rule.threshold
             failingPeriods: {
               numberOfEvaluationPeriods: 1

@@ -39,6 +39,18 @@ describe('alert rules', () => {
     expect(alerts).toContain('todouble(split(message, " ")[2])');
   });
 
+  it('tell HQ when the service writes nothing at all: the watch line missing for a window', () => {
+    const silent = /\{[^{}]*name: 'service-silent'[^{}]*\}/.exec(alerts)?.[0] ?? '';
+    expect(silent).toMatch(/metric: 'poison_messages_waiting'/);
+    expect(silent).toMatch(/summary: 'count\(\)'/);
+    expect(silent).toMatch(/operator: 'LessThan'/);
+    expect(silent).toMatch(/threshold: 1\s/);
+    // Every other rule fires on a value above its threshold; the query takes each rule's own summary and operator.
+    expect(alerts.match(/operator: 'GreaterThan'/g)).toHaveLength(alerted.length);
+    expect(alerts).toContain('summarize AggregatedValue = ${rule.summary}');
+    expect(alerts).toMatch(/operator: rule\.operator/);
+  });
+
   it('find every line: Application Insights never samples traces away', () => {
     // The rules read `traces`; a rule that fires on one line (a dead letter, a poison message) would
     // miss it whenever adaptive sampling dropped the invocation's traces.
