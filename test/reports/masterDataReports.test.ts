@@ -111,7 +111,7 @@ describe('the master-data datasets (timer)', () => {
 
     // A retirement and new master data each make the next run rewrite the file.
     expect((await service.hq('store', 'retire', partner.partnerId, extra)).code).toBe(0);
-    const renamed = { ...usd, store_name: 'Renamed', time_zone: 'America/Chicago', last_modified_at: '2030-01-01T00:00:00Z' };
+    const renamed = { ...usd, store_name: 'Renamed', time_zone: 'America/Chicago', last_modified_at: new Date().toISOString() };
     expect((await service.call(partner, 'PUT', 'stores', { batch_id: randomUUID(), stores: [renamed] })).status).toBe(202);
     expect(await runTimer()).toContain(
       'writeMasterDataReports: 1 partners; stores files 1 written, 0 unchanged, 0 removed; products files 0 written, 0 unchanged, 0 removed; transaction_type_mappings files 0 written, 0 unchanged, 0 removed; 0 partners failed',
@@ -146,7 +146,7 @@ describe('the master-data datasets (timer)', () => {
     );
 
     const [first] = batch.products;
-    const newer = { ...first!, version: first!.version + 1, unit_price: '9.99', last_modified_at: '2030-01-01T00:00:00Z' };
+    const newer = { ...first!, version: first!.version + 1, unit_price: '9.99', last_modified_at: new Date().toISOString() };
     expect((await service.call(partner, 'PUT', 'products', { batch_id: randomUUID(), products: [newer] })).status).toBe(202);
     expect((await runTimer()).join('\n')).toContain('products files 1 written, 0 unchanged, 0 removed');
     const rows = await query(products);

@@ -38,7 +38,7 @@ describe('store currency changed after a USD day was reconciled', () => {
     expect([before.currency, rowBefore?.difference]).toEqual(['USD', '-0.03']);
 
     // The store moves to JPY (e.g. the partner corrects its master data for future days).
-    const jpy = { ...storeBody(day), currency: 'JPY', last_modified_at: '2026-12-01T00:00:00Z' };
+    const jpy = { ...storeBody(day), currency: 'JPY', last_modified_at: new Date().toISOString() };
     expect((await service.call(partner, 'PUT', 'stores', { batch_id: randomUUID(), stores: [jpy] })).status).toBe(202);
 
     const after = objectOf(await service.callHost(viewer, 'GET', path));
