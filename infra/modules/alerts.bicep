@@ -79,7 +79,16 @@ var rules = [
     threshold: 0
   }
   {
-    // The poison-queue watch writes a line per queue every 5 minutes whatever it finds: none in the
+    name: 'reconciliations-not-started'
+    metric: 'reconcile_waiting_seconds'
+    description: 'Reconcile messages that could be taken have waited past their due time by more than the configured lag without being taken (counted every 5 minutes): the queue trigger is not running (its connection or role) or every instance is stuck. Look at the function app and its log.'
+    severity: 2
+    summary: 'max(value)'
+    operator: 'GreaterThan'
+    threshold: reconciliationLagAlertSeconds
+  }
+  {
+    // The queue watch writes a line per poison queue every 5 minutes whatever it finds: none in the
     // window means nothing runs (summarize over no rows still gives one row, its count 0).
     name: 'service-silent'
     metric: 'poison_messages_waiting'

@@ -80,7 +80,7 @@ export const rateLimitPruneSchedule = '0 30 * * * *';
  * reads, kept off the sweep's first moments.
  * @internal read by the timer's test instead of restating it.
  */
-export const poisonQueueWatchSchedule = '30 */5 * * * *';
+export const queueWatchSchedule = '30 */5 * * * *';
 
 /**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
@@ -198,18 +198,20 @@ export const functionTable: readonly FunctionDefinition[] = [
     },
   },
   {
-    // Counts the messages waiting in each poison queue for HQ's alert, those moved there by a
-    // crash or a timeout of their last attempt included, which no handler could report.
-    name: 'watchPoisonQueues',
+    // For HQ's alerts, what no handler can report: the messages in each poison queue (those moved
+    // there by a crash or a timeout of their last attempt included), and how long due reconcile
+    // messages have waited untaken. Its lines every 5 minutes are also the service's heartbeat.
+    name: 'watchQueues',
     trigger: 'timer',
-    schedule: poisonQueueWatchSchedule,
+    schedule: queueWatchSchedule,
     createHandler: (services) => async (_timer, context) => {
-      const depths = await services.poisonQueues.report(logTelemetry(context.info.bind(context)));
+      const telemetry = logTelemetry(context.info.bind(context));
+      const [depths, backlog] = await Promise.all([services.poisonQueues.report(telemetry), services.reconcileBacklog.report(telemetry)]);
       const waiting = depths.filter((depth) => depth.waiting > 0);
       if (waiting.length > 0)
-        context.warn(
-          `watchPoisonQueues: messages wait for HQ in ${waiting.map((depth) => `${depth.queue} (${depth.waiting})`).join(', ')}`,
-        );
+        context.warn(`watchQueues: messages wait for HQ in ${waiting.map((depth) => `${depth.queue} (${depth.waiting})`).join(', ')}`);
+      if (backlog.messages > 0)
+        context.info(`watchQueues: ${backlog.messages} reconcile messages can be taken, the longest due for ${backlog.waitingSeconds} s`);
     },
   },
   {

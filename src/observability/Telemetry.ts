@@ -17,6 +17,8 @@ export type MetricName =
   | 'poison_message'
   /** Messages in one poison queue, counted by a timer: value = the count; the queue's name. */
   | 'poison_messages_waiting'
+  /** How long the longest-due visible reconcile message has waited, counted by a timer: seconds (0: none). */
+  | 'reconcile_waiting_seconds'
   /** A reconciled store-day whose report files could not be written and will not be retried: value 1. */
   | 'report_unwritten';
 

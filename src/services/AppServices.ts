@@ -10,6 +10,7 @@ import type { Clock } from './ports/Clock.js';
 import type { DayReconciler } from './DayReconciler.js';
 import type { HealthCheck } from './HealthCheck.js';
 import type { PoisonQueueWatch } from './PoisonQueueWatch.js';
+import type { ReconcileBacklogWatch } from './ReconcileBacklogWatch.js';
 import type { MappingQuery } from './MappingQuery.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { RateLimiter } from './ports/RateLimiter.js';
@@ -59,6 +60,7 @@ export interface AppServices {
   readonly sweeper: BatchSweeper;
   readonly health: HealthCheck;
   readonly poisonQueues: PoisonQueueWatch;
+  readonly reconcileBacklog: ReconcileBacklogWatch;
   /** Folder of the built HQ console (dist/console), served at /console/. */
   readonly consoleAssetsDir: string;
   /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */

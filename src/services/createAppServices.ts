@@ -48,6 +48,7 @@ import { ProductCatalog } from './catalog/ProductCatalog.js';
 import { DayReconciler } from './DayReconciler.js';
 import { HealthCheck } from './HealthCheck.js';
 import { PoisonQueueWatch } from './PoisonQueueWatch.js';
+import { ReconcileBacklogWatch } from './ReconcileBacklogWatch.js';
 import { MappingQuery } from './MappingQuery.js';
 import { BatchIngestion, type PushStep } from './push/BatchIngestion.js';
 import { dailyCloseProcessor } from './push/dailyCloseProcessor.js';
@@ -234,6 +235,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock, reportFragments),
     health: new HealthCheck(t.partners),
     poisonQueues: new PoisonQueueWatch(Object.values(queueNames).map((name) => storage.queueService.getQueueClient(poisonQueueName(name)))),
+    reconcileBacklog: new ReconcileBacklogWatch(storage.queues.reconcile, clock),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),
     webhooks: new PartnerWebhooks(

@@ -23,6 +23,7 @@ const alerted: readonly MetricName[] = [
   'report_unwritten',
   'reconciliation_mismatched',
   'reconciliation_lag_seconds',
+  'reconcile_waiting_seconds',
 ];
 
 describe('alert rules', () => {

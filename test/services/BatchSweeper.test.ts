@@ -214,7 +214,7 @@ describe('the pending-batch sweep (timer)', () => {
       'timer:sweepPendingBatches',
       'timer:writeMasterDataReports',
       'timer:pruneRateLimitWindows',
-      'timer:watchPoisonQueues',
+      'timer:watchQueues',
     ]);
     // Queue functions are driven by messages sent for a reason of their own, never one per push.
     const queues = registered.flatMap((fn) => (fn.kind === 'queue' ? [fn.queueName] : []));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { poisonQueueWatchSchedule } from '../../src/functions/functionTable.js';
+import { queueWatchSchedule } from '../../src/functions/functionTable.js';
 import { poisonQueueName, queueNames } from '../../src/storage/storageNames.js';
 import { runTimerFunction } from '../support/runTimerFunction.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
@@ -13,9 +13,9 @@ afterAll(async () => {
 });
 
 const poisonQueue = (name: string) => service.services.storage.queueService.getQueueClient(poisonQueueName(name));
-const runWatch = () => runTimerFunction(service, 'watchPoisonQueues', poisonQueueWatchSchedule);
+const runWatch = () => runTimerFunction(service, 'watchQueues', queueWatchSchedule);
 
-describe('watchPoisonQueues', () => {
+describe('watchQueues', () => {
   it('writes the count of every poison queue, and warns naming those that hold messages, however they got there', async () => {
     const quiet = await runWatch();
     expect(quiet.filter((line) => line.startsWith('metric poison_messages_waiting ')).sort()).toEqual(
@@ -23,7 +23,9 @@ describe('watchPoisonQueues', () => {
         .map((name) => `metric poison_messages_waiting 0 queue=${poisonQueueName(name)}`)
         .sort(),
     );
-    expect(quiet.filter((line) => line.startsWith('watchPoisonQueues'))).toEqual([]);
+    expect(quiet.filter((line) => line.startsWith('watchQueues'))).toEqual([]);
+    // Nothing waits to be reconciled either.
+    expect(quiet).toContain('metric reconcile_waiting_seconds 0 messages=0');
 
     // As the host leaves a message whose last attempt ended in a crash: moved, no handler line.
     const reconcilePoison = poisonQueue(queueNames.reconcile);
@@ -33,7 +35,7 @@ describe('watchPoisonQueues', () => {
       const lines = await runWatch();
       expect(lines).toContain(`metric poison_messages_waiting 2 queue=${poisonQueueName(queueNames.reconcile)}`);
       expect(lines).toContain(`metric poison_messages_waiting 0 queue=${poisonQueueName(queueNames.webhookDeliveries)}`);
-      expect(lines).toContain(`watchPoisonQueues: messages wait for HQ in ${poisonQueueName(queueNames.reconcile)} (2)`);
+      expect(lines).toContain(`watchQueues: messages wait for HQ in ${poisonQueueName(queueNames.reconcile)} (2)`);
       // Nothing of a message's content is written.
       expect(lines.join('\n')).not.toMatch(/partnerId/);
     } finally {
