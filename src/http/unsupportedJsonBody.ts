@@ -1,3 +1,5 @@
+import { errorCatalogue } from '../errors/errorCatalogue.js';
+
 /**
  * Why a request body is not JSON as the service reads it, or undefined when it is. The media type
  * must be `application/json`; a `charset` parameter may only name UTF-8, the one encoding JSON
@@ -7,7 +9,7 @@
  */
 export function unsupportedJsonBody(headers: Pick<Headers, 'get'>): string | undefined {
   const [mediaType, ...parameters] = (headers.get('content-type') ?? '').split(';');
-  if (mediaType?.trim().toLowerCase() !== 'application/json') return 'The request body must be sent with Content-Type: application/json.';
+  if (mediaType?.trim().toLowerCase() !== 'application/json') return errorCatalogue.UNSUPPORTED_MEDIA_TYPE.message;
   for (const parameter of parameters) {
     const [name, value = ''] = parameter.split('=', 2).map((part) => part.trim());
     if (name?.toLowerCase() !== 'charset') continue;

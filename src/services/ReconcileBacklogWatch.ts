@@ -1,5 +1,5 @@
-import type { QueueClient } from '@azure/storage-queue';
 import type { Telemetry } from '../observability/Telemetry.js';
+import type { JsonQueue } from '../storage/JsonQueue.js';
 import type { Clock } from './ports/Clock.js';
 
 /** Messages looked at per run: the most a peek returns. */
@@ -14,28 +14,24 @@ const peeked = 32;
  */
 export class ReconcileBacklogWatch {
   constructor(
-    private readonly queue: QueueClient,
+    private readonly queue: Pick<JsonQueue<unknown>, 'peek'>,
     private readonly clock: Clock,
   ) {}
 
   /** Writes `reconcile_waiting_seconds` (0 when no message waits); resolves with the seconds and the messages seen. */
   async report(telemetry: Telemetry): Promise<{ waitingSeconds: number; messages: number }> {
-    const { peekedMessageItems: messages } = await this.queue.peekMessages({ numberOfMessages: peeked });
+    const messages = await this.queue.peek(peeked);
     const now = this.clock().getTime();
-    const dues = messages.map((message) => dueAt(message.messageText) ?? message.insertedOn.getTime());
+    const dues = messages.map((message) => dueAt(message.body) ?? message.sentAt.getTime());
     const waitingSeconds = dues.length === 0 ? 0 : Math.max(0, Math.floor((now - Math.min(...dues)) / 1000));
     telemetry.metric('reconcile_waiting_seconds', waitingSeconds, { messages: messages.length });
     return { waitingSeconds, messages: messages.length };
   }
 }
 
-/** The `dueAt` a message names (base64 JSON, as the service sends them), if it names a valid one. */
-function dueAt(messageText: string): number | undefined {
-  try {
-    const body = JSON.parse(Buffer.from(messageText, 'base64').toString('utf8')) as { dueAt?: unknown };
-    const due = typeof body.dueAt === 'string' ? Date.parse(body.dueAt) : Number.NaN;
-    return Number.isNaN(due) ? undefined : due;
-  } catch {
-    return undefined;
-  }
+/** The `dueAt` a message body names, if it names a valid one. */
+function dueAt(body: unknown): number | undefined {
+  const named = typeof body === 'object' && body !== null ? (body as { dueAt?: unknown }).dueAt : undefined;
+  const due = typeof named === 'string' ? Date.parse(named) : Number.NaN;
+  return Number.isNaN(due) ? undefined : due;
 }

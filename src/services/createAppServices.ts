@@ -235,7 +235,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     sweeper: new BatchSweeper(ledger, pendingIndex, ingestion, processors, config.batchSweepDelaySeconds, clock, reportFragments),
     health: new HealthCheck(t.partners),
     poisonQueues: new PoisonQueueWatch(Object.values(queueNames).map((name) => storage.queueService.getQueueClient(poisonQueueName(name)))),
-    reconcileBacklog: new ReconcileBacklogWatch(storage.queues.reconcile, clock),
+    reconcileBacklog: new ReconcileBacklogWatch(reconcileQueue, clock),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),
     webhooks: new PartnerWebhooks(

@@ -5,6 +5,7 @@ import { TenantGuard } from '../../src/services/TenantGuard.js';
 import { StoreRegistrationRepository } from '../../src/storage/StoreRegistrationRepository.js';
 import { azuriteTable } from '../support/azuriteClients.js';
 import { testClock, type TestClock } from '../support/testClock.js';
+import { apiRefusal } from '../support/apiRefusal.js';
 
 const cacheMs = 30_000;
 let registrations: StoreRegistrationRepository;
@@ -19,15 +20,6 @@ async function setUp(storeIds: readonly string[]): Promise<{ partnerId: string; 
   const clock = testClock(new Date('2026-03-01T12:00:00Z'));
   await registrations.register(partnerId, storeIds, clock());
   return { partnerId, clock, guard: new TenantGuard(registrations, clock, cacheMs) };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 describe('TenantGuard.isActive', () => {
@@ -76,7 +68,7 @@ describe('TenantGuard.requireStores and requireReadable', () => {
   it('refuses a push naming a retired store with the paths it sits at, never the ids, and still lets its past be read', async () => {
     const { partnerId, clock, guard } = await setUp(['S-1', 'S-2']);
     await registrations.setStatus(partnerId, 'S-2', 'RETIRED', clock());
-    const error = await refusal(
+    const error = await apiRefusal(
       guard.requireStores(partnerId, [
         { storeId: 'S-1', path: '/stores/0/store_id' },
         { storeId: 'S-2', path: '/stores/1/store_id' },
@@ -88,6 +80,6 @@ describe('TenantGuard.requireStores and requireReadable', () => {
     expect(JSON.stringify({ message: error.message, details: error.details })).not.toMatch(/S-2|S-9/);
 
     await expect(guard.requireReadable(partnerId, 'S-2')).resolves.toBeUndefined();
-    expect((await refusal(guard.requireReadable(partnerId, 'S-9'))).code).toBe('STORE_NOT_ALLOWED');
+    expect((await apiRefusal(guard.requireReadable(partnerId, 'S-9'))).code).toBe('STORE_NOT_ALLOWED');
   });
 });

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/errors/ApiError.js';
 import { WebhookSecret } from '../../../src/events/WebhookSecret.js';
 import type { HostResolver } from '../../../src/outbound/HostResolver.js';
 import { newPartnerId, present, startWebhookKit, type WebhookKit } from './webhookKit.js';
+import { apiRefusal } from '../../support/apiRefusal.js';
 
 const resolve: HostResolver = (hostname) => {
   const table: Record<string, string[]> = {
@@ -14,16 +14,6 @@ const resolve: HostResolver = (hostname) => {
   return found ? Promise.resolve(found) : Promise.reject(new Error('ENOTFOUND'));
 };
 const events = ['reconciliation.completed', 'reconciliation.changed'];
-
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('the request was accepted');
-}
 
 let kit: WebhookKit;
 beforeAll(async () => {
@@ -69,7 +59,7 @@ describe('registering a partner webhook (public targets only)', () => {
     'https://user:pw@hooks.partner.example/',
   ])('refuses %s with a 400 on /url, and stores nothing', async (url) => {
     const partner = newPartnerId();
-    const error = await refusal(kit.registrar.register(partner, { url, eventTypes: events }));
+    const error = await apiRefusal(kit.registrar.register(partner, { url, eventTypes: events }));
     expect(error.code).toBe('INVALID_PAYLOAD');
     expect(error.status).toBe(400);
     expect(error.details).toHaveLength(1);
@@ -81,7 +71,7 @@ describe('registering a partner webhook (public targets only)', () => {
   it('keeps the registered endpoint when a replacement is refused', async () => {
     const partner = newPartnerId();
     await kit.registrar.register(partner, { url: 'https://hooks.partner.example/pos', eventTypes: events });
-    await refusal(kit.registrar.register(partner, { url: 'https://10.0.0.1/', eventTypes: events }));
+    await apiRefusal(kit.registrar.register(partner, { url: 'https://10.0.0.1/', eventTypes: events }));
     expect((await kit.registrar.get(partner))?.url).toBe('https://hooks.partner.example/pos');
   });
 
@@ -90,7 +80,7 @@ describe('registering a partner webhook (public targets only)', () => {
     [['reconciliation.completed', 'day.closed'], '/event_types/1'],
     [['batch.failed', 'batch.failed'], '/event_types/1'],
   ])('refuses the event types %j (%s)', async (eventTypes, path) => {
-    const error = await refusal(kit.registrar.register(newPartnerId(), { url: 'https://hooks.partner.example/', eventTypes }));
+    const error = await apiRefusal(kit.registrar.register(newPartnerId(), { url: 'https://hooks.partner.example/', eventTypes }));
     expect(error.code).toBe('INVALID_PAYLOAD');
     expect(error.details.map((d) => d.path)).toEqual([path]);
   });
