@@ -35,8 +35,9 @@ param maximumInstanceCount int = 40
 @maxValue(1000)
 param httpPerInstanceConcurrency int = 16
 
-@description('Seconds between the receipt of a daily close and its reconciliation (RECONCILE_DELAY_SECONDS). At least host.json\'s functionTimeout: a push that looked for the close just before it arrived is still writing its rows for at most that long, and the close\'s run must find them.')
+@description('Seconds between the receipt of a daily close and its reconciliation (RECONCILE_DELAY_SECONDS). At least host.json\'s functionTimeout: a push that looked for the close just before it arrived is still writing its rows for at most that long, and the close\'s run must find them. At most an hour (the service refuses more): the contract says about 15 minutes.')
 @minValue(300)
+@maxValue(3600)
 param reconcileDelaySeconds int = 900
 
 @description('Default number of /trade-records requests a partner may make per minute, when HQ has set no limit of its own (RATE_LIMIT_PER_MINUTE).')

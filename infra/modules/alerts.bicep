@@ -88,6 +88,15 @@ var rules = [
     threshold: reconciliationLagAlertSeconds
   }
   {
+    name: 'reconciliations-stuck'
+    metric: 'reconcile_stuck_days'
+    description: 'Store-days are still RECEIVED with no run to come (counted hourly, so this repeats hourly until they are reconciled): their reconcile message is gone, expired after 7 days in a poison queue, deleted, or cleared with its queue. The watchStuckDays log line names them; fix the cause, then npm run hq -- reconciliation rerun <partner>. README, Operations notes.'
+    severity: 2
+    summary: 'max(value)'
+    operator: 'GreaterThan'
+    threshold: 0
+  }
+  {
     // The queue watch writes a line per poison queue every 5 minutes whatever it finds: none in the
     // window means nothing runs (summarize over no rows still gives one row, its count 0).
     name: 'service-silent'

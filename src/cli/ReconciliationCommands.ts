@@ -2,6 +2,7 @@ import { compareCodeUnits } from '../domain/compareCodeUnits.js';
 import { createStoreDayReportService } from '../services/createStoreDayReportService.js';
 import { createMasterDataReports } from '../services/createMasterDataReports.js';
 import { classifyReportError } from '../services/reports/classifyReportError.js';
+import { isStuckDay } from '../services/isStuckDay.js';
 import { partnerDatasets } from '../reports/reportDatasets.js';
 import type { ClosedDayReruns } from '../services/reruns/ClosedDayReruns.js';
 import type { ReconciliationRepository, ReconciliationStatus } from '../storage/ReconciliationRepository.js';
@@ -15,6 +16,8 @@ interface StoreDay {
   readonly partnerId: string;
   readonly storeId: string;
   readonly businessDate: string;
+  /** Still RECEIVED with no run to come. */
+  readonly stuck: boolean;
 }
 
 /** The HQ tool's `reconciliation list|rerun` and `reports rebuild`: what HQ does with reconciled store-days. */
@@ -48,13 +51,18 @@ export class ReconciliationCommands {
   /**
    * Reconciles a partner's reconciled store-days in range again now, through the service's queue,
    * each against its close in effect: after a mapping upload that gave a code already mapped another
-   * standard code, or left it out, which reconciles no day by itself.
+   * standard code, or left it out, which reconciles no day by itself. Stuck days in range (still
+   * RECEIVED with no run to come: their message was lost) are reconciled too; a day awaiting its
+   * close's run is left to it.
    */
   async rerun(typedPartnerId: string, options: Options): Promise<void> {
     const partnerId = await this.context.resolvePartner(typedPartnerId);
-    const days = await this.reconciledDays(partnerId, options);
+    const days = await this.reconciledDays(partnerId, options, this.context.clock());
     const scheduled = await this.reruns.rerunDays(partnerId, days);
-    this.context.io.out(`${scheduled} of ${days.length} reconciled store-day(s) scheduled to reconcile again`);
+    const stuck = days.filter((day) => day.stuck).length;
+    this.context.io.out(
+      `${scheduled} of ${days.length} reconciled store-day(s) scheduled to reconcile again${stuck > 0 ? ` (${stuck} of them stuck RECEIVED)` : ''}`,
+    );
   }
 
   /**
@@ -132,13 +140,16 @@ export class ReconciliationCommands {
 
   /**
    * The reconciled (MATCHED or MISMATCHED) store-days of one partner or all, by date range, in
-   * order. The tool has checked the dates already (checkDateOptions).
+   * order; with `stuckAt`, also the days stuck RECEIVED at that time ({@link isStuckDay}). The tool
+   * has checked the dates already (checkDateOptions).
    */
-  private async reconciledDays(partnerId: string | undefined, { from, to }: Options): Promise<StoreDay[]> {
+  private async reconciledDays(partnerId: string | undefined, { from, to }: Options, stuckAt?: Date): Promise<StoreDay[]> {
     const days: StoreDay[] = [];
     for await (const r of this.results.list({ partnerId })) {
-      if (r.status === 'RECEIVED' || (from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
-      days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate });
+      if ((from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
+      const stuck = stuckAt !== undefined && isStuckDay(r, stuckAt);
+      if (r.status === 'RECEIVED' && !stuck) continue;
+      days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate, stuck });
     }
     return days.sort(
       (a, b) =>

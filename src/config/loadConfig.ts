@@ -10,6 +10,14 @@ import { settingNames as names } from './settingNames.js';
  */
 const maxPartnerCacheSeconds = 60;
 
+/**
+ * The longest delay between a daily close and its reconciliation. The contract says about 15
+ * minutes and tells partners to ask after 30; an hour is far past that, and a day still RECEIVED
+ * well after it is taken as stuck (`isStuckDay`). Azure would also refuse a message hidden for
+ * more than its 7-day life.
+ */
+export const maxReconcileDelaySeconds = 3600;
+
 export type Settings = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -33,7 +41,7 @@ export function loadConfig(settings: Settings): Config {
   const storage = readStorage(settings, problems);
   const config: Config = {
     storage,
-    reconcileDelaySeconds: integer(names.reconcileDelaySeconds, 0),
+    reconcileDelaySeconds: integer(names.reconcileDelaySeconds, 0, maxReconcileDelaySeconds),
     maxRequestBodyBytes: integer(names.maxRequestBodyBytes, 1),
     rateLimitPerMinute: integer(names.rateLimitPerMinute, 1),
     maxTransactionsPerStoreDay: integer(names.maxTransactionsPerStoreDay, 1),

@@ -83,6 +83,13 @@ export const rateLimitPruneSchedule = '0 30 * * * *';
 export const queueWatchSchedule = '30 */5 * * * *';
 
 /**
+ * Every hour at 44 past, a minute on which no other timer starts (NCRONTAB with seconds, UTC): it
+ * scans the RECEIVED rows of every partner.
+ * @internal read by the timer's test instead of restating it.
+ */
+export const stuckDayWatchSchedule = '0 44 * * * *';
+
+/**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
  * table with `app.http` / `app.storageQueue` / `app.timer`; the local host serves the same
  * registrations.
@@ -212,6 +219,22 @@ export const functionTable: readonly FunctionDefinition[] = [
         context.warn(`watchQueues: messages wait for HQ in ${waiting.map((depth) => `${depth.queue} (${depth.waiting})`).join(', ')}`);
       if (backlog.messages > 0)
         context.info(`watchQueues: ${backlog.messages} reconcile messages can be taken, the longest due for ${backlog.waitingSeconds} s`);
+    },
+  },
+  {
+    // For HQ's alerts: store-days whose reconcile message is gone (expired after 7 days in a poison
+    // queue, deleted, cleared) stay RECEIVED with nothing to reconcile them; the rows say so.
+    name: 'watchStuckDays',
+    trigger: 'timer',
+    schedule: stuckDayWatchSchedule,
+    createHandler: (services) => async (_timer, context) => {
+      const { stuck, named } = await services.stuckDays.report(logTelemetry(context.info.bind(context)));
+      if (stuck > 0) {
+        const days = named.map((day) => `${day.partnerId} ${day.storeId} ${day.businessDate}`).join(', ');
+        context.warn(
+          `watchStuckDays: ${stuck} store-day(s) RECEIVED with no run to come (${days}${stuck > named.length ? ', …' : ''}): npm run hq -- reconciliation rerun <partner> reconciles them`,
+        );
+      }
     },
   },
   {

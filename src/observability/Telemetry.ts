@@ -19,6 +19,8 @@ export type MetricName =
   | 'poison_messages_waiting'
   /** How long the longest-due visible reconcile message has waited, counted by a timer: seconds (0: none). */
   | 'reconcile_waiting_seconds'
+  /** Store-days still RECEIVED that no run will reconcile by itself, counted hourly by a timer: value = the count. */
+  | 'reconcile_stuck_days'
   /** A reconciled store-day whose report files could not be written and will not be retried: value 1. */
   | 'report_unwritten';
 

@@ -11,6 +11,7 @@ import type { DayReconciler } from './DayReconciler.js';
 import type { HealthCheck } from './HealthCheck.js';
 import type { PoisonQueueWatch } from './PoisonQueueWatch.js';
 import type { ReconcileBacklogWatch } from './ReconcileBacklogWatch.js';
+import type { StuckDayWatch } from './StuckDayWatch.js';
 import type { MappingQuery } from './MappingQuery.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { RateLimiter } from './ports/RateLimiter.js';
@@ -61,6 +62,7 @@ export interface AppServices {
   readonly health: HealthCheck;
   readonly poisonQueues: PoisonQueueWatch;
   readonly reconcileBacklog: ReconcileBacklogWatch;
+  readonly stuckDays: StuckDayWatch;
   /** Folder of the built HQ console (dist/console), served at /console/. */
   readonly consoleAssetsDir: string;
   /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */

@@ -49,6 +49,7 @@ import { DayReconciler } from './DayReconciler.js';
 import { HealthCheck } from './HealthCheck.js';
 import { PoisonQueueWatch } from './PoisonQueueWatch.js';
 import { ReconcileBacklogWatch } from './ReconcileBacklogWatch.js';
+import { StuckDayWatch } from './StuckDayWatch.js';
 import { MappingQuery } from './MappingQuery.js';
 import { BatchIngestion, type PushStep } from './push/BatchIngestion.js';
 import { dailyCloseProcessor } from './push/dailyCloseProcessor.js';
@@ -236,6 +237,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     health: new HealthCheck(t.partners),
     poisonQueues: new PoisonQueueWatch(Object.values(queueNames).map((name) => storage.queueService.getQueueClient(poisonQueueName(name)))),
     reconcileBacklog: new ReconcileBacklogWatch(reconcileQueue, clock),
+    stuckDays: new StuckDayWatch(results, clock),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),
     webhooks: new PartnerWebhooks(

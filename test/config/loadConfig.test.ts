@@ -43,3 +43,17 @@ describe('PARTNER_CACHE_SECONDS', () => {
     expect(problemsOf({ ...base, PARTNER_CACHE_SECONDS: '-1' })).toEqual(['PARTNER_CACHE_SECONDS must be an integer >= 0']);
   });
 });
+
+describe('RECONCILE_DELAY_SECONDS', () => {
+  it('is read into the configuration; 0 reconciles at once', () => {
+    expect(loadConfig(base).reconcileDelaySeconds).toBe(900);
+    expect(loadConfig({ ...base, RECONCILE_DELAY_SECONDS: '0' }).reconcileDelaySeconds).toBe(0);
+    expect(loadConfig({ ...base, RECONCILE_DELAY_SECONDS: '3600' }).reconcileDelaySeconds).toBe(3600);
+  });
+
+  it('is at most an hour: a longer delay would leave every close RECEIVED past what partners are told', () => {
+    expect(problemsOf({ ...base, RECONCILE_DELAY_SECONDS: '3601' })).toEqual(['RECONCILE_DELAY_SECONDS must be at most 3600']);
+    // Past what Azure lets a queue message stay hidden (7 days): every close would fail to schedule.
+    expect(problemsOf({ ...base, RECONCILE_DELAY_SECONDS: '691200' })).toEqual(['RECONCILE_DELAY_SECONDS must be at most 3600']);
+  });
+});

@@ -24,6 +24,7 @@ const alerted: readonly MetricName[] = [
   'reconciliation_mismatched',
   'reconciliation_lag_seconds',
   'reconcile_waiting_seconds',
+  'reconcile_stuck_days',
 ];
 
 describe('alert rules', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { identityStorageSettingNames, settingNames, tunableSettingNames } from '../../src/config/settingNames.js';
+import { maxReconcileDelaySeconds } from '../../src/config/loadConfig.js';
 import { containerNames, poisonQueueName, queueNames, tableNames } from '../../src/storage/storageNames.js';
 import type { FunctionDefinition, HttpFunctionDefinition } from '../../src/functions/FunctionDefinition.js';
 import { maxDequeueCount } from '../../src/queue/createQueueHandler.js';
@@ -232,8 +233,13 @@ describe('the host in Azure', () => {
   it("RECONCILE_DELAY_SECONDS is at least functionTimeout in Azure, so a close's run finds every push that missed the close", () => {
     // A push reads the close beside its index write: one that read just before the close arrived
     // writes its rows for at most functionTimeout, and schedules no rerun of its own.
-    const floor = /@minValue\((\d+)\)\s*param\s+reconcileDelaySeconds\b/.exec(main)?.[1];
+    const floor = /@minValue\((\d+)\)\s*(?:@maxValue\(\d+\)\s*)?param\s+reconcileDelaySeconds\b/.exec(main)?.[1];
     expect(Number(floor)).toBeGreaterThanOrEqual(functionTimeoutSeconds() ?? Infinity);
+  });
+
+  it('RECONCILE_DELAY_SECONDS is held in the template to the most the service starts with', () => {
+    const ceiling = /@maxValue\((\d+)\)\s*param\s+reconcileDelaySeconds\b/.exec(main)?.[1];
+    expect(Number(ceiling)).toBe(maxReconcileDelaySeconds);
   });
 
   it('the queue functions count a poison message at the dequeue host.json moves it on', () => {

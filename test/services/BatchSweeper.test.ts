@@ -215,6 +215,7 @@ describe('the pending-batch sweep (timer)', () => {
       'timer:writeMasterDataReports',
       'timer:pruneRateLimitWindows',
       'timer:watchQueues',
+      'timer:watchStuckDays',
     ]);
     // Queue functions are driven by messages sent for a reason of their own, never one per push.
     const queues = registered.flatMap((fn) => (fn.kind === 'queue' ? [fn.queueName] : []));
