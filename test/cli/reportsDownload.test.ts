@@ -128,6 +128,40 @@ describe('hq reports download', () => {
     }
   });
 
+  it("runs the README's DuckDB examples on a folder that also holds files of a release before a column was added", async () => {
+    const root = folder();
+    expect((await service.hq('reports', 'rebuild')).code).toBe(0);
+    expect((await service.hq('reports', 'download', root)).code).toBe(0);
+    // A store_days file as a release before report_files_id wrote it, for an earlier day: the
+    // first file a glob reaches.
+    const current = filesBelow(root).find((name) => name.startsWith(`store_days/partner_id=${acme.partnerId}/`))!;
+    const olderDay = '2025-01-02';
+    const older = path.join(root, current.replace(/business_date=[^/]+/, `business_date=${olderDay}`));
+    mkdirSync(path.dirname(older), { recursive: true });
+    const db = await DuckDb.open();
+    try {
+      await db.rows(
+        `COPY (SELECT * EXCLUDE (report_files_id) REPLACE (DATE '${olderDay}' AS business_date) FROM read_parquet('${path.join(root, current)}')) TO '${older}' (FORMAT parquet)`,
+      );
+      const statements = readmeDuckDbExamples({ root, partnerId: acme.partnerId, businessDate: fixtureBusinessDate });
+      const results = [];
+      for (const statement of statements) results.push(await db.rows(statement));
+      const [daySales, , , problemDays, mixedDays] = results;
+      expect(daySales!.map((row) => [row.partner_id, row.transactions])).toEqual(
+        [acme.partnerId, other.partnerId].sort().map((id) => [id, '3']),
+      );
+      expect(problemDays).toEqual([]);
+      // The older day names no set: it is left out, and every other day's files are one set.
+      expect(mixedDays).toEqual([]);
+      const olderRow = await db.row(
+        `SELECT report_files_id FROM read_parquet('${root}/store_days/**/*.parquet', hive_partitioning = true, union_by_name = true) WHERE business_date = DATE '${olderDay}'`,
+      );
+      expect(olderRow).toEqual({ report_files_id: null });
+    } finally {
+      db.close();
+    }
+  });
+
   it("the README's last example names a store-day whose copy was taken across a rewrite", async () => {
     const before = folder();
     expect((await service.hq('reports', 'download', before, '--partner', acme.partnerId)).code).toBe(0);
