@@ -35,11 +35,11 @@ export class CachedStoreMasterData implements StoreMasterData {
     return this.stores.storeProblems(partnerId, store);
   }
 
-  async upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>> {
+  async upsert(partnerId: string, stores: readonly Store[], now: Date): Promise<Set<string>> {
     // Forgotten before and after the write: a read that raced the write cannot leave the old copy.
     for (const store of stores) this.found.delete(storeKey(partnerId, store.store_id));
     try {
-      return await this.stores.upsert(partnerId, stores);
+      return await this.stores.upsert(partnerId, stores, now);
     } finally {
       for (const store of stores) this.found.delete(storeKey(partnerId, store.store_id));
     }

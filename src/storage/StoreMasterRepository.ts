@@ -1,5 +1,6 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import type { Store } from '../domain/model/payloads.js';
+import { isStampTooFarAhead } from '../domain/validation/isStampTooFarAhead.js';
 import { isNotFound } from './storageErrors.js';
 import { encodeKeyPart } from './tableKey.js';
 import { entityProblems, type RowProblem } from './tableLimits.js';
@@ -43,16 +44,21 @@ export class StoreMasterRepository {
   /**
    * Upserts stores; returns the store_ids not written because a later copy is stored. A store has
    * no version, so a copy with the stored last_modified_at replaces the stored one: a correction
-   * sent without moving the timestamp is applied, not dropped.
+   * sent without moving the timestamp is applied, not dropped. A stored copy stamped too far after
+   * `now` (accepted before pushes were held to the bound) is replaced by any copy: nothing could
+   * correct it otherwise.
    */
-  async upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>> {
+  async upsert(partnerId: string, stores: readonly Store[], now: Date): Promise<Set<string>> {
     const rows = stores.map((store) => ({
       rowKey: encodeKeyPart(store.store_id),
       version: 0,
       last_modified_at: store.last_modified_at,
       properties: storeProperties(store),
     }));
-    const { staleRowKeys } = await writeVersionedRows(this.table, encodeKeyPart(partnerId), rows, [], { replaceOnTie: true });
+    const { staleRowKeys } = await writeVersionedRows(this.table, encodeKeyPart(partnerId), rows, [], {
+      replaceOnTie: true,
+      voidStamp: (stored) => isStampTooFarAhead(stored.last_modified_at, now),
+    });
     return new Set(stores.filter((s) => staleRowKeys.has(encodeKeyPart(s.store_id))).map((s) => s.store_id));
   }
 }

@@ -45,6 +45,11 @@ export interface VersionedWriteOptions {
    */
   readonly replaceOnTie?: boolean;
   /**
+   * Whether a stored stamp counts for nothing: one the caller refuses today but accepted before
+   * (a store stamped far ahead of the clock). Any row replaces a stored row with such a stamp.
+   */
+  readonly voidStamp?: (stored: Versioned) => boolean;
+  /**
    * Whether the columns of a row to write say the same as the stored row's (read whole for it).
    * When given, an equal stamp keeps the stored row all the same, and one that says something else
    * is reported in `conflictingRowKeys`. See {@link sameColumnsExcept}.
@@ -182,7 +187,9 @@ async function guardedActions(
     // the same moment, and the one stored stands. Replacing it again would have each of many such
     // copies undo the others' writes in turn, until they ran out of attempts.
     const tieWrittenMeanwhile = order === 0 && readBefore !== undefined && readBefore !== current.etag;
-    if (order > 0 || (order === 0 && options.replaceOnTie === true && !tieWrittenMeanwhile)) {
+    const replaces =
+      order > 0 || (order === 0 && options.replaceOnTie === true && !tieWrittenMeanwhile) || options.voidStamp?.(current.stamp) === true;
+    if (replaces) {
       actions.push(['update', entity(row), 'Replace', { etag: current.etag }]);
     } else if (order < 0) {
       outcome.stale.add(row.rowKey);

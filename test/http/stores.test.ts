@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store, StoreBatch } from '../../src/domain/model/payloads.js';
 import { buildJpyStore, buildUsdStore } from '../fixtures/masterDataFixtures.js';
+import { StoreMasterRepository } from '../../src/storage/StoreMasterRepository.js';
 import { invokeInProcess, type EndpointCaller } from '../support/invokeInProcess.js';
 import { startTestService, type TestPartner, type TestService } from '../support/startTestService.js';
 import { expectInvalid, jpyStore, newBatchId, usdStore } from '../support/httpScenario.js';
@@ -46,6 +47,18 @@ describe('PUT /stores', () => {
       Array.from({ length: 24 }, (_, i) => put(partner, storeBatch([{ ...store, store_name: `Broadway ${String(i)}` }]))),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 24 }, () => 202));
+  });
+
+  it('corrects a store stored stamped far ahead by a release without the bound, with a copy stamped now', async () => {
+    const partner = await service.createPartner({ stores: [usdStore] });
+    const placeholder = { ...buildUsdStore(usdStore), store_name: 'Placeholder', last_modified_at: '9999-12-31T23:59:59Z' };
+    // As such a release stored it: written straight, with the clock of that stamp.
+    const stored = new StoreMasterRepository(service.services.storage.tables.stores);
+    await stored.upsert(partner.partnerId, [placeholder], new Date('9999-12-31T00:00:00Z'));
+    const corrected = { ...placeholder, store_name: 'Corrected', last_modified_at: new Date().toISOString() };
+    const answer = await put(partner, storeBatch([corrected]));
+    expect([answer.status, ackOf(answer).warnings]).toEqual([202, []]);
+    expect(await stored.get(partner.partnerId, usdStore)).toEqual(corrected);
   });
 
   it('rejects a wrong type, a missing field and a bad enum with INVALID_PAYLOAD', async () => {

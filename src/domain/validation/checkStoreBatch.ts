@@ -4,14 +4,8 @@ import type { StoreBatch } from '../model/payloads.js';
 import { findSensitiveData } from './findSensitiveData.js';
 import { isCountryCode } from './isCountryCode.js';
 import { isLocaleTag } from './isLocaleTag.js';
+import { isStampTooFarAhead } from './isStampTooFarAhead.js';
 import { isTimeZone } from './isTimeZone.js';
-
-/**
- * How far after the service's clock a store's `last_modified_at` may lie. A store carries no
- * version: the later stamp wins, so one sent from a clock years ahead (or as a placeholder such as
- * 9999-12-31) could never be replaced by a correction. A day covers any honest clock's drift.
- */
-const maxStampAheadMs = 24 * 3_600_000;
 
 /**
  * The rules of a PUT /stores body that its schema cannot express (contract §2.3, §4.5): unique
@@ -39,7 +33,7 @@ export function checkStoreBatch(batch: StoreBatch, now: Date): ProblemDetail[] {
     if (!isLocaleTag(store.locale)) {
       problems.push({ path: `${path}/locale`, message: 'must be a well-formed BCP 47 locale tag such as en-US' });
     }
-    if (Date.parse(store.last_modified_at) > now.getTime() + maxStampAheadMs) {
+    if (isStampTooFarAhead(store.last_modified_at, now)) {
       problems.push({
         path: `${path}/last_modified_at`,
         message: "must not lie more than 24 hours after the service's clock: no later correction could replace it",

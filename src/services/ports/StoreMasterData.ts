@@ -8,6 +8,10 @@ export interface StoreMasterData {
   list(partnerId: string): Promise<Store[]>;
   /** What the store would refuse in a store's row (checked before the first write); empty when it fits. */
   storeProblems(partnerId: string, store: Store): RowProblem[];
-  /** Returns the store_ids not written because a later copy is stored. */
-  upsert(partnerId: string, stores: readonly Store[]): Promise<Set<string>>;
+  /**
+   * Returns the store_ids not written because a later copy is stored. A stored copy stamped further
+   * after `now` than a push may stamp (`isStampTooFarAhead`: written before that bound existed) is
+   * replaced by any copy, so that it can be corrected at all.
+   */
+  upsert(partnerId: string, stores: readonly Store[], now: Date): Promise<Set<string>>;
 }

@@ -19,7 +19,7 @@ export function storesProcessor(stores: StoreMasterData, clock: Clock): BatchPro
     },
 
     async apply({ partnerId, body }) {
-      const stale = await stores.upsert(partnerId, body.stores);
+      const stale = await stores.upsert(partnerId, body.stores, clock());
       return body.stores.flatMap((store, index) =>
         stale.has(store.store_id)
           ? [

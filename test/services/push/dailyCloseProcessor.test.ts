@@ -130,7 +130,7 @@ describe('dailyCloseProcessor.apply', () => {
       const close = buildDailyClose();
       const before = await t.apply(close, '2026-03-02T09:00:00.000Z');
       expect(before.map((w) => [w.code, w.path])).toEqual([['STORE_NOT_UPLOADED', 'store_id']]);
-      await t.stores.upsert(partnerId, [buildUsdStore(close.store_id)]);
+      await t.stores.upsert(partnerId, [buildUsdStore(close.store_id)], new Date());
       expect(await t.apply({ ...close, batch_id: 'close-after' }, '2026-03-02T09:01:00.000Z')).toEqual([]);
     }
   });
