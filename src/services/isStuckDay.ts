@@ -6,6 +6,7 @@ import { isRunPending } from './pendingRuns.js';
  * How long after its close a day may stay RECEIVED before it is taken as stuck: the longest delay
  * the service allows before the close's run, and an hour for the run and its retries (five
  * attempts, each within the function timeout).
+ * @internal read by the tests instead of restating it.
  */
 export const stuckAfterMs = (maxReconcileDelaySeconds + 60 * 60) * 1000;
 
