@@ -1,4 +1,5 @@
 import type { MappingBatch, MappingEntry } from '../../domain/model/payloads.js';
+import { StorageError } from '../../errors/StorageError.js';
 import type { MappingPointers } from '../ports/MappingPointers.js';
 import type { RawBatches } from '../ports/RawBatches.js';
 
@@ -32,7 +33,10 @@ export class MappingCatalog {
     const cached = this.cache.get(partnerId);
     if (cached?.batchId === pointer.batchId) return cached;
     const body = await this.rawBatches.get(partnerId, pointer.batchId);
-    if (!body) throw new Error('The body of the mapping in effect is missing from the raw batch store.');
+    // The upload's raw body is gone (deleted by hand; HQ brings it back from soft delete). Until
+    // then this is storage not giving what it holds: a push is answered 503 and sent again, a run
+    // is retried and then waits in the poison queue. A 500 would tell the partner not to resend.
+    if (!body) throw new StorageError('unavailable', 404, 'BlobNotFound');
     const entries = (JSON.parse(body.toString('utf8')) as MappingBatch).mappings;
     const mapping: CurrentMapping = {
       batchId: pointer.batchId,
