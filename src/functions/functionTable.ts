@@ -90,6 +90,12 @@ export const queueWatchSchedule = '30 */5 * * * *';
 export const stuckDayWatchSchedule = '0 44 * * * *';
 
 /**
+ * Every hour at 14 past, a minute on which no other timer starts (NCRONTAB with seconds, UTC).
+ * @internal read by the timer's test instead of restating it.
+ */
+export const lostDeliveryWatchSchedule = '0 14 * * * *';
+
+/**
  * Every function of the service, declared once (DESIGN §2). The Azure entry point registers this
  * table with `app.http` / `app.storageQueue` / `app.timer`; the local host serves the same
  * registrations.
@@ -235,6 +241,22 @@ export const functionTable: readonly FunctionDefinition[] = [
           `watchStuckDays: ${stuck} store-day(s) RECEIVED with no run to come (${days}${stuck > named.length ? ', …' : ''}): npm run hq -- reconciliation rerun <partner> reconciles them`,
         );
       }
+    },
+  },
+  {
+    // An event whose delivery message is gone (expired after 7 days in a poison queue, deleted,
+    // cleared) is stored with nothing to deliver it: well past its retries it is dead-lettered.
+    name: 'deadLetterLostDeliveries',
+    trigger: 'timer',
+    schedule: lostDeliveryWatchSchedule,
+    createHandler: (services) => async (_timer, context) => {
+      const { deadLettered, dropped } = await services.lostDeliveries.run(logTelemetry(context.info.bind(context)));
+      if (deadLettered > 0) {
+        context.warn(
+          `deadLetterLostDeliveries: ${deadLettered} webhook event(s) whose delivery message was lost dead-lettered: npm run hq -- webhook failures lists them, webhook resend sends them`,
+        );
+      }
+      if (dropped > 0) context.info(`deadLetterLostDeliveries: ${dropped} lost event(s) no endpoint takes any more dropped`);
     },
   },
   {

@@ -12,6 +12,7 @@ import type { HealthCheck } from './HealthCheck.js';
 import type { PoisonQueueWatch } from './PoisonQueueWatch.js';
 import type { ReconcileBacklogWatch } from './ReconcileBacklogWatch.js';
 import type { StuckDayWatch } from './StuckDayWatch.js';
+import type { LostDeliveryWatch } from './webhooks/LostDeliveryWatch.js';
 import type { MappingQuery } from './MappingQuery.js';
 import type { BatchIngestion } from './push/BatchIngestion.js';
 import type { RateLimiter } from './ports/RateLimiter.js';
@@ -63,6 +64,7 @@ export interface AppServices {
   readonly poisonQueues: PoisonQueueWatch;
   readonly reconcileBacklog: ReconcileBacklogWatch;
   readonly stuckDays: StuckDayWatch;
+  readonly lostDeliveries: LostDeliveryWatch;
   /** Folder of the built HQ console (dist/console), served at /console/. */
   readonly consoleAssetsDir: string;
   /** The HQ API's services (operator keys, grid, day detail, partners, admin actions). */

@@ -50,6 +50,7 @@ import { HealthCheck } from './HealthCheck.js';
 import { PoisonQueueWatch } from './PoisonQueueWatch.js';
 import { ReconcileBacklogWatch } from './ReconcileBacklogWatch.js';
 import { StuckDayWatch } from './StuckDayWatch.js';
+import { LostDeliveryWatch } from './webhooks/LostDeliveryWatch.js';
 import { MappingQuery } from './MappingQuery.js';
 import { BatchIngestion, type PushStep } from './push/BatchIngestion.js';
 import { dailyCloseProcessor } from './push/dailyCloseProcessor.js';
@@ -238,6 +239,7 @@ export function createAppServices(config: Config, options: AppServicesOptions = 
     poisonQueues: new PoisonQueueWatch(Object.values(queueNames).map((name) => storage.queueService.getQueueClient(poisonQueueName(name)))),
     reconcileBacklog: new ReconcileBacklogWatch(reconcileQueue, clock),
     stuckDays: new StuckDayWatch(results, clock),
+    lostDeliveries: new LostDeliveryWatch({ events: webhookEvents, deadLetters, registrations: webhookRegistrations, policy, clock }),
     consoleAssetsDir: options.consoleAssetsDir ?? path.join(findProjectRoot(), 'dist', 'console'),
     hq: createHqServices(config, storage, clock),
     webhooks: new PartnerWebhooks(

@@ -1,7 +1,7 @@
-import type { TableClient } from '@azure/data-tables';
+import { odata, type TableClient } from '@azure/data-tables';
 import type { EventType } from '../events/eventTypes.js';
 import { isConflict, isNotFound } from './storageErrors.js';
-import { encodeKeyPart } from './tableKey.js';
+import { decodeKeyPart, encodeKeyPart, isDigestKeyPart } from './tableKey.js';
 
 /** An event waiting for delivery: the exact body every attempt signs and sends. */
 export interface StoredEvent {
@@ -86,6 +86,26 @@ export class WebhookEventStore {
     for (let i = 0; i < entity.bodyChunks; i++) chunks.push(entity[`body${i}`] ?? new Uint8Array());
     const body = Buffer.concat(chunks).toString('utf8');
     return { partnerId, eventId, eventType: entity.eventType, createdAt: entity.createdAt, body };
+  }
+
+  /**
+   * Every partner's events created before `before`, without their bodies: a filter on a column
+   * the table applies to all its rows, which hold only events not yet delivered or given up.
+   */
+  async *listCreatedBefore(before: string): AsyncIterable<Omit<StoredEvent, 'body'>> {
+    const rows = this.table.listEntities<Pick<EventEntity, 'eventType' | 'createdAt'>>({
+      queryOptions: { filter: odata`createdAt lt ${before}`, select: ['PartitionKey', 'RowKey', 'eventType', 'createdAt'] },
+    });
+    for await (const row of rows) {
+      // An id too long to spell out in a key has no place in this table (partner and event ids are short).
+      if (isDigestKeyPart(row.partitionKey ?? '') || isDigestKeyPart(row.rowKey ?? '')) continue;
+      yield {
+        partnerId: decodeKeyPart(row.partitionKey ?? ''),
+        eventId: decodeKeyPart(row.rowKey ?? ''),
+        eventType: row.eventType,
+        createdAt: row.createdAt,
+      };
+    }
   }
 
   async remove(partnerId: string, eventId: string): Promise<void> {

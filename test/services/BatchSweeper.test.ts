@@ -216,6 +216,7 @@ describe('the pending-batch sweep (timer)', () => {
       'timer:pruneRateLimitWindows',
       'timer:watchQueues',
       'timer:watchStuckDays',
+      'timer:deadLetterLostDeliveries',
     ]);
     // Queue functions are driven by messages sent for a reason of their own, never one per push.
     const queues = registered.flatMap((fn) => (fn.kind === 'queue' ? [fn.queueName] : []));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueWatchSchedule } from '../../src/functions/functionTable.js';
+import { lostDeliveryWatchSchedule, queueWatchSchedule } from '../../src/functions/functionTable.js';
 import { poisonQueueName, queueNames } from '../../src/storage/storageNames.js';
 import { runTimerFunction } from '../support/runTimerFunction.js';
 import { startTestService, type TestService } from '../support/startTestService.js';
@@ -51,5 +51,11 @@ describe('watchQueues', () => {
     } finally {
       await queue.createIfNotExists();
     }
+  });
+
+  it('runs the hourly watch of lost webhook deliveries from the function table, quiet when nothing is lost', async () => {
+    // What it finds is LostDeliveryWatch's test; here, that the host registers it on its schedule.
+    const lines = await runTimerFunction(service, 'deadLetterLostDeliveries', lostDeliveryWatchSchedule);
+    expect(lines.filter((line) => line.startsWith('deadLetterLostDeliveries'))).toEqual([]);
   });
 });

@@ -6,4 +6,6 @@ export interface WebhookEvents {
   add(event: StoredEvent): Promise<'created' | 'exists'>;
   get(partnerId: string, eventId: string): Promise<StoredEvent | undefined>;
   remove(partnerId: string, eventId: string): Promise<void>;
+  /** Every partner's events created before `before` (an ISO instant), without their bodies, in no particular order. */
+  listCreatedBefore(before: string): AsyncIterable<Omit<StoredEvent, 'body'>>;
 }

@@ -22,4 +22,11 @@ export class InMemoryWebhookEvents implements WebhookEvents {
     this.byKey.delete(JSON.stringify([partnerId, eventId]));
     return Promise.resolve();
   }
+
+  async *listCreatedBefore(before: string): AsyncIterable<Omit<StoredEvent, 'body'>> {
+    for (const { body: _body, ...event } of [...this.byKey.values()]) {
+      await Promise.resolve();
+      if (event.createdAt < before) yield event;
+    }
+  }
 }

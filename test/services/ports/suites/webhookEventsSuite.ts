@@ -36,6 +36,23 @@ export function webhookEventsSuite(make: () => Promise<WebhookEvents>): void {
     await events.remove(a, 'evt_x');
   });
 
+  it("lists every partner's events created before an instant, without their bodies", async () => {
+    const events = await make();
+    const [a, b] = [freshPartnerId(), freshPartnerId()];
+    const old = { eventType: 'batch.failed' as const, createdAt: '2020-01-01T00:00:00.000Z', body: '{"old":true}' };
+    await events.add({ partnerId: a, eventId: 'evt_old_a', ...old });
+    await events.add({ partnerId: b, eventId: 'evt/old b', ...old });
+    await events.add({ partnerId: a, eventId: 'evt_new', eventType: 'batch.failed', createdAt: '2020-01-02T00:00:00.000Z', body: '{}' });
+    const listed = [];
+    for await (const event of events.listCreatedBefore('2020-01-01T12:00:00.000Z')) {
+      if (event.partnerId === a || event.partnerId === b) listed.push(event);
+    }
+    expect(listed.sort((x, y) => (x.eventId < y.eventId ? -1 : 1))).toEqual([
+      { partnerId: b, eventId: 'evt/old b', eventType: 'batch.failed', createdAt: old.createdAt },
+      { partnerId: a, eventId: 'evt_old_a', eventType: 'batch.failed', createdAt: old.createdAt },
+    ]);
+  });
+
   it('refuses a body over the limit before writing', async () => {
     const events = await make();
     const partner = freshPartnerId();
