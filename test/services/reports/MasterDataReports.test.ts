@@ -86,7 +86,8 @@ describe('MasterDataReports.writeAll', () => {
   it('ends every write of a partner before reporting it failed, when one of its files cannot be built', async () => {
     const partnerId = (await service.createPartner()).partnerId;
     const t = service.services.storage.tables;
-    // A mapping in effect whose body is not in the raw batch store: that file cannot be built.
+    // A mapping in effect whose body is not in the raw batch store: that file cannot be built (storage
+    // does not give what it holds, a failure to retry).
     await new MappingRepository(t.mappings).switchTo(partnerId, {
       batchId: 'no-such-batch',
       receivedAt: '2026-01-01T00:00:00.000Z',
@@ -100,7 +101,7 @@ describe('MasterDataReports.writeAll', () => {
       storesRead = true;
       return listRegistrations(id);
     };
-    await expect(writerWith(registrations).writePartner(partnerId)).rejects.toThrow(/mapping in effect is missing/);
+    await expect(writerWith(registrations).writePartner(partnerId)).rejects.toThrow(/storage unavailable: 404 BlobNotFound/);
     // The stores file was written before the call ended, not after.
     expect(storesRead).toBe(true);
     expect(await service.services.storage.reports.getBlockBlobClient(partnerFileBlobName('stores', partnerId)).exists()).toBe(true);
