@@ -26,6 +26,7 @@ const slowFiles = [
   'test/reliability/hostileInput.test.ts',
   'test/bench/benchSmoke.test.ts',
   'test/console/consoleBrowser.test.ts',
+  'test/console/consoleKeyboard.test.ts',
   'test/e2e/reportingMonth.test.ts',
   'test/localhost/localHost.test.ts',
 ];

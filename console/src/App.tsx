@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { HqApiError, HqClient, unauthorizedEvent } from './api/HqClient.js';
 import type { WhoAmI } from './api/hqTypes.js';
 import { parseRoute, type Route } from './route.js';
@@ -25,6 +25,7 @@ export function App() {
   const [message, setMessage] = useState<string | undefined>();
   const [hash, setHash] = useState(window.location.hash);
   const route = useMemo(() => parseRoute(hash), [hash]);
+  const main = useRef<HTMLElement>(null);
 
   useEffect(() => {
     const onHash = () => {
@@ -84,7 +85,15 @@ export function App() {
 
   return (
     <SessionContext.Provider value={session}>
-      <a class="skip" href="#main">
+      {/* The address is the router's: following #main would leave the page, so the link moves the focus only. */}
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="top">
@@ -109,7 +118,7 @@ export function App() {
           Sign out
         </button>
       </header>
-      <main id="main" tabIndex={-1} class="page">
+      <main id="main" ref={main} tabIndex={-1} class="page">
         <Page route={route} />
       </main>
     </SessionContext.Provider>

@@ -1,0 +1,89 @@
+/**
+ * The HQ console used with the keyboard alone and read out by assistive technology, where an
+ * accessibility audit found it wanting. Real Chromium against the real service; the data are
+ * partners and stores registered with the HQ tool, none of them sending, so every day of theirs in
+ * the past is an overdue close.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestOperator, type TestPartner, type TestService } from '../support/startTestService.js';
+import { chromiumMissing, launchChromium } from './support/chromium.js';
+import { buildConsole, consoleUrl } from './support/consoleBuild.js';
+
+const missing = chromiumMissing();
+// CI installs Chromium (.ci/run), so there a missing browser fails the run instead of skipping it.
+const skip = missing !== undefined && process.env.CI === undefined;
+if (skip) console.warn(`HQ console keyboard tests skipped: ${missing}`);
+
+const from = '2026-03-02';
+const to = '2026-03-05';
+/** Six stores × four days without a close: more overdue closes than the list shows open. */
+const crowdedStores = ['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-6'];
+
+let service: TestService;
+let build: ReturnType<typeof buildConsole>;
+let admin: TestOperator;
+let browser: Browser;
+/** Registered before the range: every date of every store is a day link (and overdue). */
+let crowded: TestPartner;
+const problems: string[] = [];
+
+describe.skipIf(skip)('the HQ console with the keyboard', () => {
+  beforeAll(async () => {
+    build = buildConsole();
+    service = await startTestService({ services: { consoleAssetsDir: build.dir } });
+    [admin, browser, crowded] = await Promise.all([
+      service.createOperator('admin'),
+      launchChromium(),
+      service.createPartner({ stores: crowdedStores, registeredAt: new Date('2026-03-01T00:00:00Z') }),
+    ]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser.close();
+    await service.stop();
+    build.remove();
+    expect(problems).toEqual([]);
+  });
+
+  async function openPage(): Promise<Page> {
+    const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    return page;
+  }
+
+  async function signIn(page: Page, hash: string): Promise<void> {
+    await page.goto(consoleUrl(service) + hash);
+    await page.getByLabel('Operator key').fill(admin.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByTestId('who').textContent()).toContain(admin.name);
+  }
+
+  const gridHash = (partner: TestPartner) => `#/grid?from=${from}&to=${to}&partner=${partner.partnerId}`;
+
+  /** What has the focus, said briefly: a heading by its text, a grid cell by its place. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) return 'body';
+      if (element.dataset.r !== undefined) return `cell ${element.dataset.r},${element.dataset.c}`;
+      const text = element.textContent.trim().replace(/\s+/g, ' ');
+      return `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.closest('dialog') ? ' in dialog' : ''}: ${text}`;
+    });
+
+  it('skips to the content without leaving the page or its filters', async () => {
+    const page = await openPage();
+    await signIn(page, gridHash(crowded));
+    // Reloaded with the key kept in the tab: the page starts where a loaded document does.
+    await page.reload();
+    await page.getByTestId('grid').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('a: Skip to content');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatch(/^main#main: /);
+    expect(await page.evaluate(() => window.location.hash)).toBe(gridHash(crowded));
+    expect(await page.getByLabel('Partner').inputValue()).toBe(crowded.partnerId);
+    await page.getByTestId('grid').waitFor();
+  });
+});
