@@ -26,16 +26,19 @@ let admin: TestOperator;
 let browser: Browser;
 /** Registered before the range: every date of every store is a day link (and overdue). */
 let crowded: TestPartner;
+/** One store registered on the range's third date: no day before it, so no link in the first column. */
+let late: TestPartner;
 const problems: string[] = [];
 
 describe.skipIf(skip)('the HQ console with the keyboard', () => {
   beforeAll(async () => {
     build = buildConsole();
     service = await startTestService({ services: { consoleAssetsDir: build.dir } });
-    [admin, browser, crowded] = await Promise.all([
+    [admin, browser, crowded, late] = await Promise.all([
       service.createOperator('admin'),
       launchChromium(),
       service.createPartner({ stores: crowdedStores, registeredAt: new Date('2026-03-01T00:00:00Z') }),
+      service.createPartner({ stores: ['L-1'], registeredAt: new Date('2026-03-04T12:00:00Z') }),
     ]);
   }, 180_000);
 
@@ -85,5 +88,40 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     expect(await page.evaluate(() => window.location.hash)).toBe(gridHash(crowded));
     expect(await page.getByLabel('Partner').inputValue()).toBe(crowded.partnerId);
     await page.getByTestId('grid').waitFor();
+  });
+
+  it('keeps exactly one day of the grid in the tab order: the first with a link, or the one last focused', async () => {
+    const page = await openPage();
+    const tabStops = () =>
+      page
+        .getByTestId('grid')
+        .locator('a[tabindex="0"]')
+        .evaluateAll((links) => links.map((a) => `${a.closest('tr')?.dataset.store} ${a.closest('td')?.dataset.date}`));
+
+    // The late store's first two dates have no day: the tab stop is its first day that has one.
+    await signIn(page, gridHash(late));
+    await page.getByTestId('grid').waitFor();
+    expect(await tabStops()).toEqual(['L-1 2026-03-04']);
+    // The last column head's sort button is the stop before the grid's days.
+    await page.getByRole('button', { name: /^Issues/ }).focus();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('cell 0,2');
+
+    await page.evaluate((hash) => (window.location.hash = hash), gridHash(crowded));
+    await page.getByTestId('grid').locator('tr[data-store="C-6"]').waitFor();
+    expect(await tabStops()).toEqual(['C-1 2026-03-02']);
+    await page.locator('a[data-r="0"][data-c="0"]').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused(page)).toBe('cell 1,1');
+    await expect.poll(() => tabStops()).toEqual(['C-2 2026-03-03']);
+
+    // Sorted the other way, the cell keeps its place in the tab order wherever its row went.
+    await page.getByRole('button', { name: /^Store/ }).click();
+    await expect.poll(() => page.getByTestId('grid').locator('tbody tr').first().getAttribute('data-store')).toBe('C-6');
+    expect(await tabStops()).toEqual(['C-2 2026-03-03']);
+    await page.getByRole('button', { name: /^Issues/ }).focus();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('cell 4,1');
   });
 });

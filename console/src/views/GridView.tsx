@@ -11,6 +11,7 @@ import { toCsv } from '../table/toCsv.js';
 import { useLoad } from '../useLoad.js';
 import { DateRangeFields } from './DateRangeFields.js';
 import { FilterForm } from './FilterForm.js';
+import { gridTabStop, type GridCellRef } from './gridTabStop.js';
 import { PartnerPicker, todayIso } from './PartnerPicker.js';
 
 type GridSort = 'store' | 'name' | 'problems';
@@ -67,6 +68,8 @@ function GridBody({ rows, counts, from, to }: { rows: readonly GridRow[]; counts
   const dates = useMemo(() => datesBetween(from, to), [from, to]);
   const [sort, setSort] = useState<{ by: GridSort; descending: boolean }>({ by: 'store', descending: false });
   const sorted = useMemo(() => sortRows(rows, sort.by, sort.descending), [rows, sort]);
+  const [focused, setFocused] = useState<GridCellRef | undefined>();
+  const tabStop = useMemo(() => gridTabStop(sorted, dates, focused), [sorted, dates, focused]);
   const overdue = useMemo(() => rows.flatMap((row) => row.days.filter((day) => day.overdue).map((day) => ({ row, day }))), [rows]);
 
   const sortButton = (by: GridSort, label: string) => {
@@ -185,7 +188,21 @@ function GridBody({ rows, counts, from, to }: { rows: readonly GridRow[]; counts
                   <td class="num">{problems(row) || ''}</td>
                   {dates.map((date, c) => {
                     const day = byDate.get(date);
-                    return <GridCell key={date} row={row} day={day} r={r} c={c} date={date} />;
+                    const isTabStop = tabStop?.partnerId === row.partner_id && tabStop.storeId === row.store_id && tabStop.date === date;
+                    return (
+                      <GridCell
+                        key={date}
+                        row={row}
+                        day={day}
+                        r={r}
+                        c={c}
+                        date={date}
+                        tabStop={isTabStop}
+                        onFocus={() => {
+                          setFocused({ partnerId: row.partner_id, storeId: row.store_id, date });
+                        }}
+                      />
+                    );
                   })}
                 </tr>
               );
@@ -205,7 +222,18 @@ function GridBody({ rows, counts, from, to }: { rows: readonly GridRow[]; counts
   );
 }
 
-function GridCell({ row, day, r, c, date }: { row: GridRow; day: GridDay | undefined; r: number; c: number; date: string }) {
+interface GridCellProps {
+  readonly row: GridRow;
+  readonly day: GridDay | undefined;
+  readonly r: number;
+  readonly c: number;
+  readonly date: string;
+  /** The grid's one tab stop (see gridTabStop). */
+  readonly tabStop: boolean;
+  readonly onFocus: () => void;
+}
+
+function GridCell({ row, day, r, c, date, tabStop, onFocus }: GridCellProps) {
   if (!day) return <td class="cell empty" />;
   const label = `${row.store_id} ${formatBusinessDate(date)}: ${statusLabels[day.status]}${day.overdue ? ', close overdue' : ''}`;
   return (
@@ -216,7 +244,8 @@ function GridCell({ row, day, r, c, date }: { row: GridRow; day: GridDay | undef
         title={label}
         data-r={r}
         data-c={c}
-        tabIndex={r === 0 && c === 0 ? 0 : -1}
+        tabIndex={tabStop ? 0 : -1}
+        onFocus={onFocus}
       >
         {day.overdue ? '!' : statusMarks[day.status]}
       </a>
@@ -224,7 +253,10 @@ function GridCell({ row, day, r, c, date }: { row: GridRow; day: GridDay | undef
   );
 }
 
-/** Arrow keys move between the grid's day links (one tab stop for the whole grid). */
+/**
+ * Arrow keys move between the grid's day links (one tab stop for the whole grid). The focused link
+ * becomes the tab stop through its focus handler, so the tab stop is state that survives a sort.
+ */
 function moveFocus(event: KeyboardEvent): void {
   const target = event.target as HTMLElement;
   const r = Number(target.dataset.r);
@@ -239,8 +271,6 @@ function moveFocus(event: KeyboardEvent): void {
     const next = table?.querySelector<HTMLElement>(`a[data-r="${r + move[0] * step}"][data-c="${c + move[1] * step}"]`);
     if (next) {
       event.preventDefault();
-      target.tabIndex = -1;
-      next.tabIndex = 0;
       next.focus();
       return;
     }
