@@ -124,4 +124,29 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('cell 4,1');
   });
+
+  it('lists a few overdue closes open and many closed, with their count', async () => {
+    const page = await openPage();
+    await signIn(page, gridHash(late));
+    const list = page.locator('details.overdue-list');
+    await list.waitFor();
+    expect(await list.locator('summary').textContent()).toBe('2 closes overdue');
+    expect(await list.evaluate((details) => (details as HTMLDetailsElement).open)).toBe(true);
+
+    await page.evaluate((hash) => (window.location.hash = hash), gridHash(crowded));
+    await expect.poll(() => list.locator('summary').textContent()).toBe('24 closes overdue');
+    expect(await list.evaluate((details) => (details as HTMLDetailsElement).open)).toBe(false);
+    // From the filters to the grid: the summary is one stop, its 24 links none until it is opened.
+    await page.getByRole('button', { name: 'Show' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('summary: 24 closes overdue');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('button: Export CSV of the reconciliation grid');
+    await page.getByRole('button', { name: 'Show' }).focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await list.locator('a').count()).toBe(24);
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatch(/^a: /);
+  });
 });

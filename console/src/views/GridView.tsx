@@ -16,6 +16,13 @@ import { PartnerPicker, todayIso } from './PartnerPicker.js';
 
 type GridSort = 'store' | 'name' | 'problems';
 
+/**
+ * The most overdue closes listed open above the grid. Each is a link, and every one stands between
+ * the filters and the grid for a keyboard user: a longer list starts closed, its summary giving the
+ * count, and opens on demand.
+ */
+const overdueListOpenUpTo = 20;
+
 /** Stores × business dates for a range, coloured by reconciliation status, overdue closes listed first. */
 export function GridView({ query }: { readonly query: URLSearchParams }) {
   const { client } = useSession();
@@ -123,7 +130,7 @@ function GridBody({ rows, counts, from, to }: { rows: readonly GridRow[]; counts
         </li>
       </ul>
       {overdue.length > 0 && (
-        <details class="overdue-list" open>
+        <details class="overdue-list" open={overdue.length <= overdueListOpenUpTo}>
           <summary>
             {formatCount(overdue.length)} close{overdue.length === 1 ? '' : 's'} overdue
           </summary>
