@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { HqApiError, HqClient, unauthorizedEvent } from './api/HqClient.js';
 import type { WhoAmI } from './api/hqTypes.js';
+import { pageTitle } from './pageTitle.js';
 import { parseRoute, type Route } from './route.js';
 import { clearOperatorKey, readOperatorKey, saveOperatorKey } from './session/operatorKey.js';
 import { SessionContext, type Session } from './session/Session.js';
@@ -26,6 +27,10 @@ export function App() {
   const [hash, setHash] = useState(window.location.hash);
   const route = useMemo(() => parseRoute(hash), [hash]);
   const main = useRef<HTMLElement>(null);
+  // The page shown, without its filters (a new filter keeps the page); undefined while signing in.
+  const page = checking ? undefined : session ? pageOf(route) : 'sign-in';
+  const title = pageTitle(session ? route : undefined);
+  const firstPage = useRef(true);
 
   useEffect(() => {
     const onHash = () => {
@@ -77,8 +82,21 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    document.title = `${navigation.find((n) => n.view === route.view)?.label ?? 'HQ console'} · HQ console`;
-  }, [route.view]);
+    document.title = title;
+  }, [title]);
+
+  // A new page replaces the element that had the focus, which would drop it to <body>: a keyboard
+  // or screen reader user starts again at the new page's heading instead of the top of the document.
+  // (Every page's h1 has tabindex -1 for this.) The first page after loading keeps the browser's own
+  // start, the skip link first.
+  useEffect(() => {
+    if (page === undefined) return;
+    if (firstPage.current) {
+      firstPage.current = false;
+      return;
+    }
+    document.querySelector<HTMLElement>('h1')?.focus();
+  }, [page]);
 
   if (checking) return <p class="muted page">Signing in…</p>;
   if (!session) return <SignIn onSubmit={signIn} message={message} />;
@@ -140,6 +158,13 @@ function Page({ route }: { route: Route }) {
     case 'partner':
       return <PartnerView partnerId={route.partnerId} />;
   }
+}
+
+/** Which page a route shows, leaving its filters out. */
+function pageOf(route: Route): string {
+  if (route.view === 'day') return JSON.stringify([route.view, route.partnerId, route.storeId, route.businessDate]);
+  if (route.view === 'partner') return JSON.stringify([route.view, route.partnerId]);
+  return route.view;
 }
 
 /** The navigation entry a page belongs to (a day belongs to the grid, a partner to operations). */

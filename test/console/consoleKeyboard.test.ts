@@ -75,6 +75,19 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
       return `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.closest('dialog') ? ' in dialog' : ''}: ${text}`;
     });
 
+  /** Two frames drawn: whatever the last input changes (a re-render, a focus fix-up) has happened. */
+  const rendered = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          requestAnimationFrame(() => {
+            requestAnimationFrame(() => {
+              resolve();
+            });
+          });
+        }),
+    );
+
   it('skips to the content without leaving the page or its filters', async () => {
     const page = await openPage();
     await signIn(page, gridHash(crowded));
@@ -148,5 +161,46 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     expect(await list.locator('a').count()).toBe(24);
     await page.keyboard.press('Tab');
     expect(await focused(page)).toMatch(/^a: /);
+  });
+
+  it('moves the focus to the heading of each new page and titles every page', async () => {
+    const page = await openPage();
+    await page.goto(`${consoleUrl(service)}#/partners/${crowded.partnerId}`);
+    await page.getByLabel('Operator key').waitFor();
+    // Nothing of the partner's page is shown yet: the address does not name the sign-in page.
+    await expect.poll(() => page.title()).toBe('Sign in · HQ console');
+
+    await page.goto(consoleUrl(service) + gridHash(crowded));
+    await page.getByLabel('Operator key').fill(admin.key);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('h1#grid-title: Reconciliation');
+    expect(await page.title()).toBe('Reconciliation · HQ console');
+
+    await page.locator('a[data-r="0"][data-c="1"]').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe(`h1#day-title: C-1 · Mar 3, 2026 ${crowded.partnerId}`);
+    expect(await page.title()).toBe(`C-1 · Mar 3, 2026 · ${crowded.partnerId} · HQ console`);
+
+    await page.goBack();
+    await expect.poll(() => focused(page)).toBe('h1#grid-title: Reconciliation');
+
+    await page.evaluate((hash) => (window.location.hash = hash), `#/partners/${crowded.partnerId}`);
+    await expect.poll(() => focused(page)).toBe(`h1#partner-title: Partner ${crowded.partnerId}`);
+    expect(await page.title()).toBe(`Partner ${crowded.partnerId} · HQ console`);
+
+    // A new filter is the same page: the focus stays on the form that asked for it.
+    await page.evaluate((hash) => (window.location.hash = hash), gridHash(crowded));
+    await expect.poll(() => focused(page)).toBe('h1#grid-title: Reconciliation');
+    await page.getByLabel('Overdue only').check();
+    await page.getByRole('button', { name: 'Show' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => window.location.hash)).toContain('overdue=true');
+    await page.getByTestId('grid').waitFor();
+    await rendered(page);
+    expect(await focused(page)).toBe('button: Show');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => focused(page)).toBe('h1: HQ console');
+    expect(await page.title()).toBe('Sign in · HQ console');
   });
 });

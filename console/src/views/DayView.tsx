@@ -30,7 +30,9 @@ export function DayView(props: DayProps) {
       <p>
         <a href={hrefOf(['grid'], { partner: props.partnerId })}>← Reconciliation grid</a>
       </p>
-      <h1 id="day-title">No such business date</h1>
+      <h1 id="day-title" tabIndex={-1}>
+        No such business date
+      </h1>
       <p class="error" role="alert" data-testid="invalid-date">
         The link names the date “{props.businessDate}”, which is not a calendar date (YYYY-MM-DD, a day that exists).
       </p>
@@ -50,7 +52,7 @@ function LoadedDay({ partnerId, storeId, businessDate }: DayProps) {
       <p>
         <a href={back}>← Grid around this day</a>
       </p>
-      <h1 id="day-title">
+      <h1 id="day-title" tabIndex={-1}>
         {storeId} · {formatBusinessDate(businessDate)}
         <span class="muted small"> {partnerId}</span>
       </h1>

@@ -45,7 +45,9 @@ export function GridView({ query }: { readonly query: URLSearchParams }) {
 
   return (
     <section aria-labelledby="grid-title">
-      <h1 id="grid-title">Reconciliation</h1>
+      <h1 id="grid-title" tabIndex={-1}>
+        Reconciliation
+      </h1>
       <FilterForm page="grid">
         <DateRangeFields from={from} to={to} />
         <PartnerPicker value={partner} />

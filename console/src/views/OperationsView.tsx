@@ -66,7 +66,9 @@ export function OperationsView() {
 
   return (
     <section aria-labelledby="ops-title">
-      <h1 id="ops-title">Operations</h1>
+      <h1 id="ops-title" tabIndex={-1}>
+        Operations
+      </h1>
       <h2>Pending batches</h2>
       <p class="muted">Received but not committed yet; the background sweep finishes or drops them.</p>
       <LoadedContent loaded={pending} what="pending batches">

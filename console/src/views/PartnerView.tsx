@@ -144,7 +144,9 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
       <p>
         <a href="#/operations">← Operations</a>
       </p>
-      <h1 id="partner-title">Partner {partnerId}</h1>
+      <h1 id="partner-title" tabIndex={-1}>
+        Partner {partnerId}
+      </h1>
       {notice && (
         <p class="notice" role="status">
           {notice}

@@ -27,7 +27,9 @@ export function SalesView({ query }: { readonly query: URLSearchParams }) {
   );
   return (
     <section aria-labelledby="sales-title">
-      <h1 id="sales-title">Sales</h1>
+      <h1 id="sales-title" tabIndex={-1}>
+        Sales
+      </h1>
       <FilterForm page="sales">
         <DateRangeFields from={from} to={to} />
         <PartnerPicker value={partner} />

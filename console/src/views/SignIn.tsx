@@ -5,7 +5,7 @@ export function SignIn({ onSubmit, message }: { readonly onSubmit: (key: string)
   const [busy, setBusy] = useState(false);
   return (
     <main class="sign-in">
-      <h1>HQ console</h1>
+      <h1 tabIndex={-1}>HQ console</h1>
       <form
         onSubmit={(event) => {
           event.preventDefault();

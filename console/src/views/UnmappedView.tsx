@@ -71,7 +71,9 @@ export function UnmappedView({ query }: { readonly query: URLSearchParams }) {
   ];
   return (
     <section aria-labelledby="unmapped-title">
-      <h1 id="unmapped-title">Unmapped codes</h1>
+      <h1 id="unmapped-title" tabIndex={-1}>
+        Unmapped codes
+      </h1>
       <p class="muted">
         Transactions whose source type has no mapping are kept but left out of the sales figures until the partner maps the code.
       </p>
