@@ -4,7 +4,7 @@
  * partners and stores registered with the HQ tool, none of them sending, so every day of theirs in
  * the past is an overdue close.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestOperator, type TestPartner, type TestService } from '../support/startTestService.js';
 import { chromiumMissing, launchChromium } from './support/chromium.js';
@@ -202,5 +202,46 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => focused(page)).toBe('h1: HQ console');
     expect(await page.title()).toBe('Sign in · HQ console');
+  });
+
+  it('keeps a confirmation open and focused while its request runs, and then focuses what happened', async () => {
+    const page = await openPage();
+    const partner = await service.createPartner({ stores: ['K-1'] });
+    const held: Route[] = [];
+    await page.route('**/keys/*/revoke', (route) => {
+      held.push(route);
+    });
+    await signIn(page, `#/partners/${partner.partnerId}`);
+    await page.getByTestId('keys').locator('tbody tr').first().waitFor();
+
+    await page.getByRole('button', { name: `Revoke key ${partner.keyId}` }).click();
+    const dialog = page.locator('dialog[open]');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => held.length).toBe(1);
+    await rendered(page);
+    expect(await focused(page)).toBe('button in dialog: Revoke key');
+    // Escape while the request runs would hide its answer: the dialog stays.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await rendered(page);
+    expect(await dialog.count()).toBe(1);
+    await held[0]!.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'CONFLICT', message: 'Refused for this test.' } }),
+    });
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('Refused for this test.');
+
+    // Sent again and done: the key's button is gone, and the focus is on the notice that says so.
+    await page.unroute('**/keys/*/revoke');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => focused(page)).toBe(`p: Key ${partner.keyId} revoked.`);
+    await expect.poll(() => page.getByRole('button', { name: `Revoke key ${partner.keyId}` }).count()).toBe(0);
+    expect(await focused(page)).toBe(`p: Key ${partner.keyId} revoked.`);
+
+    await page.getByLabel('Store ids to register').fill('K-2');
+    await page.getByRole('button', { name: 'Register stores' }).click();
+    await dialog.getByRole('button', { name: 'Register', exact: true }).click();
+    await expect.poll(() => focused(page)).toBe('p: Registered: K-2 Already registered: none');
   });
 });

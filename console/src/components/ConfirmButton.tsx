@@ -20,7 +20,10 @@ interface ConfirmButtonProps {
 
 /**
  * An admin action behind a modal confirmation: the native dialog traps focus, Escape cancels, and
- * the cancel button has the focus first so Enter alone never acts.
+ * the cancel button has the focus first so Enter alone never acts. While the request runs the
+ * dialog stays open (Escape does nothing) so its answer, a refusal included, is seen where it was
+ * asked for; its buttons are aria-disabled rather than disabled, since a disabled button drops the
+ * focus to <body>.
  */
 export function ConfirmButton({ label, question, items, confirmLabel, danger, onConfirm, disabled, describe }: ConfirmButtonProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -29,6 +32,7 @@ export function ConfirmButton({ label, question, items, confirmLabel, danger, on
   const [error, setError] = useState<{ message: string; details: readonly HqErrorDetail[] } | undefined>();
 
   const confirm = async () => {
+    if (busy) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -58,7 +62,19 @@ export function ConfirmButton({ label, question, items, confirmLabel, danger, on
       >
         {label}
       </button>
-      <dialog ref={dialog} class="confirm" aria-labelledby={questionId}>
+      <dialog
+        ref={dialog}
+        class="confirm"
+        aria-labelledby={questionId}
+        onKeyDown={(event) => {
+          // The cancel event below is not always cancelable (Chrome allows it once per user
+          // activation, so a second Escape would close the dialog); a cancelled key sends none.
+          if (busy && event.key === 'Escape') event.preventDefault();
+        }}
+        onCancel={(event) => {
+          if (busy) event.preventDefault();
+        }}
+      >
         <p class="confirm-question" id={questionId}>
           {question}
         </p>
@@ -78,10 +94,18 @@ export function ConfirmButton({ label, question, items, confirmLabel, danger, on
           </div>
         )}
         <div class="confirm-buttons">
-          <button type="button" class="secondary" autofocus onClick={() => dialog.current?.close()} disabled={busy}>
+          <button
+            type="button"
+            class="secondary"
+            autofocus
+            aria-disabled={busy}
+            onClick={() => {
+              if (!busy) dialog.current?.close();
+            }}
+          >
             Cancel
           </button>
-          <button type="button" class={danger ? 'danger' : 'primary'} onClick={() => void confirm()} disabled={busy}>
+          <button type="button" class={danger ? 'danger' : 'primary'} aria-disabled={busy} onClick={() => void confirm()}>
             {confirmLabel}
           </button>
         </div>

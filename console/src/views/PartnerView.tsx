@@ -1,4 +1,4 @@
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { Partner, PartnerKey, PaymentDirection, RegisteredStore, StoreRegistration } from '../api/hqTypes.js';
 import { pathOf } from '../api/HqClient.js';
 import { ConfirmButton } from '../components/ConfirmButton.js';
@@ -22,7 +22,18 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
   const stores = useLoad(() => client.getAll<RegisteredStore>(`${base}/stores`), `${partnerId}/stores`);
   const keys = useLoad(() => client.getAll<PartnerKey>(`${base}/keys`), `${partnerId}/keys`);
   const directions = useLoad(() => client.getAll<PaymentDirection>(`${base}/payment-directions`), `${partnerId}/directions`);
-  const [notice, setNotice] = useState<string | undefined>();
+  // Numbered, so that a notice repeating the last one (the same ids registered twice) takes the focus too.
+  const [notice, setNoticeText] = useState<{ text: string; n: number } | undefined>();
+  const setNotice = (text: string) => {
+    setNoticeText((previous) => ({ text, n: (previous?.n ?? 0) + 1 }));
+  };
+  const noticeElement = useRef<HTMLParagraphElement>(null);
+  // An action's button may be gone once it is done (a revoked key has none, a retired store gets
+  // Reactivate instead): the focus goes to what happened rather than dropping to <body>. Taking the
+  // focus is how the notice is read out, so it is no live region as well (it would be read twice).
+  useEffect(() => {
+    if (notice) noticeElement.current?.focus();
+  }, [notice]);
 
   const storeColumns: Column<RegisteredStore>[] = [
     {
@@ -148,8 +159,8 @@ export function PartnerView({ partnerId }: { readonly partnerId: string }) {
         Partner {partnerId}
       </h1>
       {notice && (
-        <p class="notice" role="status">
-          {notice}
+        <p class="notice" tabIndex={-1} ref={noticeElement}>
+          {notice.text}
         </p>
       )}
       <LoadedContent loaded={partner} what="the partner">
