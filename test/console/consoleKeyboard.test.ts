@@ -244,4 +244,42 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     await dialog.getByRole('button', { name: 'Register', exact: true }).click();
     await expect.poll(() => focused(page)).toBe('p: Registered: K-2 Already registered: none');
   });
+
+  it('borders every kind of field 3:1 against the field and the page (WCAG 1.4.11)', async () => {
+    const page = await openPage();
+    await signIn(page, `#/partners/${crowded.partnerId}`);
+    await page.getByLabel('Store ids to register').waitFor();
+    const fields = await page
+      .locator('input:not([type="checkbox"]), select, textarea')
+      .evaluateAll((elements) =>
+        elements.map((element) => [
+          getComputedStyle(element).borderTopColor,
+          getComputedStyle(element).backgroundColor,
+          getComputedStyle(document.body).backgroundColor,
+        ]),
+      );
+    expect(fields.length).toBeGreaterThanOrEqual(3);
+    for (const [border, background, pageBackground] of fields) {
+      expect(contrast(border!, background!), `${border} on ${background}`).toBeGreaterThanOrEqual(3);
+      expect(contrast(border!, opaque(pageBackground!)), `${border} on the page`).toBeGreaterThanOrEqual(3);
+    }
+  });
 });
+
+/** A transparent page background is the canvas: white. */
+function opaque(colour: string): string {
+  return colour === 'rgba(0, 0, 0, 0)' ? 'rgb(255, 255, 255)' : colour;
+}
+
+/** WCAG 2's contrast ratio of two opaque `rgb(r, g, b)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (colour: string) => {
+    const [r, g, b] = (colour.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((part) => {
+      const c = Number(part) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light! + 0.05) / (dark! + 0.05);
+}
