@@ -264,6 +264,22 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
       expect(contrast(border!, opaque(pageBackground!)), `${border} on the page`).toBeGreaterThanOrEqual(3);
     }
   });
+
+  it('names the problem of the store id field in its description', async () => {
+    const page = await openPage();
+    await signIn(page, `#/partners/${crowded.partnerId}`);
+    const field = page.getByLabel('Store ids to register');
+    await field.fill(' C-7');
+    const problem = page.getByTestId('store-id-problem');
+    await problem.waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = ((await field.getAttribute('aria-describedby')) ?? '').split(' ');
+    expect(describedBy).toContain(await problem.getAttribute('id'));
+    expect(describedBy).toHaveLength(2);
+    await field.fill('C-7');
+    await expect.poll(() => problem.count()).toBe(0);
+    expect(await field.getAttribute('aria-describedby')).toBe(describedBy[0]);
+  });
 });
 
 /** A transparent page background is the canvas: white. */

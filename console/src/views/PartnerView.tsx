@@ -297,6 +297,7 @@ function RegisterStores({ partnerId, onDone }: { partnerId: string; onDone: (res
   const { client } = useSession();
   const fieldId = useId();
   const hintId = useId();
+  const problemId = useId();
   const [text, setText] = useState('');
   const { ids, paddedLines } = readStoreIdLines(text);
   return (
@@ -312,7 +313,7 @@ function RegisterStores({ partnerId, onDone }: { partnerId: string; onDone: (res
           id={fieldId}
           value={text}
           rows={3}
-          aria-describedby={hintId}
+          aria-describedby={paddedLines.length > 0 ? `${hintId} ${problemId}` : hintId}
           aria-invalid={paddedLines.length > 0}
           onInput={(event) => {
             setText(event.currentTarget.value);
@@ -335,7 +336,7 @@ function RegisterStores({ partnerId, onDone }: { partnerId: string; onDone: (res
         }}
       />
       {paddedLines.length > 0 && (
-        <p class="error" role="alert" data-testid="store-id-problem">
+        <p class="error" role="alert" id={problemId} data-testid="store-id-problem">
           {paddedLines.length === 1 ? 'Line' : 'Lines'} {paddedLines.join(', ')}{' '}
           {paddedLines.length === 1 ? 'starts or ends' : 'start or end'} with whitespace, almost always a typo: remove it (an id is
           registered exactly as typed).
