@@ -5,6 +5,7 @@ import { pageTitle } from './pageTitle.js';
 import { parseRoute, type Route } from './route.js';
 import { clearOperatorKey, readOperatorKey, saveOperatorKey } from './session/operatorKey.js';
 import { SessionContext, type Session } from './session/Session.js';
+import { StatusContext } from './session/StatusMessage.js';
 import { DayView } from './views/DayView.js';
 import { GridView } from './views/GridView.js';
 import { OperationsView } from './views/OperationsView.js';
@@ -24,6 +25,7 @@ export function App() {
   const [session, setSession] = useState<Session | undefined>();
   const [checking, setChecking] = useState(() => readOperatorKey() !== undefined);
   const [message, setMessage] = useState<string | undefined>();
+  const [status, setStatus] = useState('');
   const [hash, setHash] = useState(window.location.hash);
   const route = useMemo(() => parseRoute(hash), [hash]);
   const main = useRef<HTMLElement>(null);
@@ -98,48 +100,58 @@ export function App() {
     document.querySelector<HTMLElement>('h1')?.focus();
   }, [page]);
 
-  if (checking) return <p class="muted page">Signing in…</p>;
-  if (!session) return <SignIn onSubmit={signIn} message={message} />;
-
+  // The status region is rendered first and empty on every page, signed in or not, so that a screen
+  // reader is watching it before anything is written into it (see StatusMessage.ts).
   return (
-    <SessionContext.Provider value={session}>
-      {/* The address is the router's: following #main would leave the page, so the link moves the focus only. */}
-      <a
-        class="skip"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          main.current?.focus();
-        }}
-      >
-        Skip to content
-      </a>
-      <header class="top">
-        <span class="brand">HQ console</span>
-        <nav aria-label="Pages">
-          {navigation.map((item) => (
-            <a key={item.view} href={item.href} aria-current={currentView(route) === item.view ? 'page' : undefined}>
-              {item.label}
-            </a>
-          ))}
-        </nav>
-        <span class="who" data-testid="who">
-          {session.me.operator} <span class={`pill role-${session.me.role}`}>{session.me.role}</span>
-        </span>
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            signOut();
-          }}
-        >
-          Sign out
-        </button>
-      </header>
-      <main id="main" ref={main} tabIndex={-1} class="page">
-        <Page route={route} />
-      </main>
-    </SessionContext.Provider>
+    <StatusContext.Provider value={setStatus}>
+      <p class="visually-hidden" role="status" data-testid="status">
+        {status}
+      </p>
+      {checking ? (
+        <p class="muted page">Signing in…</p>
+      ) : !session ? (
+        <SignIn onSubmit={signIn} message={message} />
+      ) : (
+        <SessionContext.Provider value={session}>
+          {/* The address is the router's: following #main would leave the page, so the link moves the focus only. */}
+          <a
+            class="skip"
+            href="#main"
+            onClick={(event) => {
+              event.preventDefault();
+              main.current?.focus();
+            }}
+          >
+            Skip to content
+          </a>
+          <header class="top">
+            <span class="brand">HQ console</span>
+            <nav aria-label="Pages">
+              {navigation.map((item) => (
+                <a key={item.view} href={item.href} aria-current={currentView(route) === item.view ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              ))}
+            </nav>
+            <span class="who" data-testid="who">
+              {session.me.operator} <span class={`pill role-${session.me.role}`}>{session.me.role}</span>
+            </span>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                signOut();
+              }}
+            >
+              Sign out
+            </button>
+          </header>
+          <main id="main" ref={main} tabIndex={-1} class="page">
+            <Page route={route} />
+          </main>
+        </SessionContext.Provider>
+      )}
+    </StatusContext.Provider>
   );
 }
 

@@ -280,6 +280,37 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     await expect.poll(() => problem.count()).toBe(0);
     expect(await field.getAttribute('aria-describedby')).toBe(describedBy[0]);
   });
+
+  it('says what is loading in one status region that stands, empty, from the first render', async () => {
+    const page = await openPage();
+    const held: Route[] = [];
+    await page.route(
+      (url) => url.pathname.endsWith('/hq/v1/store-days'),
+      (route) => {
+        held.push(route);
+      },
+    );
+    await page.goto(consoleUrl(service) + gridHash(crowded));
+    await page.getByLabel('Operator key').waitFor();
+    const region = page.locator('[role="status"]');
+    expect(await region.count()).toBe(1);
+    expect(await region.textContent()).toBe('');
+    // Marked, to tell it from an element inserted later together with its text.
+    await region.evaluate((element) => {
+      element.dataset.standing = 'yes';
+    });
+
+    await page.getByLabel('Operator key').fill(admin.key);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => held.length).toBe(1);
+    await expect.poll(() => region.textContent()).toBe('Loading the reconciliation grid…');
+    expect(await region.count()).toBe(1);
+    expect(await region.getAttribute('data-standing')).toBe('yes');
+
+    await held[0]!.continue();
+    await page.getByTestId('grid').waitFor();
+    await expect.poll(() => region.textContent()).toBe('');
+  });
 });
 
 /** A transparent page background is the canvas: white. */

@@ -1,4 +1,5 @@
 import type { HqApiError } from '../api/HqClient.js';
+import { useStatusMessage } from '../session/StatusMessage.js';
 import { ErrorDetails } from './ErrorDetails.js';
 
 /** An error from the API, said plainly, with its stable code for a support request. */
@@ -14,9 +15,7 @@ export function Problem({ error, what }: { readonly error: HqApiError; readonly 
 }
 
 export function Loading({ what }: { readonly what: string }) {
-  return (
-    <p class="muted" role="status">
-      Loading {what}…
-    </p>
-  );
+  const text = `Loading ${what}…`;
+  useStatusMessage(text);
+  return <p class="muted">{text}</p>;
 }
