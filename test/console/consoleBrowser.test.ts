@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../console/src/format/formatAmount.js';
 import { findProjectRoot } from '../../src/config/findProjectRoot.js';
@@ -381,6 +381,40 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     await expect
       .poll(() => dialog.getByTestId('error-details').textContent())
       .toContain('store_ids/0 must be an identifier as partners send it');
+  });
+
+  it('keeps what the operator typed and ticked in the filters while the grid loads, and shows each filter of Back', async () => {
+    const page = await openPage();
+    const held: Route[] = [];
+    await signIn(page, viewer, gridHash());
+    await page.getByTestId('grid').waitFor();
+    await page.route('**/hq/v1/store-days?*', (route) => {
+      held.push(route);
+    });
+    // A new filter whose grid is still loading: the operator goes on filling in the next one.
+    await page.getByLabel('Overdue only').check();
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await page.getByLabel('Overdue only').uncheck();
+    const status = page.locator('select[name="status"]');
+    await status.selectOption('MATCHED');
+    await page.getByLabel('From').fill(seeded.to);
+    for (const route of held.splice(0)) await route.continue();
+    await page.unroute('**/hq/v1/store-days?*');
+    await page.getByTestId('grid').waitFor();
+    // The loading note is gone: the page rendered with the grid.
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('');
+    expect([
+      await page.getByLabel('Overdue only').isChecked(),
+      await status.inputValue(),
+      await page.getByLabel('From').inputValue(),
+    ]).toEqual([false, 'MATCHED', seeded.to]);
+    // Back shows the filter of the grid before, as its link says.
+    await page.goBack();
+    await expect.poll(() => page.getByLabel('Overdue only').isChecked()).toBe(false);
+    expect(await page.getByLabel('From').inputValue()).toBe(seeded.from);
+    await page.goForward();
+    await expect.poll(() => page.getByLabel('Overdue only').isChecked()).toBe(true);
   });
 
   it('says which parameter the API refused: a grid range over 62 days', async () => {

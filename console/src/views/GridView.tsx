@@ -13,6 +13,7 @@ import { DateRangeFields } from './DateRangeFields.js';
 import { FilterForm } from './FilterForm.js';
 import { gridTabStop, type GridCellRef } from './gridTabStop.js';
 import { PartnerPicker, todayIso } from './PartnerPicker.js';
+import { useQueryField } from './useQueryField.js';
 
 type GridSort = 'store' | 'name' | 'problems';
 
@@ -32,6 +33,8 @@ export function GridView({ query }: { readonly query: URLSearchParams }) {
   const status = query.get('status') ?? '';
   const overdueOnly = query.get('overdue') === 'true';
   const key = JSON.stringify([from, to, partner, status, overdueOnly]);
+  const [statusValue, setStatus] = useQueryField(status);
+  const [overdueValue, setOverdue] = useQueryField(overdueOnly);
   const grid = useLoad(async () => {
     const pages = await client.getPages<GridPage>('store-days', {
       from,
@@ -53,7 +56,13 @@ export function GridView({ query }: { readonly query: URLSearchParams }) {
         <PartnerPicker value={partner} />
         <label>
           Status
-          <select name="status" value={status}>
+          <select
+            name="status"
+            value={statusValue}
+            onChange={(event) => {
+              setStatus(event.currentTarget.value);
+            }}
+          >
             <option value="">Any</option>
             {dayStatuses.map((s) => (
               <option key={s} value={s}>
@@ -63,7 +72,16 @@ export function GridView({ query }: { readonly query: URLSearchParams }) {
           </select>
         </label>
         <label class="check">
-          <input type="checkbox" name="overdue" value="true" checked={overdueOnly} /> Overdue only
+          <input
+            type="checkbox"
+            name="overdue"
+            value="true"
+            checked={overdueValue}
+            onChange={(event) => {
+              setOverdue(event.currentTarget.checked);
+            }}
+          />{' '}
+          Overdue only
         </label>
       </FilterForm>
       <LoadedContent loaded={grid} what="the reconciliation grid">

@@ -11,6 +11,7 @@ import { useLoad } from '../useLoad.js';
 import { DateRangeFields } from './DateRangeFields.js';
 import { FilterForm } from './FilterForm.js';
 import { PartnerPicker, todayIso } from './PartnerPicker.js';
+import { useQueryField } from './useQueryField.js';
 
 type GroupBy = 'store' | 'partner';
 
@@ -21,6 +22,7 @@ export function SalesView({ query }: { readonly query: URLSearchParams }) {
   const from = query.get('from') ?? rangeStart(to, 14);
   const partner = query.get('partner') ?? '';
   const by: GroupBy = query.get('by') === 'partner' ? 'partner' : 'store';
+  const [byValue, setBy] = useQueryField(by);
   const sales = useLoad(
     () => client.getAll<SalesItem>('sales', { from, to, partner_id: partner, group_by: `${by},day` }),
     JSON.stringify([from, to, partner, by]),
@@ -35,7 +37,13 @@ export function SalesView({ query }: { readonly query: URLSearchParams }) {
         <PartnerPicker value={partner} />
         <label>
           Per
-          <select name="by" value={by}>
+          <select
+            name="by"
+            value={byValue}
+            onChange={(event) => {
+              setBy(event.currentTarget.value === 'partner' ? 'partner' : 'store');
+            }}
+          >
             <option value="store">store</option>
             <option value="partner">partner</option>
           </select>
