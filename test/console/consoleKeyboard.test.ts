@@ -19,6 +19,9 @@ const from = '2026-03-02';
 const to = '2026-03-05';
 /** Six stores × four days without a close: more overdue closes than the list shows open. */
 const crowdedStores = ['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-6'];
+/** Thirty stores × two weeks: a grid taller than the window, and wider than a phone's. */
+const tallStores = Array.from({ length: 30 }, (_, i) => `T-${String(i + 1).padStart(2, '0')}`);
+const tallTo = '2026-03-15';
 
 let service: TestService;
 let build: ReturnType<typeof buildConsole>;
@@ -28,17 +31,20 @@ let browser: Browser;
 let crowded: TestPartner;
 /** One store registered on the range's third date: no day before it, so no link in the first column. */
 let late: TestPartner;
+/** Registered before the range: every day of the two weeks is a link. */
+let tall: TestPartner;
 const problems: string[] = [];
 
 describe.skipIf(skip)('the HQ console with the keyboard', () => {
   beforeAll(async () => {
     build = buildConsole();
     service = await startTestService({ services: { consoleAssetsDir: build.dir } });
-    [admin, browser, crowded, late] = await Promise.all([
+    [admin, browser, crowded, late, tall] = await Promise.all([
       service.createOperator('admin'),
       launchChromium(),
       service.createPartner({ stores: crowdedStores, registeredAt: new Date('2026-03-01T00:00:00Z') }),
       service.createPartner({ stores: ['L-1'], registeredAt: new Date('2026-03-04T12:00:00Z') }),
+      service.createPartner({ stores: tallStores, registeredAt: new Date('2026-03-01T00:00:00Z') }),
     ]);
   }, 180_000);
 
@@ -49,8 +55,8 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     expect(problems).toEqual([]);
   });
 
-  async function openPage(): Promise<Page> {
-    const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', viewport: { width: 1280, height: 860 } });
+  async function openPage(viewport = { width: 1280, height: 860 }): Promise<Page> {
+    const context = await browser.newContext({ locale: 'en-US', timezoneId: 'UTC', viewport });
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     return page;
@@ -137,6 +143,86 @@ describe.skipIf(skip)('the HQ console with the keyboard', () => {
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('cell 4,1');
   });
+
+  /**
+   * Where the focused day, its column's date heading and its row's store heading are drawn, in
+   * viewport pixels. A key press is handled, and the day scrolled into view, before press() returns.
+   */
+  const focusedCellBoxes = (page: Page) =>
+    page.evaluate(() => {
+      const cell = document.activeElement as HTMLElement;
+      const box = (element: Element | null | undefined) => {
+        const rect = element?.getBoundingClientRect();
+        return { top: rect?.top ?? NaN, bottom: rect?.bottom ?? NaN, left: rect?.left ?? NaN, right: rect?.right ?? NaN };
+      };
+      const table = cell.closest('table');
+      return {
+        place: `cell ${cell.dataset.r},${cell.dataset.c}`,
+        cell: box(cell),
+        dateHead: box(table?.querySelectorAll('thead th.day-head')[Number(cell.dataset.c)]),
+        storeHead: box(cell.closest('tr')?.querySelector('th.store-head')),
+        viewport: { width: window.innerWidth, height: window.innerHeight },
+      };
+    });
+
+  /** Scroll offsets are whole pixels, boxes are not: up to a pixel past an edge is at the edge. */
+  const slack = 1;
+  /** Fifty key presses, each measured: some 20 s on an idle machine, near a minute on a busy one. */
+  const manyKeysTimeout = 120_000;
+
+  it(
+    'keeps the dates above a focused day far down a tall grid',
+    async () => {
+      const page = await openPage();
+      await signIn(page, `#/grid?from=${from}&to=${tallTo}&partner=${tall.partnerId}`);
+      await page.getByTestId('grid').locator('tr[data-store="T-30"]').waitFor();
+      const expectDateAbove = async (r: number) => {
+        const { place, cell, dateHead, viewport } = await focusedCellBoxes(page);
+        expect(place).toBe(`cell ${r},3`);
+        // The day and its date are both in the window, the date above the day and not over it.
+        expect(cell.bottom, place).toBeLessThanOrEqual(viewport.height + slack);
+        expect(dateHead.top, place).toBeGreaterThanOrEqual(-slack);
+        expect(dateHead.bottom, place).toBeLessThanOrEqual(cell.top + slack);
+      };
+      await page.locator('a[data-r="0"][data-c="3"]').focus();
+      for (let r = 1; r <= 25; r += 1) {
+        await page.keyboard.press('ArrowDown');
+        await expectDateAbove(r);
+      }
+      // Back up, a day scrolled into view stops below the date row, not under it.
+      for (let r = 24; r >= 0; r -= 1) {
+        await page.keyboard.press('ArrowUp');
+        await expectDateAbove(r);
+      }
+    },
+    manyKeysTimeout,
+  );
+
+  it(
+    'scrolls a day focused on a phone clear of the sticky store column, without scrolling the page sideways',
+    async () => {
+      const page = await openPage({ width: 360, height: 740 });
+      await signIn(page, `#/grid?from=${from}&to=${tallTo}&partner=${tall.partnerId}`);
+      await page.getByTestId('grid').locator('tr[data-store="T-30"]').waitFor();
+      await page.locator('a[data-r="2"][data-c="0"]').focus();
+      for (let c = 1; c <= 13; c += 1) await page.keyboard.press('ArrowRight');
+      expect(await focused(page)).toBe('cell 2,13');
+      for (let c = 12; c >= 0; c -= 1) {
+        await page.keyboard.press('ArrowLeft');
+        const { place, cell, storeHead, viewport } = await focusedCellBoxes(page);
+        expect(place).toBe(`cell 2,${c}`);
+        // Wholly right of the store column that stays at the left edge, and inside the window.
+        expect(cell.left, place).toBeGreaterThanOrEqual(storeHead.right - slack);
+        expect(cell.right, place).toBeLessThanOrEqual(viewport.width + slack);
+      }
+      for (const width of [320, 360, 640]) {
+        await page.setViewportSize({ width, height: 740 });
+        await rendered(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${width} px`).toBe(true);
+      }
+    },
+    manyKeysTimeout,
+  );
 
   it('lists a few overdue closes open and many closed, with their count', async () => {
     const page = await openPage();

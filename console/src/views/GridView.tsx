@@ -298,7 +298,11 @@ function moveFocus(event: KeyboardEvent): void {
     const next = table?.querySelector<HTMLElement>(`a[data-r="${r + move[0] * step}"][data-c="${c + move[1] * step}"]`);
     if (next) {
       event.preventDefault();
-      next.focus();
+      // Chromium's focus() leaves a day that is partly in view where it is, maybe half under the
+      // sticky store column or date row; scrolled to the nearest edge, it clears them (the grid's
+      // scroll padding) and the view moves one day at a time.
+      next.focus({ preventScroll: true });
+      next.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       return;
     }
     if (r + move[0] * step < 0 || c + move[1] * step < 0) return;
