@@ -38,10 +38,17 @@ export class LostDeliveryWatch {
     const before = new Date(now.getTime() - this.deps.policy.maxAgeSeconds * 1000 - messageGoneAfterMs).toISOString();
     let deadLettered = 0;
     let dropped = 0;
+    // A partner's lost events come together: its registration is read once per run.
+    const registrations = new Map<string, ReturnType<WebhookRegistrations['get']>>();
     for await (const event of this.deps.events.listCreatedBefore(before)) {
       const { partnerId, eventId, eventType } = event;
       if (await this.deps.deadLetters.get(partnerId, eventId)) continue;
-      const registration = await this.deps.registrations.get(partnerId);
+      let read = registrations.get(partnerId);
+      if (read === undefined) {
+        read = this.deps.registrations.get(partnerId);
+        registrations.set(partnerId, read);
+      }
+      const registration = await read;
       if (!registration?.eventTypes.includes(eventType) || registration.disabledAt !== undefined) {
         await this.deps.events.remove(partnerId, eventId);
         dropped += 1;
