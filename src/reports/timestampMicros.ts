@@ -1,3 +1,5 @@
+import { utcMillis } from '../domain/utcMillis.js';
+
 /** An instant as the two Parquet timestamps the reports carry, in microseconds since 1970-01-01. */
 export interface TimestampMicros {
   /** The instant in UTC (Parquet TIMESTAMP, isAdjustedToUTC = true). */
@@ -26,12 +28,4 @@ export function timestampMicros(text: string): TimestampMicros | undefined {
   const micros = BigInt((m[7] ?? '').slice(0, 6).padEnd(6, '0'));
   const local = BigInt(localSeconds) * 1_000_000n + micros;
   return { local, utc: local - BigInt(offsetSeconds) * 1_000_000n };
-}
-
-/** Milliseconds of a UTC calendar time; unlike Date.UTC, years 0-99 stay years 0-99. */
-function utcMillis(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, 0);
-  return date.getTime();
 }

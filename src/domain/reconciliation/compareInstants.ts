@@ -1,3 +1,5 @@
+import { utcMillis } from '../utcMillis.js';
+
 /**
  * Instants of ISO 8601 date-time strings with a UTC offset (contract §2.1), compared exactly:
  * offsets are applied and fractional seconds are compared to their last digit, not rounded to
@@ -17,7 +19,7 @@ function parseInstant(text: string): Instant {
   const m = DATE_TIME.exec(text);
   if (!m) throw new RangeError(`not an ISO 8601 date-time with a UTC offset: ${JSON.stringify(text.slice(0, 40))}`);
   const n = (i: number): number => Number(m[i] ?? '0');
-  const local = Date.UTC(n(1), n(2) - 1, n(3), n(4), n(5), n(6)) / 1000;
+  const local = utcMillis(n(1), n(2), n(3), n(4), n(5), n(6)) / 1000;
   const offsetSign = m[9] === '-' ? -1 : 1;
   const offset = m[8] !== undefined ? 0 : offsetSign * (n(10) * 3600 + n(11) * 60);
   return { seconds: local - offset, fraction: (m[7] ?? '').replace(/0+$/, '') };

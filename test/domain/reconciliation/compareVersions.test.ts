@@ -48,6 +48,12 @@ describe('compareInstants', () => {
     expect(compareInstants('2026-12-31T23:00:00-02:00', '2027-01-01T01:00:00Z')).toBe(0);
   });
 
+  it('reads the years 0 to 99 as themselves, not as 1900 to 1999', () => {
+    expect(compareInstants('0099-01-01T00:00:00Z', '1950-01-01T00:00:00Z')).toBe(-1);
+    expect(compareInstants('0001-06-01T00:00:00Z', '0000-12-31T23:59:59Z')).toBe(1);
+    expect(compareInstants('0050-01-01T00:00:00+01:00', '0049-12-31T23:00:00Z')).toBe(0);
+  });
+
   it('refuses a timestamp without an offset', () => {
     expect(() => compareInstants('2026-11-20T20:00:00', '2026-11-20T20:00:00Z')).toThrow(RangeError);
   });
