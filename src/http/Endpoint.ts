@@ -9,6 +9,13 @@ export interface AnonymousEndpointInput {
 export interface EndpointInput extends AnonymousEndpointInput {
   /** The caller, resolved from its key before the endpoint runs. */
   readonly partner: Partner;
+  /**
+   * Resolves the caller's key again: an endpoint that reads a body calls it once the body has
+   * arrived and before its first write. A body may take minutes to arrive, and HQ may revoke the key
+   * or deactivate the partner meanwhile; the request must then write nothing (401 or 403, as a new
+   * request would get).
+   */
+  readonly confirmCaller: () => Promise<void>;
 }
 
 export interface EndpointResult {

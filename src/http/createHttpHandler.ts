@@ -27,10 +27,14 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
     const answer = async (): Promise<HttpResponseInit> => {
       let result;
       if (options.authenticate) {
-        ({ partner, keyId } = await services.authenticator.authenticate(request.headers.get('x-functions-key')));
+        const key = request.headers.get('x-functions-key');
+        ({ partner, keyId } = await services.authenticator.authenticate(key));
         const caller = partner;
+        const confirmCaller = async (): Promise<void> => {
+          await services.authenticator.authenticate(key);
+        };
         result = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
-          options.endpoint({ request, services, partner: caller }),
+          options.endpoint({ request, services, partner: caller, confirmCaller }),
         );
       } else {
         result = await options.endpoint({ request, services });

@@ -12,10 +12,11 @@ import { readJsonBody } from '../readJsonBody.js';
  * the body is read: a refusal that arrives first answers 429 at once, so a partner over its limit
  * costs no parse and no more reading than had happened (the host drains the rest); a refusal wins
  * over every other answer (429 whatever the body), and the push waits for the decision before its
- * first write.
+ * first write. So does the check of the caller's key made again once the body has arrived
+ * (`confirmCaller`): a key revoked while the body arrived writes nothing.
  */
 export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean }): Endpoint {
-  return async ({ request, services, partner }) => {
+  return async ({ request, services, partner, confirmCaller }) => {
     const admission = options.rateLimited ? admit(services, partner) : Promise.resolve();
     // Awaited below on every path; this only keeps a refusal from being reported as unhandled meanwhile.
     admission.catch(() => undefined);
@@ -48,15 +49,19 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
       await admission;
       throw error;
     }
+    // Both decisions are taken while the body is parsed and checked, and both come before any write
+    // and over any other answer (a refusal of the body included).
+    const admitted = Promise.all([admission, confirmCaller()]).then(() => undefined);
+    admitted.catch(() => undefined);
     try {
       // The storage SDK writes a request to its socket only on a later turn of the event loop, and
       // parsing the body holds the thread for tens of milliseconds: one turn is given first, so the
       // rate-limit decision is under way while the body is parsed instead of being sent after it.
       if (options.rateLimited) await nextTurn();
-      const ack = await services.ingestion.push(partner.partnerId, processor, body.bytes, admission, ahead);
+      const ack = await services.ingestion.push(partner.partnerId, processor, body.bytes, admitted, ahead);
       return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
     } catch (error) {
-      await admission;
+      await admitted;
       throw error;
     } finally {
       body.release();

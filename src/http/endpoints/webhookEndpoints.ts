@@ -5,9 +5,11 @@ import { readJsonBody } from '../readJsonBody.js';
 const noStore = { 'Cache-Control': 'no-store' };
 
 /** PUT /webhook: 201 with the secret on the first registration, 200 without it on a replace. */
-export const putWebhook: Endpoint = async ({ request, services, partner }) => {
+export const putWebhook: Endpoint = async ({ request, services, partner, confirmCaller }) => {
   const read = await readJsonBody(request, services.config.maxRequestBodyBytes, services.bodyBudget.forPartner(partner.partnerId));
   try {
+    // A key revoked while the body arrived must not register an address (or learn a secret).
+    await confirmCaller();
     const { created, body } = await services.webhooks.register(partner.partnerId, read.bytes);
     return { status: created ? 201 : 200, body, headers: noStore };
   } finally {
