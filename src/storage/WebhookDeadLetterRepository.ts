@@ -1,5 +1,5 @@
 import { odata, type TableClient } from '@azure/data-tables';
-import { isNotFound } from './storageErrors.js';
+import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
 
 /**
@@ -56,6 +56,31 @@ export class WebhookDeadLetterRepository {
       if (kept.length >= 2 * options.limit) kept = kept.sort(newestFirst).slice(0, options.limit);
     }
     return kept.sort(newestFirst).slice(0, options.limit);
+  }
+
+  /**
+   * Removes the record under the ETag it was read with and returns it; undefined when there is none
+   * or another caller removed it first. A record replaced meanwhile (the event given up again) is
+   * read again and taken as it is now.
+   */
+  async take(partnerId: string, eventId: string): Promise<DeadLetter | undefined> {
+    const keys = [encodeKeyPart(partnerId), encodeKeyPart(eventId)] as const;
+    for (;;) {
+      let entity;
+      try {
+        entity = await this.table.getEntity<DeadLetterEntity>(...keys);
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+      try {
+        await this.table.deleteEntity(...keys, { etag: entity.etag });
+        return toDeadLetter(entity);
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        if (!isPreconditionFailed(error)) throw error;
+      }
+    }
   }
 
   /** Removes the record (after HQ resent or dismissed the event); false when there was none. */

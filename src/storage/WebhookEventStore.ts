@@ -8,6 +8,7 @@ export interface StoredEvent {
   readonly partnerId: string;
   readonly eventId: string;
   readonly eventType: EventType;
+  /** When the event was stored, or HQ last sent it again: the start of its window of delivery attempts. */
   readonly createdAt: string;
   readonly body: string;
 }
@@ -105,6 +106,19 @@ export class WebhookEventStore {
         eventType: row.eventType,
         createdAt: row.createdAt,
       };
+    }
+  }
+
+  /** Moves `createdAt` to `at`: HQ sent the event again, and its window of attempts starts anew. */
+  async restartWindow(partnerId: string, eventId: string, at: string): Promise<boolean> {
+    try {
+      await this.table.updateEntity({ partitionKey: encodeKeyPart(partnerId), rowKey: encodeKeyPart(eventId), createdAt: at }, 'Merge', {
+        etag: '*',
+      });
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
     }
   }
 

@@ -9,4 +9,9 @@ export interface WebhookDeadLetters {
   list(options: { partnerId?: string; limit: number }): Promise<DeadLetter[]>;
   /** False when there was none. */
   remove(partnerId: string, eventId: string): Promise<boolean>;
+  /**
+   * Removes the dead letter and returns it, when this call is the one that removed it: of two
+   * callers side by side, one gets it and the other undefined (as when there is none).
+   */
+  take(partnerId: string, eventId: string): Promise<DeadLetter | undefined>;
 }

@@ -6,6 +6,14 @@ export interface WebhookEvents {
   add(event: StoredEvent): Promise<'created' | 'exists'>;
   get(partnerId: string, eventId: string): Promise<StoredEvent | undefined>;
   remove(partnerId: string, eventId: string): Promise<void>;
-  /** Every partner's events created before `before` (an ISO instant), without their bodies, in no particular order. */
+  /**
+   * Sets the event's `createdAt` to `at`, the start of a new window of delivery attempts (HQ sent it
+   * again); false when the event is gone.
+   */
+  restartWindow(partnerId: string, eventId: string, at: string): Promise<boolean>;
+  /**
+   * Every partner's events created (or their window restarted) before `before` (an ISO instant),
+   * without their bodies, in no particular order.
+   */
   listCreatedBefore(before: string): AsyncIterable<Omit<StoredEvent, 'body'>>;
 }

@@ -71,6 +71,29 @@ describe('LostDeliveryWatch', () => {
     expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([eventId]);
   });
 
+  it('leaves an event HQ sent again to its new window of attempts', async () => {
+    const kit = await startWebhookKit();
+    kit.clock.ms = start;
+    const partner = newPartnerId();
+    await kit.registrar.register(partner, { url: 'http://127.0.0.1:9/hooks', eventTypes: ['batch.failed'] });
+    const eventId = await publishLost(kit, partner, 'S3');
+    const watch = new LostDeliveryWatch({ ...kit, policy: deliveryPolicy, clock: kit.clock.now });
+    kit.clock.advance(28 * 3600);
+    expect(await watch.run(recording().telemetry)).toEqual({ deadLettered: 1, dropped: 0 });
+
+    // Resent two days later; its message is being retried (the endpoint still fails) when the watch runs.
+    kit.clock.advance(2 * 24 * 3600);
+    const actions = new DeadLetterActions({ ...kit, clock: kit.clock.now });
+    expect(await actions.resend(partner, eventId)).toBe('queued');
+    expect(kit.queue.takeVisible()).toHaveLength(1);
+    kit.clock.advance(3600);
+    expect(await watch.run(recording().telemetry)).toEqual({ deadLettered: 0, dropped: 0 });
+    expect(await kit.deadLetters.get(partner, eventId)).toBeUndefined();
+    // Its new window over and its message lost too: given up again.
+    kit.clock.advance(27 * 3600);
+    expect(await watch.run(recording().telemetry)).toEqual({ deadLettered: 1, dropped: 0 });
+  });
+
   it('drops a lost event that no endpoint takes any more, as its delivery would', async () => {
     const kit = await startWebhookKit();
     kit.clock.ms = start;

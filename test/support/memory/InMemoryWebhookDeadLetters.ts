@@ -20,6 +20,13 @@ export class InMemoryWebhookDeadLetters implements WebhookDeadLetters {
     return Promise.resolve(all.slice(0, options.limit));
   }
 
+  take(partnerId: string, eventId: string): Promise<DeadLetter | undefined> {
+    const key = JSON.stringify([partnerId, eventId]);
+    const deadLetter = this.byKey.get(key);
+    this.byKey.delete(key);
+    return Promise.resolve(deadLetter);
+  }
+
   remove(partnerId: string, eventId: string): Promise<boolean> {
     return Promise.resolve(this.byKey.delete(JSON.stringify([partnerId, eventId])));
   }

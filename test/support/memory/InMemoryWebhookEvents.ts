@@ -23,6 +23,13 @@ export class InMemoryWebhookEvents implements WebhookEvents {
     return Promise.resolve();
   }
 
+  restartWindow(partnerId: string, eventId: string, at: string): Promise<boolean> {
+    const key = JSON.stringify([partnerId, eventId]);
+    const event = this.byKey.get(key);
+    if (event) this.byKey.set(key, { ...event, createdAt: at });
+    return Promise.resolve(event !== undefined);
+  }
+
   async *listCreatedBefore(before: string): AsyncIterable<Omit<StoredEvent, 'body'>> {
     for (const { body: _body, ...event } of [...this.byKey.values()]) {
       await Promise.resolve();

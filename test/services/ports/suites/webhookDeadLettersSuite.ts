@@ -44,6 +44,17 @@ export function webhookDeadLettersSuite(make: () => Promise<WebhookDeadLetters>)
     expect(newest.map((d) => d.deadLetteredAt.slice(11, 13))).toEqual(['09', '08', '07']);
   });
 
+  it('gives a dead letter to one taker only, and nothing once it is gone', async () => {
+    const deadLetters = await make();
+    const a = freshPartnerId();
+    const record = letter(a, 'evt_1', '2026-03-02T00:00:00.000Z');
+    await deadLetters.add(record);
+    const taken = await Promise.all([deadLetters.take(a, 'evt_1'), deadLetters.take(a, 'evt_1'), deadLetters.take(a, 'evt_1')]);
+    expect(taken.filter((t) => t !== undefined)).toEqual([record]);
+    expect(await deadLetters.get(a, 'evt_1')).toBeUndefined();
+    expect(await deadLetters.take(a, 'evt_1')).toBeUndefined();
+  });
+
   it('records the same event once, however often its message is retried', async () => {
     const deadLetters = await make();
     const a = freshPartnerId();

@@ -53,6 +53,27 @@ export function webhookEventsSuite(make: () => Promise<WebhookEvents>): void {
     ]);
   });
 
+  it("restarts an event's window of attempts, keeping its body; false once the event is gone", async () => {
+    const events = await make();
+    const partner = freshPartnerId();
+    const event = {
+      partnerId: partner,
+      eventId: 'evt_again',
+      eventType: 'batch.failed' as const,
+      createdAt: '2020-01-01T00:00:00.000Z',
+      body: '{"a":1}',
+    };
+    await events.add(event);
+    expect(await events.restartWindow(partner, 'evt_again', '2020-01-03T00:00:00.000Z')).toBe(true);
+    expect(await events.get(partner, 'evt_again')).toEqual({ ...event, createdAt: '2020-01-03T00:00:00.000Z' });
+    const listed = [];
+    for await (const e of events.listCreatedBefore('2020-01-02T00:00:00.000Z')) if (e.partnerId === partner) listed.push(e);
+    expect(listed).toEqual([]);
+    await events.remove(partner, 'evt_again');
+    expect(await events.restartWindow(partner, 'evt_again', '2020-01-04T00:00:00.000Z')).toBe(false);
+    expect(await events.get(partner, 'evt_again')).toBeUndefined();
+  });
+
   it('refuses a body over the limit before writing', async () => {
     const events = await make();
     const partner = freshPartnerId();
