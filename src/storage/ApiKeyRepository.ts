@@ -1,5 +1,5 @@
 import { odata, type TableClient } from '@azure/data-tables';
-import { isNotFound } from './storageErrors.js';
+import { isNotFound, isPreconditionFailed } from './storageErrors.js';
 
 export type ApiKeyStatus = 'ACTIVE' | 'REVOKED';
 
@@ -62,12 +62,32 @@ export class ApiKeyRepository {
     return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  /** Revokes a key of the partner; false when the partner has no such key. */
+  /**
+   * Revokes a key of the partner; false when the partner has no such key. A key is revoked once:
+   * one already revoked keeps its `revokedAt`, also when several revocations run side by side (the
+   * write is made under the ETag of the row read ACTIVE).
+   */
   async revoke(partnerId: string, keyId: string, now: Date): Promise<boolean> {
-    const key = (await this.listForPartner(partnerId)).find((k) => k.keyId === keyId);
-    if (!key) return false;
-    await this.table.updateEntity({ partitionKey: key.keyHash, rowKey: '', status: 'REVOKED', revokedAt: now.toISOString() }, 'Merge');
-    return true;
+    for (;;) {
+      let found: (ApiKeyEntity & { etag: string }) | undefined;
+      for await (const entity of this.table.listEntities<ApiKeyEntity>({
+        queryOptions: { filter: odata`partnerId eq ${partnerId} and keyId eq ${keyId}` },
+      })) {
+        found = entity;
+      }
+      if (!found) return false;
+      if (found.status === 'REVOKED') return true;
+      try {
+        await this.table.updateEntity(
+          { partitionKey: found.partitionKey, rowKey: '', status: 'REVOKED', revokedAt: now.toISOString() },
+          'Merge',
+          { etag: found.etag },
+        );
+        return true;
+      } catch (error) {
+        if (!isPreconditionFailed(error)) throw error;
+      }
+    }
   }
 }
 

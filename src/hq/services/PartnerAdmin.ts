@@ -69,9 +69,11 @@ export class PartnerAdmin {
     const key = (await this.keys.listForPartner(partnerId)).find((k) => k.keyId === keyId);
     if (!key) throw new ApiError('KEY_NOT_FOUND');
     if (key.status === 'REVOKED') return key;
-    const now = this.clock();
-    await this.keys.revoke(partnerId, keyId, now);
-    return { ...key, status: 'REVOKED', revokedAt: now.toISOString() };
+    await this.keys.revoke(partnerId, keyId, this.clock());
+    // As stored: of revocations side by side, the first one's time stands.
+    const revoked = await this.keys.findByHash(key.keyHash);
+    if (!revoked) throw new ApiError('KEY_NOT_FOUND');
+    return revoked;
   }
 
   private requirePartner(partnerId: string): Promise<Partner> {

@@ -5,6 +5,6 @@ export interface ApiKeys {
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   create(record: Omit<ApiKeyRecord, 'status' | 'revokedAt'>): Promise<void>;
   listForPartner(partnerId: string): Promise<ApiKeyRecord[]>;
-  /** False when the partner has no such key. */
+  /** False when the partner has no such key. A key already revoked keeps its `revokedAt`, also against revocations side by side. */
   revoke(partnerId: string, keyId: string, now: Date): Promise<boolean>;
 }

@@ -221,6 +221,19 @@ describe('POST /hq/v1/partners/{id}/keys/{key_id}/revoke', () => {
     expect(objectOf(await service.callHost(admin, 'POST', path))).toEqual(revoked);
   });
 
+  it('tells every one of several revocations side by side the one time stored', async () => {
+    const other = await service.createPartner({ stores: [] });
+    const path = `hq/v1/partners/${other.partnerId}/keys/${other.keyId}/revoke`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => service.callHost(admin, 'POST', path)));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    const times = new Set(answers.map((a) => (objectOf(a) as { revoked_at: string }).revoked_at));
+    expect(times.size).toBe(1);
+    const listed = objectOf(await service.callHost(admin, 'GET', `hq/v1/partners/${other.partnerId}/keys`)) as {
+      items: { key_id: string; revoked_at: string }[];
+    };
+    expect(listed.items.find((k) => k.key_id === other.keyId)?.revoked_at).toBe([...times][0]);
+  });
+
   it('answers 404 KEY_NOT_FOUND for a key the partner does not have', async () => {
     const response = await act('POST', 'keys/key-00000000/revoke');
     expect([response.status, errorCodeOf(response)]).toEqual([404, 'KEY_NOT_FOUND']);

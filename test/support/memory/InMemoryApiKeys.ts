@@ -23,7 +23,7 @@ export class InMemoryApiKeys implements ApiKeys {
   async revoke(partnerId: string, keyId: string, now: Date): Promise<boolean> {
     const key = (await this.listForPartner(partnerId)).find((k) => k.keyId === keyId);
     if (!key) return false;
-    this.byHash.set(key.keyHash, { ...key, status: 'REVOKED', revokedAt: now.toISOString() });
+    if (key.status !== 'REVOKED') this.byHash.set(key.keyHash, { ...key, status: 'REVOKED', revokedAt: now.toISOString() });
     return true;
   }
 }

@@ -53,5 +53,13 @@ export function apiKeysSuite(make: () => Promise<ApiKeys>): void {
     expect(await keys.revoke(partnerId, 'key-b', new Date('2026-03-03T00:00:00Z'))).toBe(true);
     expect(await keys.findByHash(hashApiKey(`b ${partnerId}`))).toMatchObject({ status: 'REVOKED', revokedAt: '2026-03-03T00:00:00.000Z' });
     expect(await keys.findByHash(hashApiKey(`c ${other}`))).toMatchObject({ status: 'ACTIVE' });
+    // Revoked once: a later revocation, or several side by side, keep the first time.
+    const again = await Promise.all(['04', '05', '06'].map((day) => keys.revoke(partnerId, 'key-b', new Date(`2026-03-${day}T00:00:00Z`))));
+    expect(again).toEqual([true, true, true]);
+    expect(await keys.findByHash(hashApiKey(`b ${partnerId}`))).toMatchObject({ revokedAt: '2026-03-03T00:00:00.000Z' });
+    const raced = await Promise.all(['07', '08', '09'].map((day) => keys.revoke(partnerId, 'key-a', new Date(`2026-03-${day}T00:00:00Z`))));
+    expect(raced).toEqual([true, true, true]);
+    const revokedAt = (await keys.findByHash(hashApiKey(`a ${partnerId}`)))?.revokedAt;
+    expect(['2026-03-07T00:00:00.000Z', '2026-03-08T00:00:00.000Z', '2026-03-09T00:00:00.000Z']).toContain(revokedAt);
   });
 }
