@@ -537,8 +537,9 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
     await page.screenshot({ path: path.join(screenshotDir, 'console-phone.png') });
   });
 
-  it('shows daily sales per currency as the API reports them', async () => {
-    const salesApi = () => service.callHost(admin, 'GET', `hq/v1/sales?from=${seeded.from}&to=${seeded.to}&group_by=store,day&limit=200`);
+  it('shows daily sales per currency as the API reports them, per partner unless asked per store', async () => {
+    const salesApi = (by = 'store') =>
+      service.callHost(admin, 'GET', `hq/v1/sales?from=${seeded.from}&to=${seeded.to}&group_by=${by},day&limit=200`);
     // A day's sales figures are written just after its result: wait until the last days' are in.
     let seen = -1;
     await expect
@@ -553,7 +554,23 @@ describe.skipIf(skip)('the HQ console in Chromium', () => {
       )
       .toBe(true);
     const page = await openPage();
+    // Per partner by default: a line per partner and day, whatever the number of stores.
     await signIn(page, admin, `#/sales?from=${seeded.from}&to=${seeded.to}`);
+    const perPartner = await salesApi('partner');
+    if (perPartner.status === 200) {
+      const partnerItems = (perPartner.body as { items: { currency: string; store_id?: string }[] }).items;
+      expect(partnerItems.every((i) => i.store_id === undefined)).toBe(true);
+      for (const currency of new Set(partnerItems.map((i) => i.currency))) {
+        const block = page.getByTestId(`sales-${currency}`);
+        await block.waitFor();
+        expect(await block.locator('table:not(.u-legend) tbody tr').count()).toBe(
+          partnerItems.filter((i) => i.currency === currency).length,
+        );
+        expect(await block.locator('table:not(.u-legend) th', { hasText: 'Store' }).count()).toBe(0);
+      }
+    }
+    await page.evaluate((hash) => (window.location.hash = hash), `#/sales?from=${seeded.from}&to=${seeded.to}&by=store`);
+    await page.locator('table:not(.u-legend) th', { hasText: 'Store' }).first().waitFor();
     const api = await salesApi();
     if (api.status === 404) {
       await expect.poll(() => page.locator('main').textContent()).toContain('not served by this version');
