@@ -42,6 +42,13 @@ export class WebhookDeadLetterRepository {
     }
   }
 
+  /** Every dead letter's partner and event id: the keys alone are read. */
+  async *listIds(): AsyncIterable<{ readonly partnerId: string; readonly eventId: string }> {
+    for await (const row of this.table.listEntities({ queryOptions: { select: ['PartitionKey', 'RowKey'] } })) {
+      yield { partnerId: decodeKeyPart(row.partitionKey ?? ''), eventId: decodeKeyPart(row.rowKey ?? '') };
+    }
+  }
+
   /**
    * Newest first; one partner's or everyone's, at most `limit`. The table is keyed by partner and
    * event, not by time, so every row is read; only the newest `limit` are kept while they go by.

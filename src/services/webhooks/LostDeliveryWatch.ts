@@ -16,7 +16,7 @@ const lostErrorClass = 'DELIVERY_LOST';
 
 export interface LostDeliveryWatchDeps {
   readonly events: Pick<WebhookEvents, 'listCreatedBefore' | 'remove'>;
-  readonly deadLetters: Pick<WebhookDeadLetters, 'get' | 'add'>;
+  readonly deadLetters: Pick<WebhookDeadLetters, 'get' | 'add' | 'listIds'>;
   readonly registrations: Pick<WebhookRegistrations, 'get'>;
   readonly policy: Pick<DeliveryPolicy, 'maxAgeSeconds'>;
   readonly clock: Clock;
@@ -38,10 +38,16 @@ export class LostDeliveryWatch {
     const before = new Date(now.getTime() - this.deps.policy.maxAgeSeconds * 1000 - messageGoneAfterMs).toISOString();
     let deadLettered = 0;
     let dropped = 0;
+    // Given-up events stay stored until HQ resends or dismisses them, so most old events have a dead
+    // letter: their ids are read in one listing rather than one point read each. An event given up
+    // after the listing is read again before anything is written for it.
+    const withDeadLetter = new Set<string>();
+    for await (const { partnerId, eventId } of this.deps.deadLetters.listIds()) withDeadLetter.add(idOf(partnerId, eventId));
     // A partner's lost events come together: its registration is read once per run.
     const registrations = new Map<string, ReturnType<WebhookRegistrations['get']>>();
     for await (const event of this.deps.events.listCreatedBefore(before)) {
       const { partnerId, eventId, eventType } = event;
+      if (withDeadLetter.has(idOf(partnerId, eventId))) continue;
       if (await this.deps.deadLetters.get(partnerId, eventId)) continue;
       let read = registrations.get(partnerId);
       if (read === undefined) {
@@ -69,4 +75,8 @@ export class LostDeliveryWatch {
     }
     return { deadLettered, dropped };
   }
+}
+
+function idOf(partnerId: string, eventId: string): string {
+  return JSON.stringify([partnerId, eventId]);
 }

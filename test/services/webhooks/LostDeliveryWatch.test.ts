@@ -94,6 +94,31 @@ describe('LostDeliveryWatch', () => {
     expect(await watch.run(recording().telemetry)).toEqual({ deadLettered: 1, dropped: 0 });
   });
 
+  it('reads the dead letters in one listing, not one read per given-up event', async () => {
+    const kit = await startWebhookKit();
+    kit.clock.ms = start;
+    const partner = newPartnerId();
+    await kit.registrar.register(partner, { url: 'http://127.0.0.1:9/hooks', eventTypes: ['batch.failed'] });
+    for (let i = 0; i < 20; i++) await publishLost(kit, partner, `K${i}`);
+    kit.clock.advance(28 * 3600);
+    const first = new LostDeliveryWatch({ ...kit, policy: deliveryPolicy, clock: kit.clock.now });
+    expect((await first.run(recording().telemetry)).deadLettered).toBeGreaterThanOrEqual(20);
+    // Kept until HQ resends or dismisses them: the next runs meet them all again.
+    let pointReads = 0;
+    const counted = {
+      listIds: () => kit.deadLetters.listIds(),
+      add: (d: Parameters<typeof kit.deadLetters.add>[0]) => kit.deadLetters.add(d),
+      get: (partnerId: string, eventId: string) => {
+        pointReads += 1;
+        return kit.deadLetters.get(partnerId, eventId);
+      },
+    };
+    const next = new LostDeliveryWatch({ ...kit, deadLetters: counted, policy: deliveryPolicy, clock: kit.clock.now });
+    kit.clock.advance(3600);
+    expect(await next.run(recording().telemetry)).toEqual({ deadLettered: 0, dropped: 0 });
+    expect(pointReads).toBe(0);
+  });
+
   it('drops a lost event that no endpoint takes any more, as its delivery would', async () => {
     const kit = await startWebhookKit();
     kit.clock.ms = start;

@@ -14,6 +14,13 @@ export class InMemoryWebhookDeadLetters implements WebhookDeadLetters {
     return Promise.resolve(this.byKey.get(JSON.stringify([partnerId, eventId])));
   }
 
+  async *listIds(): AsyncIterable<{ readonly partnerId: string; readonly eventId: string }> {
+    for (const { partnerId, eventId } of [...this.byKey.values()]) {
+      await Promise.resolve();
+      yield { partnerId, eventId };
+    }
+  }
+
   list(options: { partnerId?: string; limit: number }): Promise<DeadLetter[]> {
     const all = [...this.byKey.values()].filter((d) => options.partnerId === undefined || d.partnerId === options.partnerId);
     all.sort((a, b) => b.deadLetteredAt.localeCompare(a.deadLetteredAt) || a.eventId.localeCompare(b.eventId));

@@ -44,6 +44,20 @@ export function webhookDeadLettersSuite(make: () => Promise<WebhookDeadLetters>)
     expect(newest.map((d) => d.deadLetteredAt.slice(11, 13))).toEqual(['09', '08', '07']);
   });
 
+  it('lists the ids of every dead letter', async () => {
+    const deadLetters = await make();
+    const a = freshPartnerId();
+    const b = freshPartnerId();
+    await deadLetters.add(letter(a, 'evt_1', '2026-03-02T00:00:00.000Z'));
+    await deadLetters.add(letter(b, 'evt/2', '2026-03-02T01:00:00.000Z'));
+    const ids = [];
+    for await (const id of deadLetters.listIds()) if (id.partnerId === a || id.partnerId === b) ids.push(id);
+    expect(ids.sort((x, y) => (x.eventId < y.eventId ? -1 : 1))).toEqual([
+      { partnerId: b, eventId: 'evt/2' },
+      { partnerId: a, eventId: 'evt_1' },
+    ]);
+  });
+
   it('gives a dead letter to one taker only, and nothing once it is gone', async () => {
     const deadLetters = await make();
     const a = freshPartnerId();
