@@ -145,8 +145,7 @@ export class ReconciliationCommands {
    */
   private async reconciledDays(partnerId: string | undefined, { from, to }: Options, stuckAt?: Date): Promise<StoreDay[]> {
     const days: StoreDay[] = [];
-    for await (const r of this.results.list({ partnerId })) {
-      if ((from !== undefined && r.businessDate < from) || (to !== undefined && r.businessDate > to)) continue;
+    for await (const r of this.results.list({ partnerId, from, to })) {
       const stuck = stuckAt !== undefined && isStuckDay(r, stuckAt);
       if (r.status === 'RECEIVED' && !stuck) continue;
       days.push({ partnerId: r.partnerId, storeId: r.storeId, businessDate: r.businessDate, stuck });

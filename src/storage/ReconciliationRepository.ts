@@ -100,7 +100,13 @@ export interface ReconciliationFilter {
   readonly partnerId?: string | undefined;
   readonly status?: ReconciliationStatus | undefined;
   readonly businessDate?: string | undefined;
+  /** Business dates from and to, inclusive. */
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
 }
+
+/** The ids the HQ tool creates partners with: spelled out as they are at the head of a key. */
+const plainPartnerId = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** One row per (partner, store, business date): RECEIVED when a close arrives, then the result. */
 export class ReconciliationRepository {
@@ -301,13 +307,25 @@ export class ReconciliationRepository {
     return records;
   }
 
-  /** Results across partners for HQ (a filtered scan). */
+  /**
+   * Results across partners for HQ (a filtered scan). One partner's rows are read from the key range
+   * of its partitions (`<partner>|<store>`), not found among every partner's; the dates bound the
+   * row keys.
+   */
   async *list(filter: ReconciliationFilter): AsyncIterable<ReconciliationRecord> {
     const clauses: string[] = [];
     const quote = (v: string) => `'${v.replace(/'/g, "''")}'`;
-    if (filter.partnerId) clauses.push(`partnerId eq ${quote(filter.partnerId)}`);
+    if (filter.partnerId) {
+      if (plainPartnerId.test(filter.partnerId)) {
+        // `|` ends the partner's part of the key; `}` is the character after it.
+        clauses.push(`PartitionKey ge ${quote(`${filter.partnerId}|`)}`, `PartitionKey lt ${quote(`${filter.partnerId}}`)}`);
+      }
+      clauses.push(`partnerId eq ${quote(filter.partnerId)}`);
+    }
     if (filter.status) clauses.push(`status eq ${quote(filter.status)}`);
-    if (filter.businessDate) clauses.push(`businessDate eq ${quote(filter.businessDate)}`);
+    if (filter.businessDate) clauses.push(`RowKey eq ${quote(filter.businessDate)}`);
+    if (filter.from) clauses.push(`RowKey ge ${quote(filter.from)}`);
+    if (filter.to) clauses.push(`RowKey le ${quote(filter.to)}`);
     const queryOptions = clauses.length > 0 ? { filter: clauses.join(' and ') } : {};
     for await (const entity of this.table.listEntities<ResultEntity>({ queryOptions })) yield toRecord(entity);
   }

@@ -118,6 +118,8 @@ export class InMemoryReconciliations implements Reconciliations {
       if (filter.partnerId && record.partnerId !== filter.partnerId) continue;
       if (filter.status && record.status !== filter.status) continue;
       if (filter.businessDate && record.businessDate !== filter.businessDate) continue;
+      if (filter.from && record.businessDate < filter.from) continue;
+      if (filter.to && record.businessDate > filter.to) continue;
       yield await Promise.resolve(view(day));
     }
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import type { ControlTotals } from '../../../../src/domain/reconciliation/ControlTotals.js';
 import type { ReconciliationRecord, ResultToSave } from '../../../../src/storage/ReconciliationRepository.js';
@@ -211,6 +212,22 @@ export function reconciliationsSuite(make: () => Promise<Reconciliations>): void
     };
     expect(await list({ partnerId })).toEqual(['S-1 2026-03-01 RECEIVED', 'S-1 2026-03-02 RECEIVED', 'S-2 2026-03-01 MATCHED']);
     expect(await list({ partnerId, status: 'RECEIVED', businessDate: '2026-03-01' })).toEqual(['S-1 2026-03-01 RECEIVED']);
+  });
+
+  it('lists one partner apart from partners whose ids start like its own, within a date range', async () => {
+    const results = await make();
+    // Ids as the HQ tool creates them (letters, digits, '.', '_', '-'), one a prefix of the others.
+    const partnerId = `p${randomUUID().slice(0, 8)}`;
+    const close = { batchId: 'close-1', receivedAt: '2026-03-09T09:00:00.000Z', expected };
+    for (const other of [`${partnerId}-2`, `${partnerId}.x`, `${partnerId}_`, partnerId.slice(0, -1), `${partnerId}Z`]) {
+      await results.markReceived(other, 'S-1', '2026-03-02', close);
+    }
+    for (const date of ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04']) await results.markReceived(partnerId, 'S-1', date, close);
+    await results.markReceived(partnerId, 'S~2', '2026-03-03', close);
+    const found: string[] = [];
+    for await (const r of results.list({ partnerId, from: '2026-03-02', to: '2026-03-03' }))
+      found.push(`${r.partnerId} ${r.storeId} ${r.businessDate}`);
+    expect(found.sort()).toEqual([`${partnerId} S-1 2026-03-02`, `${partnerId} S-1 2026-03-03`, `${partnerId} S~2 2026-03-03`]);
   });
 
   it("lists one store's days in a date range, both ends included, in date order", async () => {
