@@ -16,6 +16,11 @@ export interface EndpointInput extends AnonymousEndpointInput {
    * request would get).
    */
   readonly confirmCaller: () => Promise<void>;
+  /**
+   * Names the request's batch_id in its access-log line as soon as it is known (a batch_id the
+   * schema would take only), so that a push refused or failed can be found by it too.
+   */
+  readonly noteBatchId: (batchId: string) => void;
 }
 
 export interface EndpointResult {

@@ -33,13 +33,16 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
         const confirmCaller = async (): Promise<void> => {
           await services.authenticator.authenticate(key);
         };
+        const noteBatchId = (id: string): void => {
+          batchId = id;
+        };
         result = await withInvocationTelemetry(logTelemetry(context.info.bind(context)), () =>
-          options.endpoint({ request, services, partner: caller, confirmCaller }),
+          options.endpoint({ request, services, partner: caller, confirmCaller, noteBatchId }),
         );
       } else {
         result = await options.endpoint({ request, services });
       }
-      batchId = result.batchId;
+      batchId = result.batchId ?? batchId;
       return result.contentType === undefined
         ? { status: result.status, jsonBody: result.body, headers: result.headers ?? {} }
         : { status: result.status, body: String(result.body), headers: { ...result.headers, 'Content-Type': result.contentType } };

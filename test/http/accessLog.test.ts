@@ -27,12 +27,15 @@ describe('access log', () => {
     trades.trade_records[0]!.order_source_detail = marker;
     trades.trade_records[1]!.employee_id = marker;
     const bad = withValueAt(tradeBatch({ storeId }), '/trade_records/0/order_type', marker);
+    // A batch_id the schema would not take is never written to the log: it is the caller's text.
+    const badId = withValueAt(tradeBatch({ storeId }), '/batch_id', marker);
 
     const calls: [string, string, unknown, number][] = [
       ['PUT', 'stores', storesBatch, 202],
       ['POST', 'trade-records', trades, 202],
       ['POST', 'trade-records', trades, 200],
       ['POST', 'trade-records', bad, 400],
+      ['POST', 'trade-records', badId, 400],
       ['GET', `daily-close/${storeId}/${fixtureBusinessDate}`, undefined, 200],
       ['GET', `daily-close/LOG-NOT-MINE/${fixtureBusinessDate}`, undefined, 403],
       ['GET', 'mappings/transaction-types', undefined, 200],
@@ -58,11 +61,22 @@ describe('access log', () => {
       'POST /pos/v1/trade-records 202',
       'POST /pos/v1/trade-records 200',
       'POST /pos/v1/trade-records 400',
+      'POST /pos/v1/trade-records 400',
       'GET /pos/v1/daily-close/{store_id}/{business_date} 200',
       'GET /pos/v1/daily-close/{store_id}/{business_date} 403',
       'GET /pos/v1/mappings/transaction-types 200',
     ]);
-    expect(parsed.map((p) => p.batchId)).toEqual([storesBatch.batch_id, trades.batch_id, trades.batch_id, '-', '-', '-', '-']);
+    // A refused push is named by its batch_id too, so every request for a batch can be found.
+    expect(parsed.map((p) => p.batchId)).toEqual([
+      storesBatch.batch_id,
+      trades.batch_id,
+      trades.batch_id,
+      bad.batch_id,
+      '-',
+      '-',
+      '-',
+      '-',
+    ]);
     // Which of the partner's keys each request came with (a rotation is done when only the new one shows).
     expect(new Set(parsed.map((p) => p.keyId))).toEqual(new Set([partner.keyId]));
     expect(parsed[1]!.fn).toBe('pushTradeRecords');

@@ -16,7 +16,7 @@ import { readJsonBody } from '../readJsonBody.js';
  * (`confirmCaller`): a key revoked while the body arrived writes nothing.
  */
 export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean }): Endpoint {
-  return async ({ request, services, partner, confirmCaller }) => {
+  return async ({ request, services, partner, confirmCaller, noteBatchId }) => {
     const admission = options.rateLimited ? admit(services, partner) : Promise.resolve();
     // Awaited below on every path; this only keeps a refusal from being reported as unhandled meanwhile.
     admission.catch(() => undefined);
@@ -58,7 +58,7 @@ export function pushEndpoint(kind: BatchKind, options: { rateLimited: boolean })
       // parsing the body holds the thread for tens of milliseconds: one turn is given first, so the
       // rate-limit decision is under way while the body is parsed instead of being sent after it.
       if (options.rateLimited) await nextTurn();
-      const ack = await services.ingestion.push(partner.partnerId, processor, body.bytes, admitted, ahead);
+      const ack = await services.ingestion.push(partner.partnerId, processor, body.bytes, admitted, ahead, noteBatchId);
       return { status: ack.status === 'ACCEPTED' ? 202 : 200, body: ack, batchId: ack.batch_id };
     } catch (error) {
       await admitted;

@@ -122,6 +122,8 @@ export class BatchIngestion {
    * Validates, stores and applies a push exactly once; answers ACCEPTED to exactly one request.
    * `admitted` (the rate-limit decision, taken while the body was read) is awaited before the first
    * write, so a refused push writes nothing. `aheadFromHead` is what {@link readAheadFromHead} started.
+   * `onBatchId` is told the body's batch_id once it is parsed, if it is one the schema would take,
+   * whatever the push's outcome (the access log names it).
    */
   async push<T extends { batch_id: string }>(
     partnerId: string,
@@ -129,9 +131,12 @@ export class BatchIngestion {
     bytes: Uint8Array,
     admitted: Promise<void> = Promise.resolve(),
     aheadFromHead?: unknown,
+    onBatchId?: (batchId: string) => void,
   ): Promise<BatchAcknowledgement> {
     // A body that is not JSON was never accepted, so its refusal needs no look at the ledger.
     const value = this.parse(bytes);
+    const named = (value as { batch_id?: unknown }).batch_id;
+    if (typeof named === 'string' && isUuidShaped(named)) onBatchId?.(named);
     const ahead = aheadFromHead ?? processor.readAhead?.(partnerId, value);
     let body: T;
     try {
