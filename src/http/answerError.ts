@@ -1,4 +1,5 @@
 import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
+import { stackFramesOf } from '../observability/describeError.js';
 import { toErrorResponse } from './toErrorResponse.js';
 
 /**
@@ -14,7 +15,8 @@ export function answerError(
 ): HttpResponseInit {
   const { response, severity } = toErrorResponse(error, at.requestId);
   const where = `${at.request.method} /${at.route} request_id=${at.requestId}`;
-  if (severity === 'unexpected') at.context.error(`${where} failed: ${describe(error)}`);
+  // Nobody expected it: where it was thrown is what the engineer reading the line needs first.
+  if (severity === 'unexpected') at.context.error(`${where} failed: ${describe(error)}${stackFramesOf(error)}`);
   else if (severity === 'transient') at.context.warn(`${where} storage unavailable: ${describe(error)}`);
   else if (severity === 'client-abort') at.context.info(`${where} client abort: the caller closed the connection mid-upload`);
   return response;

@@ -16,3 +16,21 @@ export function describeError(error: unknown): string {
         : '';
   return `${error.name}: ${error.message.split('\n')[0]?.slice(0, 300)}${cause}`;
 }
+
+/** Frames of a stack shown at most: where an unexpected error came from. */
+const maxFrames = 12;
+
+/**
+ * The frames of an error's stack (`at function (file:line:column)`), one per line after a line break,
+ * without the message lines the stack starts with: those may hold what `describeError` leaves out.
+ * Empty when the error has no stack.
+ */
+export function stackFramesOf(error: unknown): string {
+  if (!(error instanceof Error) || typeof error.stack !== 'string') return '';
+  const frames = error.stack
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('at '))
+    .slice(0, maxFrames);
+  return frames.map((frame) => `\n    ${frame.slice(0, 300)}`).join('');
+}

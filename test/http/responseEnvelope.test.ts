@@ -86,6 +86,11 @@ describe('transient and permanent failures', () => {
     const errors = service.logs.filter((line) => line.startsWith('ERROR') && line.includes(requestId));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/StorageError: storage refused the content: 400 InvalidInput/);
+    // Where it was thrown: the stack's frames, one per line, naming the service's own code.
+    const frames = errors[0]!.split('\n').slice(1);
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.every((frame) => /^ {4}at \S/.test(frame))).toBe(true);
+    expect(frames.some((frame) => frame.includes('ReconciliationRepository'))).toBe(true);
   });
 });
 
