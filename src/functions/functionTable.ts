@@ -138,8 +138,11 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.reconcile,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('reconcileDay', isReconcileMessage, (message, telemetry, log) =>
-        services.reconciliationSlots.reconcile(services.reconciler, message, telemetry, log),
+      createQueueHandler(
+        'reconcileDay',
+        isReconcileMessage,
+        (message, telemetry, log) => services.reconciliationSlots.reconcile(services.reconciler, message, telemetry, log),
+        (m) => ({ partner: m.partnerId, store: m.storeId, business_date: m.businessDate, run: m.runId }),
       ),
   },
   {
@@ -149,7 +152,12 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.closedDayReruns,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('rerunClosedDays', isClosedDayRerunMessage, (message) => services.closedDayReruns.runPage(message)),
+      createQueueHandler(
+        'rerunClosedDays',
+        isClosedDayRerunMessage,
+        (message) => services.closedDayReruns.runPage(message),
+        (m) => ({ partner: m.partnerId, kind: m.kind }),
+      ),
   },
   {
     // Finishes pushes cut off before their commit. A timer, not a message per push: on Flex
@@ -268,8 +276,11 @@ export const functionTable: readonly FunctionDefinition[] = [
     queueName: queueNames.webhookDeliveries,
     connection: settingNames.storage,
     createHandler: (services) =>
-      createQueueHandler('deliverWebhook', isWebhookDeliveryMessage, (message, telemetry) =>
-        services.webhookDelivery.deliver(message, telemetry),
+      createQueueHandler(
+        'deliverWebhook',
+        isWebhookDeliveryMessage,
+        (message, telemetry) => services.webhookDelivery.deliver(message, telemetry),
+        (m) => ({ partner: m.partnerId, event: m.eventId }),
       ),
   },
 ];

@@ -31,25 +31,32 @@ export interface QueueLog {
   warn(line: string): void;
 }
 
+/** The ids that say what a message is about (partner, store, date, event), for its log lines. */
+export type MessageSubject = Readonly<Record<string, string | undefined>>;
+
 /**
  * The thin adapter around every queue function: the message arrives decoded (base64 JSON), the
- * outcome is logged by name only, and a failure is rethrown so the host retries the message and
- * moves it to the poison queue after the fifth dequeue. The handler gets telemetry writing to the
- * invocation's log, which reaches Application Insights.
+ * outcome is logged with the message's `subjectOf` ids (never its body), and a failure is rethrown
+ * so the host retries the message and moves it to the poison queue after the fifth dequeue. The
+ * handler gets telemetry writing to the invocation's log, which reaches Application Insights.
  */
 export function createQueueHandler<T>(
   name: string,
   isMessage: (value: unknown) => value is T,
   handle: (message: T, telemetry: Telemetry, log: QueueLog) => Promise<string>,
+  /** What the message is about: a failing or poisoned message is then found by the day or event it names. */
+  subjectOf?: (message: T) => MessageSubject,
 ): StorageQueueHandler {
   return async (value: unknown, context: InvocationContext): Promise<void> => {
     const dequeueCount = Number(context.triggerMetadata?.dequeueCount ?? 1);
     const telemetry = logTelemetry((line) => {
       context.info(line);
     });
+    let subject: MessageSubject = {};
     try {
       // A malformed message fails every time and so ends in the poison queue, where HQ sees it.
       if (!isMessage(value)) throw new Error('the message is not of the expected shape');
+      subject = subjectOf?.(value) ?? {};
       const outcome = await withInvocationTelemetry(telemetry, () =>
         handle(value, telemetry, {
           warn: (line) => {
@@ -57,11 +64,19 @@ export function createQueueHandler<T>(
           },
         }),
       );
-      context.info(`${name}: ${outcome} (dequeue ${dequeueCount})`);
+      context.info(`${name}: ${outcome} (dequeue ${dequeueCount})${subjectText(subject)}`);
     } catch (error) {
-      context.warn(`${name}: failed on dequeue ${dequeueCount}: ${describeError(error)}`);
-      if (dequeueCount >= maxDequeueCount) telemetry.metric('poison_message', 1, { function: name, dequeue: dequeueCount });
+      context.warn(`${name}: failed on dequeue ${dequeueCount}: ${describeError(error)}${subjectText(subject)}`);
+      if (dequeueCount >= maxDequeueCount) telemetry.metric('poison_message', 1, { function: name, dequeue: dequeueCount, ...subject });
       throw error;
     }
   };
+}
+
+/** ` key=value` pairs, values URL-encoded as in metric lines, so a partner's id cannot break the line. */
+function subjectText(subject: MessageSubject): string {
+  return Object.entries(subject)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([key, value]) => ` ${key}=${encodeURIComponent(value)}`)
+    .join('');
 }

@@ -176,7 +176,9 @@ describe('reconcile queue', () => {
       );
       expect(result).toMatchObject({ status: 'MATCHED', checked_at: mark, actual: totals });
       expect(saves).toBe(2);
-      expect(lines.some((l) => l.startsWith('WARN') && l.includes('reconcileDay: failed on dequeue 1'))).toBe(true);
+      // The failing day is named, so the on-call engineer finds it without reading the message.
+      const subject = ` partner=${encodeURIComponent(partner.partnerId)} store=${encodeURIComponent(day.storeId)} business_date=${day.businessDate}`;
+      expect(lines.some((l) => l.startsWith('WARN') && l.includes('reconcileDay: failed on dequeue 1') && l.endsWith(subject))).toBe(true);
       expect(lines.some((l) => l.startsWith('ERROR') && /failed on message .* \(dequeue 1 of 5\)/.test(l))).toBe(true);
       await eventually(
         () => Promise.resolve(lines),

@@ -8,14 +8,19 @@ import { createQueueHandler } from '../../src/queue/createQueueHandler.js';
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 
-function invoke(handle: () => Promise<string>, value: unknown, dequeueCount: number) {
+function invoke(
+  handle: () => Promise<string>,
+  value: unknown,
+  dequeueCount: number,
+  subjectOf?: (message: string) => Record<string, string>,
+) {
   const lines: string[] = [];
   const context = new InvocationContext({
     functionName: 'work',
     triggerMetadata: { dequeueCount },
     logHandler: (level, ...args) => lines.push(`${level} ${args.join(' ')}`),
   });
-  const run = createQueueHandler('work', isText, handle)(value, context);
+  const run = createQueueHandler('work', isText, handle, subjectOf)(value, context);
   return { run, lines };
 }
 
@@ -31,6 +36,19 @@ describe('createQueueHandler', () => {
     const { run, lines } = invoke(() => Promise.reject(error), 'hello', 1);
     await expect(run).rejects.toBe(error);
     expect(lines).toEqual(['warning work: failed on dequeue 1: RangeError: the day is out of range']);
+  });
+
+  it('names what the message is about in its lines and in the poison count, encoded as metric values are', async () => {
+    const subjectOf = (message: string) => ({ partner: 'acme', store: `S 1|${message}` });
+    const done = invoke(() => Promise.resolve('done'), 'x', 1, subjectOf);
+    await done.run;
+    expect(done.lines).toEqual(['information work: done (dequeue 1) partner=acme store=S%201%7Cx']);
+    const failed = invoke(() => Promise.reject(new Error('storage refused')), 'x', 5, subjectOf);
+    await expect(failed.run).rejects.toThrow('storage refused');
+    expect(failed.lines).toEqual([
+      'warning work: failed on dequeue 5: Error: storage refused partner=acme store=S%201%7Cx',
+      'information metric poison_message 1 function=work dequeue=5 partner=acme store=S%201%7Cx',
+    ]);
   });
 
   it('fails a message of the wrong shape, and counts it as poisoned on the last dequeue', async () => {
