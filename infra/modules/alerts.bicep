@@ -61,6 +61,15 @@ var rules = [
     threshold: 0
   }
   {
+    name: 'storage-unavailable'
+    metric: 'storage_unavailable'
+    description: 'More than 20 requests in 15 minutes were answered 503 because storage did not answer, was busy (throttling) or refused the app\'s identity; partners are sending again. The lines name the route, status and storage code.'
+    severity: 2
+    summary: 'sum(value)'
+    operator: 'GreaterThan'
+    threshold: 20
+  }
+  {
     name: 'poison-messages'
     metric: 'poison_message'
     description: 'A queue message failed its last allowed attempt and went to a -poison queue, where it waits for HQ.'

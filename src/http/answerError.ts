@@ -1,5 +1,7 @@
 import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
+import { StorageError } from '../errors/StorageError.js';
 import { stackFramesOf } from '../observability/describeError.js';
+import { metricLine } from '../observability/Telemetry.js';
 import { toErrorResponse } from './toErrorResponse.js';
 
 /**
@@ -17,7 +19,13 @@ export function answerError(
   const where = `${at.request.method} /${at.route} request_id=${at.requestId}`;
   // Nobody expected it: where it was thrown is what the engineer reading the line needs first.
   if (severity === 'unexpected') at.context.error(`${where} failed: ${describe(error)}${stackFramesOf(error)}`);
-  else if (severity === 'transient') at.context.warn(`${where} storage unavailable: ${describe(error)}`);
-  else if (severity === 'client-abort') at.context.info(`${where} client abort: the caller closed the connection mid-upload`);
+  else if (severity === 'transient') {
+    at.context.warn(`${where} storage unavailable: ${describe(error)}`);
+    // Counted, so that storage throttling partners for hours is alerted on rather than found later.
+    const storage = error instanceof StorageError ? error : undefined;
+    at.context.info(
+      metricLine('storage_unavailable', 1, { route: `/${at.route}`, status: storage?.statusCode ?? 'none', code: storage?.code }),
+    );
+  } else if (severity === 'client-abort') at.context.info(`${where} client abort: the caller closed the connection mid-upload`);
   return response;
 }

@@ -22,7 +22,9 @@ export type MetricName =
   /** Store-days still RECEIVED that no run will reconcile by itself, counted hourly by a timer: value = the count. */
   | 'reconcile_stuck_days'
   /** A reconciled store-day whose report files could not be written and will not be retried: value 1. */
-  | 'report_unwritten';
+  | 'report_unwritten'
+  /** A request of either API answered 503 because storage did not answer, was busy or refused our credentials: value 1; route, status, code. */
+  | 'storage_unavailable';
 
 export type Dimensions = Readonly<Record<string, string | number | undefined>>;
 
@@ -37,8 +39,7 @@ export const noTelemetry: Telemetry = { metric: () => undefined };
 /**
  * `metric <name> <value> key=value ...`: values are percent-encoded so that a line always splits
  * on spaces (KQL: `parse message with "metric " name " " value:real " " dimensions`). Dimensions
- * carry ids, classes and counts only; never a URL, a body or a secret.
- * @internal read by the test that checks the alert queries parse these lines.
+ * carry ids, classes, route templates and counts only; never a URL, a body or a secret.
  */
 export function metricLine(name: MetricName, value: number, dimensions: Dimensions = {}): string {
   const pairs = Object.entries(dimensions)

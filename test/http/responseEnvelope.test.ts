@@ -63,6 +63,7 @@ describe('what every answer of the service carries', () => {
 describe('transient and permanent failures', () => {
   it('storage refusing our credentials (it may be fixed any minute) answers 503 with Retry-After and is logged as a warning, not an error', async () => {
     policy.answerWith(isTableRead('reconciliations'), 403, 'AuthorizationPermissionMismatch');
+    const before = service.logs.length;
     const response = await service.call(partner, 'GET', `daily-close/${usdStore}/${fixtureBusinessDate}`);
     expect(response.status).toBe(503);
     expect(errorOf(response).code).toBe('SERVICE_UNAVAILABLE');
@@ -72,6 +73,11 @@ describe('transient and permanent failures', () => {
     const lines = service.logs.filter((line) => line.includes(requestId));
     expect(lines.some((line) => line.startsWith('WARN') && line.includes('storage unavailable'))).toBe(true);
     expect(lines.filter((line) => line.startsWith('ERROR'))).toEqual([]);
+    // Counted for the alert on storage answering 503s, with where and what storage said.
+    const route = encodeURIComponent('/pos/v1/daily-close/{store_id}/{business_date}');
+    expect(service.logs.slice(before).filter((line) => line.includes('metric storage_unavailable '))).toEqual([
+      expect.stringMatching(new RegExp(`metric storage_unavailable 1 route=${route} status=403 code=AuthorizationPermissionMismatch$`)),
+    ]);
   });
 
   it('a failure a retry cannot fix answers 500 saying not to retry, and HQ finds its cause in one ERROR line by the request id', async () => {

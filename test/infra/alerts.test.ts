@@ -25,6 +25,7 @@ const alerted: readonly MetricName[] = [
   'reconciliation_lag_seconds',
   'reconcile_waiting_seconds',
   'reconcile_stuck_days',
+  'storage_unavailable',
 ];
 
 describe('alert rules', () => {
