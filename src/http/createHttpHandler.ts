@@ -4,6 +4,7 @@ import type { AnonymousEndpoint, Endpoint } from './Endpoint.js';
 import { withInvocationTelemetry } from '../observability/invocationTelemetry.js';
 import { logTelemetry } from '../observability/Telemetry.js';
 import { answerRequest } from './answerRequest.js';
+import { RefusedCallerError } from '../errors/RefusedCallerError.js';
 
 /**
  * Route template (for the access log, never the URL with its values) and the endpoint: one that
@@ -24,11 +25,18 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
     let partner: Partner | undefined;
     let keyId: string | undefined;
     let batchId: string | undefined;
+    let refused: RefusedCallerError | undefined;
     const answer = async (): Promise<HttpResponseInit> => {
       let result;
       if (options.authenticate) {
         const key = request.headers.get('x-functions-key');
-        ({ partner, keyId } = await services.authenticator.authenticate(key));
+        try {
+          ({ partner, keyId } = await services.authenticator.authenticate(key));
+        } catch (error) {
+          // A known key refused (revoked, expired, its partner inactive) is named in the log line.
+          if (error instanceof RefusedCallerError) refused = error;
+          throw error;
+        }
         const caller = partner;
         const confirmCaller = async (): Promise<void> => {
           await services.authenticator.authenticate(key);
@@ -52,7 +60,8 @@ export function createHttpHandler(services: AppServices, options: HttpHandlerOpt
       context,
       options.route,
       answer,
-      () => `partner=${partner?.partnerId ?? '-'} key_id=${keyId ?? '-'} batch_id=${batchId ?? '-'}`,
+      () =>
+        `partner=${partner?.partnerId ?? refused?.partnerId ?? '-'} key_id=${keyId ?? refused?.keyId ?? '-'} batch_id=${batchId ?? '-'}`,
     );
   };
 }

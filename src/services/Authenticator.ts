@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/ApiError.js';
+import { RefusedCallerError } from '../errors/RefusedCallerError.js';
 import type { ApiKeyRecord } from '../storage/ApiKeyRepository.js';
 import type { Partner } from '../storage/PartnerRepository.js';
 import type { ApiKeys } from './ports/ApiKeys.js';
@@ -42,11 +43,12 @@ export class Authenticator {
   async authenticate(key: string | null | undefined): Promise<{ partner: Partner; keyId: string }> {
     if (!key || key.length > maxKeyLength) throw new ApiError('UNAUTHORIZED');
     const record = await this.activeKey(hashApiKey(key));
-    if (record?.status !== 'ACTIVE') throw new ApiError('UNAUTHORIZED');
-    if (record.expiresAt && Date.parse(record.expiresAt) <= this.clock().getTime()) throw new ApiError('UNAUTHORIZED');
+    if (!record) throw new ApiError('UNAUTHORIZED');
+    const expired = record.expiresAt !== undefined && Date.parse(record.expiresAt) <= this.clock().getTime();
+    if (record.status !== 'ACTIVE' || expired) throw new RefusedCallerError('UNAUTHORIZED', record.partnerId, record.keyId);
     const partner = await this.activePartner(record.partnerId);
-    if (!partner) throw new ApiError('UNAUTHORIZED');
-    if (partner.status !== 'ACTIVE') throw new ApiError('PARTNER_INACTIVE');
+    if (!partner) throw new RefusedCallerError('UNAUTHORIZED', record.partnerId, record.keyId);
+    if (partner.status !== 'ACTIVE') throw new RefusedCallerError('PARTNER_INACTIVE', record.partnerId, record.keyId);
     return { partner, keyId: record.keyId };
   }
 

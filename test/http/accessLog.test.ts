@@ -92,4 +92,30 @@ describe('access log', () => {
     expect(everything).not.toContain(marker);
     expect(everything).not.toContain(storeId);
   });
+
+  it('names the partner and key of a known key refused: revoked, or of an inactive partner', async () => {
+    const partner = await service.createPartner({ stores: [] });
+    const path = 'mappings/transaction-types';
+    const linesOf = (requestId: string) => service.logs.filter((line) => line.endsWith(`request_id=${requestId}`));
+    expect((await service.hq('partner', 'deactivate', partner.partnerId)).code).toBe(0);
+    const inactive = await service.call(partner, 'GET', path);
+    expect(inactive.status).toBe(403);
+    expect(linesOf(inactive.headers.get('x-request-id') ?? '')).toEqual([
+      expect.stringMatching(new RegExp(` 403 \\d+ms partner=${partner.partnerId} key_id=${partner.keyId} `)),
+    ]);
+    expect((await service.hq('partner', 'activate', partner.partnerId)).code).toBe(0);
+    expect((await service.hq('key', 'revoke', partner.partnerId, partner.keyId)).code).toBe(0);
+    const revoked = await service.call(partner, 'GET', path);
+    expect(revoked.status).toBe(401);
+    expect(linesOf(revoked.headers.get('x-request-id') ?? '')).toEqual([
+      expect.stringMatching(new RegExp(` 401 \\d+ms partner=${partner.partnerId} key_id=${partner.keyId} `)),
+    ]);
+    // Neither answer names them: a caller learns nothing of the key it sent.
+    expect(JSON.stringify(revoked.body)).not.toContain(partner.keyId);
+    expect(JSON.stringify(inactive.body)).not.toContain(partner.keyId);
+    // An unknown key names no one.
+    const unknown = await service.call({ key: `${partner.key}x` }, 'GET', path);
+    expect(unknown.status).toBe(401);
+    expect(service.logs.join('\n')).not.toContain(partner.key);
+  });
 });
