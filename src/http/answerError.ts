@@ -6,8 +6,8 @@ import { toErrorResponse } from './toErrorResponse.js';
 
 /**
  * The catalogue's answer to an error thrown by an endpoint of either API, with the log line its
- * severity calls for: what nobody expected at error level, storage that did not answer as a
- * warning, a caller that hung up as info. A refused request gets no line here: its access-log
+ * severity calls for: what nobody expected at error level with its stack frames, storage that did
+ * not answer as a warning and a `storage_unavailable` figure, a caller that hung up as info. A refused request gets no line here: its access-log
  * line says enough. `describe` says what of the error may be logged (never a body or a key).
  */
 export function answerError(
