@@ -36,9 +36,8 @@ export class PartnerCommands {
     }
     const lookalike = (await this.partners.list()).find((p) => p.partnerId.toLowerCase() === partnerId.toLowerCase());
     if (lookalike) throw new Refusal(`partner ${printable(lookalike.partnerId)} already exists (partner ids are case-insensitive)`);
-    // Taken meanwhile, perhaps in another letter case by a create side by side with this one.
     if (!(await this.partners.create(partnerId, name ?? partnerId, this.context.clock()))) {
-      throw new Refusal(`partner ${partnerId} already exists (partner ids are case-insensitive)`);
+      throw new Refusal(`partner ${partnerId} already exists`);
     }
     this.context.io.out(`partner ${partnerId} created (ACTIVE)`);
   }

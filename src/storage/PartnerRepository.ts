@@ -1,5 +1,5 @@
 import type { TableClient } from '@azure/data-tables';
-import { isConflict, isNotFound } from './storageErrors.js';
+import { isNotFound } from './storageErrors.js';
 import { decodeKeyPart, encodeKeyPart } from './tableKey.js';
 import type { PartnerChanges } from '../services/ports/Partners.js';
 
@@ -25,14 +25,7 @@ interface PartnerEntity {
 
 const partition = 'partner';
 
-/** Starts the key of a claim on a folded partner id; partner ids hold letters, digits, `.`, `_` and `-` only. */
-const claimPrefix = '~';
-
-function claimKey(partnerId: string): string {
-  return claimPrefix + encodeKeyPart(partnerId.toLowerCase());
-}
-
-/** Partner accounts: one row per partner id, and one claim per id folded to lower case. */
+/** Partner accounts: one row per partner id. */
 export class PartnerRepository {
   constructor(private readonly table: TableClient) {}
 
@@ -46,30 +39,19 @@ export class PartnerRepository {
     }
   }
 
-  /**
-   * Creates the partner; returns false when the id is already taken, in any letter case. Partner ids
-   * are case-insensitive (a key names its partner by id, and `acme` beside `Acme` would split one
-   * chain's data), so the partner's row is written with a claim on its folded id in one transaction:
-   * of two creates of `Acme` and `acme` side by side, one fails. (A partner created by a release
-   * before the claims has none: the HQ tool looks for such lookalikes in the list first.)
-   */
+  /** Creates the partner; returns false when the id is already taken. */
   async create(partnerId: string, name: string, now: Date): Promise<boolean> {
-    const partner: PartnerEntity & Record<string, unknown> = {
-      partitionKey: partition,
-      rowKey: encodeKeyPart(partnerId),
-      name,
-      status: 'ACTIVE',
-      createdAt: now.toISOString(),
-    };
-    const claim = { partitionKey: partition, rowKey: claimKey(partnerId), partnerId };
     try {
-      await this.table.submitTransaction([
-        ['create', partner],
-        ['create', claim],
-      ]);
+      await this.table.createEntity<PartnerEntity>({
+        partitionKey: partition,
+        rowKey: encodeKeyPart(partnerId),
+        name,
+        status: 'ACTIVE',
+        createdAt: now.toISOString(),
+      });
       return true;
     } catch (error) {
-      if (isConflict(error)) return false;
+      if ((error as { statusCode?: number }).statusCode === 409) return false;
       throw error;
     }
   }
@@ -92,8 +74,7 @@ export class PartnerRepository {
   async list(): Promise<Partner[]> {
     const partners: Partner[] = [];
     for await (const entity of this.table.listEntities<PartnerEntity>({
-      // The claims' keys start with `~`, after every character a partner id's key holds.
-      queryOptions: { filter: `PartitionKey eq '${partition}' and RowKey lt '${claimPrefix}'` },
+      queryOptions: { filter: `PartitionKey eq '${partition}'` },
     })) {
       partners.push(toPartner(entity));
     }

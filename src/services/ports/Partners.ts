@@ -3,7 +3,7 @@ import type { Partner, PartnerStatus } from '../../storage/PartnerRepository.js'
 /** Partner accounts, one per partner id. */
 export interface Partners {
   get(partnerId: string): Promise<Partner | undefined>;
-  /** False when the id is already taken, in this letter case or another (partner ids are case-insensitive). */
+  /** False when the id is already taken. */
   create(partnerId: string, name: string, now: Date): Promise<boolean>;
   /** False when there is no such partner. A rateLimitPerMinute of null puts the partner back on the default. */
   update(partnerId: string, changes: PartnerChanges): Promise<boolean>;

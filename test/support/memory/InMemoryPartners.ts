@@ -11,8 +11,7 @@ export class InMemoryPartners implements Partners {
   }
 
   create(partnerId: string, name: string, now: Date): Promise<boolean> {
-    const folded = partnerId.toLowerCase();
-    if ([...this.byId.keys()].some((id) => id.toLowerCase() === folded)) return Promise.resolve(false);
+    if (this.byId.has(partnerId)) return Promise.resolve(false);
     this.byId.set(partnerId, { partnerId, name, status: 'ACTIVE', rateLimitPerMinute: undefined, createdAt: now.toISOString() });
     return Promise.resolve(true);
   }

@@ -19,21 +19,6 @@ export function partnersSuite(make: () => Promise<Partners>): void {
     });
   });
 
-  it('takes an id once in any letter case, also when two creates run side by side', async () => {
-    const partners = await make();
-    const partnerId = freshPartnerId();
-    expect(await partners.create(partnerId, 'Chain A', new Date('2026-03-01T00:00:00Z'))).toBe(true);
-    expect(await partners.create(partnerId.toUpperCase(), 'Chain B', new Date('2026-03-02T00:00:00Z'))).toBe(false);
-    const other = freshPartnerId();
-    const created = await Promise.all([
-      partners.create(other.toUpperCase(), 'Chain C', new Date()),
-      partners.create(other, 'Chain D', new Date()),
-    ]);
-    expect(created.filter(Boolean)).toHaveLength(1);
-    const listed = (await partners.list()).filter((p) => p.partnerId.toLowerCase() === other.toLowerCase());
-    expect(listed).toHaveLength(1);
-  });
-
   it('updates status and rate limit, keeping the rest; an unknown partner is not created', async () => {
     const partners = await make();
     const partnerId = freshPartnerId();
