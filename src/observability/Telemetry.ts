@@ -42,10 +42,14 @@ export const noTelemetry: Telemetry = { metric: () => undefined };
  * carry ids, classes, route templates and counts only; never a URL, a body or a secret.
  */
 export function metricLine(name: MetricName, value: number, dimensions: Dimensions = {}): string {
-  const pairs = Object.entries(dimensions)
+  return ['metric', name, String(value), ...dimensionPairs(dimensions)].join(' ');
+}
+
+/** `key=value` for each dimension set, the value percent-encoded so that a line always splits on spaces. */
+export function dimensionPairs(dimensions: Dimensions): string[] {
+  return Object.entries(dimensions)
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([key, v]) => `${key}=${encodeURIComponent(String(v))}`);
-  return ['metric', name, String(value), ...pairs].join(' ');
 }
 
 /** Telemetry written as log lines through `log` (an invocation context's `info`). */

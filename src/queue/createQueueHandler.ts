@@ -1,7 +1,7 @@
 import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 import { describeError } from '../observability/describeError.js';
 import { withInvocationTelemetry } from '../observability/invocationTelemetry.js';
-import { logTelemetry, type Telemetry } from '../observability/Telemetry.js';
+import { dimensionPairs, logTelemetry, type Telemetry } from '../observability/Telemetry.js';
 
 /**
  * host.json `extensions.queues.maxDequeueCount`: the dequeue after which the host moves a failing
@@ -73,10 +73,9 @@ export function createQueueHandler<T>(
   };
 }
 
-/** ` key=value` pairs, values URL-encoded as in metric lines, so a partner's id cannot break the line. */
+/** ` key=value` pairs, encoded as in metric lines, so a partner's id cannot break the line. */
 function subjectText(subject: MessageSubject): string {
-  return Object.entries(subject)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([key, value]) => ` ${key}=${encodeURIComponent(value)}`)
+  return dimensionPairs(subject)
+    .map((pair) => ` ${pair}`)
     .join('');
 }
